@@ -1,0 +1,4 @@
+// Every group's tables, for drizzle-kit to generate the migrations from.
+export * from "../platform/auth/tables";
+export * from "../reference/schema";
+export * from "../tax/schema";

@@ -1,0 +1,83 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { readBizContent } from "../biz-content";
+import { constantTimeEqual, decryptSecret } from "../crypto";
+import { database } from "../database";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { findKeyByToken, type KeyWithUser } from "./api-keys";
+import { scopeAllows, type ScopeResource } from "./scopes";
+import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString } from "./signature";
+
+const unauthorized = (message: string) => new ApiError(401, message);
+
+const TIMESTAMP = /^\d{10,16}$/;
+const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Style G signs its query parameters; style F the top-level keys of bizContent. */
+async function businessParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  if (c.req.method === "GET") return c.req.queries();
+  return readBizContent(c);
+}
+
+async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: string, signature: string) {
+  const timestamp = c.req.header("X-Timestamp");
+  const nonce = c.req.header("X-Nonce");
+  if (!timestamp || !TIMESTAMP.test(timestamp)) {
+    throw unauthorized("X-Timestamp header required: epoch milliseconds as a string");
+  }
+  if (Math.abs(Date.now() - Number(timestamp)) > SIGNATURE_WINDOW_MS) {
+    throw unauthorized("X-Timestamp is more than 300 seconds away from server time");
+  }
+  if (!nonce || !NONCE.test(nonce)) {
+    throw unauthorized("X-Nonce header required: 8 to 64 letters, digits, '-' or '_'");
+  }
+  const canonical = signingString(await businessParams(c), timestamp, nonce);
+  if (!(await signatureMatches(secret, canonical, signature))) throw unauthorized("Invalid signature");
+
+  // Checked after the signature, so that nobody can burn another client's nonces.
+  const nonceKey = `nonce:${keyId}:${nonce}`;
+  if ((await c.env.KV.get(nonceKey)) !== null) throw unauthorized("Nonce has already been used");
+  await c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS });
+}
+
+/** Rule 2 of the interface: the key exists and is active, and so is its user. */
+export function assertUsableKey(found: KeyWithUser | undefined): asserts found is KeyWithUser {
+  if (!found) throw unauthorized("Invalid authentication credentials");
+  if (!found.key.isActive) throw unauthorized("API key has been revoked");
+  if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) throw unauthorized("API key has expired");
+  if (!found.user.isActive) throw unauthorized("Invalid authentication credentials");
+}
+
+/**
+ * Groups T, I and O: `X-API-Key` with `X-API-Secret`, or with a signature over the business
+ * parameters (`X-Timestamp`, `X-Nonce`, `X-Signature`).
+ */
+export function authenticateDataClient(scope: `${ScopeResource}:${string}`): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = c.req.header("X-API-Key");
+    if (!token) throw unauthorized("X-API-Key header required");
+    const found = await findKeyByToken(database(c.env), token);
+    assertUsableKey(found);
+    const { key, user } = found;
+
+    const presentedSecret = c.req.header("X-API-Secret");
+    const signature = c.req.header("X-Signature");
+    if (!presentedSecret && !signature) throw unauthorized("X-API-Secret or X-Signature header required");
+    const secret = await decryptSecret(key.encryptedSecret, c.env.KEY_ENCRYPTION_KEY);
+    if (presentedSecret) {
+      if (!constantTimeEqual(secret, presentedSecret)) throw unauthorized("Invalid authentication credentials");
+    } else {
+      await verifySignedRequest(c, key.id, secret, signature!);
+    }
+
+    if (!scopeAllows(key.scopes, scope)) throw new ApiError(403, `Insufficient permission: requires scope ${scope}`);
+    c.set("principal", {
+      keyId: key.id,
+      userId: user.id,
+      role: user.role,
+      plan: key.plan ?? user.plan,
+      scopes: key.scopes,
+    });
+    await next();
+  };
+}

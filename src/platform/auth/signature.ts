@@ -1,0 +1,35 @@
+import { constantTimeEqual, hmacSha256Hex, sha256Hex } from "../crypto";
+
+export const SIGNATURE_WINDOW_MS = 300_000;
+export const NONCE_TTL_SECONDS = 600;
+
+function paramValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  // Objects and arrays are signed as compact JSON, the way JSON.stringify writes them.
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/** `name=value` pairs sorted by name, joined with `&`, then `timestamp=…&nonce=…`. */
+export function signingString(params: Record<string, unknown | unknown[]>, timestamp: string, nonce: string): string {
+  const pairs: string[] = [];
+  for (const name of Object.keys(params).sort()) {
+    const value = params[name];
+    const values = Array.isArray(value) && value.every((v) => typeof v === "string") ? [...value].sort() : [value];
+    for (const v of values) pairs.push(`${name}=${paramValue(v)}`);
+  }
+  pairs.push(`timestamp=${timestamp}`, `nonce=${nonce}`);
+  return pairs.join("&");
+}
+
+/**
+ * Accepts the documented HMAC-SHA256 keyed by the secret, and plain SHA-256 of the string followed
+ * by the secret, which the interface's other client example computes.
+ */
+export async function signatureMatches(secret: string, canonical: string, presented: string): Promise<boolean> {
+  const given = presented.toLowerCase();
+  const [hmac, plain] = await Promise.all([hmacSha256Hex(secret, canonical), sha256Hex(canonical + secret)]);
+  // Both comparisons always run, so the time taken does not say which method was close.
+  const hmacOk = constantTimeEqual(hmac, given);
+  const plainOk = constantTimeEqual(plain, given);
+  return hmacOk || plainOk;
+}

@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const PLANS = ["free", "basic", "enterprise", "internal"] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const ROLES = ["user", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+/** Every credential belongs to a user; deactivating the user stops all of them at once. */
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    fullName: text("full_name"),
+    casdoorId: text("casdoor_id").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
+    plan: text("plan", { enum: PLANS }).notNull().default("free"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("users_casdoor_id").on(t.casdoorId), index("users_email").on(t.email)],
+);
+
+/** The token itself is never stored: only its SHA-256. The secret is kept AES-GCM encrypted. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    tokenHash: text("token_hash").notNull(),
+    maskedToken: text("masked_token").notNull(),
+    encryptedSecret: text("encrypted_secret").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    plan: text("plan", { enum: PLANS }),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull().default(now),
+    lastUsed: text("last_used"),
+    expiresAt: text("expires_at"),
+  },
+  (t) => [uniqueIndex("api_keys_token_hash").on(t.tokenHash), index("api_keys_user").on(t.userId)],
+);
+
+export type User = typeof users.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;

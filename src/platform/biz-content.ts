@@ -1,0 +1,53 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./env";
+import { badRequest, validationError } from "./errors";
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function parseBizContentValue(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null || value === "") throw badRequest("bizContent is required");
+  let parsed = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw badRequest("bizContent is not valid JSON");
+    }
+  }
+  if (!isPlainObject(parsed)) throw badRequest("bizContent must be a JSON object");
+  return parsed;
+}
+
+/**
+ * Style F: the business parameters arrive as a form field `bizContent` holding JSON, or as a JSON
+ * body `{ bizContent: {...} }` or `{ bizContent: "<json>" }`. Read once per request and kept.
+ */
+export async function readBizContent(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const cached = c.get("businessParams");
+  if (cached) return cached;
+  const contentType = c.req.header("Content-Type") ?? "";
+  let field: unknown;
+  if (contentType.includes("application/json")) {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw badRequest("Request body is not valid JSON");
+    }
+    field = isPlainObject(body) ? body.bizContent : undefined;
+  } else if (contentType.includes("application/x-www-form-urlencoded") || contentType.includes("multipart/form-data")) {
+    field = (await c.req.parseBody()).bizContent;
+  }
+  const params = parseBizContentValue(field);
+  c.set("businessParams", params);
+  return params;
+}
+
+/** The business parameters validated by the route's schema; a failure names the bizContent key. */
+export async function parseBizContent<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  const result = schema.safeParse(await readBizContent(c));
+  if (!result.success) throw validationError(c.req.path, result.error, "bizContent");
+  return result.data;
+}

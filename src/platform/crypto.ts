@@ -1,0 +1,78 @@
+// Web Crypto only, so the same code runs in the Worker and in the Node scripts.
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const encoder = new TextEncoder();
+
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      // 248 = 4 * 62: rejecting larger bytes keeps every character equally likely.
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function toBase64(bytes: ArrayBuffer | Uint8Array): string {
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)));
+}
+
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+export async function hmacSha256Hex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(text)));
+}
+
+/** Compares without an early exit, so the time taken does not tell how much of a guess was right. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  let diff = left.length ^ right.length;
+  for (let i = 0; i < left.length; i++) diff |= left[i]! ^ (right[i] ?? 0);
+  return diff === 0;
+}
+
+const aesKeys = new Map<string, Promise<CryptoKey>>();
+
+function aesKey(keyBase64: string): Promise<CryptoKey> {
+  let key = aesKeys.get(keyBase64);
+  if (!key) {
+    const raw = fromBase64(keyBase64);
+    if (raw.length !== 32) throw new Error("KEY_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
+    key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+    aesKeys.set(keyBase64, key);
+  }
+  return key;
+}
+
+/** AES-256-GCM; the result is `v1.<iv>.<ciphertext>` in base64, so the key can be rotated later. */
+export async function encryptSecret(plain: string, keyBase64: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(keyBase64), encoder.encode(plain));
+  return `v1.${toBase64(iv)}.${toBase64(sealed)}`;
+}
+
+export async function decryptSecret(sealed: string, keyBase64: string): Promise<string> {
+  const [version, iv, data] = sealed.split(".");
+  if (version !== "v1" || !iv || !data) throw new Error("unknown secret format");
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromBase64(iv) },
+    await aesKey(keyBase64),
+    fromBase64(data),
+  );
+  return new TextDecoder().decode(plain);
+}

@@ -1,0 +1,79 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { SchemaObject } from "openapi3-ts/oas31";
+import type { AppEnv } from "./env";
+import { validationError } from "./errors";
+
+/** A group's router: every zod failure becomes the group's own error envelope through `onError`. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const bodyTarget = result.target === "json" || result.target === "form";
+        throw validationError(c.req.path, result.error, bodyTarget ? "body" : undefined);
+      }
+    },
+  });
+}
+
+export type Router = ReturnType<typeof createRouter>;
+
+/** T, I and O take the key with its secret, or the key with a signature. */
+export const DATA_SECURITY: Record<string, string[]>[] = [
+  { ApiKey: [], ApiSecret: [] },
+  { ApiKey: [], Timestamp: [], Nonce: [], Signature: [] },
+];
+
+export function dataEnvelopeSchema<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.number().int().openapi({ example: 200 }), msg: z.string().openapi({ example: "success" }), data });
+}
+
+const dataErrorSchema = z
+  .object({
+    code: z.number().int().openapi({ example: 400 }),
+    msg: z.string().openapi({ example: "page: must be 0 or greater" }),
+    data: z.null(),
+  })
+  .openapi("DataError");
+
+const DATA_ERROR_TEXT: Record<number, string> = {
+  400: "Invalid request parameters; `msg` names the field and the rule",
+  401: "Authentication failed",
+  403: "The key lacks the scope this endpoint needs",
+  404: "No such record",
+  413: "Payload too large",
+  429: "Rate limited",
+};
+
+/** The error responses of a `{ code, msg, data }` route, for the OpenAPI document. */
+export function dataErrorResponses(...statuses: (keyof typeof DATA_ERROR_TEXT)[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: DATA_ERROR_TEXT[status]!, content: { "application/json": { schema: dataErrorSchema } } },
+    ]),
+  );
+}
+
+export function dataResponse<T extends z.ZodType>(data: T, description: string) {
+  return { 200: { description, content: { "application/json": { schema: dataEnvelopeSchema(data) } } } };
+}
+
+/** Style F documents bizContent as a JSON object and as a form field holding JSON; the route parses it itself. */
+export function bizContentBody(params: z.ZodType) {
+  const bizContent = z.toJSONSchema(params, { unrepresentable: "any" }) as SchemaObject;
+  return {
+    required: true,
+    content: {
+      "application/json": {
+        schema: { type: "object" as const, required: ["bizContent"], properties: { bizContent } },
+      },
+      "application/x-www-form-urlencoded": {
+        schema: {
+          type: "object" as const,
+          required: ["bizContent"],
+          properties: { bizContent: { type: "string" as const, description: "The parameters as a JSON string" } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from "@hono/zod-openapi";
+
+export const MAX_PAGE_SIZE = 100;
+
+/** Zero-based paging of style G: `page` from 0, `size` 1 to 100, default 20. */
+export const zeroBasedPageQuery = z.object({
+  page: z.coerce
+    .number({ error: "page must be an integer" })
+    .int({ error: "page must be an integer" })
+    .min(0, { error: "page must be 0 or greater" })
+    .default(0)
+    .openapi({ param: { name: "page", in: "query" }, example: 0, description: "Page index, from 0" }),
+  size: z.coerce
+    .number({ error: "size must be an integer" })
+    .int({ error: "size must be an integer" })
+    .min(1, { error: "size must be at least 1" })
+    .max(MAX_PAGE_SIZE, { error: `size must be at most ${MAX_PAGE_SIZE}` })
+    .default(20)
+    .openapi({ param: { name: "size", in: "query" }, example: 20, description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
+});
+
+export function pageObjectSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    content: z.array(item),
+    totalElements: z.number().int(),
+    totalPages: z.number().int(),
+    number: z.number().int(),
+    size: z.number().int(),
+  });
+}
+
+export function pageObject<T>(content: T[], totalElements: number, page: number, size: number) {
+  return { content, totalElements, totalPages: Math.ceil(totalElements / size), number: page, size };
+}

@@ -1,0 +1,129 @@
+import { z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const TAX_TYPES = [
+  "VAT",
+  "GST",
+  "SalesTax",
+  "ConsumptionTax",
+  "CorporateTax",
+  "IncomeTax",
+  "ExciseTax",
+  "PropertyTax",
+  "CustomsDuty",
+] as const;
+export type TaxType = (typeof TAX_TYPES)[number];
+
+export const RATE_LEVELS = [
+  "standard",
+  "reduced",
+  "reduced1",
+  "reduced2",
+  "super_reduced",
+  "parking",
+  "zero",
+  "exempt",
+] as const;
+export type RateLevel = (typeof RATE_LEVELS)[number];
+
+export const DATA_SOURCES = ["EU_VAT", "OECD", "ENCYCLOPEDIA", "CUSTOM"] as const;
+export type DataSource = (typeof DATA_SOURCES)[number];
+
+/** Rates are kept as integers of 1/10000 percent, so that four decimals are exact. */
+export const RATE_SCALE = 10_000;
+
+/**
+ * A record with `effectiveTo` null is current; a change closes the old record and inserts a new
+ * one, so the table is also the history.
+ */
+export const taxRates = sqliteTable(
+  "tax_rates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    countryCode: text("country_code").notNull(),
+    regionCode: text("region_code"),
+    countryName: text("country_name").notNull(),
+    regionName: text("region_name"),
+    taxType: text("tax_type", { enum: TAX_TYPES }).notNull(),
+    taxNameLocal: text("tax_name_local"),
+    taxNameEn: text("tax_name_en").notNull(),
+    taxAbbr: text("tax_abbr"),
+    rateLevel: text("rate_level", { enum: RATE_LEVELS }).notNull(),
+    rateLevelName: text("rate_level_name"),
+    rateValueScaled: integer("rate_value_scaled").notNull(),
+    effectiveFrom: text("effective_from").notNull(),
+    effectiveTo: text("effective_to"),
+    currencyCode: text("currency_code"),
+    euMember: integer("eu_member", { mode: "boolean" }).notNull().default(false),
+    oecdMember: integer("oecd_member", { mode: "boolean" }).notNull().default(false),
+    taxIdFormat: text("tax_id_format"),
+    taxIdPattern: text("tax_id_pattern"),
+    filingFrequency: text("filing_frequency"),
+    applicableScope: text("applicable_scope"),
+    excludedScope: text("excluded_scope"),
+    dataSource: text("data_source", { enum: DATA_SOURCES }).notNull(),
+    sourceUrl: text("source_url"),
+    versionDate: text("version_date").notNull(),
+    lastSyncTime: text("last_sync_time").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  },
+  (t) => [
+    // NULLs are distinct in a unique index, so national and regional records get one each.
+    uniqueIndex("tax_rates_national_key")
+      .on(t.countryCode, t.taxType, t.rateLevel, t.effectiveFrom)
+      .where(sql`${t.regionCode} IS NULL`),
+    uniqueIndex("tax_rates_regional_key")
+      .on(t.countryCode, t.regionCode, t.taxType, t.rateLevel, t.effectiveFrom)
+      .where(sql`${t.regionCode} IS NOT NULL`),
+    index("tax_rates_current_by_country")
+      .on(t.countryCode, t.regionCode, t.taxType)
+      .where(sql`${t.effectiveTo} IS NULL`),
+    index("tax_rates_current_by_type")
+      .on(t.taxType, t.countryCode)
+      .where(sql`${t.effectiveTo} IS NULL`),
+  ],
+);
+
+export type TaxRateRow = typeof taxRates.$inferSelect;
+export type NewTaxRateRow = typeof taxRates.$inferInsert;
+
+const dateTime = z.string().openapi({ example: "2021-01-01T00:00:00", description: "yyyy-MM-ddTHH:mm:ss" });
+
+export const taxRateSchema = z
+  .object({
+    id: z.number().int(),
+    countryCode: z.string().openapi({ example: "DE" }),
+    regionCode: z.string().nullable().openapi({ example: null }),
+    countryName: z.string().openapi({ example: "Germany" }),
+    regionName: z.string().nullable(),
+    taxType: z.enum(TAX_TYPES),
+    taxNameLocal: z.string().nullable().openapi({ example: "Umsatzsteuer" }),
+    taxNameEn: z.string().openapi({ example: "Value-added tax" }),
+    taxAbbr: z.string().nullable().openapi({ example: "USt" }),
+    rateLevel: z.enum(RATE_LEVELS),
+    rateLevelName: z.string().nullable(),
+    rateValue: z.number().openapi({ example: 19, description: "Percentage, up to 4 decimals" }),
+    effectiveFrom: dateTime,
+    effectiveTo: dateTime.nullable().openapi({ description: "null while the rate is current" }),
+    currencyCode: z.string().nullable().openapi({ example: "EUR" }),
+    euMember: z.boolean(),
+    oecdMember: z.boolean(),
+    taxIdFormat: z.string().nullable(),
+    taxIdPattern: z.string().nullable(),
+    filingFrequency: z.string().nullable(),
+    applicableScope: z.string().nullable(),
+    excludedScope: z.string().nullable(),
+    dataSource: z.enum(DATA_SOURCES),
+    sourceUrl: z.string().nullable(),
+    versionDate: dateTime,
+    lastSyncTime: dateTime,
+    enabled: z.boolean(),
+  })
+  .openapi("TaxRate");
+
+export type TaxRate = z.infer<typeof taxRateSchema>;
+
+export function toTaxRate({ rateValueScaled, ...row }: TaxRateRow): TaxRate {
+  return { ...row, rateValue: rateValueScaled / RATE_SCALE };
+}
