@@ -17,5 +17,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["./test/setup.ts"],
+    // Request logs are noise when a test passes and evidence when it fails.
+    silent: "passed-only",
   },
 });

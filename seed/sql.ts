@@ -1,0 +1,34 @@
+import { getTableColumns, getTableName } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+
+/** Rows per INSERT: keeps each statement far below D1's 100 KB statement limit. */
+const ROWS_PER_STATEMENT = 50;
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "boolean") return value ? "1" : "0";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`cannot write ${value} as SQL`);
+    return String(value);
+  }
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+/**
+ * `INSERT OR IGNORE` statements with literal values: running them again changes nothing, and the
+ * same text serves `wrangler d1 execute --file` (local or remote) and the tests.
+ */
+export function insertOrIgnoreStatements<T extends SQLiteTable>(table: T, rows: Record<string, unknown>[]): string[] {
+  if (rows.length === 0) return [];
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => key in rows[0]!);
+  const names = columns.map(([, column]) => `"${column.name}"`).join(", ");
+  const statements: string[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const values = rows
+      .slice(i, i + ROWS_PER_STATEMENT)
+      .map((row) => `(${columns.map(([key]) => literal(row[key])).join(", ")})`)
+      .join(",\n  ");
+    statements.push(`INSERT OR IGNORE INTO "${getTableName(table)}" (${names}) VALUES\n  ${values};`);
+  }
+  return statements;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers/requests";
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+
+const TAX_PATHS = [
+  "/list",
+  "/country/{countryCode}",
+  "/country/{countryCode}/region/{regionCode}",
+  "/country/{countryCode}/type/{taxType}",
+  "/country/{countryCode}/standard",
+  "/eu/all",
+  "/oecd/{taxType}",
+  "/taxnumber/{taxNumber}",
+  "/types",
+  "/levels",
+  "/{id}",
+].map((p) => `/std/api/bigdata/taxrate${p}`);
+
+describe("OpenAPI document", () => {
+  it("lists every T endpoint with its security and error responses", async () => {
+    const res = await call("/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as OpenApiDocument;
+    expect(doc.openapi).toBe("3.1.0");
+    for (const path of TAX_PATHS) {
+      const get = doc.paths[path]?.get;
+      expect(get, path).toBeDefined();
+      expect(get!.security).toHaveLength(2);
+      expect(Object.keys(get!.responses)).toEqual(expect.arrayContaining(["200", "401"]));
+    }
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(
+      expect.arrayContaining(["ApiKey", "ApiSecret", "Timestamp", "Nonce", "Signature"]),
+    );
+  });
+
+  it("documents both bizContent forms of the style F route", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+    };
+    const content = doc.paths["/std/open/country/list"]?.post?.requestBody?.content ?? {};
+    expect(Object.keys(content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+  });
+
+  it("serves a docs page", async () => {
+    const res = await call("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    expect(await res.text()).toContain("/openapi.json");
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers/requests";
+
+describe("service basics", () => {
+  it("answers /health without authentication", async () => {
+    const res = await call("/health");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", version: "dev" });
+  });
+
+  it("echoes a sane X-Request-Id and makes one otherwise", async () => {
+    const given = await call("/health", { headers: { "X-Request-Id": "trace-123" } });
+    expect(given.headers.get("X-Request-Id")).toBe("trace-123");
+    const made = await call("/health", { headers: { "X-Request-Id": "bad id with spaces" } });
+    expect(made.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("answers an unknown data route with a 404 envelope", async () => {
+    const res = await call("/std/nothing-here");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 404, msg: "Not found", data: null });
+    expect(res.headers.get("X-Request-Id")).toBeTruthy();
+  });
+
+  it("answers an unknown account route with {detail}", async () => {
+    const res = await call("/api/nothing-here");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ detail: "Not found" });
+  });
+
+  it("answers an unknown tenant route with the tenant error shape", async () => {
+    const res = await call("/deposits/nothing-here", { method: "POST" });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ success: false, error: { code: "not_found", message: "Not found" } });
+  });
+
+  it("refuses a body over 1 MiB with 413 in the envelope", async () => {
+    const res = await call("/std/open/country/list", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ bizContent: { pad: "x".repeat(1024 * 1024) } }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 413, data: null });
+  });
+});

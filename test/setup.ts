@@ -1,0 +1,15 @@
+import { applyD1Migrations, env } from "cloudflare:test";
+import { seedParts } from "../seed";
+
+// Production refuses code generation from strings; the pool allows it unless told otherwise.
+globalThis.Function = new Proxy(globalThis.Function, {
+  construct() {
+    throw new EvalError("Code generation from strings disallowed for this context");
+  },
+  apply() {
+    throw new EvalError("Code generation from strings disallowed for this context");
+  },
+});
+
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await env.DB.batch(seedParts().flatMap((part) => part.statements.map((sql) => env.DB.prepare(sql))));
