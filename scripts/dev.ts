@@ -1,0 +1,59 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { findKeyByToken } from "../src/platform/auth/api-keys";
+import { database } from "../src/platform/database";
+import { createLocalKey } from "./lib/keys";
+import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
+import { runSeed } from "./seed";
+
+const DEV_KEY_FILE = ".wrangler/dev-key.json";
+const port = process.env.PORT ?? "8787";
+
+interface DevKey {
+  token: string;
+  secret: string;
+}
+
+/** Reuses the key of the last run while the local D1 still accepts it, so pasted curl lines keep working. */
+async function developmentKey(): Promise<DevKey> {
+  return withLocalBindings(async (env) => {
+    const db = database(env);
+    if (existsSync(DEV_KEY_FILE)) {
+      const saved = JSON.parse(readFileSync(DEV_KEY_FILE, "utf8")) as DevKey;
+      const found = await findKeyByToken(db, saved.token);
+      if (found?.key.isActive && found.user.isActive) return saved;
+    }
+    const issued = await createLocalKey(db, env.KEY_ENCRYPTION_KEY, { email: "dev@localhost", name: "development" });
+    const key = { token: issued.token, secret: issued.secret };
+    writeFileSync(DEV_KEY_FILE, JSON.stringify(key), { mode: 0o600 });
+    return key;
+  });
+}
+
+if (ensureDevVars()) step("created .dev.vars with fresh local secrets");
+step("applying migrations to the local D1");
+wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+runSeed("local");
+const key = await developmentKey();
+
+const base = `http://localhost:${port}`;
+process.stderr.write(`
+  Development key (also in ${DEV_KEY_FILE}):
+    X-API-Key:    ${key.token}
+    X-API-Secret: ${key.secret}
+
+  Try it once the server below says it is ready:
+    curl -s ${base}/std/api/bigdata/taxrate/country/DE/standard \\
+      -H "X-API-Key: ${key.token}" \\
+      -H "X-API-Secret: ${key.secret}"
+
+  API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
+
+`);
+
+const server = spawn(WRANGLER, ["dev", "--port", port, ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,48 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { getPlatformProxy } from "wrangler";
+import type { Bindings } from "../../src/platform/env";
+
+export const WRANGLER = "node_modules/.bin/wrangler";
+const quietWrangler = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+/** Progress goes to stderr, so that stdout carries only a command's result. */
+export function step(message: string): void {
+  process.stderr.write(`› ${message}\n`);
+}
+
+export function fail(message: string): never {
+  process.stderr.write(`✗ ${message}\n`);
+  process.exit(1);
+}
+
+/** Runs wrangler and returns its stdout; on failure prints what it said and stops. */
+export function wrangler(args: string[]): string {
+  const result = spawnSync(WRANGLER, args, { encoding: "utf8", env: quietWrangler, maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    fail(`wrangler ${args.join(" ")} failed`);
+  }
+  return result.stdout;
+}
+
+/** Creates .dev.vars with fresh random secrets on a new clone; an existing file is left alone. */
+export function ensureDevVars(): boolean {
+  if (existsSync(".dev.vars")) return false;
+  const filled = readFileSync(".dev.vars.example", "utf8")
+    .replace(/^KEY_ENCRYPTION_KEY=$/m, `KEY_ENCRYPTION_KEY=${randomBytes(32).toString("base64")}`)
+    .replace(/^JWT_SECRET=$/m, `JWT_SECRET=${randomBytes(32).toString("base64url")}`);
+  writeFileSync(".dev.vars", filled, { mode: 0o600 });
+  return true;
+}
+
+/** The local bindings `wrangler dev` uses (same persisted state), for scripts that reuse the Worker's code. */
+export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>): Promise<T> {
+  const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist: true, remoteBindings: false });
+  try {
+    return await work(proxy.env);
+  } finally {
+    await proxy.dispose();
+  }
+}

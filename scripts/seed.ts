@@ -1,0 +1,28 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { seedParts } from "../seed";
+import { step, wrangler } from "./lib/local";
+
+/** Loads the seed into the local D1 (or the deployed one with --remote); rows already there are kept. */
+export function runSeed(target: "local" | "remote"): void {
+  const parts = seedParts();
+  mkdirSync(".wrangler", { recursive: true });
+  const file = ".wrangler/seed.sql";
+  writeFileSync(file, parts.flatMap((p) => p.statements).join("\n"));
+  for (const part of parts) step(`seed: ${part.name}, ${part.rows} rows in ${part.statements.length} statements`);
+  wrangler(["d1", "execute", "DB", `--${target}`, "--file", file]);
+
+  const counts = parts.map((p) => `(SELECT count(*) FROM ${p.table}) AS "${p.name}"`).join(", ");
+  const [result] = JSON.parse(wrangler(["d1", "execute", "DB", `--${target}`, "--json", "--command", `SELECT ${counts}`])) as {
+    results: Record<string, number>[];
+  }[];
+  const summary = Object.entries(result!.results[0]!)
+    .map(([name, n]) => `${n} ${name}`)
+    .join(", ");
+  step(`seed: done, the ${target} database holds ${summary}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } } });
+  runSeed(values.remote ? "remote" : "local");
+}
