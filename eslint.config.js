@@ -9,7 +9,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
-      "no-console": ["error", { allow: ["log", "warn", "error"] }],
+      "no-console": ["error", { allow: ["log", "warn", "error", "table"] }],
     },
   },
 );
