@@ -14,19 +14,11 @@ export function envelopeKindFor(path: string): EnvelopeKind {
   return "data";
 }
 
-export const SUCCESS_MSG = "success";
+const SUCCESS_MSG = "success";
 
-/** `{ code, msg, data }` of groups T, O, P and style F; group I adds `timestamp` (epoch seconds). */
+/** `{ code, msg, data }` of groups T, O, P and style F. */
 export function dataEnvelope<T>(data: T) {
   return { code: 200 as const, msg: SUCCESS_MSG, data };
-}
-
-export function aiEnvelope<T>(data: T) {
-  return { ...dataEnvelope(data), timestamp: Math.floor(Date.now() / 1000) };
-}
-
-export function tenantEnvelope<T>(data: T) {
-  return { success: true as const, data };
 }
 
 const TENANT_ERROR_CODES: Record<number, string> = {

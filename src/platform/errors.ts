@@ -20,7 +20,7 @@ export class ApiError extends HTTPException {
 export const badRequest = (message: string) => new ApiError(400, message);
 export const notFound = (message = "Not found") => new ApiError(404, message);
 
-export function fieldErrors(error: ZodError, prefix?: string): FieldError[] {
+function fieldErrors(error: ZodError, prefix?: string): FieldError[] {
   return error.issues.map((issue) => ({
     field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "body",
     message: issue.message,
