@@ -1,7 +1,10 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { accountRoutes } from "./accounts/routes";
+import { sessionRoutes } from "./accounts/session-routes";
 import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./platform/env";
+import { enforceAccessPolicy } from "./platform/auth/access-policy";
 import { ApiError, handleError, handleNotFound } from "./platform/errors";
 import { requestContext } from "./platform/logging";
 import { REFERENCE_BASE_PATH, referenceRoutes } from "./reference/routes";
@@ -22,6 +25,7 @@ export function createApp() {
       },
     }),
   );
+  app.use("*", enforceAccessPolicy);
   app.onError(handleError);
   app.notFound(handleNotFound);
 
@@ -41,6 +45,8 @@ export function createApp() {
     (c) => c.json({ status: "ok" as const, version: c.env.BUILD_VERSION }, 200),
   );
 
+  app.route("/", sessionRoutes());
+  app.route("/", accountRoutes());
   app.route(TAX_BASE_PATH, taxRoutes());
   app.route(REFERENCE_BASE_PATH, referenceRoutes());
 
@@ -68,4 +74,9 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     Signature: header("X-Signature", "Signed requests: lowercase hex HMAC-SHA256 of the signing string"),
   };
   for (const [name, scheme] of Object.entries(schemes)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (svc_sk_…) or the service's JWT from the login",
+  });
 }

@@ -1,4 +1,5 @@
 // Every group's tables, for drizzle-kit to generate the migrations from.
+export * from "../accounts/schema";
 export * from "../platform/auth/tables";
 export * from "../reference/schema";
 export * from "../tax/schema";

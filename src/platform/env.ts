@@ -7,10 +7,24 @@ export interface Bindings {
   THEMES: R2Bucket;
   WEBHOOKS: Queue;
   ENVIRONMENT: string;
-  JWT_ISSUER: string;
   BUILD_VERSION: string;
   KEY_ENCRYPTION_KEY: string;
   JWT_SECRET: string;
+  JWT_ISSUER: string;
+  JWT_AUDIENCE: string;
+  /** Comma-separated: these users become admins when they log in. */
+  ADMIN_EMAILS: string;
+  CASDOOR_ENDPOINT: string;
+  CASDOOR_CLIENT_ID: string;
+  CASDOOR_CLIENT_SECRET: string;
+  /** "true": read the provider's endpoints from /.well-known/openid-configuration. */
+  OIDC_DISCOVERY: string;
+  /** This service's /auth/callback, as registered with the provider. */
+  OAUTH_REDIRECT_URL: string;
+  /** Where A2 sends the browser with token, user_id, username and email. */
+  FRONTEND_CALLBACK_URL: string;
+  /** Optional JSON overriding the rate limits (see platform/rate-limit.ts). */
+  RATE_LIMITS?: string;
 }
 
 export interface Variables {

@@ -42,6 +42,15 @@ const DATA_ERROR_TEXT: Record<number, string> = {
   429: "Rate limited",
 };
 
+/** A path parameter holding a record id: digits only, no leading zero, within a safe integer. */
+export function idParam(name: string) {
+  return z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, { error: `${name} must be a positive integer` })
+    .transform(Number)
+    .openapi({ param: { name, in: "path" }, example: "1", type: "integer" });
+}
+
 /** The error responses of a `{ code, msg, data }` route, for the OpenAPI document. */
 export function dataErrorResponses(...statuses: (keyof typeof DATA_ERROR_TEXT)[]) {
   return Object.fromEntries(

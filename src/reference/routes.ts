@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { authenticateDataClient } from "../platform/auth/data-client";
 import { parseBizContent } from "../platform/biz-content";
 import { database } from "../platform/database";
 import { dataEnvelope } from "../platform/envelope";
@@ -35,7 +34,6 @@ const routes = {
 
 export function referenceRoutes() {
   const router = createRouter();
-  router.use("*", authenticateDataClient("reference:read"));
   router.openapi(routes.countryListGet, async (c) => c.json(dataEnvelope(await listCountries(database(c.env))), 200));
   router.openapi(routes.countryListPost, async (c) => {
     await parseBizContent(c, countryListParams);

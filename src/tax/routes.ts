@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { authenticateDataClient } from "../platform/auth/data-client";
 import { database } from "../platform/database";
 import { dataEnvelope } from "../platform/envelope";
 import { ApiError, notFound } from "../platform/errors";
-import { createRouter, DATA_SECURITY, dataErrorResponses, dataResponse } from "../platform/openapi";
+import { createRouter, DATA_SECURITY, dataErrorResponses, dataResponse, idParam } from "../platform/openapi";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
 import { RATE_LEVELS, TAX_TYPES, taxRateSchema } from "./schema";
 import {
@@ -143,13 +142,7 @@ const routes = {
     path: "/{id}",
     summary: "T11 · One record by id, current or historical",
     request: {
-      params: z.object({
-        id: z
-          .string()
-          .regex(/^[1-9]\d{0,14}$/, { error: "id must be a positive integer" })
-          .transform(Number)
-          .openapi({ param: { name: "id", in: "path" }, example: "1", type: "integer" }),
-      }),
+      params: z.object({ id: idParam("id") }),
     },
     responses: { ...dataResponse(taxRateSchema, "The record"), ...dataErrorResponses(400, 401, 403, 404) },
   }),
@@ -162,8 +155,6 @@ function nonEmpty<T>(rates: T[], what: string): T[] {
 
 export function taxRoutes() {
   const router = createRouter();
-  router.use("*", authenticateDataClient("taxrate:read"));
-
   // Static paths are registered before `/{id}`, which would otherwise take them.
   router.openapi(routes.list, async (c) => {
     const { page, size } = c.req.valid("query");

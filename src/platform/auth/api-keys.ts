@@ -1,15 +1,21 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Context } from "hono";
 import { encryptSecret, randomBase62, sha256Hex } from "../crypto";
-import type { Database } from "../database";
+import { database, type Database } from "../database";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import type { Principal } from "./principal";
 import { apiKeys, type ApiKey, type Plan, type User, users } from "./tables";
 
 export const API_KEY_PREFIX = "svc_sk_";
 export const API_SECRET_PREFIX = "svc_ss_";
+const LAST_USED_RESOLUTION_MS = 60_000;
+const unauthorized = (message: string) => new ApiError(401, message);
 
 /** The prefix, the first 4 and the last 4 characters: enough to recognise a key, useless to use it. */
-export function maskToken(token: string): string {
-  const body = token.slice(API_KEY_PREFIX.length);
-  return `${API_KEY_PREFIX}${body.slice(0, 4)}${"*".repeat(8)}${body.slice(-4)}`;
+export function maskToken(token: string, prefix = API_KEY_PREFIX): string {
+  const body = token.slice(prefix.length);
+  return `${prefix}${body.slice(0, 4)}${"*".repeat(8)}${body.slice(-4)}`;
 }
 
 export interface NewApiKey {
@@ -62,4 +68,32 @@ export async function findKeyByToken(db: Database, token: string): Promise<KeyWi
     .where(eq(apiKeys.tokenHash, await sha256Hex(token)))
     .limit(1);
   return row;
+}
+
+/** Rule 2 of the interface: the key exists and is active, and so is its user. */
+export function assertUsableKey(found: KeyWithUser | undefined): asserts found is KeyWithUser {
+  if (!found) throw unauthorized("Invalid authentication credentials");
+  if (!found.key.isActive) throw unauthorized("API key has been revoked");
+  if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) throw unauthorized("API key has expired");
+  if (!found.user.isActive) throw unauthorized("Invalid authentication credentials");
+}
+
+/** Records `last_used` at most once a minute per key, after the answer has gone. */
+function noteKeyUse(c: Context<AppEnv>, { key }: KeyWithUser) {
+  const now = Date.now();
+  if (key.lastUsed && now - Date.parse(key.lastUsed) < LAST_USED_RESOLUTION_MS) return;
+  const cutoff = new Date(now - LAST_USED_RESOLUTION_MS).toISOString();
+  c.executionCtx.waitUntil(
+    database(c.env)
+      .update(apiKeys)
+      .set({ lastUsed: new Date(now).toISOString() })
+      .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsed), lt(apiKeys.lastUsed, cutoff))))
+      .run(),
+  );
+}
+
+export function keyPrincipal(c: Context<AppEnv>, found: KeyWithUser): Principal {
+  noteKeyUse(c, found);
+  const { key, user } = found;
+  return { credential: "api_key", keyId: key.id, userId: user.id, role: user.role, plan: key.plan ?? user.plan, scopes: key.scopes };
 }

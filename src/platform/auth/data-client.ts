@@ -1,11 +1,11 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { readBizContent } from "../biz-content";
 import { constantTimeEqual, decryptSecret } from "../crypto";
 import { database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { findKeyByToken, type KeyWithUser } from "./api-keys";
-import { scopeAllows, type ScopeResource } from "./scopes";
+import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
+import type { Principal } from "./principal";
 import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString } from "./signature";
 
 const unauthorized = (message: string) => new ApiError(401, message);
@@ -40,44 +40,24 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   await c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS });
 }
 
-/** Rule 2 of the interface: the key exists and is active, and so is its user. */
-export function assertUsableKey(found: KeyWithUser | undefined): asserts found is KeyWithUser {
-  if (!found) throw unauthorized("Invalid authentication credentials");
-  if (!found.key.isActive) throw unauthorized("API key has been revoked");
-  if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) throw unauthorized("API key has expired");
-  if (!found.user.isActive) throw unauthorized("Invalid authentication credentials");
-}
-
 /**
  * Groups T, I and O: `X-API-Key` with `X-API-Secret`, or with a signature over the business
  * parameters (`X-Timestamp`, `X-Nonce`, `X-Signature`).
  */
-export function authenticateDataClient(scope: `${ScopeResource}:${string}`): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const token = c.req.header("X-API-Key");
-    if (!token) throw unauthorized("X-API-Key header required");
-    const found = await findKeyByToken(database(c.env), token);
-    assertUsableKey(found);
-    const { key, user } = found;
+export async function authenticateDataClient(c: Context<AppEnv>): Promise<Principal> {
+  const token = c.req.header("X-API-Key");
+  if (!token) throw unauthorized("X-API-Key header required");
+  const found = await findKeyByToken(database(c.env), token);
+  assertUsableKey(found);
 
-    const presentedSecret = c.req.header("X-API-Secret");
-    const signature = c.req.header("X-Signature");
-    if (!presentedSecret && !signature) throw unauthorized("X-API-Secret or X-Signature header required");
-    const secret = await decryptSecret(key.encryptedSecret, c.env.KEY_ENCRYPTION_KEY);
-    if (presentedSecret) {
-      if (!constantTimeEqual(secret, presentedSecret)) throw unauthorized("Invalid authentication credentials");
-    } else {
-      await verifySignedRequest(c, key.id, secret, signature!);
-    }
-
-    if (!scopeAllows(key.scopes, scope)) throw new ApiError(403, `Insufficient permission: requires scope ${scope}`);
-    c.set("principal", {
-      keyId: key.id,
-      userId: user.id,
-      role: user.role,
-      plan: key.plan ?? user.plan,
-      scopes: key.scopes,
-    });
-    await next();
-  };
+  const presentedSecret = c.req.header("X-API-Secret");
+  const signature = c.req.header("X-Signature");
+  if (!presentedSecret && !signature) throw unauthorized("X-API-Secret or X-Signature header required");
+  const secret = await decryptSecret(found.key.encryptedSecret, c.env.KEY_ENCRYPTION_KEY);
+  if (presentedSecret) {
+    if (!constantTimeEqual(secret, presentedSecret)) throw unauthorized("Invalid authentication credentials");
+  } else {
+    await verifySignedRequest(c, found.key.id, secret, signature!);
+  }
+  return keyPrincipal(c, found);
 }

@@ -2,9 +2,12 @@ import type { Plan, Role } from "./tables";
 
 /** Who is calling, once a credential has been accepted. */
 export interface Principal {
-  keyId: number;
+  credential: "api_key" | "jwt";
+  /** Null for a web session (JWT). */
+  keyId: number | null;
   userId: number;
   role: Role;
   plan: Plan;
+  /** Empty means full access: a key created without scopes, or the user's own session. */
   scopes: string[];
 }

@@ -1,0 +1,54 @@
+import { and, desc, eq } from "drizzle-orm";
+import { issueApiKey, type IssuedApiKey } from "../platform/auth/api-keys";
+import type { Principal } from "../platform/auth/principal";
+import { scopeAllows, type ScopeResource } from "../platform/auth/scopes";
+import { apiKeys, type ApiKey } from "../platform/auth/tables";
+import type { Database } from "../platform/database";
+import { ApiError } from "../platform/errors";
+
+export interface KeyInput {
+  name: string;
+  description?: string;
+  scopes?: string[];
+  expires_at?: string;
+}
+
+/**
+ * A key may not create a key that can do more than itself: a scoped key gives out only scopes
+ * it holds, and never full access.
+ */
+function assertNoEscalation(caller: Principal, requested: string[]) {
+  if (caller.scopes.length === 0) return;
+  const escalates =
+    requested.length === 0 ||
+    requested.some((scope) => scope === "*" || !scopeAllows(caller.scopes, scope as `${ScopeResource}:${string}`));
+  if (escalates) throw new ApiError(403, "Insufficient permissions");
+}
+
+export async function createKey(db: Database, encryptionKey: string, caller: Principal, input: KeyInput): Promise<IssuedApiKey> {
+  const scopes = input.scopes ?? [];
+  assertNoEscalation(caller, scopes);
+  return issueApiKey(db, encryptionKey, {
+    userId: caller.userId,
+    name: input.name,
+    description: input.description ?? null,
+    scopes,
+    expiresAt: input.expires_at ?? null,
+  });
+}
+
+export const listKeys = (db: Database, userId: number) =>
+  db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id));
+
+/** Another user's key is "not found", so ids cannot be probed. */
+export async function ownKey(db: Database, userId: number, id: number): Promise<ApiKey> {
+  const [key] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId))).limit(1);
+  if (!key) throw new ApiError(404, "Not found");
+  return key;
+}
+
+/** Revoking is immediate: the next request with the key is refused. Revoking twice is harmless. */
+export async function revokeKey(db: Database, userId: number, id: number): Promise<void> {
+  await ownKey(db, userId, id);
+  await db.update(apiKeys).set({ isActive: false }).where(eq(apiKeys.id, id));
+}

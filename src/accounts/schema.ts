@@ -1,0 +1,147 @@
+import { z } from "@hono/zod-openapi";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { SCOPE_RESOURCES } from "../platform/auth/scopes";
+import { users } from "../platform/auth/tables";
+
+/**
+ * Refresh tokens rotate: each use marks the token used and issues its successor in the same
+ * family; presenting a used token again revokes the whole family.
+ */
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    familyId: text("family_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: text("created_at").notNull(),
+    usedAt: text("used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("refresh_tokens_hash").on(t.tokenHash),
+    index("refresh_tokens_family").on(t.familyId),
+    index("refresh_tokens_user").on(t.userId),
+  ],
+);
+
+/** A login between A1 and A2: the state the browser's cookie must match, and the PKCE verifier. */
+export const loginAttempts = sqliteTable("login_attempts", {
+  stateHash: text("state_hash").primaryKey(),
+  codeVerifier: text("code_verifier").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});
+
+const isoDateTime = z.string().openapi({ example: "2026-11-22T10:00:00.000Z" });
+
+export const userSchema = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    email: z.string(),
+    full_name: z.string().nullable(),
+    casdoor_id: z.string(),
+    role: z.enum(["user", "admin"]),
+    is_active: z.boolean(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi("User");
+
+export const userUpdateSchema = z
+  .strictObject({
+    full_name: z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }),
+    email: z.email({ error: "must be a valid email address" }).max(254),
+  })
+  .openapi("UserUpdate");
+
+export const detailSchema = z.object({ detail: z.string() }).openapi("AccountError");
+export const successSchema = z.object({ success: z.boolean(), message: z.string() }).openapi("AccountSuccess");
+
+const SCOPE = new RegExp(`^(\\*|(${SCOPE_RESOURCES.join("|")}):(\\*|read|write))$`);
+
+export const scopeSchema = z.string().regex(SCOPE, {
+  error: `must be <resource>:<action> with resource one of ${SCOPE_RESOURCES.join(", ")} and action read, write or *; or * alone`,
+});
+
+export const keyCreateSchema = z
+  .strictObject({
+    name: z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }),
+    description: z.string().max(500, { error: "must be at most 500 characters" }).optional(),
+    scopes: z.array(scopeSchema).max(20, { error: "at most 20 scopes" }).optional(),
+    expires_at: z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z" })
+      .refine((value) => Date.parse(value) > Date.now(), { error: "must be in the future" })
+      .transform((value) => new Date(value).toISOString())
+      .optional(),
+  })
+  .openapi("ApiKeyCreate");
+
+export const keyCreatedSchema = z
+  .object({
+    id: z.number().int(),
+    token: z.string().openapi({ description: "The full key, shown only now" }),
+    secret: z.string().openapi({ description: "The key's secret for the data services, shown only now" }),
+    name: z.string(),
+    user_id: z.number().int(),
+    created_at: isoDateTime,
+    is_active: z.boolean(),
+    masked_token: z.string(),
+    scopes: z.array(z.string()),
+    expires_at: isoDateTime.nullable(),
+  })
+  .openapi("ApiKeyCreated");
+
+export const keyListItemSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    masked_token: z.string(),
+    created_at: isoDateTime,
+    last_used: isoDateTime.nullable(),
+    is_active: z.boolean(),
+  })
+  .openapi("ApiKeyListItem");
+
+export const keyDetailSchema = keyListItemSchema
+  .extend({ description: z.string().nullable(), scopes: z.array(z.string()), expires_at: isoDateTime.nullable() })
+  .openapi("ApiKeyDetail");
+
+export const appCreateSchema = z
+  .strictObject({
+    name: z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }),
+    hot_api_key: z.string().min(1).max(500, { error: "must be at most 500 characters" }).optional().openapi({
+      description: "The carrier API key the app's pickups use",
+    }),
+  })
+  .openapi("AppCreate");
+
+export const appListItemSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    masked_token: z.string(),
+    has_hot_api_key: z.boolean(),
+    is_active: z.boolean(),
+    created_at: isoDateTime,
+  })
+  .openapi("App");
+
+export const appCreatedSchema = appListItemSchema
+  .extend({
+    app_token: z.string().openapi({ description: "For `Authorization: appToken …`, shown only now" }),
+    webhook_secret: z.string().openapi({ description: "Signs the app's webhooks (Standard Webhooks), shown only now" }),
+  })
+  .openapi("AppCreated");
+
+export const sessionSchema = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("bearer"),
+    expires_in: z.number().int(),
+    refresh_token: z.string(),
+  })
+  .openapi("Session");

@@ -1,0 +1,121 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { database } from "../platform/database";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { createRouter } from "../platform/openapi";
+import { detailSchema, sessionSchema } from "./schema";
+import { finishLogin, LOGIN_ATTEMPT_SECONDS, logout, REFRESH_TOKEN_SECONDS, refreshSession, startLogin } from "./sessions";
+
+const STATE_COOKIE = "gw_login_state";
+const REFRESH_COOKIE = "gw_refresh";
+const cookieOptions = { httpOnly: true, secure: true, sameSite: "Lax", path: "/auth" } as const;
+
+const tags = ["A · Accounts and keys"];
+const detail = (description: string) => ({ description, content: { "application/json": { schema: detailSchema } } });
+
+const routes = {
+  login: createRoute({
+    tags,
+    method: "get",
+    path: "/auth/login",
+    summary: "A1 · Start a browser login at the identity provider",
+    description: "Sets an HttpOnly cookie binding the OAuth `state` to this browser; PKCE S256.",
+    responses: { 302: { description: "Redirect to the identity provider" }, 502: detail("The provider is unreachable") },
+  }),
+  callback: createRoute({
+    tags,
+    method: "get",
+    path: "/auth/callback",
+    summary: "A2 · The provider's redirect back: issue the service's JWT",
+    request: {
+      query: z.object({
+        code: z.string().max(2048).optional(),
+        state: z.string().max(256).optional(),
+        error: z.string().max(256).optional(),
+      }),
+    },
+    responses: {
+      302: { description: "Redirect to the front end with token, user_id, username and email; the refresh token is an HttpOnly cookie" },
+      400: detail("Login cancelled, missing code, or a state that does not match this browser's"),
+      403: detail("The account is deactivated"),
+      502: detail("The provider is unreachable or returned an incomplete profile"),
+    },
+  }),
+  refresh: createRoute({
+    tags,
+    method: "post",
+    path: "/auth/refresh",
+    summary: "Rotate the refresh token and get a new access token",
+    description: "The refresh token comes from the `gw_refresh` cookie or the body. A used token presented again revokes its whole family.",
+    request: {
+      body: { required: false, content: { "application/json": { schema: z.object({ refresh_token: z.string().max(200).optional() }) } } },
+    },
+    responses: {
+      200: { description: "A new session", content: { "application/json": { schema: sessionSchema } } },
+      401: detail("Missing, unknown, expired, revoked or reused refresh token"),
+    },
+  }),
+  logout: createRoute({
+    tags,
+    method: "post",
+    path: "/auth/logout",
+    summary: "A3 · End the session: revoke refresh tokens, return the provider's logout URL",
+    security: [{ Bearer: [] }],
+    responses: {
+      200: { description: "Where to send the browser", content: { "application/json": { schema: z.object({ logout_url: z.string() }) } } },
+      401: detail("No valid session"),
+    },
+  }),
+};
+
+function setRefreshCookie(c: Context<AppEnv>, token: string) {
+  setCookie(c, REFRESH_COOKIE, token, { ...cookieOptions, maxAge: REFRESH_TOKEN_SECONDS });
+}
+
+export function sessionRoutes() {
+  const router = createRouter();
+
+  router.openapi(routes.login, async (c) => {
+    const { state, authorizeUrl } = await startLogin(database(c.env), c.env);
+    setCookie(c, STATE_COOKIE, state, { ...cookieOptions, maxAge: LOGIN_ATTEMPT_SECONDS });
+    return c.redirect(authorizeUrl, 302);
+  });
+
+  router.openapi(routes.callback, async (c) => {
+    const { code, state, error } = c.req.valid("query");
+    if (error) throw new ApiError(400, `Login was not completed at the identity provider: ${error}`);
+    if (!code || !state) throw new ApiError(400, "code and state are required");
+    const cookieState = getCookie(c, STATE_COOKIE);
+    deleteCookie(c, STATE_COOKIE, cookieOptions);
+    const session = await finishLogin(database(c.env), c.env, { code, state, cookieState });
+    setRefreshCookie(c, session.refreshToken);
+    const target = new URL(c.env.FRONTEND_CALLBACK_URL);
+    target.searchParams.set("token", session.accessToken);
+    target.searchParams.set("user_id", String(session.user.id));
+    target.searchParams.set("username", session.user.username);
+    target.searchParams.set("email", session.user.email);
+    return c.redirect(target.toString(), 302);
+  });
+
+  router.openapi(routes.refresh, async (c) => {
+    const fromBody = c.req.header("Content-Type")?.includes("application/json") ? c.req.valid("json").refresh_token : undefined;
+    const presented = fromBody ?? getCookie(c, REFRESH_COOKIE);
+    if (!presented) throw new ApiError(401, "Refresh token required");
+    const session = await refreshSession(database(c.env), c.env, presented);
+    setRefreshCookie(c, session.refreshToken);
+    return c.json(
+      { access_token: session.accessToken, token_type: "bearer" as const, expires_in: session.expiresIn, refresh_token: session.refreshToken },
+      200,
+    );
+  });
+
+  router.openapi(routes.logout, async (c) => {
+    const logoutUrl = await logout(database(c.env), c.env, c.get("principal").userId);
+    deleteCookie(c, REFRESH_COOKIE, cookieOptions);
+    return c.json({ logout_url: logoutUrl }, 200);
+  });
+
+  return router;
+}

@@ -1,0 +1,58 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Principal } from "../platform/auth/principal";
+import { users, type User } from "../platform/auth/tables";
+import type { Database } from "../platform/database";
+import { ApiError } from "../platform/errors";
+import { refreshTokens } from "./schema";
+
+const forbidden = () => new ApiError(403, "Insufficient permissions");
+
+export async function userById(db: Database, id: number): Promise<User> {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  if (!user) throw new ApiError(404, "Not found");
+  return user;
+}
+
+/** A9: admins only. */
+export async function readUser(db: Database, caller: Principal, id: number): Promise<User> {
+  if (caller.role !== "admin") throw forbidden();
+  return userById(db, id);
+}
+
+/** A10: an admin, or the user themself. */
+export async function updateUser(
+  db: Database,
+  caller: Principal,
+  id: number,
+  changes: { full_name: string; email: string },
+): Promise<User> {
+  if (caller.role !== "admin" && caller.userId !== id) throw forbidden();
+  const [user] = await db
+    .update(users)
+    .set({ fullName: changes.full_name, email: changes.email, updatedAt: new Date().toISOString() })
+    .where(eq(users.id, id))
+    .returning();
+  if (!user) throw new ApiError(404, "Not found");
+  return user;
+}
+
+/**
+ * A11: admins only. The user's keys and JWTs stop at once (every request checks the user), their
+ * refresh tokens are revoked with them, and the last active admin cannot be deactivated: the
+ * condition is part of the UPDATE, so two admins cannot remove each other at the same moment.
+ */
+export async function deactivateUser(db: Database, caller: Principal, id: number): Promise<void> {
+  if (caller.role !== "admin") throw forbidden();
+  const target = await userById(db, id);
+  if (!target.isActive) return;
+  const now = new Date().toISOString();
+  const notLastAdmin = sql`NOT (${users.role} = 'admin' AND (SELECT count(*) FROM users WHERE role = 'admin' AND is_active = 1) <= 1)`;
+  const [deactivated] = await db.batch([
+    db.update(users).set({ isActive: false, updatedAt: now }).where(and(eq(users.id, id), notLastAdmin)).returning({ id: users.id }),
+    db
+      .update(refreshTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), sql`(SELECT is_active FROM users WHERE id = ${id}) = 0`)),
+  ]);
+  if (deactivated.length === 0) throw new ApiError(409, "The last active admin cannot be deactivated");
+}
