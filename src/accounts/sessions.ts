@@ -131,10 +131,22 @@ export async function refreshSession(db: Database, env: Bindings, presented: str
   const next = await newRefreshToken();
   const unused = and(eq(refreshTokens.id, current.id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt));
   const [, marked] = await db.batch([
-    db.run(sql`
-      INSERT INTO refresh_tokens (user_id, family_id, token_hash, created_at, expires_at)
-      SELECT user_id, family_id, ${next.hash}, ${now}, ${isoIn(REFRESH_TOKEN_SECONDS)}
-      FROM refresh_tokens WHERE ${unused}`),
+    db.insert(refreshTokens).select(
+      db
+        // Drizzle's INSERT … SELECT takes every column, in the table's order.
+        .select({
+          id: sql<number>`NULL`.as("id"),
+          userId: refreshTokens.userId,
+          familyId: refreshTokens.familyId,
+          tokenHash: sql<string>`${next.hash}`.as("token_hash"),
+          expiresAt: sql<string>`${isoIn(REFRESH_TOKEN_SECONDS)}`.as("expires_at"),
+          createdAt: sql<string>`${now}`.as("created_at"),
+          usedAt: sql<string | null>`NULL`.as("used_at"),
+          revokedAt: sql<string | null>`NULL`.as("revoked_at"),
+        })
+        .from(refreshTokens)
+        .where(unused),
+    ),
     db.update(refreshTokens).set({ usedAt: now }).where(unused).returning({ id: refreshTokens.id }),
   ]);
   // Another request rotated this token a moment ago: one of the two is a replay.
