@@ -15,6 +15,8 @@ export default defineConfig({
           OAUTH_REDIRECT_URL: "https://gateway.test/auth/callback",
           FRONTEND_CALLBACK_URL: "https://app.test/auth/callback",
           ADMIN_EMAILS: "root@example.com",
+          // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
+          RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
         },
       },
     })),

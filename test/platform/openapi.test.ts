@@ -38,6 +38,22 @@ describe("OpenAPI document", () => {
     );
   });
 
+  it("lists every A endpoint with its methods", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as OpenApiDocument;
+    const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+    expect(methods("/auth/login")).toEqual(["get"]);
+    expect(methods("/auth/callback")).toEqual(["get"]);
+    expect(methods("/auth/logout")).toEqual(["post"]);
+    expect(methods("/auth/refresh")).toEqual(["post"]);
+    expect(methods("/api/tokens")).toEqual(["get", "post"]);
+    expect(methods("/api/tokens/{id}")).toEqual(["delete", "get"]);
+    expect(methods("/api/users/me")).toEqual(["get"]);
+    expect(methods("/api/users/{id}")).toEqual(["delete", "get", "put"]);
+    expect(methods("/api/apps")).toEqual(["get", "post"]);
+    expect(methods("/api/apps/{id}")).toEqual(["delete"]);
+    expect(Object.keys(doc.components.securitySchemes)).toContain("Bearer");
+  });
+
   it("documents both bizContent forms of the style F route", async () => {
     const doc = (await (await call("/openapi.json")).json()) as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;

@@ -1,0 +1,128 @@
+import { env } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_RATE_LIMITS, rateLimits } from "../../src/platform/rate-limit";
+import { bearer, createUser, sessionFor } from "../helpers/accounts";
+import { createTestKey, type TestKey } from "../helpers/credentials";
+import { call, getWithSecret } from "../helpers/requests";
+
+const TYPES = "/std/api/bigdata/taxrate/types";
+const COUNTRIES = "/std/open/country/list";
+const MINUTE_START = Date.parse("2031-03-01T10:00:00Z");
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(MINUTE_START + 10_000);
+});
+afterEach(() => vi.useRealTimers());
+
+async function spend(key: TestKey, path: string, times: number) {
+  for (let i = 0; i < times; i++) {
+    const res = await getWithSecret(path, key);
+    if (res.status !== 200) throw new Error(`request ${i + 1} answered ${res.status}`);
+  }
+}
+
+describe("per-minute limits by plan", () => {
+  it("lets a free key make 60 requests a minute, then answers 429 until the next minute", async () => {
+    const key = await createTestKey({ plan: "free" });
+    const first = await getWithSecret(TYPES, key);
+    expect(first.headers.get("RateLimit-Policy")).toBe('"minute";q=60;w=60');
+    expect(first.headers.get("RateLimit")).toBe('"minute";r=59;t=50');
+    await spend(key, TYPES, 59);
+
+    const refused = await getWithSecret(TYPES, key);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ code: 429, msg: "Rate limit exceeded for the free plan; retry after 50 s", data: null });
+    expect(refused.headers.get("Retry-After")).toBe("50");
+    expect(refused.headers.get("RateLimit")).toBe('"minute";r=0;t=50');
+
+    vi.setSystemTime(MINUTE_START + 60_000);
+    const next = await getWithSecret(TYPES, key);
+    expect(next.status).toBe(200);
+    expect(next.headers.get("RateLimit")).toBe('"minute";r=59;t=60');
+  });
+
+  it.each([["basic", 300], ["enterprise", 1000]] as const)("gives the %s plan %i a minute", async (plan, limit) => {
+    const key = await createTestKey({ plan });
+    expect((await getWithSecret(TYPES, key)).headers.get("RateLimit-Policy")).toBe(`"minute";q=${limit};w=60`);
+  });
+
+  it("does not limit the internal plan", async () => {
+    const key = await createTestKey({ plan: "internal" });
+    const res = await getWithSecret(TYPES, key);
+    expect(res.headers.get("RateLimit-Policy")).toBeNull();
+    expect(res.headers.get("RateLimit")).toBeNull();
+  });
+
+  it("counts what other isolates flushed to KV", async () => {
+    const key = await createTestKey({ plan: "free" });
+    await env.KV.put(`rl:key:${key.keyId}:minute:${MINUTE_START + 60_000}`, "58");
+    await spend(key, TYPES, 2);
+    expect((await getWithSecret(TYPES, key)).status).toBe(429);
+  });
+
+  it("flushes its own count to KV", async () => {
+    const key = await createTestKey({ plan: "free" });
+    await spend(key, TYPES, 3);
+    const counter = `rl:key:${key.keyId}:minute:${MINUTE_START + 60_000}`;
+    let stored: string | null = null;
+    for (let i = 0; i < 40 && stored === null; i++) {
+      stored = await env.KV.get(counter);
+      if (stored === null) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(Number(stored)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("limits a web session per user, in the account envelope", async () => {
+    const user = await createUser();
+    const jwt = await sessionFor(user);
+    for (let i = 0; i < 60; i++) expect((await call("/api/users/me", { headers: bearer(jwt) })).status).toBe(200);
+    const refused = await call("/api/users/me", { headers: bearer(jwt) });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ detail: "Rate limit exceeded for the free plan; retry after 50 s" });
+  });
+});
+
+describe("per-hour limits by endpoint group", () => {
+  it("applies the O hourly limit next to the plan's minute limit, and resets it the next hour", async () => {
+    const key = await createTestKey({ plan: "enterprise" });
+    const first = await getWithSecret(COUNTRIES, key);
+    expect(first.headers.get("RateLimit-Policy")).toBe('"minute";q=1000;w=60, "hour";q=5;w=3600');
+    expect(first.headers.get("RateLimit")).toBe('"hour";r=4;t=3590');
+    await spend(key, COUNTRIES, 4);
+
+    const refused = await getWithSecret(COUNTRIES, key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("3590");
+
+    expect((await getWithSecret(TYPES, key)).status).toBe(200);
+
+    vi.setSystemTime(MINUTE_START + 3_600_000);
+    expect((await getWithSecret(COUNTRIES, key)).status).toBe(200);
+  });
+
+  it("does not apply to the internal plan", async () => {
+    const key = await createTestKey({ plan: "internal" });
+    await spend(key, COUNTRIES, 7);
+  });
+});
+
+describe("configuration", () => {
+  it("defaults to the interface's figures", () => {
+    expect(rateLimits({})).toEqual(DEFAULT_RATE_LIMITS);
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      perMinute: { free: 60, basic: 300, enterprise: 1000, internal: null },
+      perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500 },
+    });
+  });
+
+  it("takes overrides from RATE_LIMITS and keeps the rest", () => {
+    const limits = rateLimits({ RATE_LIMITS: JSON.stringify({ perMinute: { free: 10 } }) });
+    expect(limits.perMinute).toEqual({ free: 10, basic: 300, enterprise: 1000, internal: null });
+    expect(limits.perHour.reference).toBe(1000);
+  });
+
+  it("refuses a malformed override instead of running without limits", () => {
+    expect(() => rateLimits({ RATE_LIMITS: JSON.stringify({ perMinute: { free: -1 } }) })).toThrow();
+  });
+});
