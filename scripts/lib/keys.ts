@@ -4,10 +4,18 @@ import { type Plan, type Role, users } from "../../src/platform/auth/tables";
 import type { Database } from "../../src/platform/database";
 
 /** Local users have no identity provider account: their casdoor_id says so. */
+export const localCasdoorId = (email: string) => `local:${email}`;
+
 export async function findOrCreateLocalUser(db: Database, email: string, role: Role = "user") {
-  const casdoorId = `local:${email}`;
+  const casdoorId = localCasdoorId(email);
   const [existing] = await db.select().from(users).where(eq(users.casdoorId, casdoorId)).limit(1);
-  if (existing) return existing;
+  if (existing) {
+    if (role === "admin" && existing.role !== "admin") {
+      const [promoted] = await db.update(users).set({ role }).where(eq(users.id, existing.id)).returning();
+      return promoted!;
+    }
+    return existing;
+  }
   const [created] = await db
     .insert(users)
     .values({ casdoorId, email, username: email.split("@")[0]!, fullName: email, role })
