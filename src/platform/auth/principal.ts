@@ -2,7 +2,6 @@ import type { Plan, Role } from "./tables";
 
 /** Who is calling, once a credential has been accepted. */
 export interface Principal {
-  credential: "api_key" | "jwt";
   /** Null for a web session (JWT). */
   keyId: number | null;
   userId: number;
