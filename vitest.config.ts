@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { seedParts } from "./seed";
 
 export default defineConfig({
   plugins: [
@@ -8,6 +9,8 @@ export default defineConfig({
       miniflare: {
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+          // Built here, in Node: some seed sources read their data files at run time.
+          TEST_SEED: (await seedParts()).flatMap((part) => part.statements),
           KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
           JWT_SECRET: "test-only-jwt-secret",
           CASDOOR_CLIENT_SECRET: "test-only-client-secret",

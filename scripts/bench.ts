@@ -83,7 +83,7 @@ async function waitUntilReady(): Promise<void> {
 ensureDevVars();
 step("bench: preparing the local D1");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
-runSeed("local");
+await runSeed("local");
 const key = await withLocalBindings((env) =>
   createLocalKey(database(env), env.KEY_ENCRYPTION_KEY, { email: "bench@localhost", name: "bench", plan: "internal" }),
 );

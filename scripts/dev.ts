@@ -33,7 +33,7 @@ async function developmentKey(): Promise<DevKey> {
 if (ensureDevVars()) step("created .dev.vars with fresh local secrets");
 step("applying migrations to the local D1");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
-runSeed("local");
+await runSeed("local");
 const key = await developmentKey();
 
 const base = `http://localhost:${port}`;

@@ -4,8 +4,8 @@ import { seedParts } from "../seed";
 import { step, wrangler } from "./lib/local";
 
 /** Loads the seed into the local D1 (or the deployed one with --remote); rows already there are kept. */
-export function runSeed(target: "local" | "remote"): void {
-  const parts = seedParts();
+export async function runSeed(target: "local" | "remote"): Promise<void> {
+  const parts = await seedParts();
   mkdirSync(".wrangler", { recursive: true });
   const file = ".wrangler/seed.sql";
   writeFileSync(file, parts.flatMap((p) => p.statements).join("\n"));
@@ -24,5 +24,5 @@ export function runSeed(target: "local" | "remote"): void {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } } });
-  runSeed(values.remote ? "remote" : "local");
+  await runSeed(values.remote ? "remote" : "local");
 }

@@ -1,6 +1,9 @@
-import { countries } from "../src/reference/schema";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { countries, currencies, languages, platforms, zones } from "../src/reference/schema";
 import { taxRates } from "../src/tax/schema";
 import { countrySeedRows } from "./countries";
+import { PLATFORMS } from "./platforms";
+import { currencySeedRows, languageSeedRows, zoneSeedRows } from "./reference";
 import { insertOrIgnoreStatements } from "./sql";
 import { taxRateSeedRows } from "./tax-rates";
 
@@ -11,12 +14,21 @@ export interface SeedPart {
   statements: string[];
 }
 
-/** What `npm run dev` loads into D1 before it serves. */
-export function seedParts(): SeedPart[] {
-  const countryRows = countrySeedRows();
-  const taxRows = taxRateSeedRows();
+function part<T extends SQLiteTable>(name: string, table: T, rows: Record<string, unknown>[]): SeedPart {
+  return { name, table: name.replaceAll(" ", "_"), rows: rows.length, statements: insertOrIgnoreStatements(table, rows) };
+}
+
+/**
+ * What `npm run dev` (and the test setup) loads into D1. Built in Node: some sources read their
+ * data files at run time. HS codes and units are not here: the refresh jobs load them.
+ */
+export async function seedParts(): Promise<SeedPart[]> {
   return [
-    { name: "countries", table: "countries", rows: countryRows.length, statements: insertOrIgnoreStatements(countries, countryRows) },
-    { name: "tax rates", table: "tax_rates", rows: taxRows.length, statements: insertOrIgnoreStatements(taxRates, taxRows) },
+    part("countries", countries, countrySeedRows()),
+    part("currencies", currencies, currencySeedRows()),
+    part("languages", languages, languageSeedRows()),
+    part("zones", zones, await zoneSeedRows()),
+    part("platforms", platforms, PLATFORMS),
+    part("tax rates", taxRates, taxRateSeedRows()),
   ];
 }

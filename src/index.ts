@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import type { Bindings } from "./platform/env";
 
+export { PurchaseFieldsService } from "./reference/purchase-fields";
+
 const app = createApp();
 
 export default {

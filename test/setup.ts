@@ -1,5 +1,4 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { seedParts } from "../seed";
 
 // Production refuses code generation from strings; the pool allows it unless told otherwise.
 globalThis.Function = new Proxy(globalThis.Function, {
@@ -12,4 +11,4 @@ globalThis.Function = new Proxy(globalThis.Function, {
 });
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await env.DB.batch(seedParts().flatMap((part) => part.statements.map((sql) => env.DB.prepare(sql))));
+await env.DB.batch(env.TEST_SEED.map((sql) => env.DB.prepare(sql)));

@@ -5,6 +5,8 @@ export interface Bindings {
   DB: D1Database;
   KV: KVNamespace;
   THEMES: R2Bucket;
+  /** The purchase-fields service (O13), reached by RPC; see src/reference/purchase-fields.ts. */
+  PURCHASE_FIELDS: Fetcher;
   WEBHOOKS: Queue;
   ENVIRONMENT: string;
   BUILD_VERSION: string;

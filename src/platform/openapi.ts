@@ -15,6 +15,8 @@ export function createRouter() {
   });
 }
 
+export type Router = ReturnType<typeof createRouter>;
+
 /** T, I and O take the key with its secret, or the key with a signature. */
 export const DATA_SECURITY: Record<string, string[]>[] = [
   { ApiKey: [], ApiSecret: [] },

@@ -1,0 +1,27 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export interface JobCounts {
+  inserted: number;
+  updated: number;
+  closed: number;
+  unchanged: number;
+}
+
+/** One row per run of a refresh job, whatever its end. */
+export const jobRuns = sqliteTable(
+  "job_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    job: text("job").notNull(),
+    trigger: text("trigger", { enum: ["cron", "manual", "cli"] }).notNull(),
+    source: text("source").notNull(),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at"),
+    status: text("status", { enum: ["running", "succeeded", "failed", "refused"] }).notNull(),
+    counts: text("counts", { mode: "json" }).$type<JobCounts>(),
+    error: text("error"),
+  },
+  (t) => [index("job_runs_job_started").on(t.job, t.startedAt)],
+);
+
+export type JobRun = typeof jobRuns.$inferSelect;
