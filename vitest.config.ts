@@ -1,6 +1,13 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { existsSync, readFileSync } from "node:fs";
 import { seedParts } from "./seed";
+
+/** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
+function sharedData(file: string): string {
+  const path = `../shared/data/${file}`;
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}
 
 export default defineConfig({
   plugins: [
@@ -20,6 +27,12 @@ export default defineConfig({
           ADMIN_EMAILS: "root@example.com",
           // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
           RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
+          ENCYCLOPEDIA_FEED_URL: "https://feeds.test/encyclopedia.json",
+          CHINA_FEED_URL: "https://feeds.test/china.json",
+          REFERENCE_FEED_URL: "https://feeds.test/reference.json",
+          SHARED_HS_CSV: sharedData("harmonized-system.csv"),
+          SHARED_HS_SECTIONS_CSV: sharedData("sections.csv"),
+          SHARED_UNITS_CSV: sharedData("unece-units-of-measure.csv"),
         },
       },
     })),

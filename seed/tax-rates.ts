@@ -1,17 +1,8 @@
 import { all as allCountries } from "country-codes-list";
-import { RATE_SCALE, type NewTaxRateRow, type RateLevel } from "../src/tax/schema";
-import { EU_MEMBERS, OECD_MEMBERS, SEED_VERSION_DATE, TAX_REGIMES, type TaxRegime } from "./tax-regimes";
+import { RATE_LEVEL_NAMES, RATE_SCALE, type NewTaxRateRow, type RateLevel } from "../src/tax/schema";
+import { EU_MEMBERS, OECD_MEMBERS } from "../src/tax/membership";
+import { SEED_VERSION_DATE, TAX_REGIMES, type TaxRegime } from "./tax-regimes";
 
-const LEVEL_NAMES: Record<RateLevel, string> = {
-  standard: "Standard rate",
-  reduced: "Reduced rate",
-  reduced1: "Reduced rate 1 (lower)",
-  reduced2: "Reduced rate 2 (higher)",
-  super_reduced: "Super-reduced rate",
-  parking: "Parking rate (transitional)",
-  zero: "Zero rate",
-  exempt: "Exempt",
-};
 
 const countries = new Map(allCountries().map((c) => [c.countryCode, c]));
 
@@ -48,7 +39,7 @@ function regimeRows(regime: TaxRegime): NewTaxRateRow[] {
         taxNameEn: regime.nameEn,
         taxAbbr: regime.abbr ?? null,
         rateLevel: level,
-        rateLevelName: LEVEL_NAMES[level],
+        rateLevelName: RATE_LEVEL_NAMES[level],
         rateValueScaled: Math.round(value * RATE_SCALE),
         effectiveFrom: startOf(from),
         effectiveTo: null,

@@ -8,6 +8,7 @@ import { enforceAccessPolicy } from "./platform/auth/access-policy";
 import { ApiError, handleError, handleNotFound } from "./platform/errors";
 import { requestContext } from "./platform/logging";
 import { REFERENCE_BASE_PATH, referenceRoutes } from "./reference/routes";
+import { SCHEDULER_BASE_PATH, schedulerRoutes } from "./scheduler/routes";
 import { TAX_BASE_PATH, taxRoutes } from "./tax/routes";
 
 /** 1 MiB: no JSON or form request of the interface comes near it. */
@@ -49,6 +50,7 @@ export function createApp() {
   app.route("/", accountRoutes());
   app.route(TAX_BASE_PATH, taxRoutes());
   app.route(REFERENCE_BASE_PATH, referenceRoutes());
+  app.route(SCHEDULER_BASE_PATH, schedulerRoutes());
 
   registerSecuritySchemes(app);
   app.doc31("/openapi.json", (c) => ({

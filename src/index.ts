@@ -1,5 +1,9 @@
 import { createApp } from "./app";
+import { database } from "./platform/database";
 import type { Bindings } from "./platform/env";
+import { logEvent } from "./platform/logging";
+import { runJob } from "./platform/jobs/runner";
+import { jobsForCron } from "./scheduler/registry";
 
 export { PurchaseFieldsService } from "./reference/purchase-fields";
 
@@ -7,4 +11,11 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
+
+  /** Each cron trigger runs its jobs side by side; one failing feed does not hold up the others. */
+  async scheduled(controller, env, ctx) {
+    const jobs = jobsForCron(controller.cron);
+    if (jobs.length === 0) logEvent("warn", { cron: controller.cron, error: "no job is scheduled on this cron expression" });
+    ctx.waitUntil(Promise.allSettled(jobs.map((job) => runJob(database(env), env, job, "cron"))));
+  },
 } satisfies ExportedHandler<Bindings>;

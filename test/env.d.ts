@@ -6,6 +6,9 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       TEST_SEED: string[];
+      SHARED_HS_CSV: string;
+      SHARED_HS_SECTIONS_CSV: string;
+      SHARED_UNITS_CSV: string;
     }
   }
 }

@@ -37,9 +37,21 @@ export function ensureDevVars(): boolean {
   return true;
 }
 
+const SCRIPTS_CONFIG = ".wrangler.scripts.toml";
+
+/**
+ * wrangler.toml without its service bindings: the proxy runs no Worker code, so a binding to one
+ * of this Worker's own entrypoints could not start. Written beside it, so paths and state match.
+ */
+function scriptsConfig(): string {
+  const withoutServices = readFileSync("wrangler.toml", "utf8").replace(/^\[\[services\]\]\n(?:[^\[\n].*\n)*/gm, "");
+  writeFileSync(SCRIPTS_CONFIG, `# Written by scripts/lib/local.ts from wrangler.toml; do not edit.\n${withoutServices}`);
+  return SCRIPTS_CONFIG;
+}
+
 /** The local bindings `wrangler dev` uses (same persisted state), for scripts that reuse the Worker's code. */
 export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>): Promise<T> {
-  const proxy = await getPlatformProxy<Bindings>({ configPath: "wrangler.toml", persist: true, remoteBindings: false });
+  const proxy = await getPlatformProxy<Bindings>({ configPath: scriptsConfig(), persist: true, remoteBindings: false });
   try {
     return await work(proxy.env);
   } finally {

@@ -1,6 +1,6 @@
 // Every group's tables, for drizzle-kit to generate the migrations from.
 export * from "../accounts/schema";
-export * from "../jobs/schema";
+export * from "../platform/jobs/tables";
 export * from "../platform/auth/tables";
 export * from "../reference/schema";
 export * from "../tax/schema";

@@ -27,6 +27,17 @@ export interface Bindings {
   FRONTEND_CALLBACK_URL: string;
   /** Optional JSON overriding the rate limits (see platform/rate-limit.ts). */
   RATE_LIMITS?: string;
+  /** A refresh run that would change or retire more than this share of its records is refused (default 0.25). */
+  JOB_MAX_CHANGE_SHARE?: string;
+  /** Feed URLs of the refresh jobs; each has a public default except where the README says. */
+  EU_VAT_FEED_URL?: string;
+  OECD_CIT_FEED_URL?: string;
+  ENCYCLOPEDIA_FEED_URL?: string;
+  CHINA_FEED_URL?: string;
+  REFERENCE_FEED_URL?: string;
+  HS_FEED_URL?: string;
+  HS_SECTIONS_FEED_URL?: string;
+  UNITS_FEED_URL?: string;
 }
 
 export interface Variables {

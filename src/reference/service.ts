@@ -36,6 +36,12 @@ export async function countryByCode(db: Database, code: string) {
   return country;
 }
 
+/** ISO alpha-3 to alpha-2, for feeds that name countries by alpha-3. */
+export async function countriesByIso3(db: Database): Promise<Map<string, string>> {
+  const rows = await db.select({ iso3: countries.iso3, code: countries.code }).from(countries);
+  return new Map(rows.map((r) => [r.iso3, r.code]));
+}
+
 export const listCurrencies = (db: Database) => db.select().from(currencies).orderBy(asc(currencies.code));
 
 export async function currencyByCode(db: Database, code: string) {

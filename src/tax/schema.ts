@@ -27,6 +27,17 @@ export const RATE_LEVELS = [
 ] as const;
 export type RateLevel = (typeof RATE_LEVELS)[number];
 
+export const RATE_LEVEL_NAMES: Record<RateLevel, string> = {
+  standard: "Standard rate",
+  reduced: "Reduced rate",
+  reduced1: "Reduced rate 1 (lower)",
+  reduced2: "Reduced rate 2 (higher)",
+  super_reduced: "Super-reduced rate",
+  parking: "Parking rate (transitional)",
+  zero: "Zero rate",
+  exempt: "Exempt",
+};
+
 export const DATA_SOURCES = ["EU_VAT", "OECD", "ENCYCLOPEDIA", "CUSTOM"] as const;
 export type DataSource = (typeof DATA_SOURCES)[number];
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { issueApiKey } from "../../src/platform/auth/api-keys";
-import { apiKeys, type Plan, users } from "../../src/platform/auth/tables";
+import { apiKeys, type Plan, type Role, users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 
 export interface TestKey {
@@ -14,12 +14,14 @@ export interface TestKey {
 let serial = 0;
 
 /** A fresh user with one key; storage is shared within a file, so every call is unique. */
-export async function createTestKey(options: { scopes?: string[]; plan?: Plan; expiresAt?: string } = {}): Promise<TestKey> {
+export async function createTestKey(
+  options: { scopes?: string[]; plan?: Plan; expiresAt?: string; role?: Role } = {},
+): Promise<TestKey> {
   const db = database(env);
   const tag = `${Date.now()}-${++serial}-${Math.random().toString(36).slice(2)}`;
   const [user] = await db
     .insert(users)
-    .values({ username: `user-${tag}`, email: `user-${tag}@example.com`, casdoorId: `casdoor-${tag}` })
+    .values({ username: `user-${tag}`, email: `user-${tag}@example.com`, casdoorId: `casdoor-${tag}`, role: options.role ?? "user" })
     .returning();
   const issued = await issueApiKey(db, env.KEY_ENCRYPTION_KEY, {
     userId: user!.id,

@@ -25,12 +25,15 @@ export interface AccessRule {
   readOnly?: boolean;
   /** The per-hour limit group of the interface's Limits table, where one applies. */
   hourly?: string;
+  /** Only for keys and sessions of admin users. */
+  adminOnly?: boolean;
 }
 
 /** Every route of the service, by path prefix; the first match decides. The README shows this table. */
 export const ACCESS_RULES: AccessRule[] = [
   { prefix: "/std/api/bigdata/taxrate", credential: "data-key", resource: "taxrate", readOnly: true },
   { prefix: "/std/open", credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" },
+  { prefix: "/std/scheduler", credential: "data-key", adminOnly: true },
   { prefix: "/api/tokens", credential: "bearer", resource: "tokens" },
   { prefix: "/api/apps", credential: "bearer", resource: "tokens" },
   { prefix: "/api/users", credential: "bearer", resource: "users" },
@@ -67,11 +70,14 @@ export const enforceAccessPolicy: MiddlewareHandler<AppEnv> = async (c, next) =>
   if (rule.credential === "public") return next();
 
   const principal = await authenticate(c, rule.credential);
+  const accountStyle = envelopeKindFor(c.req.path) === "account";
+  if (rule.adminOnly && principal.role !== "admin") {
+    throw new ApiError(403, accountStyle ? "Insufficient permissions" : "Insufficient permission: requires an admin key");
+  }
   if (rule.resource) {
     const action = rule.readOnly || c.req.method === "GET" ? "read" : "write";
     const scope = `${rule.resource}:${action}` as const;
     if (!scopeAllows(principal.scopes, scope)) {
-      const accountStyle = envelopeKindFor(c.req.path) === "account";
       throw new ApiError(403, accountStyle ? "Insufficient permissions" : `Insufficient permission: requires scope ${scope}`);
     }
   }

@@ -1,0 +1,38 @@
+/**
+ * The units a shipper weighs, measures and counts in, with the unit each converts to and the
+ * exact factor (1 unit = factor × reference unit), and the Chinese name.
+ */
+export const COMMERCE_UNITS: Record<string, { kind: string; ref: string; factor: string; nameZh: string }> = {
+  KGM: { kind: "mass", ref: "KGM", factor: "1", nameZh: "千克" },
+  GRM: { kind: "mass", ref: "KGM", factor: "0.001", nameZh: "克" },
+  MGM: { kind: "mass", ref: "KGM", factor: "0.000001", nameZh: "毫克" },
+  TNE: { kind: "mass", ref: "KGM", factor: "1000", nameZh: "吨" },
+  LBR: { kind: "mass", ref: "KGM", factor: "0.45359237", nameZh: "磅" },
+  ONZ: { kind: "mass", ref: "KGM", factor: "0.028349523125", nameZh: "盎司" },
+  STN: { kind: "mass", ref: "KGM", factor: "907.18474", nameZh: "短吨" },
+  LTN: { kind: "mass", ref: "KGM", factor: "1016.0469088", nameZh: "长吨" },
+  MTR: { kind: "length", ref: "MTR", factor: "1", nameZh: "米" },
+  CMT: { kind: "length", ref: "MTR", factor: "0.01", nameZh: "厘米" },
+  MMT: { kind: "length", ref: "MTR", factor: "0.001", nameZh: "毫米" },
+  KMT: { kind: "length", ref: "MTR", factor: "1000", nameZh: "千米" },
+  INH: { kind: "length", ref: "MTR", factor: "0.0254", nameZh: "英寸" },
+  FOT: { kind: "length", ref: "MTR", factor: "0.3048", nameZh: "英尺" },
+  YRD: { kind: "length", ref: "MTR", factor: "0.9144", nameZh: "码" },
+  SMI: { kind: "length", ref: "MTR", factor: "1609.344", nameZh: "英里" },
+  MTK: { kind: "area", ref: "MTK", factor: "1", nameZh: "平方米" },
+  CMK: { kind: "area", ref: "MTK", factor: "0.0001", nameZh: "平方厘米" },
+  FTK: { kind: "area", ref: "MTK", factor: "0.09290304", nameZh: "平方英尺" },
+  INK: { kind: "area", ref: "MTK", factor: "0.00064516", nameZh: "平方英寸" },
+  MTQ: { kind: "volume", ref: "MTQ", factor: "1", nameZh: "立方米" },
+  LTR: { kind: "volume", ref: "MTQ", factor: "0.001", nameZh: "升" },
+  MLT: { kind: "volume", ref: "MTQ", factor: "0.000001", nameZh: "毫升" },
+  CMQ: { kind: "volume", ref: "MTQ", factor: "0.000001", nameZh: "立方厘米" },
+  GLL: { kind: "volume", ref: "MTQ", factor: "0.003785411784", nameZh: "加仑（美）" },
+  FTQ: { kind: "volume", ref: "MTQ", factor: "0.028316846592", nameZh: "立方英尺" },
+  INQ: { kind: "volume", ref: "MTQ", factor: "0.000016387064", nameZh: "立方英寸" },
+  H87: { kind: "count", ref: "H87", factor: "1", nameZh: "件" },
+  C62: { kind: "count", ref: "H87", factor: "1", nameZh: "个" },
+  PR: { kind: "count", ref: "H87", factor: "2", nameZh: "双" },
+  DZN: { kind: "count", ref: "H87", factor: "12", nameZh: "打" },
+  SET: { kind: "count", ref: "SET", factor: "1", nameZh: "套" },
+};
