@@ -6,9 +6,10 @@ import { createRequire } from "node:module";
 import type { CurrencyRow, LanguageRow, ZoneRow } from "../src/reference/schema";
 import { countrySeedRows } from "./countries";
 
-const cldrLocales = createRequire(import.meta.url)("cldr-core/availableLocales.json") as {
-  availableLocales: { full: string[] };
-};
+const require = createRequire(import.meta.url);
+const cldrLocales = require("cldr-core/availableLocales.json") as { availableLocales: { full: string[] } };
+// pt-BR, en-US, zh-Hans-CN and the like are CLDR's "default content", listed apart from the others.
+const cldrDefaultContent = require("cldr-core/defaultContent.json") as { defaultContent: string[] };
 
 /** ISO 4217 from currency-codes (MIT); symbols from country-codes-list (MIT). */
 export function currencySeedRows(): Omit<CurrencyRow, "id">[] {
@@ -40,7 +41,7 @@ export function languageSeedRows(): Omit<LanguageRow, "id">[] {
   const known = new Set<string>(base.map((l) => l.code));
   const english = new Intl.DisplayNames(["en"], { type: "language" });
   const variants = new Map<string, Omit<LanguageRow, "id">>();
-  for (const locale of cldrLocales.availableLocales.full) {
+  for (const locale of [...cldrLocales.availableLocales.full, ...cldrDefaultContent.defaultContent]) {
     const match = LOCALE.exec(locale);
     if (!match || !known.has(match[1]!)) continue;
     const code = `${match[1]}-${match[2]}`;

@@ -44,7 +44,7 @@ const SCRIPTS_CONFIG = ".wrangler.scripts.toml";
  * of this Worker's own entrypoints could not start. Written beside it, so paths and state match.
  */
 function scriptsConfig(): string {
-  const withoutServices = readFileSync("wrangler.toml", "utf8").replace(/^\[\[services\]\]\n(?:[^\[\n].*\n)*/gm, "");
+  const withoutServices = readFileSync("wrangler.toml", "utf8").replace(/^\[\[services\]\]\n(?:[^[\n].*\n)*/gm, "");
   writeFileSync(SCRIPTS_CONFIG, `# Written by scripts/lib/local.ts from wrangler.toml; do not edit.\n${withoutServices}`);
   return SCRIPTS_CONFIG;
 }

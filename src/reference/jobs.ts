@@ -88,7 +88,9 @@ export const hsJob: JobDefinition = {
       requireColumns(sections, ["section", "name"], "the HS sections feed");
       for (const s of sections) incoming.push({ code: s.section!, version: HS_EDITION, description: s.name!, parent: null, level: 0, section: s.section! });
     }
-    const existing = await db.select().from(hsCodes).where(eq(hsCodes.version, HS_EDITION));
+    // Without the sections feed, the sections already loaded are left as they are.
+    const loaded = await db.select().from(hsCodes).where(eq(hsCodes.version, HS_EDITION));
+    const existing = feed.bodies.sections ? loaded : loaded.filter((row) => row.level !== 0);
     return planByCode(db, existing, incoming, ["description", "parent", "level", "section"], {
       insert: (rows) => chunkedInserts(db, hsCodes, rows),
       update: (id, row) => db.update(hsCodes).set(row).where(eq(hsCodes.id, id)),

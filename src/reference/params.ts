@@ -5,9 +5,14 @@ const alpha2 = (name: string) =>
 
 /** Style F clients send numbers as JSON numbers or as digit strings; both are taken. */
 const integer = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^-?\d+$/, { error: "must be an integer" }).transform(Number)])
-    .pipe(z.number().int({ error: "must be an integer" }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+  z.preprocess(
+    (value) => (typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: "must be an integer" })
+      .int({ error: "must be an integer" })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` }),
+  );
 
 const text = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
 

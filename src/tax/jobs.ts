@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { parseCsv } from "../platform/csv";
 import { FeedError, type Feed, type JobDefinition, parseFeedJson } from "../platform/jobs/runner";
@@ -136,7 +136,7 @@ function documentedFeedJob(name: string, description: string, setting: "ENCYCLOP
       if (outside) throw new FeedError(`the ${name} feed lists ${outside.countryCode}; it may only list ${onlyCountry}`);
       const countries = [...new Set(rates.map((r) => r.countryCode))];
       const types = [...new Set(rates.map((r) => r.taxType))];
-      return planRateChanges(
+      const plan = await planRateChanges(
         db,
         rates,
         {
@@ -147,6 +147,12 @@ function documentedFeedJob(name: string, description: string, setting: "ENCYCLOP
         },
         now,
       );
+      // The feed may list a few countries; the share a run may change is of all the job looks after.
+      const [looked] = await db
+        .select({ n: count() })
+        .from(taxRates)
+        .where(and(isNull(taxRates.effectiveTo), eq(taxRates.dataSource, dataSource), onlyCountry ? eq(taxRates.countryCode, onlyCountry) : undefined));
+      return { ...plan, existing: looked?.n ?? plan.existing };
     },
   };
 }
