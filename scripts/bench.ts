@@ -2,7 +2,11 @@ import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { existsSync } from "node:fs";
 import { database } from "../src/platform/database";
+import { runJob } from "../src/platform/jobs/runner";
+import { hsJob } from "../src/reference/jobs";
+import { feedFromFile } from "./lib/feeds";
 import { createLocalKey } from "./lib/keys";
 import { ensureDevVars, fail, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
@@ -22,6 +26,8 @@ const base = `http://127.0.0.1:${values.port}`;
 interface Scenario {
   name: string;
   path: string;
+  method?: "GET" | "POST";
+  body?: string;
   headers: () => Record<string, string>;
 }
 
@@ -39,7 +45,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function run(scenario: Scenario): Promise<Result> {
-  for (let i = 0; i < 50; i++) await (await fetch(base + scenario.path, { headers: scenario.headers() })).arrayBuffer();
+  for (let i = 0; i < 50; i++) await (await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: scenario.body, headers: scenario.headers() })).arrayBuffer();
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -49,7 +55,7 @@ async function run(scenario: Scenario): Promise<Result> {
     while (issued < REQUESTS && performance.now() < deadline) {
       issued++;
       const t0 = performance.now();
-      const res = await fetch(base + scenario.path, { headers: scenario.headers() });
+      const res = await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: scenario.body, headers: scenario.headers() });
       await res.arrayBuffer();
       latencies.push(performance.now() - t0);
       if (res.status !== 200) errors++;
@@ -84,9 +90,14 @@ ensureDevVars();
 step("bench: preparing the local D1");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 await runSeed("local");
-const key = await withLocalBindings((env) =>
-  createLocalKey(database(env), env.KEY_ENCRYPTION_KEY, { email: "bench@localhost", name: "bench", plan: "internal" }),
-);
+const PUBLISHED_HS = "../shared/data/harmonized-system.csv";
+const key = await withLocalBindings(async (env) => {
+  if (existsSync(PUBLISHED_HS)) {
+    const run = await runJob(database(env), env, hsJob, "cli", feedFromFile(hsJob, PUBLISHED_HS));
+    step(`bench: HS codes ${run.status} (${JSON.stringify(run.counts)})`);
+  } else step(`bench: ${PUBLISHED_HS} is missing; the O6 row searches an empty table`);
+  return createLocalKey(database(env), env.KEY_ENCRYPTION_KEY, { email: "bench@localhost", name: "bench", plan: "internal" });
+});
 
 step(`bench: starting wrangler dev on port ${values.port}`);
 const server = spawn(WRANGLER, ["dev", "--port", values.port, "--ip", "127.0.0.1", "--log-level", "error"], {
@@ -112,6 +123,14 @@ const scenarios: Scenario[] = [
   { name: "T2 country/DE, secret", path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret },
   { name: "T2 country/DE, signed", path: "/std/api/bigdata/taxrate/country/DE", headers: signed({}) },
   { name: "T1 list page 0 size 20, secret", path: "/std/api/bigdata/taxrate/list?page=0&size=20", headers: withSecret },
+  { name: "O1 country list (GET), secret", path: "/std/open/country/list", headers: withSecret },
+  {
+    name: "O6 HS keyword search 'coffee', secret",
+    path: "/std/open/hs-code/list",
+    method: "POST",
+    body: new URLSearchParams({ bizContent: JSON.stringify({ keywords: "coffee", size: 20 }) }).toString(),
+    headers: () => ({ ...withSecret(), "Content-Type": "application/x-www-form-urlencoded" }),
+  },
 ];
 
 try {

@@ -1,30 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { database } from "../src/platform/database";
-import { type Feed, runJob } from "../src/platform/jobs/runner";
+import { runJob } from "../src/platform/jobs/runner";
 import { JOBS, jobNamed } from "../src/scheduler/registry";
+import { feedFromFile } from "./lib/feeds";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { source: { type: "string" } } });
 const job = jobNamed(positionals[0] ?? "");
 if (!job) fail(`usage: npm run jobs:run -- <job> [--source URL|FILE]; jobs: ${JOBS.map((j) => j.name).join(", ")}`);
-
-/** A file given as the source is read here; its companions (HS sections.csv) are looked for beside it. */
-function feedFromFile(path: string): Feed {
-  const file = resolve(path);
-  if (!existsSync(file)) fail(`no such file: ${file}`);
-  const [main, ...others] = job!.sources;
-  const bodies: Record<string, string> = { [main!.name]: readFileSync(file, "utf8") };
-  for (const other of others) {
-    const beside = join(dirname(file), `${other.name}.csv`);
-    if (existsSync(beside)) {
-      bodies[other.name] = readFileSync(beside, "utf8");
-      step(`${job!.name}: ${other.name} from ${beside}`);
-    }
-  }
-  return { source: `file://${file}`, bodies };
-}
 
 ensureDevVars();
 const source = values.source;
@@ -33,7 +16,7 @@ step(`${job.name}: ${job.description}`);
 step(`${job.name}: reading ${source ?? "the configured source"}`);
 const run = await withLocalBindings((env) => {
   const overridden = isUrl ? { ...env, [job.sources[0]!.setting]: source } : env;
-  return runJob(database(env), overridden, job, "cli", source && !isUrl ? feedFromFile(source) : undefined);
+  return runJob(database(env), overridden, job, "cli", source && !isUrl ? feedFromFile(job, source) : undefined);
 });
 const counts = run.counts ?? { inserted: 0, updated: 0, closed: 0, unchanged: 0 };
 step(
