@@ -27,6 +27,8 @@ export default defineConfig({
           ADMIN_EMAILS: "root@example.com",
           // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
           RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
+          // Production's rules for webhook targets: https only, no private addresses.
+          ENVIRONMENT: "test",
           ENCYCLOPEDIA_FEED_URL: "https://feeds.test/encyclopedia.json",
           CHINA_FEED_URL: "https://feeds.test/china.json",
           REFERENCE_FEED_URL: "https://feeds.test/reference.json",

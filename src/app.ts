@@ -7,6 +7,7 @@ import type { AppEnv } from "./platform/env";
 import { enforceAccessPolicy } from "./platform/auth/access-policy";
 import { ApiError, handleError, handleNotFound } from "./platform/errors";
 import { requestContext } from "./platform/logging";
+import { PICKUP_BASE_PATH, pickupRoutes } from "./pickup/routes";
 import { REFERENCE_BASE_PATH, referenceRoutes } from "./reference/routes";
 import { SCHEDULER_BASE_PATH, schedulerRoutes } from "./scheduler/routes";
 import { TAX_BASE_PATH, taxRoutes } from "./tax/routes";
@@ -51,6 +52,7 @@ export function createApp() {
   app.route(TAX_BASE_PATH, taxRoutes());
   app.route(REFERENCE_BASE_PATH, referenceRoutes());
   app.route(SCHEDULER_BASE_PATH, schedulerRoutes());
+  app.route(PICKUP_BASE_PATH, pickupRoutes());
 
   registerSecuritySchemes(app);
   app.doc31("/openapi.json", (c) => ({
@@ -76,6 +78,12 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     Signature: header("X-Signature", "Signed requests: lowercase hex HMAC-SHA256 of the signing string"),
   };
   for (const [name, scheme] of Object.entries(schemes)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  app.openAPIRegistry.registerComponent("securitySchemes", "AppToken", {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "appToken <app token>, for the pickup API",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
     type: "http",
     scheme: "bearer",

@@ -1,5 +1,6 @@
 // Every group's tables, for drizzle-kit to generate the migrations from.
 export * from "../accounts/schema";
+export * from "../pickup/schema";
 export * from "../platform/jobs/tables";
 export * from "../platform/auth/tables";
 export * from "../reference/schema";

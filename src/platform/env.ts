@@ -8,6 +8,8 @@ export interface Bindings {
   /** The purchase-fields service (O13), reached by RPC; see src/reference/purchase-fields.ts. */
   PURCHASE_FIELDS: Fetcher;
   WEBHOOKS: Queue;
+  WEBHOOKS_DLQ: Queue;
+  PICKUPS: Queue;
   ENVIRONMENT: string;
   BUILD_VERSION: string;
   KEY_ENCRYPTION_KEY: string;
@@ -38,6 +40,10 @@ export interface Bindings {
   HS_FEED_URL?: string;
   HS_SECTIONS_FEED_URL?: string;
   UNITS_FEED_URL?: string;
+  /** The HTTP carrier's REST API; service codes other than "sandbox" go there. */
+  CARRIER_API_URL?: string;
+  /** DNS-over-HTTPS resolver used to refuse webhook hosts with private addresses. */
+  DOH_RESOLVER_URL?: string;
 }
 
 export interface Variables {

@@ -3,6 +3,7 @@ import { envelopeKindFor } from "../envelope";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { consumeRateLimit, rateLimits, windowsFor } from "../rate-limit";
+import { authenticateAppToken } from "./app-token";
 import { authenticateBearer } from "./bearer";
 import { authenticateDataClient } from "./data-client";
 import type { Principal } from "./principal";
@@ -15,6 +16,8 @@ type Credential =
   | "bearer"
   /** `Authorization: Bearer` with the service's JWT only: a web session. */
   | "session"
+  /** `Authorization: appToken …`: group P. */
+  | "app-token"
   | "public";
 
 export interface AccessRule {
@@ -34,6 +37,7 @@ export const ACCESS_RULES: AccessRule[] = [
   { prefix: "/std/api/bigdata/taxrate", credential: "data-key", resource: "taxrate", readOnly: true },
   { prefix: "/std/open", credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" },
   { prefix: "/std/scheduler", credential: "data-key", adminOnly: true },
+  { prefix: "/api/v1", credential: "app-token", resource: "pickup" },
   { prefix: "/api/tokens", credential: "bearer", resource: "tokens" },
   { prefix: "/api/apps", credential: "bearer", resource: "tokens" },
   { prefix: "/api/users", credential: "bearer", resource: "users" },
@@ -58,6 +62,8 @@ function authenticate(c: Context<AppEnv>, credential: Exclude<Credential, "publi
       return authenticateBearer(c, { keys: true });
     case "session":
       return authenticateBearer(c, { keys: false });
+    case "app-token":
+      return authenticateAppToken(c);
   }
 }
 
@@ -84,7 +90,7 @@ export const enforceAccessPolicy: MiddlewareHandler<AppEnv> = async (c, next) =>
   c.set("principal", principal);
 
   const windows = windowsFor(rateLimits(c.env), principal.plan, rule.hourly);
-  const subject = principal.keyId === null ? `user:${principal.userId}` : `key:${principal.keyId}`;
+  const subject = principal.keyId !== null ? `key:${principal.keyId}` : principal.appId !== null ? `app:${principal.appId}` : `user:${principal.userId}`;
   const decision = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
   if (!decision.allowed) throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);

@@ -31,5 +31,5 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
   const subject = await verifyAccessToken(c.env, token);
   const [user] = await db.select().from(users).where(eq(users.casdoorId, subject)).limit(1);
   if (!user?.isActive) throw new ApiError(401, "Invalid authentication credentials");
-  return { keyId: null, userId: user.id, role: user.role, plan: user.plan, scopes: [] };
+  return { keyId: null, appId: null, userId: user.id, role: user.role, plan: user.plan, scopes: [] };
 }

@@ -2,8 +2,10 @@ import type { Plan, Role } from "./tables";
 
 /** Who is calling, once a credential has been accepted. */
 export interface Principal {
-  /** Null for a web session (JWT). */
+  /** Null for a web session (JWT) and for an app token. */
   keyId: number | null;
+  /** Set for an app token (group P). */
+  appId: number | null;
   userId: number;
   role: Role;
   plan: Plan;

@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import { apps } from "../platform/auth/tables";
+import { decryptSecret } from "../platform/crypto";
+import { database } from "../platform/database";
+import type { Bindings } from "../platform/env";
+import { logEvent } from "../platform/logging";
+import { CarrierRejected, carrierFor } from "./carriers";
+import { pickupTasks } from "./schema";
+import { type CarrierMessage, moveTask } from "./service";
+import { attemptDelivery, type WebhookMessage } from "./webhooks";
+
+export const CARRIER_ATTEMPTS = 3;
+const CARRIER_RETRY_SECONDS = 30;
+
+/** One carrier call: pending → processing → create, or failed with the carrier's reason. */
+async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessage>) {
+  const db = database(env);
+  const { taskId, action } = message.body;
+  const [row] = await db.select({ task: pickupTasks, app: apps }).from(pickupTasks).innerJoin(apps, eq(apps.id, pickupTasks.appId)).where(eq(pickupTasks.id, taskId)).limit(1);
+  if (!row) return message.ack();
+  const carrier = carrierFor(env, row.task.serviceCode);
+  const hotApiKey = row.app.encryptedHotApiKey ? await decryptSecret(row.app.encryptedHotApiKey, env.KEY_ENCRYPTION_KEY) : "";
+
+  if (action === "refresh") {
+    try {
+      await carrier?.refreshAuthorization(row.task, hotApiKey);
+    } catch (error) {
+      logEvent("warn", { task: taskId, action, error: error instanceof Error ? error.message : String(error) });
+    }
+    return message.ack();
+  }
+
+  // A retried message finds the task already processing; anything else is a stale message.
+  const task = row.task.process === "pending" ? await moveTask(db, env, taskId, ["pending"], { process: "processing" }) : row.task;
+  if (!task || task.process !== "processing") return message.ack();
+  if (!carrier) {
+    await moveTask(db, env, taskId, ["processing"], { process: "failed", state: false, failureReason: `no carrier for service ${task.serviceCode}` });
+    return message.ack();
+  }
+  try {
+    const { orderId } = await carrier.createPickupOrder(task, hotApiKey);
+    await moveTask(db, env, taskId, ["processing"], { process: "create", state: true, carrierOrderId: orderId });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof CarrierRejected) && message.attempts < CARRIER_ATTEMPTS) {
+      return message.retry({ delaySeconds: CARRIER_RETRY_SECONDS });
+    }
+    await moveTask(db, env, taskId, ["processing"], { process: "failed", state: false, failureReason: reason });
+  }
+  message.ack();
+}
+
+export async function consumePickups(batch: MessageBatch<CarrierMessage>, env: Bindings) {
+  for (const message of batch.messages) await handleCarrierMessage(env, message);
+}
+
+/** Each attempt schedules its own successor, so a message here is always acknowledged. */
+export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: Bindings) {
+  for (const message of batch.messages) {
+    await attemptDelivery(database(env), env, message.body);
+    message.ack();
+  }
+}

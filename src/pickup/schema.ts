@@ -1,0 +1,121 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { apps } from "../platform/auth/tables";
+
+export const PROCESSES = ["pending", "processing", "create", "failed", "cancelled"] as const;
+export type Process = (typeof PROCESSES)[number];
+
+export interface Address {
+  postal_code: string;
+  country_code: string;
+  province?: string;
+  city: string;
+  address_1: string;
+}
+
+export interface TimeWindow {
+  start_date: string;
+  start_time: string;
+  end_date: string;
+  end_time: string;
+}
+
+export interface ItemLine {
+  weight: number;
+  length: number;
+  width: number;
+  height: number;
+  declare_name: string;
+  weight_class: string;
+  length_class: string;
+}
+
+/**
+ * A pickup task. Duplicates are caught by unique indexes, so two submissions at the same moment
+ * cannot both pass: `request_id` per app, and `active_reference` (the reference order number while
+ * the task is not cancelled) per app.
+ */
+export const pickupTasks = sqliteTable(
+  "pickup_tasks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    requestId: text("request_id").notNull(),
+    referenceOrderNumber: text("reference_order_number").notNull(),
+    activeReference: text("active_reference"),
+    serviceCode: text("service_code").notNull(),
+    authorizeId: text("authorize_id").notNull(),
+    senderAddress: text("sender_address", { mode: "json" }).$type<Address>().notNull(),
+    loadingAddress: text("loading_address", { mode: "json" }).$type<Address>().notNull(),
+    consigneeAddress: text("consignee_address", { mode: "json" }).$type<Address>().notNull(),
+    loadingTime: text("loading_time", { mode: "json" }).$type<TimeWindow>().notNull(),
+    deliveryTime: text("delivery_time", { mode: "json" }).$type<TimeWindow>().notNull(),
+    itemLines: text("item_lines", { mode: "json" }).$type<ItemLine[]>().notNull(),
+    webhookUrl: text("webhook_url").notNull(),
+    signString: text("sign_string").notNull(),
+    metaData: text("meta_data", { mode: "json" }).$type<Record<string, unknown>>(),
+    process: text("process", { enum: PROCESSES }).notNull().default("pending"),
+    state: integer("state", { mode: "boolean" }).notNull().default(true),
+    carrierOrderId: text("carrier_order_id"),
+    failureReason: text("failure_reason"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("pickup_tasks_request").on(t.appId, t.requestId),
+    uniqueIndex("pickup_tasks_active_reference").on(t.appId, t.activeReference),
+    index("pickup_tasks_app_process").on(t.appId, t.process, t.id),
+  ],
+);
+
+/** A notification: its id and body stay the same across every attempt to deliver it. */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => pickupTasks.id),
+    type: text("type").notNull(),
+    payload: text("payload").notNull(),
+    createdAt: text("created_at").notNull(),
+    outcome: text("outcome", { enum: ["pending", "delivered", "retrying", "dead", "disabled"] }).notNull().default("pending"),
+  },
+  (t) => [index("webhook_events_task").on(t.taskId, t.createdAt)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id),
+    taskId: integer("task_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    url: text("url").notNull(),
+    status: integer("status"),
+    latencyMs: integer("latency_ms").notNull(),
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+    attemptedAt: text("attempted_at").notNull(),
+    nextAttemptAt: text("next_attempt_at"),
+  },
+  (t) => [index("webhook_deliveries_task").on(t.taskId, t.id)],
+);
+
+/** Endpoints that answered 410 Gone: nothing more is sent to them for that app. */
+export const disabledWebhookUrls = sqliteTable(
+  "disabled_webhook_urls",
+  {
+    appId: integer("app_id").notNull(),
+    url: text("url").notNull(),
+    disabledAt: text("disabled_at").notNull(),
+  },
+  (t) => [uniqueIndex("disabled_webhook_urls_app_url").on(t.appId, t.url)],
+);
+
+export type PickupTask = typeof pickupTasks.$inferSelect;
+export type WebhookEvent = typeof webhookEvents.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

@@ -1,0 +1,160 @@
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
+import { apps } from "../platform/auth/tables";
+import type { Database } from "../platform/database";
+import type { Bindings } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { countryByCode } from "../reference/service";
+import { carrierFor } from "./carriers";
+import type { listSchema, submissionSchema } from "./params";
+import { type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
+import { enqueueAttempt } from "./webhooks";
+import { assertPublicWebhookUrl } from "./webhook-targets";
+
+export interface CarrierMessage {
+  taskId: number;
+  action: "create" | "refresh";
+}
+
+const TASK_ID_UNKNOWN = "the task id is not exist";
+
+/** What the webhook carries: the task's new state, and its sign_string so the receiver can match it. */
+function eventPayload(task: PickupTask) {
+  return JSON.stringify({
+    type: "pickup.process_changed",
+    timestamp: new Date().toISOString(),
+    data: {
+      task_id: task.id,
+      request_id: task.requestId,
+      reference_order_number: task.referenceOrderNumber,
+      process: task.process,
+      state: task.state,
+      carrier_order_id: task.carrierOrderId,
+      failure_reason: task.failureReason,
+      sign_string: task.signString,
+    },
+  });
+}
+
+/** Records the notification of the task's current state and queues its first attempt. */
+async function notify(db: Database, env: Bindings, task: PickupTask): Promise<string> {
+  const id = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+  await db.insert(webhookEvents).values({ id, taskId: task.id, type: "pickup.process_changed", payload: eventPayload(task), createdAt: new Date().toISOString() });
+  await enqueueAttempt(env, { eventId: id, attempt: 1, notBefore: Date.now() });
+  return id;
+}
+
+/** Moves a task on, if it is still in one of the states it is expected in; every move is notified. */
+export async function moveTask(
+  db: Database,
+  env: Bindings,
+  taskId: number,
+  from: Process[],
+  changes: Partial<Pick<PickupTask, "process" | "state" | "carrierOrderId" | "failureReason">>,
+): Promise<PickupTask | undefined> {
+  const [task] = await db
+    .update(pickupTasks)
+    .set({ ...changes, updatedAt: new Date().toISOString() })
+    .where(and(eq(pickupTasks.id, taskId), inArray(pickupTasks.process, from)))
+    .returning();
+  if (task) await notify(db, env, task);
+  return task;
+}
+
+export type Submission = z.output<typeof submissionSchema>;
+
+/** P1: checked, stored, answered; the carrier is called by the queue consumer. */
+export async function submitTask(db: Database, env: Bindings, appId: number, input: Submission): Promise<PickupTask> {
+  const [app] = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
+  if (!app?.encryptedHotApiKey) throw new ApiError(412, "please configure hot api key first");
+  if (!carrierFor(env, input.service_code)) throw new ApiError(400, `service_code: ${input.service_code} is not an available carrier service`);
+  for (const field of ["sender_address", "loading_address", "consignee_address"] as const) {
+    const code = input[field].country_code;
+    if (!(await countryByCode(db, code))) throw new ApiError(400, `${field}.country_code: ${code} is not an ISO 3166-1 country`);
+  }
+  await assertPublicWebhookUrl(env, input.webhook_url);
+
+  const now = new Date().toISOString();
+  let task: PickupTask | undefined;
+  try {
+    [task] = await db
+      .insert(pickupTasks)
+      .values({
+        appId,
+        requestId: input.request_id,
+        referenceOrderNumber: input.reference_order_number,
+        activeReference: input.reference_order_number,
+        serviceCode: input.service_code,
+        authorizeId: input.authorize_id,
+        senderAddress: input.sender_address,
+        loadingAddress: input.loading_address,
+        consigneeAddress: input.consignee_address,
+        loadingTime: input.loading_time,
+        deliveryTime: input.delivery_time,
+        itemLines: input.item_lines,
+        webhookUrl: input.webhook_url,
+        signString: input.sign_string,
+        metaData: input.meta_data ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+  } catch (error) {
+    // The unique indexes decide, so that simultaneous submissions cannot both pass.
+    const message = String(error instanceof Error ? (error.cause ?? error.message) : error);
+    if (message.includes("pickup_tasks.request_id")) throw new ApiError(409, "request_id must be unique");
+    if (message.includes("pickup_tasks.active_reference")) throw new ApiError(409, "please do not repeat submit the same order");
+    throw error;
+  }
+  await env.PICKUPS.send({ taskId: task!.id, action: "create" } satisfies CarrierMessage);
+  return task!;
+}
+
+export async function listTasks(db: Database, appId: number, query: z.output<typeof listSchema>) {
+  const where = and(eq(pickupTasks.appId, appId), query.process ? eq(pickupTasks.process, query.process) : undefined);
+  const [rows, [total]] = await db.batch([
+    db.select().from(pickupTasks).where(where).orderBy(desc(pickupTasks.id)).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+    db.select({ total: count() }).from(pickupTasks).where(where),
+  ]);
+  return { total: total?.total ?? 0, rows };
+}
+
+/** Another app's task is as unknown as a task that does not exist. */
+export async function ownTask(db: Database, appId: number, taskId: number): Promise<PickupTask> {
+  const [task] = await db.select().from(pickupTasks).where(and(eq(pickupTasks.id, taskId), eq(pickupTasks.appId, appId))).limit(1);
+  if (!task) throw new ApiError(404, TASK_ID_UNKNOWN);
+  return task;
+}
+
+/** P3: the last notification again, as a fresh series of attempts with the same id. */
+export async function resendNotification(db: Database, env: Bindings, appId: number, taskId: number) {
+  const task = await ownTask(db, appId, taskId);
+  const [last] = await db.select().from(webhookEvents).where(eq(webhookEvents.taskId, task.id)).orderBy(desc(webhookEvents.createdAt)).limit(1);
+  if (!last) return { task_id: task.id, event_id: await notify(db, env, task) };
+  await db.update(webhookEvents).set({ outcome: "pending" }).where(eq(webhookEvents.id, last.id));
+  await enqueueAttempt(env, { eventId: last.id, attempt: 1, notBefore: Date.now() });
+  return { task_id: task.id, event_id: last.id };
+}
+
+/** P4: only a failed task ("the pickup state" of the interface) is created again. */
+export async function recreateOrder(db: Database, env: Bindings, appId: number, taskId: number) {
+  const task = await ownTask(db, appId, taskId);
+  if (task.process === "processing") throw new ApiError(409, "the task is in the processing");
+  const moved = await moveTask(db, env, task.id, ["failed"], { process: "pending", state: true, failureReason: null });
+  if (!moved) throw new ApiError(409, "the task is not in the pickup state");
+  await env.PICKUPS.send({ taskId: task.id, action: "create" } satisfies CarrierMessage);
+  return { task_id: task.id, process: moved.process };
+}
+
+/** P5: asks the carrier to refresh the authorization, in the background. */
+export async function refreshAuthorization(db: Database, env: Bindings, appId: number, taskId: number) {
+  const task = await ownTask(db, appId, taskId);
+  if (task.process === "processing") throw new ApiError(409, "the task is in the processing");
+  await env.PICKUPS.send({ taskId: task.id, action: "refresh" } satisfies CarrierMessage);
+  return { task_id: task.id };
+}
+
+export async function deliveriesOf(db: Database, appId: number, taskId: number) {
+  const task = await ownTask(db, appId, taskId);
+  return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.taskId, task.id)).orderBy(webhookDeliveries.id);
+}

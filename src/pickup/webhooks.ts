@@ -1,0 +1,126 @@
+import { and, eq } from "drizzle-orm";
+import { apps } from "../platform/auth/tables";
+import { decryptSecret, fromBase64, toBase64 } from "../platform/crypto";
+import type { Database } from "../platform/database";
+import type { Bindings } from "../platform/env";
+import { logEvent } from "../platform/logging";
+import { disabledWebhookUrls, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
+import { assertPublicWebhookUrl } from "./webhook-targets";
+
+/** Seconds before attempt n+1 (Standard Webhooks' schedule): now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+export const RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
+const ATTEMPT_TIMEOUT_MS = 15_000;
+const EXCERPT_CHARS = 500;
+
+export interface WebhookMessage {
+  eventId: string;
+  attempt: number;
+  /** Epoch ms before which the attempt must not be made; longer waits than a queue delay hop. */
+  notBefore: number;
+}
+
+/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by the secret's bytes after `whsec_`. */
+export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", fromBase64(secret.replace(/^whsec_/, "")), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+  return `v1,${toBase64(signature)}`;
+}
+
+/** Up to 10% either way, so that retries of many failed deliveries do not arrive together. */
+const withJitter = (seconds: number) => Math.round(seconds * (0.9 + Math.random() * 0.2));
+
+function retryAfterSeconds(header: string | null): number {
+  if (!header) return 0;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? 0 : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+export async function enqueueAttempt(env: Bindings, message: WebhookMessage) {
+  const delaySeconds = Math.max(0, Math.min(MAX_QUEUE_DELAY_SECONDS, Math.ceil((message.notBefore - Date.now()) / 1000)));
+  await env.WEBHOOKS.send(message, { delaySeconds });
+}
+
+/** One attempt: deliver, record it, then schedule the next, give up to the dead-letter queue, or stop. */
+export async function attemptDelivery(db: Database, env: Bindings, message: WebhookMessage): Promise<void> {
+  if (message.notBefore > Date.now() + 1000) return enqueueAttempt(env, message);
+  const [row] = await db
+    .select({ event: webhookEvents, task: pickupTasks, app: apps })
+    .from(webhookEvents)
+    .innerJoin(pickupTasks, eq(pickupTasks.id, webhookEvents.taskId))
+    .innerJoin(apps, eq(apps.id, pickupTasks.appId))
+    .where(eq(webhookEvents.id, message.eventId))
+    .limit(1);
+  if (!row) return;
+  const { event, task, app } = row;
+  const [disabled] = await db
+    .select()
+    .from(disabledWebhookUrls)
+    .where(and(eq(disabledWebhookUrls.appId, app.id), eq(disabledWebhookUrls.url, task.webhookUrl)))
+    .limit(1);
+  if (disabled) {
+    await db.update(webhookEvents).set({ outcome: "disabled" }).where(eq(webhookEvents.id, event.id));
+    return;
+  }
+
+  const started = Date.now();
+  const timestamp = Math.floor(started / 1000);
+  let status: number | null = null;
+  let excerpt: string | null = null;
+  let error: string | null = null;
+  let retryAfter = 0;
+  try {
+    // Checked again at each attempt: a name may have been pointed elsewhere since the submission.
+    await assertPublicWebhookUrl(env, task.webhookUrl);
+    const secret = await decryptSecret(app.encryptedWebhookSecret, env.KEY_ENCRYPTION_KEY);
+    const res = await fetch(task.webhookUrl, {
+      method: "POST",
+      redirect: "manual",
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      headers: {
+        "Content-Type": "application/json",
+        "webhook-id": event.id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": await signWebhook(secret, event.id, timestamp, event.payload),
+      },
+      body: event.payload,
+    });
+    status = res.status;
+    excerpt = (await res.text()).slice(0, EXCERPT_CHARS);
+    retryAfter = retryAfterSeconds(res.headers.get("Retry-After"));
+  } catch (failure) {
+    error = failure instanceof Error && failure.name === "TimeoutError" ? "timed out after 15 s" : failure instanceof Error ? failure.message : String(failure);
+  }
+
+  const delivered = status !== null && status >= 200 && status < 300;
+  const gone = status === 410;
+  const last = message.attempt >= RETRY_SCHEDULE_SECONDS.length;
+  const next = !delivered && !gone && !last
+    ? Date.now() + 1000 * Math.max(withJitter(RETRY_SCHEDULE_SECONDS[message.attempt]!), retryAfter)
+    : null;
+  const now = new Date().toISOString();
+  const outcome = delivered ? "delivered" : gone ? "disabled" : last ? "dead" : "retrying";
+  await db.batch([
+    db.insert(webhookDeliveries).values({
+      eventId: event.id,
+      taskId: task.id,
+      attempt: message.attempt,
+      url: task.webhookUrl,
+      status,
+      latencyMs: Date.now() - started,
+      responseExcerpt: excerpt,
+      error: error ?? (status !== null && !delivered ? (status >= 300 && status < 400 ? `redirect to ${status} not followed` : `HTTP ${status}`) : null),
+      attemptedAt: now,
+      nextAttemptAt: next ? new Date(next).toISOString() : null,
+    }),
+    db.update(webhookEvents).set({ outcome }).where(eq(webhookEvents.id, event.id)),
+    ...(gone ? [db.insert(disabledWebhookUrls).values({ appId: app.id, url: task.webhookUrl, disabledAt: now }).onConflictDoNothing()] : []),
+  ]);
+  if (next) await enqueueAttempt(env, { ...message, attempt: message.attempt + 1, notBefore: next });
+  if (outcome === "dead") {
+    await env.WEBHOOKS_DLQ.send(message);
+    logEvent("warn", { webhook: event.id, task: task.id, outcome: "dead", attempts: message.attempt });
+  }
+}
