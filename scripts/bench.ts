@@ -3,11 +3,15 @@ import { createHmac, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { eq } from "drizzle-orm";
+import { createApp } from "../src/accounts/apps";
+import { users } from "../src/platform/auth/tables";
 import { database } from "../src/platform/database";
 import { runJob } from "../src/platform/jobs/runner";
 import { hsJob } from "../src/reference/jobs";
 import { feedFromFile } from "./lib/feeds";
-import { createLocalKey } from "./lib/keys";
+import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
 
@@ -27,7 +31,7 @@ interface Scenario {
   name: string;
   path: string;
   method?: "GET" | "POST";
-  body?: string;
+  body?: string | (() => string);
   headers: () => Record<string, string>;
 }
 
@@ -45,7 +49,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function run(scenario: Scenario): Promise<Result> {
-  for (let i = 0; i < 50; i++) await (await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: scenario.body, headers: scenario.headers() })).arrayBuffer();
+  for (let i = 0; i < 50; i++) await (await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() })).arrayBuffer();
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -55,7 +59,7 @@ async function run(scenario: Scenario): Promise<Result> {
     while (issued < REQUESTS && performance.now() < deadline) {
       issued++;
       const t0 = performance.now();
-      const res = await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: scenario.body, headers: scenario.headers() });
+      const res = await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() });
       await res.arrayBuffer();
       latencies.push(performance.now() - t0);
       if (res.status !== 200) errors++;
@@ -96,8 +100,71 @@ const key = await withLocalBindings(async (env) => {
     const run = await runJob(database(env), env, hsJob, "cli", feedFromFile(hsJob, PUBLISHED_HS));
     step(`bench: HS codes ${run.status} (${JSON.stringify(run.counts)})`);
   } else step(`bench: ${PUBLISHED_HS} is missing; the O6 row searches an empty table`);
-  return createLocalKey(database(env), env.KEY_ENCRYPTION_KEY, { email: "bench@localhost", name: "bench", plan: "internal" });
+  const db = database(env);
+  const user = await findOrCreateLocalUser(db, "bench@localhost");
+  // App tokens take their user's plan; the benchmark measures the service, not its rate limits.
+  await db.update(users).set({ plan: "internal" }).where(eq(users.id, user.id));
+  const app = await createApp(db, env.KEY_ENCRYPTION_KEY, user.id, { name: "bench", hot_api_key: "sandbox" });
+  const apiKey = await createLocalKey(db, env.KEY_ENCRYPTION_KEY, { email: "bench@localhost", name: "bench", plan: "internal" });
+  return { ...apiKey, appToken: app.appToken };
 });
+
+/** The webhook receiver: notes when each task's first notification arrives. */
+const RECEIVER_PORT = Number(values.port) + 1;
+const firstDelivery = new Map<number, number>();
+const receiver = createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk)).on("end", () => {
+    const taskId = (JSON.parse(body) as { data: { task_id: number } }).data.task_id;
+    if (!firstDelivery.has(taskId)) firstDelivery.set(taskId, performance.now());
+    res.end("ok");
+  });
+}).listen(RECEIVER_PORT, "127.0.0.1");
+
+let submissionSerial = 0;
+const pickupSubmission = () => {
+  const n = `${process.pid}-${Date.now()}-${++submissionSerial}`;
+  const address = { postal_code: "10115", country_code: "DE", city: "Berlin", address_1: "Invalidenstr. 1" };
+  return JSON.stringify({
+    request_id: `bench-${n}`,
+    service_code: "sandbox",
+    authorize_id: "bench",
+    sender_address: address,
+    loading_address: address,
+    consignee_address: address,
+    reference_order_number: `BENCH-${n}`,
+    loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
+    delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
+    item_lines: [{ weight: 1, length: 10, width: 10, height: 10, declare_name: "Books", weight_class: "kg", length_class: "cm" }],
+    webhook_url: `http://127.0.0.1:${RECEIVER_PORT}/hook`,
+    sign_string: "bench",
+  });
+};
+
+/** Submits tasks one at a time and waits for each one's first webhook: the latency a caller sees. */
+async function webhookDelay(samples: number): Promise<Result> {
+  const delays: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const sent = performance.now();
+    const res = await fetch(`${base}/api/v1/carrier/pickup/submit`, {
+      method: "POST",
+      headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" },
+      body: pickupSubmission(),
+    });
+    const taskId = ((await res.json()) as { data: { task_id: number } }).data.task_id;
+    while (!firstDelivery.has(taskId) && performance.now() - sent < 30_000) await new Promise((r) => setTimeout(r, 5));
+    if (firstDelivery.has(taskId)) delays.push(firstDelivery.get(taskId)! - sent);
+  }
+  delays.sort((a, b) => a - b);
+  return {
+    scenario: "P1 submit → first webhook delivered",
+    requests: samples,
+    errors: samples - delays.length,
+    rps: 0,
+    p50: Number(percentile(delays, 50).toFixed(2)),
+    p99: Number(percentile(delays, 99).toFixed(2)),
+  };
+}
 
 step(`bench: starting wrangler dev on port ${values.port}`);
 const server = spawn(WRANGLER, ["dev", "--port", values.port, "--ip", "127.0.0.1", "--log-level", "error"], {
@@ -131,6 +198,13 @@ const scenarios: Scenario[] = [
     body: new URLSearchParams({ bizContent: JSON.stringify({ keywords: "coffee", size: 20 }) }).toString(),
     headers: () => ({ ...withSecret(), "Content-Type": "application/x-www-form-urlencoded" }),
   },
+  {
+    name: "P1 pickup submission (sandbox)",
+    path: "/api/v1/carrier/pickup/submit",
+    method: "POST",
+    body: pickupSubmission,
+    headers: () => ({ Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" }),
+  },
 ];
 
 try {
@@ -140,6 +214,13 @@ try {
     step(`bench: ${scenario.name}: ${REQUESTS} requests, ${CONCURRENCY} at a time`);
     results.push(await run(scenario));
   }
+  // The submissions above leave carrier calls and webhooks queued; measure once they have drained.
+  for (let seen = -1, i = 0; seen !== firstDelivery.size && i < 120; i++) {
+    seen = firstDelivery.size;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  step("bench: delay from P1 to the first webhook, 50 tasks one at a time");
+  results.push(await webhookDelay(50));
   console.log(`\nwrangler dev (workerd, local D1/KV) on this machine; ${REQUESTS} requests per row, concurrency ${CONCURRENCY}\n`);
   console.table(results.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
   mkdirSync(".bench", { recursive: true });
@@ -149,4 +230,5 @@ try {
   if (errors > 0) process.exitCode = 1;
 } finally {
   server.kill("SIGTERM");
+  receiver.close();
 }
