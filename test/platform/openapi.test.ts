@@ -54,6 +54,17 @@ describe("OpenAPI document", () => {
     expect(Object.keys(doc.components.securitySchemes)).toContain("Bearer");
   });
 
+  it("lists every P endpoint and every O endpoint", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as OpenApiDocument;
+    for (const path of ["/carrier/pickup/submit", "/pickup/list", "/pickup/re-send", "/pickup/re-create", "/pickup/authorize/refresh"]) {
+      expect(Object.keys(doc.paths[`/api/v1${path}`] ?? {}), path).toEqual(["post"]);
+    }
+    expect(Object.keys(doc.paths["/api/v1/pickup/{taskId}/deliveries"] ?? {})).toEqual(["get"]);
+    const open = Object.keys(doc.paths).filter((p) => p.startsWith("/std/open/"));
+    expect(open).toHaveLength(13);
+    expect(Object.keys(doc.components.securitySchemes)).toContain("AppToken");
+  });
+
   it("documents both bizContent forms of the style F route", async () => {
     const doc = (await (await call("/openapi.json")).json()) as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
