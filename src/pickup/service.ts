@@ -4,7 +4,7 @@ import { apps } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
-import { countryByCode } from "../reference/service";
+import { existingCountryCodes } from "../reference/service";
 import { carrierFor } from "./carriers";
 import type { listSchema, submissionSchema } from "./params";
 import { type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
@@ -68,9 +68,11 @@ export async function submitTask(db: Database, env: Bindings, appId: number, inp
   const [app] = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
   if (!app?.encryptedHotApiKey) throw new ApiError(412, "please configure hot api key first");
   if (!carrierFor(env, input.service_code)) throw new ApiError(400, `service_code: ${input.service_code} is not an available carrier service`);
-  for (const field of ["sender_address", "loading_address", "consignee_address"] as const) {
+  const addressFields = ["sender_address", "loading_address", "consignee_address"] as const;
+  const known = await existingCountryCodes(db, addressFields.map((field) => input[field].country_code));
+  for (const field of addressFields) {
     const code = input[field].country_code;
-    if (!(await countryByCode(db, code))) throw new ApiError(400, `${field}.country_code: ${code} is not an ISO 3166-1 country`);
+    if (!known.has(code)) throw new ApiError(400, `${field}.country_code: ${code} is not an ISO 3166-1 country`);
   }
   await assertPublicWebhookUrl(env, input.webhook_url);
 

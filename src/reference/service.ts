@@ -36,6 +36,12 @@ export async function countryByCode(db: Database, code: string) {
   return country;
 }
 
+/** Which of the given alpha-2 codes are countries, in one query. */
+export async function existingCountryCodes(db: Database, codes: string[]): Promise<Set<string>> {
+  const rows = await db.select({ code: countries.code }).from(countries).where(inArray(countries.code, [...new Set(codes)]));
+  return new Set(rows.map((r) => r.code));
+}
+
 /** ISO alpha-3 to alpha-2, for feeds that name countries by alpha-3. */
 export async function countriesByIso3(db: Database): Promise<Map<string, string>> {
   const rows = await db.select({ iso3: countries.iso3, code: countries.code }).from(countries);
