@@ -7,26 +7,30 @@ import type { AppEnv } from "./platform/env";
 import { enforceAccessPolicy } from "./platform/auth/access-policy";
 import { ApiError, handleError, handleNotFound } from "./platform/errors";
 import { requestContext } from "./platform/logging";
+import { INTELLIGENCE_BASE_PATH, intelligenceRoutes } from "./intelligence/routes";
 import { PICKUP_BASE_PATH, pickupRoutes } from "./pickup/routes";
 import { REFERENCE_BASE_PATH, referenceRoutes } from "./reference/routes";
 import { SCHEDULER_BASE_PATH, schedulerRoutes } from "./scheduler/routes";
 import { TAX_BASE_PATH, taxRoutes } from "./tax/routes";
 
-/** 1 MiB: no JSON or form request of the interface comes near it. */
+/** 1 MiB: no JSON or form request of the interface comes near it, except a document to translate. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** A 10 MB document in base64 inside bizContent. */
+const MAX_DOCUMENT_BODY_BYTES = 15 * 1024 * 1024;
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestContext);
-  app.use(
-    "*",
+  const limitBody = (maxSize: number) =>
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
       onError: () => {
-        throw new ApiError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+        throw new ApiError(413, `Request body is larger than ${maxSize} bytes`);
       },
-    }),
-  );
+    });
+  const documentLimit = limitBody(MAX_DOCUMENT_BODY_BYTES);
+  const defaultLimit = limitBody(MAX_BODY_BYTES);
+  app.use("*", (c, next) => (c.req.path === `${INTELLIGENCE_BASE_PATH}/translate/document` ? documentLimit : defaultLimit)(c, next));
   app.use("*", enforceAccessPolicy);
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -50,6 +54,7 @@ export function createApp() {
   app.route("/", sessionRoutes());
   app.route("/", accountRoutes());
   app.route(TAX_BASE_PATH, taxRoutes());
+  app.route(INTELLIGENCE_BASE_PATH, intelligenceRoutes());
   app.route(REFERENCE_BASE_PATH, referenceRoutes());
   app.route(SCHEDULER_BASE_PATH, schedulerRoutes());
   app.route(PICKUP_BASE_PATH, pickupRoutes());

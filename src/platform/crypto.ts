@@ -1,3 +1,4 @@
+import { badRequest } from "./errors";
 // Web Crypto only, so the same code runs in the Worker and in the Node scripts.
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -19,11 +20,22 @@ export function toHex(bytes: ArrayBuffer | Uint8Array): string {
 }
 
 export function toBase64(bytes: ArrayBuffer | Uint8Array): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes)));
+  const view = new Uint8Array(bytes);
+  let binary = "";
+  // In slices: spreading megabytes into one call overflows the argument limit.
+  for (let i = 0; i < view.length; i += 0x8000) binary += String.fromCharCode(...view.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+}
+
+/** A base64 request field (a data: URL prefix and line breaks allowed), or a 400 naming the field. */
+export function decodeBase64Field(value: string, field: string): Uint8Array<ArrayBuffer> {
+  const body = value.replace(/^data:[\w.+/-]+;base64,/, "").replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 === 1) throw badRequest(`${field}: is not valid base64`);
+  return fromBase64(body);
 }
 
 export async function sha256Hex(text: string): Promise<string> {

@@ -44,6 +44,20 @@ export interface Bindings {
   CARRIER_API_URL?: string;
   /** DNS-over-HTTPS resolver used to refuse webhook hosts with private addresses. */
   DOH_RESOLVER_URL?: string;
+  /** Workers AI, when bound ([ai] in wrangler.toml): group I's second engine and a translator. */
+  AI?: Ai;
+  /** "workers-ai" makes Workers AI the default engine of group I (default "embedded"). */
+  AI_ENGINE?: string;
+  /** How long a Workers AI or translation call may take before it is given up (default 10000 ms). */
+  AI_TIMEOUT_MS?: string;
+  /** "workers-ai", "libretranslate" or "openai"; unset, the first one configured is used. */
+  TRANSLATION_PROVIDER?: string;
+  LIBRETRANSLATE_URL?: string;
+  LIBRETRANSLATE_API_KEY?: string;
+  /** An OpenAI-compatible API: base URL up to /v1, key and chat model. */
+  OPENAI_BASE_URL?: string;
+  OPENAI_API_KEY?: string;
+  OPENAI_MODEL?: string;
 }
 
 export interface Variables {

@@ -21,6 +21,13 @@ export function dataEnvelope<T>(data: T) {
   return { code: 200 as const, msg: SUCCESS_MSG, data };
 }
 
+/** Group I: the same envelope with the server time in epoch seconds. */
+export function aiEnvelope<T>(data: T) {
+  return { ...dataEnvelope(data), timestamp: epochSeconds() };
+}
+
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+
 const TENANT_ERROR_CODES: Record<number, string> = {
   400: "invalid_request",
   401: "unauthorized",
@@ -44,7 +51,7 @@ export function errorBody(kind: EnvelopeKind, status: ContentfulStatusCode, mess
     case "data":
       return { code: status, msg: message, data: null };
     case "ai":
-      return { code: status, msg: message, data: null, timestamp: Math.floor(Date.now() / 1000) };
+      return { code: status, msg: message, data: null, timestamp: epochSeconds() };
     case "account":
       // FastAPI's shape: 422 lists the failing fields under `detail`.
       return fields ? { detail: fields.map((f) => ({ loc: f.field.split("."), msg: f.message })) } : { detail: message };

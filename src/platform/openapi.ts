@@ -27,6 +27,10 @@ export function dataEnvelopeSchema<T extends z.ZodType>(data: T) {
   return z.object({ code: z.number().int().openapi({ example: 200 }), msg: z.string().openapi({ example: "success" }), data });
 }
 
+export function aiEnvelopeSchema<T extends z.ZodType>(data: T) {
+  return dataEnvelopeSchema(data).extend({ timestamp: z.number().int().openapi({ example: 1795000000, description: "Server time, epoch seconds" }) });
+}
+
 const dataErrorSchema = z
   .object({
     code: z.number().int().openapi({ example: 400 }),
@@ -42,6 +46,8 @@ const DATA_ERROR_TEXT: Record<number, string> = {
   404: "No such record",
   413: "Payload too large",
   429: "Rate limited",
+  502: "The translation provider failed or did not answer in time",
+  503: "A provider this endpoint needs is not configured or not reachable",
 };
 
 /** A path parameter holding a record id: digits only, no leading zero, within a safe integer. */

@@ -1,11 +1,10 @@
-import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { parseBizContent } from "../platform/biz-content";
 import { database } from "../platform/database";
-import { dataEnvelope } from "../platform/envelope";
 import type { AppEnv } from "../platform/env";
 import { notFound } from "../platform/errors";
-import { bizContentBody, createRouter, DATA_SECURITY, dataErrorResponses, dataResponse, type Router } from "../platform/openapi";
+import { createRouter } from "../platform/openapi";
+import { styleFRoutes } from "../platform/style-f";
 import {
   countrySpecialParams,
   currencySpecialParams,
@@ -48,48 +47,24 @@ import {
 
 export const REFERENCE_BASE_PATH = "/std/open";
 
-const common = { tags: ["O · Open reference data"], security: DATA_SECURITY };
-
 const toZone = ({ nameEn, ...zone }: ZoneRow) => ({ ...zone, nameEN: nameEn });
 const toUnit = ({ nameZh, ...unit }: UnitRow) => ({ ...unit, nameZH: nameZh });
 const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ total: z.number().int(), page: z.number().int(), size: z.number().int(), items: z.array(item) });
-
-interface StyleF<P extends z.ZodType, D extends z.ZodType> {
-  path: string;
-  summary: string;
-  params: P;
-  data: D;
-  /** Also answer GET without parameters (O1, O9). */
-  get?: boolean;
-  handle: (c: Context<AppEnv>, params: z.output<P>) => Promise<z.input<D>>;
-}
-
-/** A style F route: bizContent parsed and validated, the answer in `{ code, msg, data }`. */
-function styleF<P extends z.ZodType, D extends z.ZodType>(router: Router, spec: StyleF<P, D>) {
-  const responses = { ...dataResponse(spec.data, "Success"), ...dataErrorResponses(400, 401, 403, 404, 429) };
-  // Each `handle` is checked against its schema at the call site; the generic D would defeat
-  // zod-openapi's response typing here, so the routes are typed as plain route configs.
-  const post: RouteConfig = createRoute({ ...common, method: "post", path: spec.path, summary: spec.summary, request: { body: bizContentBody(spec.params) }, responses });
-  router.openapi(post, async (c) => c.json(dataEnvelope(await spec.handle(c, await parseBizContent(c, spec.params))), 200));
-  if (spec.get) {
-    const get: RouteConfig = createRoute({ ...common, method: "get", path: spec.path, summary: `${spec.summary} (GET)`, responses });
-    router.openapi(get, async (c) => c.json(dataEnvelope(await spec.handle(c, spec.params.parse({}))), 200));
-  }
-}
 
 /** The binding's RPC surface; the class lives in this group, the binding in wrangler.toml. */
 const purchaseFields = (c: Context<AppEnv>) => c.env.PURCHASE_FIELDS as unknown as Service<PurchaseFieldsService>;
 
 export function referenceRoutes() {
   const router = createRouter();
+  const styleF = styleFRoutes(router, { tag: "O · Open reference data", envelope: "data", errors: [400, 401, 403, 404, 429] });
   const db = (c: Context<AppEnv>) => database(c.env);
 
-  styleF(router, {
+  styleF({
     path: "/country/list", summary: "O1 · All 249 ISO 3166-1 countries", params: noParams, data: z.array(countrySchema), get: true,
     handle: (c) => listCountries(db(c)),
   });
-  styleF(router, {
+  styleF({
     path: "/country/special", summary: "O2 · One country by its alpha-2 code", params: countrySpecialParams, data: countrySchema,
     handle: async (c, p) => {
       const country = await countryByCode(db(c), p.ccode);
@@ -101,53 +76,53 @@ export function referenceRoutes() {
       return country;
     },
   });
-  styleF(router, {
+  styleF({
     path: "/zone/list", summary: "O3 · The top-level zones: every country, parsent 0", params: noParams, data: z.array(zoneSchema),
     handle: async (c) => (await topLevelZones(db(c))).map(toZone),
   });
-  styleF(router, {
+  styleF({
     path: "/zone/query", summary: "O4 · Zones by name, code, English name or parent (parsent)", params: zoneQueryParams, data: pageOf(zoneSchema),
     handle: async (c, p) => {
       const page = await queryZones(db(c), p);
       return { ...page, items: page.items.map(toZone) };
     },
   });
-  styleF(router, {
+  styleF({
     path: "/unit/list", summary: "O5 · Units of measure (UN/ECE Recommendation 20)", params: unitListParams, data: pageOf(unitSchema),
     handle: async (c, p) => {
       const page = await queryUnits(db(c), p);
       return { ...page, items: page.items.map(toUnit) };
     },
   });
-  styleF(router, {
+  styleF({
     path: "/hs-code/list", summary: "O6 · Harmonized System codes: search, levels, the tree", params: hsCodeListParams, data: pageOf(hsCodeSchema),
     handle: (c, p) => queryHsCodes(db(c), p),
   });
-  styleF(router, {
+  styleF({
     path: "/language/list", summary: "O7 · ISO 639-1 languages; subLanguage adds locales such as pt-BR", params: languageListParams, data: z.array(languageSchema),
     handle: (c, p) => listLanguages(db(c), p.subLanguage),
   });
-  styleF(router, {
+  styleF({
     path: "/language/special", summary: "O8 · One language or locale", params: languageSpecialParams, data: languageSchema,
     handle: async (c, p) => (await languageByCode(db(c), p.code)) ?? Promise.reject(notFound(`No language with code ${p.code}`)),
   });
-  styleF(router, {
+  styleF({
     path: "/currency/list", summary: "O9 · Every ISO 4217 currency", params: noParams, data: z.array(currencySchema), get: true,
     handle: (c) => listCurrencies(db(c)),
   });
-  styleF(router, {
+  styleF({
     path: "/currency/special", summary: "O10 · One currency, with its symbol", params: currencySpecialParams, data: currencySchema,
     handle: async (c, p) => (await currencyByCode(db(c), p.currency)) ?? Promise.reject(notFound(`No currency with code ${p.currency}`)),
   });
-  styleF(router, {
+  styleF({
     path: "/manufacturer/all", summary: "O11 · Marketplaces and shop systems", params: noParams, data: z.array(platformSchema),
     handle: (c) => listPlatforms(db(c)),
   });
-  styleF(router, {
+  styleF({
     path: "/manufacturer/special", summary: "O12 · One platform by its code", params: platformSpecialParams, data: platformSchema,
     handle: async (c, p) => (await platformByCode(db(c), p.code)) ?? Promise.reject(notFound(`No platform with code ${p.code}`)),
   });
-  styleF(router, {
+  styleF({
     path: "/manufacturer/purchase/fields", summary: "O13 · The purchase fields of a platform (internal RPC service)", params: purchaseFieldsParams,
     data: z.array(purchaseFieldSchema),
     handle: async (c, p) => (await purchaseFields(c).fieldsOf(p.platform)) ?? Promise.reject(notFound(`No platform with code ${p.platform}`)),

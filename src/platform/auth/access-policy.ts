@@ -35,6 +35,9 @@ export interface AccessRule {
 /** Every route of the service, by path prefix; the first match decides. The README shows this table. */
 export const ACCESS_RULES: AccessRule[] = [
   { prefix: "/std/api/bigdata/taxrate", credential: "data-key", resource: "taxrate", readOnly: true },
+  { prefix: "/std/ai/translate/document", credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-translate" },
+  { prefix: "/std/ai/qrcode", credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-qrcode" },
+  { prefix: "/std/ai", credential: "data-key", resource: "ai", readOnly: true, hourly: "ai" },
   { prefix: "/std/open", credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" },
   { prefix: "/std/scheduler", credential: "data-key", adminOnly: true },
   { prefix: "/api/v1", credential: "app-token", resource: "pickup" },

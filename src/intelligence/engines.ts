@@ -1,0 +1,55 @@
+import type { Bindings } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { logEvent } from "../platform/logging";
+
+export const ENGINES = ["embedded", "workers-ai"] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** What the engine settings of the Worker decide for a request that names no engine. */
+export function defaultEngine(env: Bindings): Engine {
+  return env.AI_ENGINE === "workers-ai" && env.AI ? "workers-ai" : "embedded";
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+export const aiTimeoutMs = (env: Bindings) => Number(env.AI_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+
+/** The Workers AI binding, or a 503 that says how to configure it. */
+export function workersAi(env: Bindings): Ai {
+  if (!env.AI) throw new ApiError(503, "engine: workers-ai needs the Workers AI binding AI ([ai] binding = \"AI\" in wrangler.toml)");
+  return env.AI;
+}
+
+/** A Workers AI call that gives up after AI_TIMEOUT_MS. */
+export async function runModel<T>(env: Bindings, model: string, input: Record<string, unknown>): Promise<T> {
+  const ai = workersAi(env) as unknown as { run(model: string, input: Record<string, unknown>): Promise<T> };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Workers AI ${model} timed out after ${aiTimeoutMs(env)} ms`)), aiTimeoutMs(env));
+  });
+  try {
+    return await Promise.race([ai.run(model, input), timeout]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+export interface Answer<T> {
+  engine: Engine;
+  result: T;
+}
+
+/**
+ * Runs the task on the requested engine. Workers AI that fails or times out falls back to the
+ * embedded engine; the answer says which engine produced it, and the log says why.
+ */
+export async function answerWith<T>(env: Bindings, requested: Engine | undefined, tasks: { embedded: () => T; workersAi: () => Promise<T> }): Promise<Answer<T>> {
+  const engine = requested ?? defaultEngine(env);
+  if (engine === "embedded") return { engine, result: tasks.embedded() };
+  workersAi(env);
+  try {
+    return { engine, result: await tasks.workersAi() };
+  } catch (error) {
+    logEvent("warn", { event: "workers-ai-fallback", error: error instanceof Error ? error.message : String(error) });
+    return { engine: "embedded", result: tasks.embedded() };
+  }
+}

@@ -1,0 +1,114 @@
+import nlp from "compromise";
+import datesPlugin from "compromise-dates";
+
+nlp.plugin(datesPlugin);
+
+export const ENTITY_TYPES = ["PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "PERCENT", "EMAIL", "PHONE"] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** Types found by patterns that do not depend on the language of the text. */
+export const PATTERN_TYPES: readonly EntityType[] = ["MONEY", "PERCENT", "EMAIL", "PHONE"];
+
+export interface Entity {
+  text: string;
+  type: EntityType;
+  /** UTF-16 offsets into the text as sent: `text === input.slice(startOffset, endOffset)`. */
+  startOffset: number;
+  endOffset: number;
+  confidence: number;
+}
+
+const CURRENCY_SYMBOL = "[$€£¥₹₩₽₺₫₪฿]";
+const CURRENCY_CODE = "(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|INR|KRW|BRL|MXN|SEK|NOK|DKK|PLN|HKD|SGD)";
+const AMOUNT = "\\d{1,3}(?:[,.\\s]\\d{3})*(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?";
+const SCALE = "(?:\\s?(?:thousand|million|billion|trillion|[kKmMbB]n?)\\b)?";
+const PATTERNS: { type: EntityType; regex: RegExp; confidence: number }[] = [
+  { type: "EMAIL", regex: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b/g, confidence: 0.99 },
+  {
+    type: "MONEY",
+    regex: new RegExp(
+      `(?:${CURRENCY_SYMBOL}\\s?(?:${AMOUNT})${SCALE}|\\b${CURRENCY_CODE}\\s?(?:${AMOUNT})${SCALE}|\\b(?:${AMOUNT})${SCALE}\\s?(?:${CURRENCY_CODE}\\b|${CURRENCY_SYMBOL}|(?:dollars|euros|pounds|yen|yuan|rupees)\\b))`,
+      "g",
+    ),
+    confidence: 0.95,
+  },
+  { type: "PERCENT", regex: /(?:\b\d+(?:[.,]\d+)?\s?(?:%|percent\b|per cent\b))/g, confidence: 0.97 },
+  // International or national numbers with separators: at least 7 digits, at most 15 (E.164).
+  { type: "PHONE", regex: /(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,8}){1,4}(?![\w-])/g, confidence: 0.85 },
+];
+
+const digits = (s: string) => s.replace(/\D/g, "").length;
+
+function patternEntities(text: string): Entity[] {
+  const found: Entity[] = [];
+  for (const { type, regex, confidence } of PATTERNS) {
+    for (const match of text.matchAll(regex)) {
+      const value = match[0];
+      if (type === "PHONE" && (digits(value) < 7 || digits(value) > 15 || /^\d{4}[-.]\d{2}[-.]\d{2}$/.test(value))) continue;
+      found.push({ text: value, type, startOffset: match.index, endOffset: match.index + value.length, confidence });
+    }
+  }
+  return found;
+}
+
+// compromise includes punctuation and leading prepositions in its matches; the offsets are narrowed to the name itself.
+const LEADING = /^(?:(?:on|in|at|by|from|until|since|before|after|during|the)\s+)+/i;
+const TRAILING = /[\s,;:!?"'“”‘’()[\]{}]+$|(?<!\b(?:Inc|Ltd|Corp|Co|Jr|Sr|St|Dr|Mr|Mrs|Ms|Bros|L\.L\.C|U\.S|U\.K))\.+$/;
+
+/** What the entity views of compromise have in common. */
+interface View {
+  json(options: { offset: true }): unknown;
+}
+
+interface CompromiseMatch {
+  text: string;
+  offset: { start: number; length: number };
+}
+
+function narrowed(text: string, match: CompromiseMatch, type: EntityType, confidence: number): Entity | undefined {
+  let start = match.offset.start;
+  let value = text.slice(start, start + match.offset.length);
+  const lead = type === "DATE" ? (value.match(LEADING)?.[0].length ?? 0) : 0;
+  start += lead;
+  value = value.slice(lead);
+  let trimmed = value.replace(/^[\s"'“‘(]+/, "");
+  start += value.length - trimmed.length;
+  for (let previous = ""; previous !== trimmed; ) {
+    previous = trimmed;
+    trimmed = trimmed.replace(TRAILING, "");
+  }
+  if (!trimmed) return undefined;
+  return { text: trimmed, type, startOffset: start, endOffset: start + trimmed.length, confidence };
+}
+
+// compromise tags from its lexicon and rules; these are our estimates of how often each is right.
+const MODEL_CONFIDENCE: Partial<Record<EntityType, number>> = { PERSON: 0.8, ORGANIZATION: 0.75, LOCATION: 0.8, DATE: 0.85 };
+
+function modelEntities(text: string): Entity[] {
+  const doc = nlp(text) as ReturnType<typeof nlp> & { dates(): View };
+  const views: [EntityType, View][] = [
+    ["PERSON", doc.people()],
+    ["ORGANIZATION", doc.organizations()],
+    ["LOCATION", doc.places()],
+    ["DATE", doc.dates()],
+  ];
+  return views.flatMap(([type, view]) =>
+    (view.json({ offset: true }) as CompromiseMatch[]).map((m) => narrowed(text, m, type, MODEL_CONFIDENCE[type]!)).filter((e) => e !== undefined),
+  );
+}
+
+/**
+ * Entities of the requested types, in text order. Where two overlap, the pattern types win
+ * (an email is not also a person), then the longer match.
+ */
+export function extractEntities(text: string, types: readonly EntityType[], options: { patternsOnly: boolean }): Entity[] {
+  const wanted = new Set(types);
+  const candidates = [...patternEntities(text), ...(options.patternsOnly ? [] : modelEntities(text))];
+  const rank = (e: Entity) => (PATTERN_TYPES.includes(e.type) ? 1 : 0) * 1e6 + (e.endOffset - e.startOffset);
+  const kept: Entity[] = [];
+  for (const entity of candidates.sort((a, b) => rank(b) - rank(a))) {
+    if (kept.some((k) => entity.startOffset < k.endOffset && k.startOffset < entity.endOffset)) continue;
+    kept.push(entity);
+  }
+  return kept.filter((e) => wanted.has(e.type)).sort((a, b) => a.startOffset - b.startOffset);
+}

@@ -1,0 +1,98 @@
+import { pageRank } from "./rank";
+import { STOP_WORDS, stem } from "./text";
+
+export interface Keyword {
+  term: string;
+  score: number;
+  frequency: number;
+}
+
+const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
+const MAX_PHRASE_WORDS = 4;
+const WINDOW = 3;
+
+const isCandidateWord = (word: string) => !STOP_WORDS.has(word) && word.length > 2 && !/^\d+$/.test(word);
+
+/** Runs of content words between stop words and punctuation: RAKE's candidate phrases. */
+function candidatePhrases(text: string): string[][] {
+  const phrases: string[][] = [];
+  let current: string[] = [];
+  for (const token of text.match(TOKEN) ?? []) {
+    const word = token.toLowerCase();
+    if (isCandidateWord(word)) current.push(word);
+    else {
+      if (current.length) phrases.push(current);
+      current = [];
+    }
+  }
+  if (current.length) phrases.push(current);
+  return phrases;
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * Keywords by TextRank over a co-occurrence graph of content words (window 3), merged by stem.
+ * Key phrases (two to four adjacent content words, seen at least twice or made of strong words)
+ * score the mean of their words' ranks plus a bonus per repetition. Scores are scaled to 0..1.
+ */
+export function extractKeywords(text: string, maxKeywords: number, includePhrases: boolean): Keyword[] {
+  const phrases = candidatePhrases(text);
+  const stems = [...new Set(phrases.flat().map(stem))];
+  if (stems.length === 0) return [];
+  const index = new Map(stems.map((s, i) => [s, i]));
+  const weights = stems.map(() => new Array<number>(stems.length).fill(0));
+  for (const phrase of phrases) {
+    const ids = phrase.map((w) => index.get(stem(w))!);
+    ids.forEach((a, i) => {
+      for (let j = i + 1; j < Math.min(ids.length, i + WINDOW); j++) {
+        const b = ids[j]!;
+        if (a === b) continue;
+        weights[a]![b]! += 1;
+        weights[b]![a]! += 1;
+      }
+    });
+  }
+  const ranks = pageRank(weights);
+  const top = Math.max(...ranks);
+
+  // The surface form shown for a stem is its most frequent spelling in the text.
+  const frequency = new Map<string, number>();
+  const spelling = new Map<string, Map<string, number>>();
+  for (const word of phrases.flat()) {
+    const s = stem(word);
+    frequency.set(s, (frequency.get(s) ?? 0) + 1);
+    const forms = spelling.get(s) ?? new Map<string, number>();
+    forms.set(word, (forms.get(word) ?? 0) + 1);
+    spelling.set(s, forms);
+  }
+  const surface = (s: string) => [...spelling.get(s)!.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+
+  const results: Keyword[] = stems.map((s, i) => ({ term: surface(s), score: ranks[i]! / top, frequency: frequency.get(s)! }));
+  if (includePhrases) {
+    const phraseCounts = new Map<string, { words: string[]; count: number }>();
+    for (const phrase of phrases) {
+      for (let size = 2; size <= MAX_PHRASE_WORDS; size++) {
+        for (let start = 0; start + size <= phrase.length; start++) {
+          const words = phrase.slice(start, start + size);
+          const key = words.map(stem).join(" ");
+          const entry = phraseCounts.get(key) ?? { words, count: 0 };
+          entry.count++;
+          phraseCounts.set(key, entry);
+        }
+      }
+    }
+    for (const [key, { words, count }] of phraseCounts) {
+      const wordScores = key.split(" ").map((s) => ranks[index.get(s)!]! / top);
+      const mean = wordScores.reduce((a, b) => a + b, 0) / wordScores.length;
+      // A phrase seen once is only a candidate if every word of it is strong by itself.
+      if (count < 2 && Math.min(...wordScores) < 0.4) continue;
+      results.push({ term: words.join(" "), score: mean * (1 + 0.25 * (count - 1)) + 0.05 * (words.length - 1), frequency: count });
+    }
+  }
+  const best = Math.max(...results.map((r) => r.score));
+  return results
+    .sort((a, b) => b.score - a.score || b.frequency - a.frequency || a.term.localeCompare(b.term))
+    .slice(0, maxKeywords)
+    .map((r) => ({ ...r, score: round(r.score / best) }));
+}

@@ -1,0 +1,55 @@
+import { stem, words } from "./text";
+
+/** A multinomial naive Bayes model as trained by `npm run train` (scripts/train-classifiers.ts). */
+export interface NaiveBayesModel {
+  labels: string[];
+  /** Training documents per label: the priors. */
+  documents: Record<string, number>;
+  /** Token counts per label, over the kept vocabulary. */
+  counts: Record<string, Record<string, number>>;
+  /** Total tokens per label. */
+  totals: Record<string, number>;
+  vocabularySize: number;
+  /** Where the training data came from, for the README and the response. */
+  source: string;
+}
+
+/** The features of a text: lower-case words, light stems, digits folded into one token. */
+export const features = (text: string) => words(text).map((w) => (/^\d+([.,]\d+)?$/.test(w) ? "<num>" : stem(w)));
+
+const SMOOTHING = 1;
+
+function logLikelihood(model: NaiveBayesModel, label: string, token: string) {
+  return Math.log(((model.counts[label]![token] ?? 0) + SMOOTHING) / (model.totals[label]! + SMOOTHING * model.vocabularySize));
+}
+
+/**
+ * Posterior probabilities of the labels (restricted to `labels` when given). Tokens outside the
+ * vocabulary carry no evidence and are skipped; with none left the priors answer.
+ */
+export function classifyText(model: NaiveBayesModel, text: string, labels: readonly string[] = model.labels): Record<string, number> {
+  const known = features(text).filter((t) => model.labels.some((l) => model.counts[l]![t] !== undefined));
+  const totalDocuments = labels.reduce((sum, l) => sum + model.documents[l]!, 0);
+  const logPosterior = labels.map((label) => known.reduce((sum, t) => sum + logLikelihood(model, label, t), Math.log(model.documents[label]! / totalDocuments)));
+  const top = Math.max(...logPosterior);
+  const weights = logPosterior.map((lp) => Math.exp(lp - top));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return Object.fromEntries(labels.map((label, i) => [label, Math.round((weights[i]! / total) * 1000) / 1000]));
+}
+
+/** The text's words that favour `label` most over the other labels (log-likelihood ratio). */
+export function strongestEvidence(model: NaiveBayesModel, text: string, label: string, limit: number): string[] {
+  const others = model.labels.filter((l) => l !== label);
+  const seen = new Map<string, string>();
+  for (const word of words(text)) {
+    const token = stem(word);
+    if (model.counts[label]![token] && !seen.has(token)) seen.set(token, word);
+  }
+  const ratio = (token: string) => logLikelihood(model, label, token) - Math.max(...others.map((o) => logLikelihood(model, o, token)));
+  return [...seen.entries()]
+    .map(([token, word]) => ({ word, ratio: ratio(token) }))
+    .filter((e) => e.ratio > 1)
+    .sort((a, b) => b.ratio - a.ratio)
+    .slice(0, limit)
+    .map((e) => e.word);
+}

@@ -1,0 +1,83 @@
+import { z } from "@hono/zod-openapi";
+import { CLASSIFIERS } from "./classify";
+import { ENGINES } from "./engines";
+import { ENTITY_TYPES } from "./entities";
+import { ERROR_CORRECTION_LEVELS } from "./qrcode";
+
+/** Texts beyond this are refused rather than slowly analysed (a long book chapter). */
+export const MAX_TEXT_CHARACTERS = 100_000;
+
+const text = z
+  .string({ error: "is required and must be a string" })
+  .max(MAX_TEXT_CHARACTERS, { error: `must be at most ${MAX_TEXT_CHARACTERS} characters` })
+  .refine((t) => t.trim().length > 0, { error: "must not be empty" })
+  .openapi({ example: "Cloudflare Workers run code in data centres close to the people who use it." });
+
+const engine = z.enum(ENGINES, { error: `must be one of ${ENGINES.join(", ")}` }).optional().openapi({ description: "Default: the AI_ENGINE setting, else embedded" });
+
+const languageCode = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, { error: "must be a language code such as en, de or zh-CN" });
+
+export const summarizeParams = z
+  .object({
+    text,
+    maxLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(5, { error: "must be at least 5" }).max(2000, { error: "must be at most 2000" }).default(150).openapi({ description: "Words" }),
+    minLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(0, { error: "must be 0 or more" }).max(2000, { error: "must be at most 2000" }).default(40).openapi({ description: "Words" }),
+    style: z.enum(["paragraph", "bullet"], { error: "must be paragraph or bullet" }).default("paragraph"),
+    engine,
+  })
+  .refine((p) => p.minLength <= p.maxLength, { error: "must not be greater than maxLength", path: ["minLength"] });
+
+export const sentimentParams = z.object({ text, language: languageCode.optional(), engine });
+
+export const nerParams = z.object({
+  text,
+  entities: z
+    .array(z.enum(ENTITY_TYPES, { error: `each must be one of ${ENTITY_TYPES.join(", ")}` }), { error: "must be an array of entity types" })
+    .min(1, { error: "must name at least one entity type" })
+    .optional(),
+});
+
+export const qrCodeParams = z.object({
+  data: z.string({ error: "is required and must be a string" }).min(1, { error: "must not be empty" }).max(7089, { error: "must be at most 7089 characters" }),
+  size: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(64, { error: "must be at least 64" }).max(2048, { error: "must be at most 2048" }).default(300),
+  logoBase64: z.string({ error: "must be a base64 string" }).max(1_400_000, { error: "must be at most 1 MB of image" }).optional(),
+  foregroundColor: z.string({ error: "must be a hex colour" }).default("#000000"),
+  backgroundColor: z.string({ error: "must be a hex colour" }).default("#FFFFFF"),
+  errorCorrection: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(ERROR_CORRECTION_LEVELS, { error: "must be one of L, M, Q, H" }))
+    .default("H"),
+});
+
+export const languageDetectParams = z.object({ text });
+
+export const classifyParams = z.object({
+  text,
+  classifier: z.enum(CLASSIFIERS, { error: `is required and must be one of ${CLASSIFIERS.join(", ")}` }),
+  categories: z
+    .array(z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }), { error: "must be an array of category names" })
+    .min(2, { error: "must name at least two categories" })
+    .max(50, { error: "must name at most 50 categories" })
+    .refine((list) => new Set(list.map((c) => c.toLowerCase())).size === list.length, { error: "must not repeat a category" })
+    .optional(),
+  engine,
+});
+
+export const keywordsParams = z.object({
+  text,
+  maxKeywords: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
+  includePhrases: z.boolean({ error: "must be true or false" }).default(true),
+});
+
+export const FILE_TYPES = ["docx", "pptx", "xlsx", "pdf", "txt"] as const;
+
+export const translateDocumentParams = z.object({
+  documentBase64: z.string({ error: "is required and must be a base64 string" }).min(1, { error: "must not be empty" }),
+  fileType: z.enum(FILE_TYPES, { error: `is required and must be one of ${FILE_TYPES.join(", ")}` }),
+  sourceLang: languageCode.optional(),
+  targetLang: languageCode,
+  preserveFormatting: z.boolean({ error: "must be true or false" }).default(true),
+});

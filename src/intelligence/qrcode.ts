@@ -1,0 +1,149 @@
+import { decode as decodePng, encode as encodePng } from "fast-png";
+import { decode as decodeJpeg } from "jpeg-js";
+import { encode as encodeQr } from "uqr";
+import { badRequest } from "../platform/errors";
+
+export const ERROR_CORRECTION_LEVELS = ["L", "M", "Q", "H"] as const;
+export type ErrorCorrection = (typeof ERROR_CORRECTION_LEVELS)[number];
+
+export interface QrOptions {
+  data: string;
+  size: number;
+  foreground: Rgb;
+  background: Rgb;
+  errorCorrection: ErrorCorrection;
+  logo?: Uint8Array;
+}
+
+export interface QrImage {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  errorCorrection: ErrorCorrection;
+  version: number;
+}
+
+export type Rgb = [number, number, number];
+
+/** `#RGB` or `#RRGGBB`. */
+export function parseHexColor(value: string): Rgb | undefined {
+  const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value);
+  if (!match) return undefined;
+  const hex = match[1]!.length === 3 ? [...match[1]!].map((c) => c + c).join("") : match[1]!;
+  return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+}
+
+/** WCAG contrast ratio of two colours: 1 (same) to 21 (black on white). */
+export function contrastRatio(a: Rgb, b: Rgb): number {
+  const luminance = (rgb: Rgb) => {
+    const [r, g, bl] = rgb.map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as Rgb;
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** The quiet zone the QR specification asks for, in modules. */
+const QUIET_ZONE = 4;
+/** Below this many pixels per module, phone cameras stop reading the code reliably. */
+const MIN_PIXELS_PER_MODULE = 2;
+/** The logo covers at most this share of the code's side: about 7% of its area, well within H's 30% recovery. */
+const LOGO_SIDE_SHARE = 0.26;
+const MAX_LOGO_PIXELS = 4096 * 4096;
+
+interface Rgba {
+  width: number;
+  height: number;
+  /** 4 bytes a pixel. */
+  pixels: Uint8Array;
+}
+
+function decodeLogo(bytes: Uint8Array): Rgba {
+  const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+  const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  if (!isPng && !isJpeg) throw badRequest("logoBase64: the logo must be a PNG or JPEG image");
+  try {
+    if (isJpeg) {
+      const image = decodeJpeg(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 16, maxMemoryUsageInMB: 64 });
+      return { width: image.width, height: image.height, pixels: image.data };
+    }
+    const image = decodePng(bytes);
+    if (image.width * image.height > MAX_LOGO_PIXELS) throw new Error("too large");
+    return { width: image.width, height: image.height, pixels: toRgba(image.data, image.channels, image.depth, image.palette) };
+  } catch {
+    throw badRequest("logoBase64: the logo could not be decoded (or is larger than 4096×4096)");
+  }
+}
+
+function toRgba(data: ArrayLike<number>, channels: number, depth: number, palette?: number[][]): Uint8Array {
+  const count = palette ? data.length : data.length / channels;
+  const out = new Uint8Array(count * 4);
+  const scale = depth === 16 ? 1 / 257 : depth < 8 ? 255 / (2 ** depth - 1) : 1;
+  for (let i = 0; i < count; i++) {
+    if (palette) {
+      const entry = palette[data[i]!] ?? [0, 0, 0, 255];
+      out.set([entry[0]!, entry[1]!, entry[2]!, entry[3] ?? 255], i * 4);
+      continue;
+    }
+    const at = i * channels;
+    const v = (k: number) => Math.round(data[at + k]! * scale);
+    if (channels >= 3) out.set([v(0), v(1), v(2), channels === 4 ? v(3) : 255], i * 4);
+    else out.set([v(0), v(0), v(0), channels === 2 ? v(1) : 255], i * 4);
+  }
+  return out;
+}
+
+/**
+ * The QR code as an RGB PNG of exactly `size` pixels a side, with a 4-module quiet zone. A logo
+ * is scaled into the centre over a background-coloured pad and blended by its alpha; the error
+ * correction is then H whatever was asked, so the covered modules are recovered.
+ */
+export function renderQrCode(options: QrOptions): QrImage {
+  const errorCorrection = options.logo ? "H" : options.errorCorrection;
+  let qr: ReturnType<typeof encodeQr>;
+  try {
+    qr = encodeQr(options.data, { ecc: errorCorrection, border: QUIET_ZONE });
+  } catch {
+    throw badRequest(`data: too long for a QR code at error correction ${errorCorrection}`);
+  }
+  const modules = qr.size;
+  if (options.size < modules * MIN_PIXELS_PER_MODULE) {
+    throw badRequest(`size: this data needs a QR code of ${modules} modules (with the quiet zone), at least ${modules * MIN_PIXELS_PER_MODULE} pixels`);
+  }
+  const { size, foreground, background } = options;
+  const pixels = new Uint8Array(size * size * 3);
+  const moduleAt = (pixel: number) => Math.min(modules - 1, Math.floor((pixel * modules) / size));
+  for (let y = 0; y < size; y++) {
+    const row = qr.data[moduleAt(y)]!;
+    for (let x = 0; x < size; x++) pixels.set(row[moduleAt(x)] ? foreground : background, (y * size + x) * 3);
+  }
+  if (options.logo) drawLogo(pixels, size, modules, decodeLogo(options.logo), background);
+  return { png: encodePng({ width: size, height: size, data: pixels, channels: 3, depth: 8 }), width: size, height: size, errorCorrection, version: qr.version };
+}
+
+function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba, background: Rgb) {
+  const codeSide = (size * (modules - 2 * QUIET_ZONE)) / modules;
+  const box = Math.floor(codeSide * LOGO_SIDE_SHARE);
+  const fit = Math.min(box / logo.width, box / logo.height);
+  const width = Math.max(1, Math.round(logo.width * fit));
+  const height = Math.max(1, Math.round(logo.height * fit));
+  const pad = Math.ceil(size / modules);
+  const left = Math.floor((size - width) / 2);
+  const top = Math.floor((size - height) / 2);
+  for (let y = top - pad; y < top + height + pad; y++) {
+    for (let x = left - pad; x < left + width + pad; x++) pixels.set(background, (y * size + x) * 3);
+  }
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(logo.height - 1, Math.floor(y / fit));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(logo.width - 1, Math.floor(x / fit));
+      const from = (sy * logo.width + sx) * 4;
+      const alpha = logo.pixels[from + 3]! / 255;
+      const to = ((top + y) * size + left + x) * 3;
+      for (let c = 0; c < 3; c++) pixels[to + c] = Math.round(logo.pixels[from + c]! * alpha + background[c]! * (1 - alpha));
+    }
+  }
+}

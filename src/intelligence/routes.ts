@@ -1,0 +1,206 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../platform/env";
+import { badRequest } from "../platform/errors";
+import { createRouter } from "../platform/openapi";
+import { styleFRoutes } from "../platform/style-f";
+import { classify } from "./classify";
+import { answerWith } from "./engines";
+import { ENTITY_TYPES, extractEntities, PATTERN_TYPES } from "./entities";
+import { extractKeywords } from "./keywords";
+import { detectLanguage, languageName, textLanguage } from "./language";
+import {
+  classifyParams,
+  keywordsParams,
+  languageDetectParams,
+  nerParams,
+  qrCodeParams,
+  sentimentParams,
+  summarizeParams,
+  translateDocumentParams,
+} from "./params";
+import { contrastRatio, parseHexColor, renderQrCode } from "./qrcode";
+import {
+  classifySchema,
+  keywordsSchema,
+  languageDetectSchema,
+  nerSchema,
+  qrCodeSchema,
+  sentimentSchema,
+  summarySchema,
+  translatedDocumentSchema,
+} from "./schema";
+import { analyzeSentiment } from "./sentiment";
+import { summarize } from "./summarize";
+import { classifyWithWorkersAi, hasWorkersAiClassifier, sentimentWithWorkersAi, summarizeWithWorkersAi } from "./workers-ai";
+import { translateDocument } from "./translation/documents";
+import { decodeBase64Field, toBase64 } from "../platform/crypto";
+
+export const INTELLIGENCE_BASE_PATH = "/std/ai";
+
+/** The embedded models of I3 and I7 learned English only; other languages are refused, not guessed. */
+function requireEnglish(language: string, what: string) {
+  if (language !== "en") {
+    throw badRequest(`text: ${what} supports English only; the text is ${languageName(language)} (${language})`);
+  }
+}
+
+const ratio = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
+
+export function intelligenceRoutes() {
+  const router = createRouter();
+  const styleF = styleFRoutes(router, { tag: "I · Intelligence utilities", envelope: "ai", errors: [400, 401, 403, 413, 429, 502, 503] });
+  const env = (c: Context<AppEnv>) => c.env;
+
+  styleF({
+    path: "/translate/document",
+    summary: "I1 · Translate a docx, pptx, xlsx, pdf or txt document, keeping its layout",
+    description: "Up to 10 MB of document. Needs a translation provider (README: Group I, translation).",
+    params: translateDocumentParams,
+    data: translatedDocumentSchema,
+    handle: async (c, p) => {
+      const started = Date.now();
+      const result = await translateDocument(env(c), decodeBase64Field(p.documentBase64, "documentBase64"), p);
+      return {
+        translatedDocumentBase64: toBase64(result.document),
+        originalFileType: p.fileType,
+        sourceLang: result.sourceLang,
+        targetLang: result.targetLang,
+        characterCount: result.characterCount,
+        processingTimeMs: Date.now() - started,
+        engine: result.engine,
+      };
+    },
+  });
+
+  styleF({
+    path: "/summarize",
+    summary: "I2 · Extractive summary (TextRank), as a paragraph or bullets",
+    params: summarizeParams,
+    data: summarySchema,
+    handle: async (c, p) => {
+      const language = textLanguage(p.text);
+      const { engine, result } = await answerWith(env(c), p.engine, {
+        embedded: () => summarize(p.text, p),
+        workersAi: () => summarizeWithWorkersAi(env(c), p.text, p),
+      });
+      const summary = p.style === "bullet" ? result.sentences : result.sentences.join(" ");
+      return {
+        summary,
+        originalLength: result.originalLength,
+        summaryLength: result.summaryLength,
+        compressionRatio: ratio(result.summaryLength, result.originalLength),
+        style: p.style,
+        language,
+        languageSupport: language === "en" ? ("full" as const) : ("partial" as const),
+        engine,
+      };
+    },
+  });
+
+  styleF({
+    path: "/sentiment",
+    summary: "I3 · Sentiment with confidence, scores and emotions (English)",
+    params: sentimentParams,
+    data: sentimentSchema,
+    handle: async (c, p) => {
+      const language = textLanguage(p.text, p.language);
+      requireEnglish(language, "sentiment analysis");
+      const { engine, result } = await answerWith(env(c), p.engine, {
+        embedded: () => analyzeSentiment(p.text),
+        workersAi: () => sentimentWithWorkersAi(env(c), p.text),
+      });
+      return { overallSentiment: result.overallSentiment, confidence: result.confidence, scores: result.scores, emotions: result.emotions, language, engine };
+    },
+  });
+
+  styleF({
+    path: "/ner",
+    summary: "I4 · Named entities with exact character offsets",
+    params: nerParams,
+    data: nerSchema,
+    handle: async (_c, p) => {
+      const language = textLanguage(p.text);
+      // Names, places and dates need the English model; the pattern types work in any language.
+      const searched = (p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t));
+      const entities = extractEntities(p.text, searched, { patternsOnly: language !== "en" });
+      return { entities, entityTypesSearched: [...new Set(searched)], language, languageSupport: language === "en" ? ("full" as const) : ("partial" as const), engine: "embedded" as const };
+    },
+  });
+
+  styleF({
+    path: "/qrcode/custom",
+    summary: "I5 · QR code PNG with colours, error correction and an optional centred logo",
+    params: qrCodeParams,
+    data: qrCodeSchema,
+    handle: async (_c, p) => {
+      const foreground = parseHexColor(p.foregroundColor);
+      if (!foreground) throw badRequest("foregroundColor: must be a hex colour such as #000000 or #000");
+      const background = parseHexColor(p.backgroundColor);
+      if (!background) throw badRequest("backgroundColor: must be a hex colour such as #FFFFFF or #FFF");
+      if (contrastRatio(foreground, background) < 3) {
+        throw badRequest("foregroundColor: too close to backgroundColor for a scanner (contrast ratio below 3:1)");
+      }
+      const logo = p.logoBase64 === undefined ? undefined : decodeBase64Field(p.logoBase64, "logoBase64");
+      const image = renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo });
+      return {
+        qrImageBase64: toBase64(image.png),
+        mimeType: "image/png" as const,
+        width: image.width,
+        height: image.height,
+        errorCorrection: image.errorCorrection,
+        encodedData: p.data,
+        version: image.version,
+      };
+    },
+  });
+
+  styleF({
+    path: "/language/detect",
+    summary: "I6 · Language identification (60 languages)",
+    params: languageDetectParams,
+    data: languageDetectSchema,
+    handle: async (_c, p) => {
+      const detected = detectLanguage(p.text);
+      if (!detected) {
+        return { detectedLanguage: "und", languageName: "Undetermined", confidence: 0, reliable: false, topCandidates: [], engine: "embedded" as const };
+      }
+      return { detectedLanguage: detected.code, languageName: detected.name, confidence: detected.confidence, reliable: detected.reliable, topCandidates: detected.topCandidates, engine: "embedded" as const };
+    },
+  });
+
+  styleF({
+    path: "/classify",
+    summary: "I7 · Spam, sentiment, topic and intent classifiers; custom categories ranked by similarity",
+    params: classifyParams,
+    data: classifySchema,
+    handle: async (c, p) => {
+      const language = textLanguage(p.text);
+      requireEnglish(language, "classification");
+      // Spam, topic and intent have no Workers AI model: the trained classifier answers whatever the engine.
+      const requested = hasWorkersAiClassifier(p.classifier, p.categories) ? p.engine : "embedded";
+      const { engine, result } = await answerWith(env(c), requested, {
+        embedded: () => classify(p.text, p.classifier, p.categories),
+        workersAi: () => classifyWithWorkersAi(env(c), p.text, p.classifier, p.categories),
+      });
+      return { ...result, classifier: p.classifier, language, engine };
+    },
+  });
+
+  styleF({
+    path: "/keywords",
+    summary: "I8 · Keywords and key phrases with scores and frequencies",
+    params: keywordsParams,
+    data: keywordsSchema,
+    handle: async (_c, p) => {
+      const language = textLanguage(p.text);
+      return {
+        keywords: extractKeywords(p.text, p.maxKeywords, p.includePhrases),
+        language,
+        languageSupport: language === "en" ? ("full" as const) : ("partial" as const),
+        engine: "embedded" as const,
+      };
+    },
+  });
+
+  return router;
+}

@@ -1,0 +1,96 @@
+import { z } from "@hono/zod-openapi";
+import { ENGINES } from "./engines";
+import { ENTITY_TYPES } from "./entities";
+import { ERROR_CORRECTION_LEVELS } from "./qrcode";
+
+const engine = z.enum(ENGINES).openapi({ description: "The engine that produced this answer" });
+const score = z.number().min(0).max(1);
+const language = z.string().openapi({ description: "ISO 639-1 code of the text's language (declared or detected)", example: "en" });
+const languageSupport = z.enum(["full", "partial"]).openapi({
+  description: "full: the embedded engine's English models applied; partial: only the language-independent parts did (README, Group I)",
+});
+
+export const summarySchema = z.object({
+  summary: z.union([z.string(), z.array(z.string())]).openapi({ description: "A paragraph, or one bullet per sentence" }),
+  originalLength: z.number().int().openapi({ description: "Words" }),
+  summaryLength: z.number().int().openapi({ description: "Words" }),
+  compressionRatio: z.number().openapi({ description: "summaryLength / originalLength" }),
+  style: z.enum(["paragraph", "bullet"]),
+  language,
+  languageSupport,
+  engine,
+});
+
+export const sentimentSchema = z.object({
+  overallSentiment: z.enum(["positive", "neutral", "negative"]),
+  confidence: score,
+  scores: z.object({ positive: score, neutral: score, negative: score }),
+  emotions: z.record(z.string(), score).openapi({ example: { joy: 0.5, trust: 0.5, surprise: 0, sadness: 0, anger: 0, fear: 0, disgust: 0 } }),
+  language,
+  engine,
+});
+
+export const nerSchema = z.object({
+  entities: z.array(
+    z.object({
+      text: z.string(),
+      type: z.enum(ENTITY_TYPES),
+      startOffset: z.number().int().openapi({ description: "UTF-16 index of the first character" }),
+      endOffset: z.number().int().openapi({ description: "UTF-16 index after the last character" }),
+      confidence: score,
+    }),
+  ),
+  entityTypesSearched: z.array(z.enum(ENTITY_TYPES)),
+  language,
+  languageSupport,
+  engine,
+});
+
+export const qrCodeSchema = z.object({
+  qrImageBase64: z.string(),
+  mimeType: z.literal("image/png"),
+  width: z.number().int(),
+  height: z.number().int(),
+  errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).openapi({ description: "H whenever a logo was given" }),
+  encodedData: z.string(),
+  version: z.number().int().openapi({ description: "QR version (1–40): the number of modules is 17 + 4 × version" }),
+});
+
+const candidate = z.object({ code: z.string(), name: z.string(), confidence: score });
+
+export const languageDetectSchema = z.object({
+  detectedLanguage: z.string().openapi({ description: "ISO 639-1, or und when the text has nothing to tell by", example: "de" }),
+  languageName: z.string(),
+  confidence: score,
+  reliable: z.boolean(),
+  topCandidates: z.array(candidate),
+  engine,
+});
+
+export const classifySchema = z.object({
+  classification: z.string(),
+  confidence: score,
+  scores: z.record(z.string(), score),
+  classifier: z.string(),
+  method: z.enum(["naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
+  spamIndicators: z.array(z.string()).optional(),
+  language,
+  engine,
+});
+
+export const keywordsSchema = z.object({
+  keywords: z.array(z.object({ term: z.string(), score, frequency: z.number().int() })),
+  language,
+  languageSupport,
+  engine,
+});
+
+export const translatedDocumentSchema = z.object({
+  translatedDocumentBase64: z.string(),
+  originalFileType: z.string(),
+  sourceLang: z.string(),
+  targetLang: z.string(),
+  characterCount: z.number().int().openapi({ description: "Characters sent for translation" }),
+  processingTimeMs: z.number().int(),
+  engine: z.enum(["workers-ai", "libretranslate", "openai"]).openapi({ description: "The translation provider; translation has no embedded engine" }),
+});

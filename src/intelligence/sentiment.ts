@@ -1,0 +1,98 @@
+import Sentiment from "sentiment";
+import english from "sentiment/languages/en/index.js";
+import { words } from "./text";
+
+export type Polarity = "positive" | "neutral" | "negative";
+
+export interface SentimentResult {
+  overallSentiment: Polarity;
+  confidence: number;
+  scores: Record<Polarity, number>;
+  emotions: Record<Emotion, number>;
+  /** The AFINN score after negation and intensifiers, and per word of the text. */
+  score: number;
+  comparative: number;
+}
+
+const NEGATORS = new Set(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "hardly", "barely", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "haven't", "hasn't", "hadn't", "ain't"]);
+// Degree adverbs scale the next sentiment word (VADER's approach, with its usual factors rounded).
+const INTENSIFIERS: Record<string, number> = {
+  very: 1.5, really: 1.5, extremely: 1.8, incredibly: 1.8, absolutely: 1.8, totally: 1.5, so: 1.3, too: 1.3, truly: 1.5,
+  highly: 1.5, completely: 1.6, utterly: 1.8, super: 1.5, most: 1.4, remarkably: 1.5, exceptionally: 1.8, deeply: 1.5,
+  slightly: 0.5, somewhat: 0.6, barely: 0.4, "kind-of": 0.6, fairly: 0.7, rather: 0.8, quite: 1.2, little: 0.6, mildly: 0.5,
+};
+/** How far back a negator still flips a sentiment word ("not at all good", "never been so happy"). */
+const NEGATION_WINDOW = 3;
+
+/**
+ * AFINN-165 valence (the `sentiment` package, emoji included) with a scoring rule of our own:
+ * a negator in the three words before flips the sign, a degree adverb just before scales it.
+ */
+const analyzer = new Sentiment();
+analyzer.registerLanguage("en-rules", {
+  labels: english.labels,
+  scoringStrategy: {
+    apply(tokens: string[], cursor: number, tokenScore: number) {
+      let score = tokenScore;
+      const previous = tokens[cursor - 1];
+      if (previous && INTENSIFIERS[previous]) score *= INTENSIFIERS[previous];
+      for (let i = Math.max(0, cursor - NEGATION_WINDOW); i < cursor; i++) {
+        if (NEGATORS.has(tokens[i]!)) {
+          // "not good" is weaker than "bad": VADER's damping of a flipped word.
+          score = -score * 0.75;
+          break;
+        }
+      }
+      return score;
+    },
+  },
+});
+
+export type Emotion = "joy" | "trust" | "surprise" | "sadness" | "anger" | "fear" | "disgust";
+
+// A small hand-made lexicon (stems matched by prefix): no openly licensed emotion lexicon fits here.
+const EMOTION_STEMS: Record<Emotion, string[]> = {
+  joy: ["happ", "joy", "delight", "glad", "love", "lovel", "wonderful", "great", "excel", "fantastic", "amaz", "awesome", "pleas", "enjoy", "cheer", "smil", "laugh", "fun", "thrill", "excit", "celebrat", "perfect", "brilliant", "best", "beautiful"],
+  trust: ["trust", "reliab", "depend", "honest", "safe", "secur", "confiden", "loyal", "faith", "recommend", "solid", "sincere", "genuine", "credib", "consisten", "professional"],
+  surprise: ["surpris", "unexpect", "astonish", "shock", "sudden", "wow", "stun", "incredib", "unbeliev", "startl", "amazed"],
+  sadness: ["sad", "unhapp", "depress", "disappoint", "sorry", "regret", "miss", "lonely", "grief", "griev", "cry", "tear", "heartbr", "miser", "gloom", "upset", "loss", "lost", "unfortunat"],
+  anger: ["ang", "furious", "rage", "mad", "annoy", "irritat", "outrag", "hate", "hostil", "frustrat", "livid", "resent", "infuriat", "unacceptabl", "ridiculous", "worst"],
+  fear: ["fear", "afraid", "scar", "terrif", "panic", "anxi", "worr", "nervous", "dread", "threat", "danger", "risk", "alarm", "horr", "frighten", "concern"],
+  disgust: ["disgust", "gross", "revolt", "nasty", "vile", "sick", "repuls", "awful", "terrible", "horrible", "filth", "dirty", "rotten", "stink", "foul", "yuck"],
+};
+const EMOTIONS = Object.keys(EMOTION_STEMS) as Emotion[];
+
+function emotionScores(text: string): Record<Emotion, number> {
+  const tokens = words(text);
+  const hits = Object.fromEntries(EMOTIONS.map((e) => [e, 0])) as Record<Emotion, number>;
+  tokens.forEach((token, i) => {
+    const negated = tokens.slice(Math.max(0, i - NEGATION_WINDOW), i).some((t) => NEGATORS.has(t));
+    if (negated) return;
+    for (const emotion of EMOTIONS) if (EMOTION_STEMS[emotion].some((stem) => token.startsWith(stem))) hits[emotion]++;
+  });
+  const total = EMOTIONS.reduce((sum, e) => sum + hits[e], 0);
+  return Object.fromEntries(EMOTIONS.map((e) => [e, total ? round(hits[e] / total) : 0])) as Record<Emotion, number>;
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * Evidence for each side is the sum of the positive and of the negative word scores; neutral
+ * weighs one point plus a little per word of text, so that one weak
+ * word in a long text stays close to neutral.
+ */
+export function analyzeSentiment(text: string): SentimentResult {
+  const result = analyzer.analyze(text, { language: "en-rules" });
+  let positive = 0;
+  let negative = 0;
+  for (const entry of result.calculation) {
+    const value = Object.values(entry)[0] ?? 0;
+    if (value > 0) positive += value;
+    else negative -= value;
+  }
+  const neutral = 1 + result.tokens.length / 20;
+  const total = positive + negative + neutral;
+  const scores = { positive: round(positive / total), neutral: round(neutral / total), negative: round(negative / total) };
+  const [overallSentiment, confidence] = (Object.entries(scores) as [Polarity, number][]).reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+  return { overallSentiment, confidence, scores, emotions: emotionScores(text), score: round(result.score), comparative: round(result.comparative) };
+}

@@ -1,0 +1,65 @@
+import { pageRank } from "./rank";
+import { sentences, STOP_WORDS, stem, wordCount, words } from "./text";
+
+export interface SummaryOptions {
+  /** Bounds of the summary in words. */
+  minLength: number;
+  maxLength: number;
+}
+
+export interface Summary {
+  sentences: string[];
+  originalLength: number;
+  summaryLength: number;
+}
+
+const contentWords = (sentence: string) => new Set(words(sentence).filter((w) => !STOP_WORDS.has(w)).map(stem));
+
+/** TextRank's sentence similarity: shared content words over the log of both lengths. */
+function similarity(a: Set<string>, b: Set<string>): number {
+  if (a.size < 2 || b.size < 2) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / (Math.log(a.size) + Math.log(b.size));
+}
+
+function truncateToWords(sentence: string, limit: number): string {
+  const matches = [...sentence.matchAll(/\S+/g)];
+  if (matches.length <= limit) return sentence;
+  const last = matches[limit - 1]!;
+  return `${sentence.slice(0, last.index + last[0].length).replace(/[,;:]$/, "")}…`;
+}
+
+/**
+ * Extractive summary (TextRank, Mihalcea & Tarau 2004): sentences ranked by PageRank over their
+ * similarity graph, taken best first while they fit within maxLength words, shown in text order.
+ * When no whole sentence fits, the best one is cut at maxLength words.
+ */
+export function summarize(text: string, options: SummaryOptions): Summary {
+  const spans = sentences(text);
+  const originalLength = wordCount(text);
+  if (originalLength <= options.minLength) {
+    return { sentences: spans.map((s) => s.text), originalLength, summaryLength: originalLength };
+  }
+  const bags = spans.map((s) => contentWords(s.text));
+  const weights = bags.map((a, i) => bags.map((b, j) => (i === j ? 0 : similarity(a, b))));
+  const scores = pageRank(weights);
+  // Ties (no shared words at all) go to the earlier sentence: leads carry most news.
+  const order = spans.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b);
+
+  const chosen: number[] = [];
+  let length = 0;
+  for (const index of order) {
+    const size = wordCount(spans[index]!.text);
+    if (length + size > options.maxLength) continue;
+    chosen.push(index);
+    length += size;
+    if (length >= options.minLength && length >= options.maxLength * 0.8) break;
+  }
+  if (chosen.length === 0) {
+    const cut = truncateToWords(spans[order[0]!]!.text, options.maxLength);
+    return { sentences: [cut], originalLength, summaryLength: wordCount(cut) };
+  }
+  const picked = chosen.sort((a, b) => a - b).map((i) => spans[i]!.text);
+  return { sentences: picked, originalLength, summaryLength: length };
+}

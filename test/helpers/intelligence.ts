@@ -1,0 +1,23 @@
+import { createTestKey, type TestKey } from "./credentials";
+import { call, secretHeaders } from "./requests";
+
+export interface AiEnvelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+  timestamp: number;
+}
+
+let shared: Promise<TestKey> | undefined;
+/** One key with scope ai:read for a test file. */
+export const aiKey = () => (shared ??= createTestKey({ scopes: ["ai:read"] }));
+
+/** POSTs bizContent to a group I endpoint with a key's secret; answers status and envelope. */
+export async function callAi<T = Record<string, unknown>>(path: string, bizContent: unknown, key?: TestKey) {
+  const response = await call(`/std/ai${path}`, {
+    method: "POST",
+    headers: { ...secretHeaders(key ?? (await aiKey())), "Content-Type": "application/json" },
+    body: JSON.stringify({ bizContent }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as AiEnvelope<T> };
+}
