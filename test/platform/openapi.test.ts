@@ -65,6 +65,19 @@ describe("OpenAPI document", () => {
     expect(Object.keys(doc.components.securitySchemes)).toContain("AppToken");
   });
 
+  it("lists the eight I endpoints, each POST with the timestamped envelope", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+    };
+    const paths = ["/translate/document", "/summarize", "/sentiment", "/ner", "/qrcode/custom", "/language/detect", "/classify", "/keywords"];
+    for (const path of paths) {
+      const post = doc.paths[`/std/ai${path}`]?.post;
+      expect(Object.keys(doc.paths[`/std/ai${path}`] ?? {}), path).toEqual(["post"]);
+      expect(Object.keys(post!.responses[200]!.content!["application/json"]!.schema.properties ?? {}), path).toContain("timestamp");
+    }
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/std/ai/"))).toHaveLength(8);
+  });
+
   it("documents both bizContent forms of the style F route", async () => {
     const doc = (await (await call("/openapi.json")).json()) as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
