@@ -56,7 +56,7 @@ describe("I6 language detection", () => {
 
 describe("I3 sentiment", () => {
   it("scores positive text, with emotions", async () => {
-    const { status, body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number>; emotions: Record<string, number>; language: string; engine: string }>(
+    const { status, body } = await callAi<{ overallSentiment: string; confidence: number; scores: { positive: number; neutral: number; negative: number }; emotions: Record<string, number>; language: string; engine: string }>(
       "/sentiment",
       { text: "I absolutely love this phone, the camera is amazing and I am so happy with it!" },
     );
@@ -70,8 +70,8 @@ describe("I3 sentiment", () => {
   it("flips a negated word and scales an intensified one", async () => {
     const negated = await callAi<{ overallSentiment: string; scores: Record<string, number> }>("/sentiment", { text: "This is not good at all." });
     expect(negated.body.data.overallSentiment).toBe("negative");
-    const plain = await callAi<{ scores: Record<string, number> }>("/sentiment", { text: "The service was good." });
-    const intensified = await callAi<{ scores: Record<string, number> }>("/sentiment", { text: "The service was extremely good." });
+    const plain = await callAi<{ scores: { positive: number } }>("/sentiment", { text: "The service was good." });
+    const intensified = await callAi<{ scores: { positive: number } }>("/sentiment", { text: "The service was extremely good." });
     expect(intensified.body.data.scores.positive).toBeGreaterThan(plain.body.data.scores.positive);
   });
 
