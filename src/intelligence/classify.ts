@@ -4,6 +4,7 @@ import spamModel from "./models/spam.json";
 import topicModel from "./models/topic.json";
 import { classifyText, features, strongestEvidence, type NaiveBayesModel } from "./naive-bayes";
 import { STOP_WORDS } from "./text";
+import { shares, topScore } from "./scores";
 
 export const CLASSIFIERS = ["spam", "sentiment", "topic", "intent"] as const;
 export type Classifier = (typeof CLASSIFIERS)[number];
@@ -23,8 +24,6 @@ export interface Classification {
   method: "naive-bayes" | "similarity" | "embeddings" | "workers-ai-model";
   spamIndicators?: string[];
 }
-
-const best = (scores: Record<string, number>) => Object.entries(scores).reduce((a, b) => (b[1] > a[1] ? b : a));
 
 // Cues a reader of spam knows, beyond the words the model learned.
 const SPAM_PATTERNS: [RegExp, string][] = [
@@ -62,9 +61,7 @@ function similarityScores(text: string, categories: readonly string[]): Record<s
       return sum + (counts > elsewhere ? 1 : 0);
     }, 0);
   });
-  const weights = evidence.map((e) => Math.exp(e));
-  const total = weights.reduce((a, b) => a + b, 0);
-  return Object.fromEntries(categories.map((c, i) => [c, Math.round((weights[i]! / total) * 1000) / 1000]));
+  return shares(categories, evidence.map((e) => Math.exp(e)));
 }
 
 /**
@@ -76,7 +73,7 @@ export function classify(text: string, classifier: Classifier, categories?: read
   const known = categories?.every((c) => model.labels.includes(c.toLowerCase()));
   const method = !categories || known ? "naive-bayes" : "similarity";
   const scores = method === "naive-bayes" ? classifyText(model, text, categories?.map((c) => c.toLowerCase())) : similarityScores(text, categories!);
-  const [classification, confidence] = best(scores);
+  const [classification, confidence] = topScore(scores);
   const result: Classification = { classification, confidence, scores, method };
   if (classifier === "spam") result.spamIndicators = spamIndicators(text, classification === "spam");
   return result;

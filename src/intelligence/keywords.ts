@@ -1,5 +1,6 @@
 import { pageRank } from "./rank";
 import { STOP_WORDS, stem } from "./text";
+import { roundScore } from "./scores";
 
 export interface Keyword {
   term: string;
@@ -28,8 +29,6 @@ function candidatePhrases(text: string): string[][] {
   if (current.length) phrases.push(current);
   return phrases;
 }
-
-const round = (value: number) => Math.round(value * 1000) / 1000;
 
 /**
  * Keywords by TextRank over a co-occurrence graph of content words (window 3), merged by stem.
@@ -94,5 +93,5 @@ export function extractKeywords(text: string, maxKeywords: number, includePhrase
   return results
     .sort((a, b) => b.score - a.score || b.frequency - a.frequency || a.term.localeCompare(b.term))
     .slice(0, maxKeywords)
-    .map((r) => ({ ...r, score: round(r.score / best) }));
+    .map((r) => ({ ...r, score: roundScore(r.score / best) }));
 }

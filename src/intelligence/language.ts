@@ -1,4 +1,5 @@
 import { eld } from "eld/extrasmall";
+import { roundScore } from "./scores";
 
 export interface LanguageCandidate {
   code: string;
@@ -18,8 +19,6 @@ export const languageName = (code: string) => names.of(code) ?? code;
 /** The 60 languages eld's smallest database knows; the README lists them. */
 export const DETECTABLE_LANGUAGES: readonly string[] = Object.values(eld.info().Languages);
 
-const round = (value: number) => Math.round(value * 1000) / 1000;
-
 // eld scores each language on its own (0..1); a softmax at this temperature turns the margins
 // between them into confidences that add up to 1 over the candidates shown.
 const TEMPERATURE = 0.1;
@@ -32,7 +31,7 @@ export function detectLanguage(text: string, candidates = 5): DetectedLanguage |
   const top = scores[0]?.[1] ?? 0;
   const weights = scores.map(([code, score]) => [code, Math.exp((score - top) / TEMPERATURE)] as const);
   const total = weights.reduce((sum, [, weight]) => sum + weight, 0) || 1;
-  const topCandidates = weights.slice(0, candidates).map(([code, weight]) => ({ code, name: languageName(code), confidence: round(weight / total) }));
+  const topCandidates = weights.slice(0, candidates).map(([code, weight]) => ({ code, name: languageName(code), confidence: roundScore(weight / total) }));
   const best = topCandidates.find((c) => c.code === result.language) ?? { code: result.language, name: languageName(result.language), confidence: 0 };
   return { ...best, reliable: result.isReliable(), topCandidates };
 }

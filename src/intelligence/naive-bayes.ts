@@ -1,4 +1,5 @@
 import { stem, words } from "./text";
+import { shares } from "./scores";
 
 /** A multinomial naive Bayes model as trained by `npm run train` (scripts/train-classifiers.ts). */
 export interface NaiveBayesModel {
@@ -32,9 +33,7 @@ export function classifyText(model: NaiveBayesModel, text: string, labels: reado
   const totalDocuments = labels.reduce((sum, l) => sum + model.documents[l]!, 0);
   const logPosterior = labels.map((label) => known.reduce((sum, t) => sum + logLikelihood(model, label, t), Math.log(model.documents[label]! / totalDocuments)));
   const top = Math.max(...logPosterior);
-  const weights = logPosterior.map((lp) => Math.exp(lp - top));
-  const total = weights.reduce((a, b) => a + b, 0);
-  return Object.fromEntries(labels.map((label, i) => [label, Math.round((weights[i]! / total) * 1000) / 1000]));
+  return shares(labels, logPosterior.map((lp) => Math.exp(lp - top)));
 }
 
 /** The text's words that favour `label` most over the other labels (log-likelihood ratio). */

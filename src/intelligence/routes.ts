@@ -34,6 +34,7 @@ import { summarize } from "./summarize";
 import { classifyWithWorkersAi, hasWorkersAiClassifier, sentimentWithWorkersAi, summarizeWithWorkersAi } from "./workers-ai";
 import { translateDocument } from "./translation/documents";
 import { decodeBase64Field, toBase64 } from "../platform/crypto";
+import { languageSupportFor, roundScore } from "./scores";
 
 export const INTELLIGENCE_BASE_PATH = "/std/ai";
 
@@ -44,7 +45,7 @@ function requireEnglish(language: string, what: string) {
   }
 }
 
-const ratio = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
+const ratio = (part: number, whole: number) => (whole ? roundScore(part / whole) : 0);
 
 export function intelligenceRoutes() {
   const router = createRouter();
@@ -91,7 +92,7 @@ export function intelligenceRoutes() {
         compressionRatio: ratio(result.summaryLength, result.originalLength),
         style: p.style,
         language,
-        languageSupport: language === "en" ? ("full" as const) : ("partial" as const),
+        languageSupport: languageSupportFor(language),
         engine,
       };
     },
@@ -123,7 +124,7 @@ export function intelligenceRoutes() {
       // Names, places and dates need the English model; the pattern types work in any language.
       const searched = (p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t));
       const entities = extractEntities(p.text, searched, { patternsOnly: language !== "en" });
-      return { entities, entityTypesSearched: [...new Set(searched)], language, languageSupport: language === "en" ? ("full" as const) : ("partial" as const), engine: "embedded" as const };
+      return { entities, entityTypesSearched: [...new Set(searched)], language, languageSupport: languageSupportFor(language), engine: "embedded" as const };
     },
   });
 
@@ -196,7 +197,7 @@ export function intelligenceRoutes() {
       return {
         keywords: extractKeywords(p.text, p.maxKeywords, p.includePhrases),
         language,
-        languageSupport: language === "en" ? ("full" as const) : ("partial" as const),
+        languageSupport: languageSupportFor(language),
         engine: "embedded" as const,
       };
     },

@@ -1,6 +1,7 @@
 import Sentiment from "sentiment";
 import english from "sentiment/languages/en/index.js";
 import { words } from "./text";
+import { roundScore, topScore } from "./scores";
 
 export type Polarity = "positive" | "neutral" | "negative";
 
@@ -71,10 +72,8 @@ function emotionScores(text: string): Record<Emotion, number> {
     for (const emotion of EMOTIONS) if (EMOTION_STEMS[emotion].some((stem) => token.startsWith(stem))) hits[emotion]++;
   });
   const total = EMOTIONS.reduce((sum, e) => sum + hits[e], 0);
-  return Object.fromEntries(EMOTIONS.map((e) => [e, total ? round(hits[e] / total) : 0])) as Record<Emotion, number>;
+  return Object.fromEntries(EMOTIONS.map((e) => [e, total ? roundScore(hits[e] / total) : 0])) as Record<Emotion, number>;
 }
-
-const round = (value: number) => Math.round(value * 1000) / 1000;
 
 /**
  * Evidence for each side is the sum of the positive and of the negative word scores; neutral
@@ -92,7 +91,7 @@ export function analyzeSentiment(text: string): SentimentResult {
   }
   const neutral = 1 + result.tokens.length / 20;
   const total = positive + negative + neutral;
-  const scores = { positive: round(positive / total), neutral: round(neutral / total), negative: round(negative / total) };
-  const [overallSentiment, confidence] = (Object.entries(scores) as [Polarity, number][]).reduce((best, entry) => (entry[1] > best[1] ? entry : best));
-  return { overallSentiment, confidence, scores, emotions: emotionScores(text), score: round(result.score), comparative: round(result.comparative) };
+  const scores = { positive: roundScore(positive / total), neutral: roundScore(neutral / total), negative: roundScore(negative / total) };
+  const [overallSentiment, confidence] = topScore(scores);
+  return { overallSentiment, confidence, scores, emotions: emotionScores(text), score: roundScore(result.score), comparative: roundScore(result.comparative) };
 }

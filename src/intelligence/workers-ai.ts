@@ -4,6 +4,7 @@ import { runModel } from "./engines";
 import { analyzeSentiment, type SentimentResult } from "./sentiment";
 import type { Summary, SummaryOptions } from "./summarize";
 import { sentences, wordCount } from "./text";
+import { shares, topScore } from "./scores";
 
 /** Workers AI models of group I; see the README for what each does better and worse. */
 export const WORKERS_AI_MODELS = {
@@ -28,10 +29,8 @@ export async function sentimentWithWorkersAi(env: Bindings, text: string): Promi
   const negative = score("NEGATIVE");
   if (positive === undefined || negative === undefined) throw new Error("distilbert-sst-2 answered without both labels");
   const neutral = Math.max(0, 1 - 2 * Math.abs(positive - negative));
-  const total = positive + negative + neutral;
-  const round = (v: number) => Math.round((v / total) * 1000) / 1000;
-  const scores = { positive: round(positive), neutral: round(neutral), negative: round(negative) };
-  const [overallSentiment, confidence] = (Object.entries(scores) as [keyof typeof scores, number][]).reduce((a, b) => (b[1] > a[1] ? b : a));
+  const scores = shares(["positive", "neutral", "negative"], [positive, neutral, negative]) as SentimentResult["scores"];
+  const [overallSentiment, confidence] = topScore(scores);
   const lexical = analyzeSentiment(text);
   return { ...lexical, overallSentiment, confidence, scores };
 }
@@ -58,19 +57,15 @@ export async function classifyWithWorkersAi(env: Bindings, text: string, classif
     if (!output.data || output.data.length !== categories.length + 1) throw new Error("bge-small answered with the wrong number of embeddings");
     const [textVector, ...categoryVectors] = output.data as [number[], ...number[][]];
     // Cosine similarities of bge sit close together; a sharp softmax spreads them into shares.
-    const weights = categoryVectors.map((v) => Math.exp(cosine(textVector, v) / 0.05));
-    const total = weights.reduce((a, b) => a + b, 0);
-    const scores = Object.fromEntries(categories.map((c, i) => [c, Math.round((weights[i]! / total) * 1000) / 1000]));
-    const [classification, confidence] = Object.entries(scores).reduce((a, b) => (b[1] > a[1] ? b : a));
+    const scores = shares(categories, categoryVectors.map((v) => Math.exp(cosine(textVector, v) / 0.05)));
+    const [classification, confidence] = topScore(scores);
     return { classification, confidence, scores, method: "embeddings" };
   }
   if (classifier === "sentiment") {
     const result = await sentimentWithWorkersAi(env, text);
-    const scores = { negative: result.scores.negative, positive: result.scores.positive };
-    const total = scores.negative + scores.positive || 1;
-    const normalised = { negative: Math.round((scores.negative / total) * 1000) / 1000, positive: Math.round((scores.positive / total) * 1000) / 1000 };
-    const [classification, confidence] = Object.entries(normalised).reduce((a, b) => (b[1] > a[1] ? b : a));
-    return { classification, confidence, scores: normalised, method: "workers-ai-model" };
+    const scores = shares(["negative", "positive"], [result.scores.negative, result.scores.positive]);
+    const [classification, confidence] = topScore(scores);
+    return { classification, confidence, scores, method: "workers-ai-model" };
   }
   throw new Error(`no Workers AI model for the ${classifier} classifier`);
 }
