@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { seedParts } from "./seed";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
@@ -42,6 +43,33 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["./test/setup.ts"],
+    // The first call of a group I engine loads it (as a new isolate does); on two busy cores that
+    // can pass vitest's default of 5 s.
+    testTimeout: 20_000,
+    // Each test file loads the Worker's module graph into a fresh workerd over RPC, one module per
+    // round trip: pre-bundled dependencies make that a handful of modules instead of some 300.
+    deps: {
+      optimizer: {
+        ssr: {
+          enabled: true,
+          include: [
+            "zod",
+            "drizzle-orm",
+            "drizzle-orm/d1",
+            "drizzle-orm/sqlite-core",
+            "hono",
+            "hono/body-limit",
+            "hono/cookie",
+            "hono/http-exception",
+            "jose",
+            "@hono/zod-openapi",
+            "@scalar/hono-api-reference",
+          ],
+        },
+      },
+    },
+    // The files wait on workerd more than on the CPU: two at a time even on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Request logs are noise when a test passes and evidence when it fails.
     silent: "passed-only",
   },

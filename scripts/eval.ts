@@ -2,7 +2,8 @@
  * `npm run eval`: scores the embedded engine of group I on held-out parts of openly licensed
  * labelled sets and prints a table (the README shows it beside published figures).
  */
-import { classify, type Classifier } from "../src/intelligence/classify";
+import { classify } from "../src/intelligence/classify";
+import type { Classifier } from "../src/intelligence/vocabulary";
 import { analyzeSentiment } from "../src/intelligence/sentiment";
 import { sentimentSentences, spamAssassinEmails, split, type LabelledText } from "./lib/corpora";
 

@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { database } from "../src/platform/database";
 import { runJob } from "../src/platform/jobs/runner";
-import { JOBS, jobNamed } from "../src/scheduler/registry";
+import { JOBS } from "../src/groups";
 import { feedFromFile } from "./lib/feeds";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { source: { type: "string" } } });
-const job = jobNamed(positionals[0] ?? "");
+const job = JOBS.find((j) => j.name === positionals[0]);
 if (!job) fail(`usage: npm run jobs:run -- <job> [--source URL|FILE]; jobs: ${JOBS.map((j) => j.name).join(", ")}`);
 
 ensureDevVars();

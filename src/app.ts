@@ -1,63 +1,48 @@
-import { OpenAPIHono, z } from "@hono/zod-openapi";
-import { accountRoutes } from "./accounts/routes";
-import { sessionRoutes } from "./accounts/session-routes";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
+import type { MiddlewareHandler } from "hono";
+import { accessPolicy } from "./platform/auth/access-policy";
 import type { AppEnv } from "./platform/env";
-import { enforceAccessPolicy } from "./platform/auth/access-policy";
-import { ApiError, handleError, handleNotFound } from "./platform/errors";
+import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
+import { type GroupModule, type Surface, surfaceResolver } from "./platform/group";
 import { requestContext } from "./platform/logging";
-import { INTELLIGENCE_BASE_PATH, intelligenceRoutes } from "./intelligence/routes";
-import { PICKUP_BASE_PATH, pickupRoutes } from "./pickup/routes";
-import { REFERENCE_BASE_PATH, referenceRoutes } from "./reference/routes";
-import { SCHEDULER_BASE_PATH, schedulerRoutes } from "./scheduler/routes";
-import { TAX_BASE_PATH, taxRoutes } from "./tax/routes";
+import { platformSettings, checkSettings } from "./platform/settings";
 
-/** 1 MiB: no JSON or form request of the interface comes near it, except a document to translate. */
+/** 1 MiB: no JSON or form request of the interface comes near it; a group names its exceptions. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** A 10 MB document in base64 inside bizContent. */
-const MAX_DOCUMENT_BODY_BYTES = 15 * 1024 * 1024;
 
-export function createApp() {
+function limitBody(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError(413, `Request body is larger than ${maxSize} bytes`);
+    },
+  });
+}
+
+/** Builds the service from its groups: each group's surfaces, access rules, body limits and router. */
+export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = []) {
   const app = new OpenAPIHono<AppEnv>();
-  app.use("*", requestContext);
-  const limitBody = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new ApiError(413, `Request body is larger than ${maxSize} bytes`);
-      },
-    });
-  const documentLimit = limitBody(MAX_DOCUMENT_BODY_BYTES);
-  const defaultLimit = limitBody(MAX_BODY_BYTES);
-  app.use("*", (c, next) => (c.req.path === `${INTELLIGENCE_BASE_PATH}/translate/document` ? documentLimit : defaultLimit)(c, next));
-  app.use("*", enforceAccessPolicy);
+  const envelopeFor = surfaceResolver([...fallbackSurfaces, ...groups.flatMap((g) => g.surfaces)], "data");
+  const settingsSchemas = [platformSettings, ...groups.flatMap((g) => (g.settings ? [g.settings] : []))];
+  const bodyLimits = new Map(groups.flatMap((g) => Object.entries(g.bodyLimits ?? {})).map(([path, bytes]) => [path, limitBody(bytes)]));
+  const defaultBodyLimit = limitBody(MAX_BODY_BYTES);
+
+  const surface: MiddlewareHandler<AppEnv> = async (c, next) => {
+    c.set("envelope", envelopeFor(c.req.path));
+    const settings = checkSettings(c.env, settingsSchemas);
+    if (!settings.ok) return respondWithError(c, 503, `service misconfigured: ${settings.name}`);
+    await next();
+  };
+
+  app.use("*", requestContext, surface);
+  app.use("*", (c, next) => (bodyLimits.get(c.req.path) ?? defaultBodyLimit)(c, next));
+  app.use("*", accessPolicy(groups.flatMap((g) => g.access)));
   app.onError(handleError);
   app.notFound(handleNotFound);
 
-  app.openapi(
-    {
-      method: "get",
-      path: "/health",
-      tags: ["Service"],
-      summary: "Liveness and build version (no authentication)",
-      responses: {
-        200: {
-          description: "The service is up",
-          content: { "application/json": { schema: z.object({ status: z.literal("ok"), version: z.string() }) } },
-        },
-      },
-    },
-    (c) => c.json({ status: "ok" as const, version: c.env.BUILD_VERSION }, 200),
-  );
-
-  app.route("/", sessionRoutes());
-  app.route("/", accountRoutes());
-  app.route(TAX_BASE_PATH, taxRoutes());
-  app.route(INTELLIGENCE_BASE_PATH, intelligenceRoutes());
-  app.route(REFERENCE_BASE_PATH, referenceRoutes());
-  app.route(SCHEDULER_BASE_PATH, schedulerRoutes());
-  app.route(PICKUP_BASE_PATH, pickupRoutes());
+  for (const group of groups) app.route(group.mount, group.router());
 
   registerSecuritySchemes(app);
   app.doc31("/openapi.json", (c) => ({
@@ -65,14 +50,13 @@ export function createApp() {
     info: {
       title: "Edge gateway",
       version: c.env.BUILD_VERSION,
-      description: "Tax rates, accounts, intelligence utilities, reference data, content, mini-programs and pickups.",
+      description: `The gateway's groups: ${groups.map((g) => g.title).join("; ")}.`,
     },
     servers: [{ url: new URL(c.req.url).origin }],
   }));
   app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Edge gateway API" }));
   return app;
 }
-
 function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
   const header = (name: string, description: string) => ({ type: "apiKey" as const, in: "header" as const, name, description });
   const schemes = {

@@ -1,30 +1,35 @@
 import { createApp } from "./app";
+import { FALLBACK_SURFACES, GROUPS, JOBS } from "./groups";
 import { database } from "./platform/database";
 import type { Bindings } from "./platform/env";
-import { logEvent } from "./platform/logging";
+import { logger } from "./platform/logging";
 import { runJob } from "./platform/jobs/runner";
-import { consumePickups, consumeWebhooks } from "./pickup/consumer";
-import type { CarrierMessage } from "./pickup/service";
-import type { WebhookMessage } from "./pickup/webhooks";
-import { jobsForCron } from "./scheduler/registry";
+import { checkSettings, platformSettings } from "./platform/settings";
 
 export { PurchaseFieldsService } from "./reference/purchase-fields";
 
-const app = createApp();
+const app = createApp(GROUPS, FALLBACK_SURFACES);
+const settingsSchemas = [platformSettings, ...GROUPS.flatMap((g) => (g.settings ? [g.settings] : []))];
+const consumers = GROUPS.flatMap((g) => g.consumers ?? []);
 
 export default {
   fetch: app.fetch,
 
   /** Each cron trigger runs its jobs side by side; one failing feed does not hold up the others. */
   async scheduled(controller, env, ctx) {
-    const jobs = jobsForCron(controller.cron);
-    if (jobs.length === 0) logEvent("warn", { cron: controller.cron, error: "no job is scheduled on this cron expression" });
+    const log = logger({ cron: controller.cron });
+    if (!checkSettings(env, settingsSchemas).ok) return;
+    const jobs = JOBS.filter((job) => job.cron === controller.cron);
+    if (jobs.length === 0) log.warn({ error: "no job is scheduled on this cron expression" });
     ctx.waitUntil(Promise.allSettled(jobs.map((job) => runJob(database(env), env, job, "cron"))));
   },
 
+  /** A misconfigured Worker leaves its messages to be retried once the settings are mended. */
   async queue(batch, env) {
-    if (batch.queue.startsWith("gateway-pickups")) await consumePickups(batch as MessageBatch<CarrierMessage>, env);
-    else if (batch.queue.startsWith("gateway-webhooks")) await consumeWebhooks(batch as MessageBatch<WebhookMessage>, env);
-    else logEvent("error", { queue: batch.queue, error: "no consumer for this queue" });
+    const log = logger({ queue: batch.queue, messages: batch.messages.length });
+    if (!checkSettings(env, settingsSchemas).ok) return batch.retryAll();
+    const consumer = consumers.find((c) => batch.queue === c.queue || batch.queue.startsWith(`${c.queue}-`));
+    if (!consumer) return log.error({ error: "no consumer for this queue" });
+    await consumer.consume(batch, env, log);
   },
 } satisfies ExportedHandler<Bindings>;

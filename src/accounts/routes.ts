@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../platform/database";
 import { createRouter, idParam } from "../platform/openapi";
 import { createApp, deleteApp, listApps } from "./apps";
 import { createKey, listKeys, ownKey, revokeKey } from "./keys";
@@ -97,47 +96,47 @@ export function accountRoutes() {
   const router = createRouter();
 
   router.openapi(routes.createKey, async (c) => {
-    const issued = await createKey(database(c.env), c.env.KEY_ENCRYPTION_KEY, c.get("principal"), c.req.valid("json"));
+    const issued = await createKey(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.get("principal"), c.req.valid("json"));
     return c.json(keyCreated(issued), 201);
   });
   router.openapi(routes.listKeys, async (c) => {
-    const keys = await listKeys(database(c.env), c.get("principal").userId);
+    const keys = await listKeys(c.var.db, c.get("principal").userId);
     return c.json({ data: keys.map(keyListItem), total: keys.length }, 200);
   });
   router.openapi(routes.keyDetail, async (c) => {
-    const key = await ownKey(database(c.env), c.get("principal").userId, c.req.valid("param").id);
+    const key = await ownKey(c.var.db, c.get("principal").userId, c.req.valid("param").id);
     return c.json(keyDetail(key), 200);
   });
   router.openapi(routes.revokeKey, async (c) => {
-    await revokeKey(database(c.env), c.get("principal").userId, c.req.valid("param").id);
+    await revokeKey(c.var.db, c.get("principal").userId, c.req.valid("param").id);
     return c.json({ success: true, message: "API key revoked" }, 200);
   });
 
   // `/me` is registered before `/{id}`, which would otherwise take it.
-  router.openapi(routes.me, async (c) => c.json(userRecord(await userById(database(c.env), c.get("principal").userId)), 200));
+  router.openapi(routes.me, async (c) => c.json(userRecord(await userById(c.var.db, c.get("principal").userId)), 200));
   router.openapi(routes.readUser, async (c) => {
-    const user = await readUser(database(c.env), c.get("principal"), c.req.valid("param").id);
+    const user = await readUser(c.var.db, c.get("principal"), c.req.valid("param").id);
     return c.json(userRecord(user), 200);
   });
   router.openapi(routes.updateUser, async (c) => {
-    const user = await updateUser(database(c.env), c.get("principal"), c.req.valid("param").id, c.req.valid("json"));
+    const user = await updateUser(c.var.db, c.get("principal"), c.req.valid("param").id, c.req.valid("json"));
     return c.json(userRecord(user), 200);
   });
   router.openapi(routes.deactivateUser, async (c) => {
-    await deactivateUser(database(c.env), c.get("principal"), c.req.valid("param").id);
+    await deactivateUser(c.var.db, c.get("principal"), c.req.valid("param").id);
     return c.json({ success: true, message: "User deactivated" }, 200);
   });
 
   router.openapi(routes.createApp, async (c) => {
-    const issued = await createApp(database(c.env), c.env.KEY_ENCRYPTION_KEY, c.get("principal").userId, c.req.valid("json"));
+    const issued = await createApp(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.get("principal").userId, c.req.valid("json"));
     return c.json(appCreated(issued), 201);
   });
   router.openapi(routes.listApps, async (c) => {
-    const apps = await listApps(database(c.env), c.get("principal").userId);
+    const apps = await listApps(c.var.db, c.get("principal").userId);
     return c.json({ data: apps.map(appListItem), total: apps.length }, 200);
   });
   router.openapi(routes.deleteApp, async (c) => {
-    await deleteApp(database(c.env), c.get("principal").userId, c.req.valid("param").id);
+    await deleteApp(c.var.db, c.get("principal").userId, c.req.valid("param").id);
     return c.json({ success: true, message: "App revoked" }, 200);
   });
 

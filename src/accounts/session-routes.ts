@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { database } from "../platform/database";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
@@ -78,7 +77,7 @@ export function sessionRoutes() {
   const router = createRouter();
 
   router.openapi(routes.login, async (c) => {
-    const { state, authorizeUrl } = await startLogin(database(c.env), c.env);
+    const { state, authorizeUrl } = await startLogin(c.var.db, c.env);
     setCookie(c, STATE_COOKIE, state, { ...cookieOptions, maxAge: LOGIN_ATTEMPT_SECONDS });
     return c.redirect(authorizeUrl, 302);
   });
@@ -89,7 +88,7 @@ export function sessionRoutes() {
     if (!code || !state) throw new ApiError(400, "code and state are required");
     const cookieState = getCookie(c, STATE_COOKIE);
     deleteCookie(c, STATE_COOKIE, cookieOptions);
-    const session = await finishLogin(database(c.env), c.env, { code, state, cookieState });
+    const session = await finishLogin(c.var.db, c.env, { code, state, cookieState });
     setRefreshCookie(c, session.refreshToken);
     const target = new URL(c.env.FRONTEND_CALLBACK_URL);
     target.searchParams.set("token", session.accessToken);
@@ -103,7 +102,7 @@ export function sessionRoutes() {
     const fromBody = c.req.header("Content-Type")?.includes("application/json") ? c.req.valid("json").refresh_token : undefined;
     const presented = fromBody ?? getCookie(c, REFRESH_COOKIE);
     if (!presented) throw new ApiError(401, "Refresh token required");
-    const session = await refreshSession(database(c.env), c.env, presented);
+    const session = await refreshSession(c.var.db, c.env, presented);
     setRefreshCookie(c, session.refreshToken);
     return c.json(
       { access_token: session.accessToken, token_type: "bearer" as const, expires_in: session.expiresIn, refresh_token: session.refreshToken },
@@ -112,7 +111,7 @@ export function sessionRoutes() {
   });
 
   router.openapi(routes.logout, async (c) => {
-    const logoutUrl = await logout(database(c.env), c.env, c.get("principal").userId);
+    const logoutUrl = await logout(c.var.db, c.env, c.get("principal").userId);
     deleteCookie(c, REFRESH_COOKIE, cookieOptions);
     return c.json({ logout_url: logoutUrl }, 200);
   });

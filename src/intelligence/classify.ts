@@ -5,9 +5,8 @@ import topicModel from "./models/topic.json";
 import { classifyText, features, strongestEvidence, type NaiveBayesModel } from "./naive-bayes";
 import { STOP_WORDS } from "./text";
 import { shares, topScore } from "./scores";
+import { CLASSIFIERS, type Classifier } from "./vocabulary";
 
-export const CLASSIFIERS = ["spam", "sentiment", "topic", "intent"] as const;
-export type Classifier = (typeof CLASSIFIERS)[number];
 
 export const MODELS: Record<Classifier, NaiveBayesModel> = {
   spam: spamModel,

@@ -1,13 +1,10 @@
 import nlp from "compromise";
 import datesPlugin from "compromise-dates";
 
+import { type EntityType, PATTERN_TYPES } from "./vocabulary";
+
 nlp.plugin(datesPlugin);
 
-export const ENTITY_TYPES = ["PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "PERCENT", "EMAIL", "PHONE"] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
-
-/** Types found by patterns that do not depend on the language of the text. */
-export const PATTERN_TYPES: readonly EntityType[] = ["MONEY", "PERCENT", "EMAIL", "PHONE"];
 
 export interface Entity {
   text: string;

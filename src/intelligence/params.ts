@@ -1,8 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { CLASSIFIERS } from "./classify";
 import { ENGINES } from "./engines";
-import { ENTITY_TYPES } from "./entities";
-import { ERROR_CORRECTION_LEVELS } from "./qrcode";
+import { CLASSIFIERS, ENTITY_TYPES, ERROR_CORRECTION_LEVELS } from "./vocabulary";
 
 /** Texts beyond this are refused rather than slowly analysed (a long book chapter). */
 export const MAX_TEXT_CHARACTERS = 100_000;

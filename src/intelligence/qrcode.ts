@@ -2,9 +2,8 @@ import { decode as decodePng, encode as encodePng } from "fast-png";
 import { decode as decodeJpeg } from "jpeg-js";
 import { encode as encodeQr } from "uqr";
 import { badRequest } from "../platform/errors";
+import type { ErrorCorrection } from "./vocabulary";
 
-export const ERROR_CORRECTION_LEVELS = ["L", "M", "Q", "H"] as const;
-export type ErrorCorrection = (typeof ERROR_CORRECTION_LEVELS)[number];
 
 export interface QrOptions {
   data: string;

@@ -3,11 +3,8 @@ import type { AppEnv } from "../platform/env";
 import { badRequest } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
 import { styleFRoutes } from "../platform/style-f";
-import { classify } from "./classify";
+import { decodeBase64Field, toBase64 } from "../platform/crypto";
 import { answerWith } from "./engines";
-import { ENTITY_TYPES, extractEntities, PATTERN_TYPES } from "./entities";
-import { extractKeywords } from "./keywords";
-import { detectLanguage, languageName, textLanguage } from "./language";
 import {
   classifyParams,
   keywordsParams,
@@ -18,7 +15,6 @@ import {
   summarizeParams,
   translateDocumentParams,
 } from "./params";
-import { contrastRatio, parseHexColor, renderQrCode } from "./qrcode";
 import {
   classifySchema,
   keywordsSchema,
@@ -29,18 +25,18 @@ import {
   summarySchema,
   translatedDocumentSchema,
 } from "./schema";
-import { analyzeSentiment } from "./sentiment";
-import { summarize } from "./summarize";
-import { classifyWithWorkersAi, hasWorkersAiClassifier, sentimentWithWorkersAi, summarizeWithWorkersAi } from "./workers-ai";
-import { translateDocument } from "./translation/documents";
-import { decodeBase64Field, toBase64 } from "../platform/crypto";
 import { languageSupportFor, roundScore } from "./scores";
+import { ENTITY_TYPES, PATTERN_TYPES } from "./vocabulary";
+
+// The engines (language tables, NLP, PDF and image libraries) are imported where they are used:
+// a new isolate that answers a tax lookup never evaluates them.
 
 export const INTELLIGENCE_BASE_PATH = "/std/ai";
 
 /** The embedded models of I3 and I7 learned English only; other languages are refused, not guessed. */
-function requireEnglish(language: string, what: string) {
+async function requireEnglish(language: string, what: string) {
   if (language !== "en") {
+    const { languageName } = await import("./language");
     throw badRequest(`text: ${what} supports English only; the text is ${languageName(language)} (${language})`);
   }
 }
@@ -60,6 +56,7 @@ export function intelligenceRoutes() {
     data: translatedDocumentSchema,
     handle: async (c, p) => {
       const started = Date.now();
+      const { translateDocument } = await import("./translation/documents");
       const result = await translateDocument(env(c), decodeBase64Field(p.documentBase64, "documentBase64"), p);
       return {
         translatedDocumentBase64: toBase64(result.document),
@@ -79,6 +76,11 @@ export function intelligenceRoutes() {
     params: summarizeParams,
     data: summarySchema,
     handle: async (c, p) => {
+      const [{ textLanguage }, { summarize }, { summarizeWithWorkersAi }] = await Promise.all([
+        import("./language"),
+        import("./summarize"),
+        import("./workers-ai"),
+      ]);
       const language = textLanguage(p.text);
       const { engine, result } = await answerWith(env(c), p.engine, {
         embedded: () => summarize(p.text, p),
@@ -104,8 +106,13 @@ export function intelligenceRoutes() {
     params: sentimentParams,
     data: sentimentSchema,
     handle: async (c, p) => {
+      const [{ textLanguage }, { analyzeSentiment }, { sentimentWithWorkersAi }] = await Promise.all([
+        import("./language"),
+        import("./sentiment"),
+        import("./workers-ai"),
+      ]);
       const language = textLanguage(p.text, p.language);
-      requireEnglish(language, "sentiment analysis");
+      await requireEnglish(language, "sentiment analysis");
       const { engine, result } = await answerWith(env(c), p.engine, {
         embedded: () => analyzeSentiment(p.text),
         workersAi: () => sentimentWithWorkersAi(env(c), p.text),
@@ -120,6 +127,7 @@ export function intelligenceRoutes() {
     params: nerParams,
     data: nerSchema,
     handle: async (_c, p) => {
+      const [{ textLanguage }, { extractEntities }] = await Promise.all([import("./language"), import("./entities")]);
       const language = textLanguage(p.text);
       // Names, places and dates need the English model; the pattern types work in any language.
       const searched = (p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t));
@@ -134,6 +142,7 @@ export function intelligenceRoutes() {
     params: qrCodeParams,
     data: qrCodeSchema,
     handle: async (_c, p) => {
+      const { contrastRatio, parseHexColor, renderQrCode } = await import("./qrcode");
       const foreground = parseHexColor(p.foregroundColor);
       if (!foreground) throw badRequest("foregroundColor: must be a hex colour such as #000000 or #000");
       const background = parseHexColor(p.backgroundColor);
@@ -161,6 +170,7 @@ export function intelligenceRoutes() {
     params: languageDetectParams,
     data: languageDetectSchema,
     handle: async (_c, p) => {
+      const { detectLanguage } = await import("./language");
       const detected = detectLanguage(p.text);
       if (!detected) {
         return { detectedLanguage: "und", languageName: "Undetermined", confidence: 0, reliable: false, topCandidates: [], engine: "embedded" as const };
@@ -175,8 +185,13 @@ export function intelligenceRoutes() {
     params: classifyParams,
     data: classifySchema,
     handle: async (c, p) => {
+      const [{ textLanguage }, { classify }, { classifyWithWorkersAi, hasWorkersAiClassifier }] = await Promise.all([
+        import("./language"),
+        import("./classify"),
+        import("./workers-ai"),
+      ]);
       const language = textLanguage(p.text);
-      requireEnglish(language, "classification");
+      await requireEnglish(language, "classification");
       // Spam, topic and intent have no Workers AI model: the trained classifier answers whatever the engine.
       const requested = hasWorkersAiClassifier(p.classifier, p.categories) ? p.engine : "embedded";
       const { engine, result } = await answerWith(env(c), requested, {
@@ -193,6 +208,7 @@ export function intelligenceRoutes() {
     params: keywordsParams,
     data: keywordsSchema,
     handle: async (_c, p) => {
+      const [{ textLanguage }, { extractKeywords }] = await Promise.all([import("./language"), import("./keywords")]);
       const language = textLanguage(p.text);
       return {
         keywords: extractKeywords(p.text, p.maxKeywords, p.includePhrases),

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ENGINES } from "./engines";
-import { ENTITY_TYPES } from "./entities";
-import { ERROR_CORRECTION_LEVELS } from "./qrcode";
+import { ENTITY_TYPES, ERROR_CORRECTION_LEVELS } from "./vocabulary";
 
 const engine = z.enum(ENGINES).openapi({ description: "The engine that produced this answer" });
 const score = z.number().min(0).max(1);

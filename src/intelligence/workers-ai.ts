@@ -1,5 +1,6 @@
 import type { Bindings } from "../platform/env";
-import type { Classification, Classifier } from "./classify";
+import type { Classification } from "./classify";
+import type { Classifier } from "./vocabulary";
 import { runModel } from "./engines";
 import { analyzeSentiment, type SentimentResult } from "./sentiment";
 import type { Summary, SummaryOptions } from "./summarize";

@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../platform/database";
 import { dataEnvelope } from "../platform/envelope";
 import { ApiError } from "../platform/errors";
 import { createRouter, dataErrorResponses, dataResponse, idParam } from "../platform/openapi";
@@ -109,19 +108,19 @@ export function pickupRoutes() {
   const appId = (c: { get(key: "principal"): { appId: number | null } }) => c.get("principal").appId!;
 
   router.openapi(routes.submit, async (c) => {
-    const task = await submitTask(database(c.env), c.env, appId(c), c.req.valid("json"));
+    const task = await submitTask(c.var.db, c.env, appId(c), c.req.valid("json"));
     return c.json(dataEnvelope({ task_id: task.id, request_id: task.requestId, process: task.process }), 200);
   });
   router.openapi(routes.list, async (c) => {
     const query = c.req.valid("json");
-    const { total, rows } = await listTasks(database(c.env), appId(c), query);
+    const { total, rows } = await listTasks(c.var.db, appId(c), query);
     return c.json(dataEnvelope({ total, currPage: query.pageNumber, data: rows.map(listItem) }), 200);
   });
-  router.openapi(routes.resend, async (c) => c.json(dataEnvelope(await resendNotification(database(c.env), c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
-  router.openapi(routes.recreate, async (c) => c.json(dataEnvelope(await recreateOrder(database(c.env), c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
-  router.openapi(routes.refresh, async (c) => c.json(dataEnvelope(await refreshAuthorization(database(c.env), c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
+  router.openapi(routes.resend, async (c) => c.json(dataEnvelope(await resendNotification(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
+  router.openapi(routes.recreate, async (c) => c.json(dataEnvelope(await recreateOrder(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
+  router.openapi(routes.refresh, async (c) => c.json(dataEnvelope(await refreshAuthorization(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
   router.openapi(routes.deliveries, async (c) => {
-    const rows = await deliveriesOf(database(c.env), appId(c), c.req.valid("param").taskId);
+    const rows = await deliveriesOf(c.var.db, appId(c), c.req.valid("param").taskId);
     return c.json(dataEnvelope(rows.map(delivery)), 200);
   });
   return router;

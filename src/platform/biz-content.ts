@@ -48,6 +48,6 @@ export async function readBizContent(c: Context<AppEnv>): Promise<Record<string,
 /** The business parameters validated by the route's schema; a failure names the bizContent key. */
 export async function parseBizContent<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
   const result = schema.safeParse(await readBizContent(c));
-  if (!result.success) throw validationError(c.req.path, result.error, "bizContent");
+  if (!result.success) throw validationError(c, result.error, "bizContent");
   return result.data;
 }

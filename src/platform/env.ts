@@ -1,4 +1,7 @@
 import type { Principal } from "./auth/principal";
+import type { Database } from "./database";
+import type { EnvelopeKind } from "./envelope";
+import type { Logger } from "./logging";
 
 /** Bindings declared in wrangler.toml, plus the secrets of .dev.vars / `wrangler secret put`. */
 export interface Bindings {
@@ -62,6 +65,11 @@ export interface Bindings {
 
 export interface Variables {
   requestId: string;
+  /** The request's services, put on the context once by `requestContext`. */
+  db: Database;
+  log: Logger;
+  /** The envelope of the surface the path belongs to. */
+  envelope: EnvelopeKind;
   principal: Principal;
   businessParams: Record<string, unknown>;
 }

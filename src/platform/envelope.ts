@@ -1,18 +1,11 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
- * Each group of the interface answers in its own envelope. The path decides which, so routed
- * answers, validation failures, 404s of unknown routes and unexpected errors all agree.
+ * Each group of the interface answers in its own envelope. A group declares it for its paths
+ * (`Surface`), so routed answers, validation failures, 404s of unknown routes and unexpected
+ * errors all agree. `html` and `text` are for pages and plain-text answers.
  */
-export type EnvelopeKind = "data" | "ai" | "account" | "tenant";
-
-export function envelopeKindFor(path: string): EnvelopeKind {
-  if (path.startsWith("/std/ai/")) return "ai";
-  if (path.startsWith("/std/") || path.startsWith("/api/v1/")) return "data";
-  if (path.startsWith("/api/mcp/") || path.startsWith("/api/skills/") || path.startsWith("/deposits/")) return "tenant";
-  if (path.startsWith("/auth/") || path.startsWith("/api/")) return "account";
-  return "data";
-}
+export type EnvelopeKind = "data" | "ai" | "account" | "tenant" | "html" | "text";
 
 const SUCCESS_MSG = "success";
 
@@ -57,5 +50,17 @@ export function errorBody(kind: EnvelopeKind, status: ContentfulStatusCode, mess
       return fields ? { detail: fields.map((f) => ({ loc: f.field.split("."), msg: f.message })) } : { detail: message };
     case "tenant":
       return { success: false, error: { code: TENANT_ERROR_CODES[status] ?? "internal_error", message } };
+    case "html":
+    case "text":
+      return message;
   }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+/** The error page of an HTML surface: the status and the message, nothing else. */
+export function errorPage(status: number, message: string): string {
+  const text = escapeHtml(message);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} ${text}</title></head><body><h1>${status}</h1><p>${text}</p></body></html>`;
 }

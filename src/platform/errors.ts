@@ -2,9 +2,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
-import { errorBody, envelopeKindFor, type FieldError } from "./envelope";
+import { errorBody, errorPage, type EnvelopeKind, type FieldError } from "./envelope";
 import type { AppEnv } from "./env";
-import { logEvent } from "./logging";
 
 /** The one error type that routes and services throw; `onError` shapes it into the group's envelope. */
 export class ApiError extends HTTPException {
@@ -27,16 +26,22 @@ function fieldErrors(error: ZodError, prefix?: string): FieldError[] {
   }));
 }
 
+/** The envelope of the request's surface, set by the app from the groups' declarations. */
+export const envelopeOf = (c: Context<AppEnv>): EnvelopeKind => c.get("envelope") ?? "data";
+
 /** A zod failure as the group expects it: 422 with every field for group A, else a 400 naming the first. */
-export function validationError(path: string, error: ZodError, prefix?: string): ApiError {
+export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: string): ApiError {
   const fields = fieldErrors(error, prefix);
-  if (envelopeKindFor(path) === "account") return new ApiError(422, "Validation failed", fields);
+  if (envelopeOf(c) === "account") return new ApiError(422, "Validation failed", fields);
   const first = fields[0]!;
   return new ApiError(400, `${first.field}: ${first.message}`);
 }
 
-export function respondWithError(c: Context, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {
-  return c.json(errorBody(envelopeKindFor(c.req.path), status, message, fields), status);
+export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {
+  const kind = envelopeOf(c);
+  if (kind === "html") return c.html(errorPage(status, message), status);
+  if (kind === "text") return c.text(message, status);
+  return c.json(errorBody(kind, status, message, fields), status);
 }
 
 export const handleError: ErrorHandler<AppEnv> = (err, c) => {
@@ -45,8 +50,7 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
     return respondWithError(c, err.status, err.message || "Bad request");
   }
   // The stack stays in the log, tied to the request id the caller sees; the body says nothing of it.
-  logEvent("error", {
-    requestId: c.get("requestId"),
+  c.get("log").error({
     path: c.req.path,
     error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
     stack: err instanceof Error ? err.stack : undefined,

@@ -1,30 +1,47 @@
 import type { MiddlewareHandler } from "hono";
+import { database } from "./database";
 import type { AppEnv } from "./env";
 
+type Level = "info" | "warn" | "error";
+
 /** One JSON object per line, so Workers Logs can filter on any field. */
-export function logEvent(level: "info" | "warn" | "error", fields: Record<string, unknown>): void {
+export function logEvent(level: Level, fields: Record<string, unknown>): void {
   const line = JSON.stringify({ level, ...fields });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);
   else console.log(line);
 }
 
+/** A log bound to what it serves (a request id, a queue message, a job run): every line carries it. */
+export interface Logger {
+  info(fields: Record<string, unknown>): void;
+  warn(fields: Record<string, unknown>): void;
+  error(fields: Record<string, unknown>): void;
+}
+
+export function logger(bound: Record<string, unknown>): Logger {
+  return {
+    info: (fields) => logEvent("info", { ...bound, ...fields }),
+    warn: (fields) => logEvent("warn", { ...bound, ...fields }),
+    error: (fields) => logEvent("error", { ...bound, ...fields }),
+  };
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Takes the caller's X-Request-Id when it is sane, else makes one; echoes it and logs the request. */
+/**
+ * Takes the caller's X-Request-Id when it is sane, else makes one; puts the request's services
+ * (database, bound log) on the context; echoes the id and logs the request.
+ */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header("X-Request-Id");
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  const log = logger({ requestId });
   c.set("requestId", requestId);
+  c.set("log", log);
+  c.set("db", database(c.env));
   const started = Date.now();
   await next();
   c.header("X-Request-Id", requestId);
-  logEvent("info", {
-    requestId,
-    method: c.req.method,
-    path: c.req.path,
-    status: c.res.status,
-    ms: Date.now() - started,
-    keyId: c.get("principal")?.keyId,
-  });
+  log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started, keyId: c.get("principal")?.keyId });
 };

@@ -9,7 +9,7 @@ export function createRouter() {
     defaultHook: (result, c) => {
       if (!result.success) {
         const bodyTarget = result.target === "json" || result.target === "form";
-        throw validationError(c.req.path, result.error, bodyTarget ? "body" : undefined);
+        throw validationError(c, result.error, bodyTarget ? "body" : undefined);
       }
     },
   });

@@ -18,7 +18,7 @@ export interface RateLimits {
   perHour: z.infer<typeof perHourSchema>;
 }
 
-const overrideSchema = z.strictObject({
+export const rateLimitsOverrideSchema = z.strictObject({
   perMinute: perMinuteSchema.partial().optional(),
   perHour: perHourSchema.optional(),
 });
@@ -35,7 +35,7 @@ export function rateLimits(env: Pick<Bindings, "RATE_LIMITS">): RateLimits {
   const raw = env.RATE_LIMITS ?? "";
   let limits = parsedLimits.get(raw);
   if (!limits) {
-    const override = raw ? overrideSchema.parse(JSON.parse(raw)) : {};
+    const override = raw ? rateLimitsOverrideSchema.parse(JSON.parse(raw)) : {};
     limits = {
       perMinute: { ...DEFAULT_RATE_LIMITS.perMinute, ...override.perMinute },
       perHour: { ...DEFAULT_RATE_LIMITS.perHour, ...override.perHour },

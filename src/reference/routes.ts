@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { database } from "../platform/database";
 import type { AppEnv } from "../platform/env";
 import { notFound } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
@@ -58,7 +57,7 @@ const purchaseFields = (c: Context<AppEnv>) => c.env.PURCHASE_FIELDS as unknown 
 export function referenceRoutes() {
   const router = createRouter();
   const styleF = styleFRoutes(router, { tag: "O · Open reference data", envelope: "data", errors: [400, 401, 403, 404, 429] });
-  const db = (c: Context<AppEnv>) => database(c.env);
+  const db = (c: Context<AppEnv>) => c.var.db;
 
   styleF({
     path: "/country/list", summary: "O1 · All 249 ISO 3166-1 countries", params: noParams, data: z.array(countrySchema), get: true,

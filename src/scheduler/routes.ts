@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../platform/database";
 import { dataEnvelope } from "../platform/envelope";
 import { notFound } from "../platform/errors";
 import { nextCronRun } from "../platform/jobs/cron";
 import { lastRuns, runJob, sourceUrls } from "../platform/jobs/runner";
 import { createRouter, DATA_SECURITY, dataErrorResponses, dataResponse } from "../platform/openapi";
-import { JOBS, jobNamed } from "./registry";
+import type { JobDefinition } from "../platform/jobs/runner";
 
 export const SCHEDULER_BASE_PATH = "/std/scheduler";
 
@@ -55,13 +54,14 @@ const routes = {
   }),
 };
 
-export function schedulerRoutes() {
+/** The jobs are the groups' jobs, handed over by `src/groups.ts`. */
+export function schedulerRoutes(jobs: JobDefinition[]) {
   const router = createRouter();
   router.openapi(routes.status, async (c) => {
-    const db = database(c.env);
+    const db = c.var.db;
     const now = new Date();
     const statuses = await Promise.all(
-      JOBS.map(async (job) => {
+      jobs.map(async (job) => {
         const { last, success } = await lastRuns(db, job.name);
         return {
           job: job.name,
@@ -77,9 +77,9 @@ export function schedulerRoutes() {
     return c.json(dataEnvelope(statuses), 200);
   });
   router.openapi(routes.run, async (c) => {
-    const job = jobNamed(c.req.valid("param").job);
-    if (!job) throw notFound(`No job ${c.req.valid("param").job}; the jobs are ${JOBS.map((j) => j.name).join(", ")}`);
-    return c.json(dataEnvelope(await runJob(database(c.env), c.env, job, "manual")), 200);
+    const job = jobs.find((j) => j.name === c.req.valid("param").job);
+    if (!job) throw notFound(`No job ${c.req.valid("param").job}; the jobs are ${jobs.map((j) => j.name).join(", ")}`);
+    return c.json(dataEnvelope(await runJob(c.var.db, c.env, job, "manual")), 200);
   });
   return router;
 }

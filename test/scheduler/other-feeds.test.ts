@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database } from "../../src/platform/database";
 import { runJob } from "../../src/platform/jobs/runner";
-import { jobNamed } from "../../src/scheduler/registry";
+import { JOBS } from "../../src/groups";
 import { OECD_URL_PREFIX, runJobNow, serveFeeds } from "../helpers/feeds";
 
 afterEach(() => vi.restoreAllMocks());
@@ -77,7 +77,7 @@ describe("the encyclopedia and China jobs", () => {
   });
 
   it("fails without a configured source", async () => {
-    const run = await runJob(database(env), { ...env, CHINA_FEED_URL: undefined }, jobNamed("china")!, "manual");
+    const run = await runJob(database(env), { ...env, CHINA_FEED_URL: undefined }, JOBS.find((job) => job.name === "china")!, "manual");
     expect(run).toMatchObject({ status: "failed", error: "no source configured: set CHINA_FEED_URL" });
   });
 

@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { envelopeKindFor } from "../envelope";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { consumeRateLimit, rateLimits, windowsFor } from "../rate-limit";
@@ -9,7 +8,7 @@ import { authenticateDataClient } from "./data-client";
 import type { Principal } from "./principal";
 import { scopeAllows, type ScopeResource } from "./scopes";
 
-type Credential =
+export type Credential =
   /** `X-API-Key` with `X-API-Secret` or a signature: groups T, I, O. */
   | "data-key"
   /** `Authorization: Bearer` with an API key or the service's JWT. */
@@ -32,29 +31,10 @@ export interface AccessRule {
   adminOnly?: boolean;
 }
 
-/** Every route of the service, by path prefix; the first match decides. The README shows this table. */
-export const ACCESS_RULES: AccessRule[] = [
-  { prefix: "/std/api/bigdata/taxrate", credential: "data-key", resource: "taxrate", readOnly: true },
-  { prefix: "/std/ai/translate/document", credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-translate" },
-  { prefix: "/std/ai/qrcode", credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-qrcode" },
-  { prefix: "/std/ai", credential: "data-key", resource: "ai", readOnly: true, hourly: "ai" },
-  { prefix: "/std/open", credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" },
-  { prefix: "/std/scheduler", credential: "data-key", adminOnly: true },
-  { prefix: "/api/v1", credential: "app-token", resource: "pickup" },
-  { prefix: "/api/tokens", credential: "bearer", resource: "tokens" },
-  { prefix: "/api/apps", credential: "bearer", resource: "tokens" },
-  { prefix: "/api/users", credential: "bearer", resource: "users" },
-  { prefix: "/auth/logout", credential: "session" },
-  { prefix: "/auth", credential: "public" },
-  { prefix: "/health", credential: "public" },
-  { prefix: "/openapi.json", credential: "public" },
-  { prefix: "/docs", credential: "public" },
-];
-
-const UNLISTED: AccessRule = { prefix: "", credential: "public" };
-
-export function accessRuleFor(path: string): AccessRule {
-  return ACCESS_RULES.find((rule) => path === rule.prefix || path.startsWith(`${rule.prefix}/`)) ?? UNLISTED;
+/** The rule of a path: the longest prefix that contains it. A path no rule covers has none: closed. */
+export function accessRuleFinder(rules: AccessRule[]): (path: string) => AccessRule | undefined {
+  const byLength = [...rules].sort((a, b) => b.prefix.length - a.prefix.length);
+  return (path) => byLength.find((rule) => path === rule.prefix || path.startsWith(`${rule.prefix}/`));
 }
 
 function authenticate(c: Context<AppEnv>, credential: Exclude<Credential, "public">): Promise<Principal> {
@@ -72,14 +52,28 @@ function authenticate(c: Context<AppEnv>, credential: Exclude<Credential, "publi
 
 /**
  * The one place that decides who may call what: the rule's credential, its scope, then the rate
- * limits of the caller's plan and of the endpoint group.
+ * limits of the caller's plan and of the endpoint group. Built from every group's rules; a path
+ * that none covers answers 401, so a route added without a rule is never public.
  */
-export const enforceAccessPolicy: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const rule = accessRuleFor(c.req.path);
-  if (rule.credential === "public") return next();
+export function accessPolicy(rules: AccessRule[]): MiddlewareHandler<AppEnv> {
+  const ruleFor = accessRuleFinder(rules);
+  return async (c, next) => {
+    const rule = ruleFor(c.req.path);
+    // A path no route answers goes on to the 404 of its surface; only routes need a rule.
+    if (!rule && !c.req.matchedRoutes.some((route) => route.method !== "ALL")) return next();
+    if (!rule) {
+      c.get("log").warn({ path: c.req.path, error: "no access rule covers this path; refused" });
+      throw new ApiError(401, "Authentication required");
+    }
+    if (rule.credential === "public") return next();
+    await enforceRule(c, rule, rule.credential);
+    await next();
+  };
+}
 
-  const principal = await authenticate(c, rule.credential);
-  const accountStyle = envelopeKindFor(c.req.path) === "account";
+async function enforceRule(c: Context<AppEnv>, rule: AccessRule, credential: Exclude<Credential, "public">) {
+  const principal = await authenticate(c, credential);
+  const accountStyle = c.get("envelope") === "account";
   if (rule.adminOnly && principal.role !== "admin") {
     throw new ApiError(403, accountStyle ? "Insufficient permissions" : "Insufficient permission: requires an admin key");
   }
@@ -97,5 +91,4 @@ export const enforceAccessPolicy: MiddlewareHandler<AppEnv> = async (c, next) =>
   const decision = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
   if (!decision.allowed) throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);
-  await next();
-};
+}

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { encryptSecret, randomBase62, sha256Hex } from "../crypto";
-import { database, type Database } from "../database";
+import type { Database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import type { Principal } from "./principal";
@@ -84,7 +84,7 @@ function noteKeyUse(c: Context<AppEnv>, { key }: KeyWithUser) {
   if (key.lastUsed && now - Date.parse(key.lastUsed) < LAST_USED_RESOLUTION_MS) return;
   const cutoff = new Date(now - LAST_USED_RESOLUTION_MS).toISOString();
   c.executionCtx.waitUntil(
-    database(c.env)
+    c.var.db
       .update(apiKeys)
       .set({ lastUsed: new Date(now).toISOString() })
       .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsed), lt(apiKeys.lastUsed, cutoff))))

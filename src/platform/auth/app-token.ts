@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { sha256Hex } from "../crypto";
-import { database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import type { Principal } from "./principal";
@@ -15,7 +14,7 @@ export async function authenticateAppToken(c: Context<AppEnv>): Promise<Principa
   if (!header) throw new ApiError(401, "Authorization header required");
   const token = APP_TOKEN.exec(header)?.[1];
   if (!token) throw new ApiError(401, "Authorization must be: appToken <token>");
-  const [found] = await database(c.env)
+  const [found] = await c.var.db
     .select({ app: apps, user: users })
     .from(apps)
     .innerJoin(users, eq(users.id, apps.userId))

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { API_KEY_PREFIX, assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
@@ -19,7 +18,7 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
   if (!header) throw new ApiError(401, "Authorization header required");
   const token = BEARER.exec(header)?.[1];
   if (!token) throw new ApiError(401, "Invalid authentication credentials");
-  const db = database(c.env);
+  const db = c.var.db;
 
   if (token.startsWith(API_KEY_PREFIX)) {
     if (!accept.keys) throw new ApiError(401, "Invalid authentication credentials");

@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { readBizContent } from "../biz-content";
 import { constantTimeEqual, decryptSecret } from "../crypto";
-import { database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
@@ -47,7 +46,7 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
 export async function authenticateDataClient(c: Context<AppEnv>): Promise<Principal> {
   const token = c.req.header("X-API-Key");
   if (!token) throw unauthorized("X-API-Key header required");
-  const found = await findKeyByToken(database(c.env), token);
+  const found = await findKeyByToken(c.var.db, token);
   assertUsableKey(found);
 
   const presentedSecret = c.req.header("X-API-Secret");

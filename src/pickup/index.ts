@@ -1,0 +1,23 @@
+import { z } from "zod";
+import type { GroupModule } from "../platform/group";
+import { httpsUrl } from "../platform/settings";
+import { consumePickups, consumeWebhooks } from "./consumer";
+import { PICKUP_BASE_PATH, pickupRoutes } from "./routes";
+
+/** P · Pickup tasks: submissions by app token, carrier calls and webhooks through queues. */
+export const pickup: GroupModule = {
+  name: "pickup",
+  title: "P pickup tasks",
+  surfaces: [{ prefix: PICKUP_BASE_PATH, envelope: "data" }],
+  access: [{ prefix: PICKUP_BASE_PATH, credential: "app-token", resource: "pickup" }],
+  mount: PICKUP_BASE_PATH,
+  router: pickupRoutes,
+  consumers: [
+    { queue: "gateway-pickups", consume: consumePickups },
+    { queue: "gateway-webhooks", consume: consumeWebhooks },
+  ],
+  settings: z.object({
+    CARRIER_API_URL: httpsUrl.optional(),
+    DOH_RESOLVER_URL: httpsUrl.optional(),
+  }),
+};

@@ -1,0 +1,48 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { z } from "zod";
+import type { AccessRule } from "./auth/access-policy";
+import type { EnvelopeKind } from "./envelope";
+import type { AppEnv, Bindings } from "./env";
+import type { JobDefinition } from "./jobs/runner";
+import type { Logger } from "./logging";
+
+/** A path prefix a group answers under, and the envelope every answer there uses, errors included. */
+export interface Surface {
+  prefix: string;
+  envelope: EnvelopeKind;
+}
+
+export interface QueueConsumer {
+  /** The queue's name as in wrangler.toml; a name with a suffix (`-staging`) is the same queue. */
+  queue: string;
+  consume(batch: MessageBatch, env: Bindings, log: Logger): Promise<void>;
+}
+
+/**
+ * What a group of the interface brings to the service. `src/groups.ts` lists them; the app, the
+ * access policy, the error handler, the queue dispatch and the scheduler read that list and never
+ * name a group.
+ */
+export interface GroupModule {
+  name: string;
+  /** How the API document names the group. */
+  title: string;
+  surfaces: Surface[];
+  /** Who may call what, by path prefix; a route that no rule covers is closed. */
+  access: AccessRule[];
+  /** Larger request bodies than the service's 1 MiB, by exact path. */
+  bodyLimits?: Record<string, number>;
+  /** Where the router is mounted, and the router itself (paths relative to the mount). */
+  mount: string;
+  router: () => OpenAPIHono<AppEnv>;
+  consumers?: QueueConsumer[];
+  jobs?: JobDefinition[];
+  /** The settings the group reads, checked once per isolate before any request is answered. */
+  settings?: z.ZodObject;
+}
+
+/** The surface of a path: the longest prefix that contains it, else the fallback. */
+export function surfaceResolver(surfaces: Surface[], fallback: EnvelopeKind): (path: string) => EnvelopeKind {
+  const byLength = [...surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
+  return (path) => byLength.find((s) => path === s.prefix || path.startsWith(s.prefix.endsWith("/") ? s.prefix : `${s.prefix}/`))?.envelope ?? fallback;
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import type { GroupModule } from "../platform/group";
+import { httpsUrl } from "../platform/settings";
+import { REFERENCE_JOBS } from "./jobs";
+import { REFERENCE_BASE_PATH, referenceRoutes } from "./routes";
+
+/** O · Open reference data: countries, zones, units, HS codes, languages, currencies, platforms. */
+export const reference: GroupModule = {
+  name: "reference",
+  title: "O open reference data",
+  surfaces: [{ prefix: REFERENCE_BASE_PATH, envelope: "data" }],
+  access: [{ prefix: REFERENCE_BASE_PATH, credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" }],
+  mount: REFERENCE_BASE_PATH,
+  router: referenceRoutes,
+  jobs: REFERENCE_JOBS,
+  settings: z.object({
+    HS_FEED_URL: httpsUrl.optional(),
+    HS_SECTIONS_FEED_URL: httpsUrl.optional(),
+    UNITS_FEED_URL: httpsUrl.optional(),
+    REFERENCE_FEED_URL: httpsUrl.optional(),
+  }),
+};

@@ -1,0 +1,49 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
+import worker from "../../src/index";
+import type { Bindings } from "../../src/platform/env";
+
+const app = createApp(GROUPS, FALLBACK_SURFACES);
+
+/** A fresh env object: the settings are checked once per env, as once per isolate in production. */
+const request = (path: string, overrides: Record<string, unknown>) =>
+  app.request(`https://gateway.test${path}`, {}, { ...env, ...overrides }, createExecutionContext());
+
+describe("settings checked before any request is answered", () => {
+  it.each([
+    ["RATE_LIMITS", "{not json"],
+    ["RATE_LIMITS", JSON.stringify({ perMinute: { free: -1 } })],
+    ["JOB_MAX_CHANGE_SHARE", "1.5"],
+    ["JOB_MAX_CHANGE_SHARE", "0"],
+    ["JOB_MAX_CHANGE_SHARE", "a quarter"],
+    ["KEY_ENCRYPTION_KEY", "c2hvcnQ="],
+    ["ENVIRONMENT", "staging"],
+    ["EU_VAT_FEED_URL", "http://feeds.test/rates.json"],
+    ["CARRIER_API_URL", "not a url"],
+    ["OIDC_DISCOVERY", "yes"],
+    ["JWT_SECRET", undefined],
+  ])("a bad %s answers 503 naming it, in the envelope of the path", async (name, value) => {
+    const data = await request("/std/api/bigdata/taxrate/types", { [name]: value });
+    expect(data.status).toBe(503);
+    expect(await data.json()).toEqual({ code: 503, msg: `service misconfigured: ${name}`, data: null });
+    const account = await request("/api/users/me", { [name]: value });
+    expect(account.status).toBe(503);
+    expect(await account.json()).toEqual({ detail: `service misconfigured: ${name}` });
+  });
+
+  it("serves when every setting is well formed, optional ones absent", async () => {
+    const res = await request("/health", { RATE_LIMITS: undefined, JOB_MAX_CHANGE_SHARE: "0.5", EU_VAT_FEED_URL: undefined });
+    expect(res.status).toBe(200);
+  });
+
+  it("leaves queue messages for a retry while the settings are wrong", async () => {
+    const batch = createMessageBatch("gateway-pickups", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { taskId: 1, action: "create" } }]);
+    const ctx = createExecutionContext();
+    await (worker as ExportedHandler<Bindings>).queue!(batch, { ...env, KEY_ENCRYPTION_KEY: "" }, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryBatch.retry).toBe(true);
+    expect(result.explicitAcks).toEqual([]);
+  });
+});
