@@ -10,6 +10,8 @@ function sharedData(file: string): string {
   return existsSync(path) ? readFileSync(path, "utf8") : "";
 }
 
+const ISOLATED = ["test/scheduler/**/*.test.ts", "test/pickup/**/*.test.ts"];
+
 export default defineConfig({
   plugins: [
     cloudflareTest(async () => ({
@@ -41,7 +43,6 @@ export default defineConfig({
     })),
   ],
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["./test/setup.ts"],
     // The first call of a group I engine loads it (as a new isolate does); on two busy cores that
     // can pass vitest's default of 5 s.
@@ -70,6 +71,13 @@ export default defineConfig({
     },
     // The files wait on workerd more than on the CPU: two at a time even on two cores.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Loading the Worker into a new workerd costs seconds per file, so most files share one and
+    // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
+    // shared reference data and the pickups leave queued work behind: their files run alone.
+    projects: [
+      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: ISOLATED } },
+      { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED } },
+    ],
     // Request logs are noise when a test passes and evidence when it fails.
     silent: "passed-only",
   },
