@@ -16,6 +16,8 @@ export default defineConfig({
   plugins: [
     cloudflareTest(async () => ({
       wrangler: { configPath: "./wrangler.toml" },
+      // The tests load the TypeScript source; wrangler.toml's main is the built Worker.
+      main: "./src/index.ts",
       miniflare: {
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),

@@ -14,6 +14,7 @@ import { feedFromFile } from "./lib/feeds";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
+import { measureStartup } from "./lib/startup";
 
 const { values } = parseArgs({
   options: {
@@ -166,6 +167,13 @@ async function webhookDelay(samples: number): Promise<Result> {
   };
 }
 
+step("bench: building the Worker and timing its global scope (5 fresh Node processes)");
+const startup = measureStartup();
+step(
+  `bench: startup ${startup.globalScopeMs} ms; ${startup.modules} modules, ${(startup.bytes / 1024).toFixed(0)} KiB ` +
+    `(${(startup.gzipBytes / 1024).toFixed(0)} KiB gzip), ${(startup.startupBytes / 1024).toFixed(0)} KiB compiled at startup`,
+);
+
 step(`bench: starting wrangler dev on port ${values.port}`);
 const server = spawn(WRANGLER, ["dev", "--port", values.port, "--ip", "127.0.0.1", "--log-level", "error"], {
   stdio: "ignore",
@@ -207,8 +215,34 @@ const scenarios: Scenario[] = [
   },
 ];
 
+/** The first request of each group after a fresh start: what a caller waits for while its code loads. */
+async function firstRequests(): Promise<{ group: string; ms: number; status: number }[]> {
+  const firsts: { group: string; path: string; method?: string; body?: string; headers: Record<string, string> }[] = [
+    { group: "T", path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret() },
+    { group: "O", path: "/std/open/country/list", headers: withSecret() },
+    { group: "A", path: "/api/tokens", headers: { Authorization: `Bearer ${key.token}` } },
+    {
+      group: "I",
+      path: "/std/ai/sentiment",
+      method: "POST",
+      body: JSON.stringify({ bizContent: { text: "A warm and funny film." } }),
+      headers: { ...withSecret(), "Content-Type": "application/json" },
+    },
+    { group: "P", path: "/api/v1/pickup/list", method: "POST", body: "{}", headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" } },
+  ];
+  const measured = [];
+  for (const first of firsts) {
+    const t0 = performance.now();
+    const res = await fetch(base + first.path, { method: first.method ?? "GET", body: first.body, headers: first.headers });
+    await res.arrayBuffer();
+    measured.push({ group: first.group, ms: Number((performance.now() - t0).toFixed(1)), status: res.status });
+  }
+  return measured;
+}
+
 try {
   await waitUntilReady();
+  const firsts = await firstRequests();
   const results: Result[] = [];
   for (const scenario of scenarios) {
     step(`bench: ${scenario.name}: ${REQUESTS} requests, ${CONCURRENCY} at a time`);
@@ -223,8 +257,11 @@ try {
   results.push(await webhookDelay(50));
   console.log(`\nwrangler dev (workerd, local D1/KV) on this machine; ${REQUESTS} requests per row, concurrency ${CONCURRENCY}\n`);
   console.table(results.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
+  console.log(`\nBuilt Worker: global scope ${startup.globalScopeMs} ms in Node; ${startup.modules} modules, ${startup.bytes} bytes (${startup.gzipBytes} gzip), ${startup.startupBytes} bytes compiled at startup`);
+  console.log("First request of each group after a fresh start, in this order:");
+  console.table(firsts);
   mkdirSync(".bench", { recursive: true });
-  writeFileSync(".bench/results.json", JSON.stringify({ at: new Date().toISOString(), REQUESTS, CONCURRENCY, results }, null, 2));
+  writeFileSync(".bench/results.json", JSON.stringify({ at: new Date().toISOString(), REQUESTS, CONCURRENCY, startup, firsts, results }, null, 2));
   const errors = results.reduce((n, r) => n + r.errors, 0);
   step(`bench: done; ${results.length} scenarios, ${errors} non-200 answers; written to .bench/results.json`);
   if (errors > 0) process.exitCode = 1;

@@ -7,7 +7,16 @@ import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "./li
 import { runSeed } from "./seed";
 
 const DEV_KEY_FILE = ".wrangler/dev-key.json";
-const port = process.env.PORT ?? "8787";
+const args = process.argv.slice(2);
+
+/** `npm run dev -- --port 9000` (or `--port=9000`) wins over PORT; wrangler takes the flag once. */
+function portFromArgs(): string | undefined {
+  const at = args.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
+  if (at === -1) return undefined;
+  return args[at]!.includes("=") ? args[at]!.split("=")[1] : args[at + 1];
+}
+const givenPort = portFromArgs();
+const port = givenPort ?? process.env.PORT ?? "8787";
 
 interface DevKey {
   token: string;
@@ -30,7 +39,9 @@ async function developmentKey(): Promise<DevKey> {
   });
 }
 
-if (ensureDevVars()) step("created .dev.vars with fresh local secrets");
+const devVars = ensureDevVars();
+if (devVars === "created") step("created .dev.vars with fresh local secrets");
+if (devVars === "development-added") step("added ENVIRONMENT=development to .dev.vars");
 step("applying migrations to the local D1");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 await runSeed("local");
@@ -51,7 +62,7 @@ process.stderr.write(`
 
 `);
 
-const server = spawn(WRANGLER, ["dev", "--port", port, ...process.argv.slice(2)], {
+const server = spawn(WRANGLER, ["dev", ...(givenPort ? [] : ["--port", port]), ...args], {
   stdio: "inherit",
   env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
 });

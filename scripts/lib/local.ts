@@ -27,14 +27,22 @@ export function wrangler(args: string[]): string {
   return result.stdout;
 }
 
-/** Creates .dev.vars with fresh random secrets on a new clone; an existing file is left alone. */
-export function ensureDevVars(): boolean {
-  if (existsSync(".dev.vars")) return false;
+/**
+ * Creates .dev.vars with fresh random secrets on a new clone. An existing file keeps its values;
+ * one from before wrangler.toml defaulted to production gets ENVIRONMENT=development added.
+ */
+export function ensureDevVars(): "created" | "development-added" | "unchanged" {
+  if (existsSync(".dev.vars")) {
+    const current = readFileSync(".dev.vars", "utf8");
+    if (/^ENVIRONMENT=/m.test(current)) return "unchanged";
+    writeFileSync(".dev.vars", `${current.replace(/\n?$/, "\n")}ENVIRONMENT=development\n`, { mode: 0o600 });
+    return "development-added";
+  }
   const filled = readFileSync(".dev.vars.example", "utf8")
     .replace(/^KEY_ENCRYPTION_KEY=$/m, `KEY_ENCRYPTION_KEY=${randomBytes(32).toString("base64")}`)
     .replace(/^JWT_SECRET=$/m, `JWT_SECRET=${randomBytes(32).toString("base64url")}`);
   writeFileSync(".dev.vars", filled, { mode: 0o600 });
-  return true;
+  return "created";
 }
 
 const SCRIPTS_CONFIG = ".wrangler.scripts.toml";
@@ -51,10 +59,14 @@ function scriptsConfig(): string {
 
 /** The local bindings `wrangler dev` uses (same persisted state), for scripts that reuse the Worker's code. */
 export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>): Promise<T> {
+  // wrangler would print "Using secrets defined in .dev.vars" on stdout, which carries our results.
+  const logLevel = process.env.WRANGLER_LOG;
+  process.env.WRANGLER_LOG = logLevel ?? "warn";
   const proxy = await getPlatformProxy<Bindings>({ configPath: scriptsConfig(), persist: true, remoteBindings: false });
   try {
     return await work(proxy.env);
   } finally {
     await proxy.dispose();
+    if (logLevel === undefined) delete process.env.WRANGLER_LOG;
   }
 }

@@ -1,0 +1,91 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
+import { WRANGLER } from "./local";
+
+export interface StartupMeasure {
+  /** Every module as uploaded, and gzipped as Workers count it against the size limit. */
+  bytes: number;
+  gzipBytes: number;
+  modules: number;
+  /** What a new isolate compiles before its first request: the entry and its static imports. */
+  startupBytes: number;
+  /** Median time to evaluate the script's global scope in a fresh Node process. */
+  globalScopeMs: number;
+}
+
+/** Stands in for the runtime's own module, so the modules can be imported by plain Node. */
+const RUNTIME_STUB = `
+export class WorkerEntrypoint { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }
+export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }
+export const env = {};
+`;
+
+/** One evaluation of the entry's global scope, timed from inside a new process. */
+const PROBE = `
+const started = performance.now();
+await import("./index.js");
+console.log(JSON.stringify({ ms: performance.now() - started }));
+`;
+
+/**
+ * Builds the Worker as `wrangler deploy` would and times the evaluation of its global scope: the
+ * work a new isolate does before the first request (Workers refuse a script that takes over 1 s).
+ */
+export function measureStartup(runs = 5): StartupMeasure {
+  const dir = mkdtempSync(join(tmpdir(), "gateway-startup-"));
+  try {
+    const built = spawnSync(WRANGLER, ["deploy", "--dry-run", "--outdir", dir], {
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
+    if (built.status !== 0) throw new Error(`wrangler build failed:\n${built.stdout}${built.stderr}`);
+    const modules = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    // Node cannot resolve `cloudflare:workers`: point each import of it at a stub beside the modules.
+    writeFileSync(join(dir, "runtime-stub.mjs"), RUNTIME_STUB);
+    for (const file of modules) {
+      const path = join(dir, file);
+      const stub = relative(dirname(path), join(dir, "runtime-stub.mjs"));
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll('"cloudflare:workers"', JSON.stringify(stub.startsWith(".") ? stub : `./${stub}`)));
+    }
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    const probe = join(dir, "probe.mjs");
+    writeFileSync(probe, PROBE);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const run = spawnSync(process.execPath, [probe], { encoding: "utf8" });
+      if (run.status !== 0) throw new Error(`evaluating the bundle failed:\n${run.stderr}`);
+      times.push((JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { ms: number }).ms);
+    }
+    times.sort((a, b) => a - b);
+    const sources = new Map(modules.map((file) => [file, readFileSync(join(dir, file))]));
+    const all = Buffer.concat([...sources.values()]);
+    return {
+      bytes: all.length,
+      gzipBytes: gzipSync(all).length,
+      modules: modules.length,
+      startupBytes: staticGraphBytes(dir, sources),
+      globalScopeMs: Number(times[Math.floor(times.length / 2)]!.toFixed(1)),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The entry module and everything it imports statically, transitively. */
+function staticGraphBytes(dir: string, sources: Map<string, Buffer>): number {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || !sources.has(file)) return;
+    seen.add(file);
+    const text = sources.get(file)!.toString("utf8");
+    for (const match of text.matchAll(/^(?:import|export)\b[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) {
+      const target = match[1] ?? match[2]!;
+      visit(relative(dir, join(dir, dirname(file), target)));
+    }
+  };
+  visit("index.js");
+  return [...seen].reduce((sum, file) => sum + sources.get(file)!.length, 0);
+}
