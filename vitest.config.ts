@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { seedParts } from "./seed";
+import { copyDocsAssets } from "./scripts/lib/docs-assets";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
 function sharedData(file: string): string {
@@ -11,6 +12,9 @@ function sharedData(file: string): string {
 }
 
 const ISOLATED = ["test/scheduler/**/*.test.ts", "test/pickup/**/*.test.ts"];
+
+// wrangler.toml's [assets] directory must hold the docs page's files before the pool starts.
+copyDocsAssets();
 
 export default defineConfig({
   plugins: [
@@ -66,7 +70,6 @@ export default defineConfig({
             "hono/http-exception",
             "jose",
             "@hono/zod-openapi",
-            "@scalar/hono-api-reference",
           ],
         },
       },

@@ -6,10 +6,12 @@
  */
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
+import { copyDocsAssets } from "./lib/docs-assets";
 
 const OUT_DIR = "build/worker";
 
 rmSync(OUT_DIR, { recursive: true, force: true });
+copyDocsAssets();
 const started = Date.now();
 const result = await build({
   entryPoints: { index: "src/index.ts" },

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import type { MiddlewareHandler } from "hono";
 import { accessPolicy } from "./platform/auth/access-policy";
@@ -54,7 +53,6 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     },
     servers: [{ url: new URL(c.req.url).origin }],
   }));
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Edge gateway API" }));
   return app;
 }
 function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {

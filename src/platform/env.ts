@@ -8,6 +8,8 @@ export interface Bindings {
   DB: D1Database;
   KV: KVNamespace;
   THEMES: R2Bucket;
+  /** The static files of public/ (the docs page's scripts and styles). */
+  ASSETS: Fetcher;
   /** The purchase-fields service (O13), reached by RPC; see src/reference/purchase-fields.ts. */
   PURCHASE_FIELDS: Fetcher;
   WEBHOOKS: Queue;

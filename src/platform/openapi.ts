@@ -39,16 +39,19 @@ const dataErrorSchema = z
   })
   .openapi("DataError");
 
-const DATA_ERROR_TEXT: Record<number, string> = {
+/** Every status a `{ code, msg, data }` route may document; a status missing here does not compile. */
+const DATA_ERROR_TEXT = {
   400: "Invalid request parameters; `msg` names the field and the rule",
   401: "Authentication failed",
   403: "The key lacks the scope this endpoint needs",
   404: "No such record",
+  409: "The request conflicts with the record's state or with an earlier request; `msg` says which",
+  412: "A precondition of the account is missing; `msg` says which",
   413: "Payload too large",
   429: "Rate limited",
   502: "The translation provider failed or did not answer in time",
   503: "A provider this endpoint needs is not configured or not reachable",
-};
+} as const satisfies Record<number, string>;
 
 /** A path parameter holding a record id: digits only, no leading zero, within a safe integer. */
 export function idParam(name: string) {
@@ -64,7 +67,7 @@ export function dataErrorResponses(...statuses: (keyof typeof DATA_ERROR_TEXT)[]
   return Object.fromEntries(
     statuses.map((status) => [
       status,
-      { description: DATA_ERROR_TEXT[status]!, content: { "application/json": { schema: dataErrorSchema } } },
+      { description: DATA_ERROR_TEXT[status], content: { "application/json": { schema: dataErrorSchema } } },
     ]),
   );
 }

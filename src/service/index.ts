@@ -2,6 +2,45 @@ import { z } from "@hono/zod-openapi";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 
+/** The API reference: Swagger UI on /openapi.json, every file served by the Worker (public/docs). */
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Edge gateway API</title>
+<link rel="stylesheet" href="/docs/vendor/swagger-ui.css">
+</head>
+<body>
+<div id="docs"></div>
+<script src="/docs/vendor/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+function serviceRoutes() {
+  const router = createRouter();
+  router.openapi(
+    {
+      method: "get",
+      path: "/health",
+      tags: ["Service"],
+      summary: "Liveness and build version (no authentication)",
+      responses: {
+        200: {
+          description: "The service is up",
+          content: { "application/json": { schema: z.object({ status: z.literal("ok"), version: z.string() }) } },
+        },
+      },
+    },
+    (c) => c.json({ status: "ok" as const, version: c.env.BUILD_VERSION }, 200),
+  );
+  router.get("/docs", (c) => c.html(DOCS_PAGE));
+  // Static assets are served before the Worker runs; this answers when a request reaches it anyway.
+  router.get("/docs/*", (c) => c.env.ASSETS.fetch(c.req.raw));
+  return router;
+}
+
 /** What the service says of itself, with no credential: liveness, the API document, its docs page. */
 export const service: GroupModule = {
   name: "service",
@@ -13,20 +52,5 @@ export const service: GroupModule = {
     { prefix: "/docs", credential: "public" },
   ],
   mount: "/",
-  router: () =>
-    createRouter().openapi(
-      {
-        method: "get",
-        path: "/health",
-        tags: ["Service"],
-        summary: "Liveness and build version (no authentication)",
-        responses: {
-          200: {
-            description: "The service is up",
-            content: { "application/json": { schema: z.object({ status: z.literal("ok"), version: z.string() }) } },
-          },
-        },
-      },
-      (c) => c.json({ status: "ok" as const, version: c.env.BUILD_VERSION }, 200),
-    ),
+  router: serviceRoutes,
 };

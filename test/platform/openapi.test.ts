@@ -86,10 +86,26 @@ describe("OpenAPI document", () => {
     expect(Object.keys(content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
   });
 
-  it("serves a docs page", async () => {
+  it("serves a docs page whose every script and style comes from the service itself", async () => {
     const res = await call("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("text/html");
-    expect(await res.text()).toContain("/openapi.json");
+    const html = await res.text();
+    const linked = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(linked.length).toBeGreaterThanOrEqual(3);
+    for (const url of linked) {
+      expect(url, "no other origin").toMatch(/^\/docs\//);
+      const asset = await call(url);
+      expect(asset.status, url).toBe(200);
+      expect((await asset.text()).length, url).toBeGreaterThan(10);
+    }
+    const init = await (await call("/docs/init.js")).text();
+    expect(init).toContain("/openapi.json");
+  });
+
+  it("names only the groups that exist in its description", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as { info: { description: string } };
+    expect(doc.info.description).toContain("T tax rates");
+    expect(doc.info.description).not.toMatch(/content|mini-program/i);
   });
 });
