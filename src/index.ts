@@ -11,17 +11,25 @@ export { PurchaseFieldsService } from "./reference/purchase-fields";
 const app = createApp(GROUPS, FALLBACK_SURFACES);
 const settingsSchemas = [platformSettings, ...GROUPS.flatMap((g) => (g.settings ? [g.settings] : []))];
 const consumers = GROUPS.flatMap((g) => g.consumers ?? []);
+const tasks = GROUPS.flatMap((g) => g.tasks ?? []);
 
 export default {
   fetch: app.fetch,
 
-  /** Each cron trigger runs its jobs side by side; one failing feed does not hold up the others. */
+  /** Each cron trigger runs its jobs and tasks side by side; one failing does not hold up the others. */
   async scheduled(controller, env, ctx) {
     const log = logger({ cron: controller.cron });
     if (!checkSettings(env, settingsSchemas).ok) return;
     const jobs = JOBS.filter((job) => job.cron === controller.cron);
-    if (jobs.length === 0) log.warn({ error: "no job is scheduled on this cron expression" });
-    ctx.waitUntil(Promise.allSettled(jobs.map((job) => runJob(database(env), env, job, "cron"))));
+    const due = tasks.filter((task) => task.cron === controller.cron);
+    if (jobs.length + due.length === 0) log.warn({ error: "nothing is scheduled on this cron expression" });
+    const runs = [
+      ...jobs.map((job) => runJob(database(env), env, job, "cron")),
+      ...due.map((task) =>
+        task.run(env, logger({ cron: controller.cron, task: task.name })).catch((error: unknown) => log.error({ task: task.name, error: String(error) })),
+      ),
+    ];
+    ctx.waitUntil(Promise.allSettled(runs));
   },
 
   /** A misconfigured Worker leaves its messages to be retried once the settings are mended. */

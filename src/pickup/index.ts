@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { GroupModule } from "../platform/group";
 import { httpsUrl } from "../platform/settings";
 import { consumePickups, consumeWebhooks } from "./consumer";
+import { sweepPickupOutbox } from "./outbox";
 import { PICKUP_BASE_PATH, pickupRoutes } from "./routes";
 
 /** P · Pickup tasks: submissions by app token, carrier calls and webhooks through queues. */
@@ -16,6 +17,7 @@ export const pickup: GroupModule = {
     { queue: "gateway-pickups", consume: consumePickups },
     { queue: "gateway-webhooks", consume: consumeWebhooks },
   ],
+  tasks: [{ name: "pickup-outbox", cron: "*/5 * * * *", run: sweepPickupOutbox }],
   settings: z.object({
     CARRIER_API_URL: httpsUrl.optional(),
     DOH_RESOLVER_URL: httpsUrl.optional(),

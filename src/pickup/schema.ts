@@ -66,6 +66,8 @@ export const pickupTasks = sqliteTable(
     uniqueIndex("pickup_tasks_request").on(t.appId, t.requestId),
     uniqueIndex("pickup_tasks_active_reference").on(t.appId, t.activeReference),
     index("pickup_tasks_app_process").on(t.appId, t.process, t.id),
+    // The outbox sweep looks for tasks left pending.
+    index("pickup_tasks_process_updated").on(t.process, t.updatedAt),
   ],
 );
 
@@ -82,7 +84,11 @@ export const webhookEvents = sqliteTable(
     createdAt: text("created_at").notNull(),
     outcome: text("outcome", { enum: ["pending", "delivered", "retrying", "dead", "disabled"] }).notNull().default("pending"),
   },
-  (t) => [index("webhook_events_task").on(t.taskId, t.createdAt)],
+  (t) => [
+    index("webhook_events_task").on(t.taskId, t.createdAt),
+    // The outbox sweep looks for events still waiting for an attempt.
+    index("webhook_events_outcome_created").on(t.outcome, t.createdAt),
+  ],
 );
 
 export const webhookDeliveries = sqliteTable(

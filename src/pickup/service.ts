@@ -1,9 +1,10 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { apps } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { logger } from "../platform/logging";
 import { existingCountryCodes } from "../reference/service";
 import { carrierFor } from "./carriers";
 import type { listSchema, submissionSchema } from "./params";
@@ -36,15 +37,42 @@ function eventPayload(task: PickupTask) {
   });
 }
 
+const newEventId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+
+/**
+ * Queues the first attempt of an event already stored. A failed send is left to the outbox sweep
+ * (`sweepPickupOutbox`), which finds the event still undelivered and queues it again.
+ */
+async function enqueueFirstAttempt(env: Bindings, eventId: string) {
+  try {
+    await enqueueAttempt(env, { eventId, attempt: 1, notBefore: Date.now() });
+  } catch (error) {
+    logger({ webhook: eventId }).warn({ error: `queue send failed; the outbox sweep will retry: ${String(error)}` });
+  }
+}
+
+/** Queues a carrier call for a stored task; a failed send is left to the outbox sweep. */
+async function queueCarrierCall(env: Bindings, message: CarrierMessage) {
+  try {
+    await env.PICKUPS.send(message);
+  } catch (error) {
+    logger({ task: message.taskId }).warn({ error: `queue send failed; the outbox sweep will retry: ${String(error)}` });
+  }
+}
+
 /** Records the notification of the task's current state and queues its first attempt. */
 async function notify(db: Database, env: Bindings, task: PickupTask): Promise<string> {
-  const id = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+  const id = newEventId();
   await db.insert(webhookEvents).values({ id, taskId: task.id, type: "pickup.process_changed", payload: eventPayload(task), createdAt: new Date().toISOString() });
-  await enqueueAttempt(env, { eventId: id, attempt: 1, notBefore: Date.now() });
+  await enqueueFirstAttempt(env, id);
   return id;
 }
 
-/** Moves a task on, if it is still in one of the states it is expected in; every move is notified. */
+/**
+ * Moves a task on, if it is still in one of the states it is expected in. The move and its
+ * notification are one batch (an outbox): the event row exists exactly when the move happened,
+ * and the queue send comes after.
+ */
 export async function moveTask(
   db: Database,
   env: Bindings,
@@ -52,12 +80,23 @@ export async function moveTask(
   from: Process[],
   changes: Partial<Pick<PickupTask, "process" | "state" | "carrierOrderId" | "failureReason">>,
 ): Promise<PickupTask | undefined> {
-  const [task] = await db
-    .update(pickupTasks)
-    .set({ ...changes, updatedAt: new Date().toISOString() })
-    .where(and(eq(pickupTasks.id, taskId), inArray(pickupTasks.process, from)))
-    .returning();
-  if (task) await notify(db, env, task);
+  const [current] = await db.select().from(pickupTasks).where(eq(pickupTasks.id, taskId)).limit(1);
+  if (!current || !from.includes(current.process)) return undefined;
+  const updatedAt = new Date().toISOString();
+  const eventId = newEventId();
+  const payload = eventPayload({ ...current, ...changes, updatedAt });
+  const [moved] = await db.batch([
+    db
+      .update(pickupTasks)
+      .set({ ...changes, updatedAt })
+      .where(and(eq(pickupTasks.id, taskId), inArray(pickupTasks.process, from)))
+      .returning(),
+    // changes() is the row count of the UPDATE just before it in the same transaction. The
+    // columns are the table's, in its order: id, task_id, type, payload, created_at, outcome.
+    db.insert(webhookEvents).select(sql`SELECT ${eventId}, ${taskId}, 'pickup.process_changed', ${payload}, ${updatedAt}, 'pending' WHERE changes() > 0`),
+  ]);
+  const task = moved[0];
+  if (task) await enqueueFirstAttempt(env, eventId);
   return task;
 }
 
@@ -77,39 +116,40 @@ export async function submitTask(db: Database, env: Bindings, appId: number, inp
   await assertPublicWebhookUrl(env, input.webhook_url);
 
   const now = new Date().toISOString();
-  let task: PickupTask | undefined;
-  try {
-    [task] = await db
-      .insert(pickupTasks)
-      .values({
-        appId,
-        requestId: input.request_id,
-        referenceOrderNumber: input.reference_order_number,
-        activeReference: input.reference_order_number,
-        serviceCode: input.service_code,
-        authorizeId: input.authorize_id,
-        senderAddress: input.sender_address,
-        loadingAddress: input.loading_address,
-        consigneeAddress: input.consignee_address,
-        loadingTime: input.loading_time,
-        deliveryTime: input.delivery_time,
-        itemLines: input.item_lines,
-        webhookUrl: input.webhook_url,
-        signString: input.sign_string,
-        metaData: input.meta_data ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-  } catch (error) {
+  const [task] = await db
+    .insert(pickupTasks)
+    .values({
+      appId,
+      requestId: input.request_id,
+      referenceOrderNumber: input.reference_order_number,
+      activeReference: input.reference_order_number,
+      serviceCode: input.service_code,
+      authorizeId: input.authorize_id,
+      senderAddress: input.sender_address,
+      loadingAddress: input.loading_address,
+      consigneeAddress: input.consignee_address,
+      loadingTime: input.loading_time,
+      deliveryTime: input.delivery_time,
+      itemLines: input.item_lines,
+      webhookUrl: input.webhook_url,
+      signString: input.sign_string,
+      metaData: input.meta_data ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
     // The unique indexes decide, so that simultaneous submissions cannot both pass.
-    const message = String(error instanceof Error ? (error.cause ?? error.message) : error);
-    if (message.includes("pickup_tasks.request_id")) throw new ApiError(409, "request_id must be unique");
-    if (message.includes("pickup_tasks.active_reference")) throw new ApiError(409, "please do not repeat submit the same order");
-    throw error;
+    .onConflictDoNothing()
+    .returning();
+  if (!task) {
+    const [sameRequest] = await db
+      .select({ id: pickupTasks.id })
+      .from(pickupTasks)
+      .where(and(eq(pickupTasks.appId, appId), eq(pickupTasks.requestId, input.request_id)))
+      .limit(1);
+    throw new ApiError(409, sameRequest ? "request_id must be unique" : "please do not repeat submit the same order");
   }
-  await env.PICKUPS.send({ taskId: task!.id, action: "create" } satisfies CarrierMessage);
-  return task!;
+  await queueCarrierCall(env, { taskId: task.id, action: "create" });
+  return task;
 }
 
 export async function listTasks(db: Database, appId: number, query: z.output<typeof listSchema>) {
@@ -134,7 +174,7 @@ export async function resendNotification(db: Database, env: Bindings, appId: num
   const [last] = await db.select().from(webhookEvents).where(eq(webhookEvents.taskId, task.id)).orderBy(desc(webhookEvents.createdAt)).limit(1);
   if (!last) return { task_id: task.id, event_id: await notify(db, env, task) };
   await db.update(webhookEvents).set({ outcome: "pending" }).where(eq(webhookEvents.id, last.id));
-  await enqueueAttempt(env, { eventId: last.id, attempt: 1, notBefore: Date.now() });
+  await enqueueFirstAttempt(env, last.id);
   return { task_id: task.id, event_id: last.id };
 }
 
@@ -144,7 +184,7 @@ export async function recreateOrder(db: Database, env: Bindings, appId: number, 
   if (task.process === "processing") throw new ApiError(409, "the task is in the processing");
   const moved = await moveTask(db, env, task.id, ["failed"], { process: "pending", state: true, failureReason: null });
   if (!moved) throw new ApiError(409, "the task is not in the pickup state");
-  await env.PICKUPS.send({ taskId: task.id, action: "create" } satisfies CarrierMessage);
+  await queueCarrierCall(env, { taskId: task.id, action: "create" });
   return { task_id: task.id, process: moved.process };
 }
 

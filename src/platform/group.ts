@@ -18,6 +18,13 @@ export interface QueueConsumer {
   consume(batch: MessageBatch, env: Bindings, log: Logger): Promise<void>;
 }
 
+/** Upkeep on a cron trigger that is not a data refresh (those are `jobs`, with run records). */
+export interface ScheduledTask {
+  name: string;
+  cron: string;
+  run(env: Bindings, log: Logger): Promise<unknown>;
+}
+
 /**
  * What a group of the interface brings to the service. `src/groups.ts` lists them; the app, the
  * access policy, the error handler, the queue dispatch and the scheduler read that list and never
@@ -37,6 +44,7 @@ export interface GroupModule {
   router: () => OpenAPIHono<AppEnv>;
   consumers?: QueueConsumer[];
   jobs?: JobDefinition[];
+  tasks?: ScheduledTask[];
   /** The settings the group reads, checked once per isolate before any request is answered. */
   settings?: z.ZodObject;
 }

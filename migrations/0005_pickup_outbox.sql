@@ -1,0 +1,2 @@
+CREATE INDEX `pickup_tasks_process_updated` ON `pickup_tasks` (`process`,`updated_at`);--> statement-breakpoint
+CREATE INDEX `webhook_events_outcome_created` ON `webhook_events` (`outcome`,`created_at`);
