@@ -1,6 +1,6 @@
 /**
  * `npm run eval`: scores the embedded engine of group I on held-out parts of openly licensed
- * labelled sets and prints a table (the README shows it beside published figures).
+ * labelled sets and prints a table (docs/intelligence.md shows it beside published figures).
  */
 import { classify } from "../src/intelligence/classify";
 import type { Classifier } from "../src/intelligence/vocabulary";

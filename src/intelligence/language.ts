@@ -16,7 +16,7 @@ export interface DetectedLanguage extends LanguageCandidate {
 const names = new Intl.DisplayNames(["en"], { type: "language" });
 export const languageName = (code: string) => names.of(code) ?? code;
 
-/** The 60 languages eld's smallest database knows; the README lists them. */
+/** The 60 languages eld's smallest database knows; docs/intelligence.md lists them. */
 export const DETECTABLE_LANGUAGES: readonly string[] = Object.values(eld.info().Languages);
 
 // eld scores each language on its own (0..1); a softmax at this temperature turns the margins

@@ -11,7 +11,7 @@ export interface NaiveBayesModel {
   /** Total tokens per label. */
   totals: Record<string, number>;
   vocabularySize: number;
-  /** Where the training data came from, for the README and the response. */
+  /** Where the training data came from, for the docs and the response. */
   source: string;
 }
 

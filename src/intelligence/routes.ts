@@ -51,7 +51,7 @@ export function intelligenceRoutes() {
   styleF({
     path: "/translate/document",
     summary: "I1 · Translate a docx, pptx, xlsx, pdf or txt document, keeping its layout",
-    description: "Up to 10 MB of document. Needs a translation provider (README: Group I, translation).",
+    description: "Up to 10 MB of document. Needs a translation provider (docs/intelligence.md, document translation).",
     params: translateDocumentParams,
     data: translatedDocumentSchema,
     handle: async (c, p) => {

@@ -6,7 +6,7 @@ const engine = z.enum(ENGINES).openapi({ description: "The engine that produced 
 const score = z.number().min(0).max(1);
 const language = z.string().openapi({ description: "ISO 639-1 code of the text's language (declared or detected)", example: "en" });
 const languageSupport = z.enum(["full", "partial"]).openapi({
-  description: "full: the embedded engine's English models applied; partial: only the language-independent parts did (README, Group I)",
+  description: "full: the embedded engine's English models applied; partial: only the language-independent parts did (docs/intelligence.md)",
 });
 
 export const summarySchema = z.object({

@@ -7,7 +7,7 @@ import type { Summary, SummaryOptions } from "./summarize";
 import { sentences, wordCount } from "./text";
 import { shares, topScore } from "./scores";
 
-/** Workers AI models of group I; see the README for what each does better and worse. */
+/** Workers AI models of group I; see docs/intelligence.md for what each does better and worse. */
 export const WORKERS_AI_MODELS = {
   summarization: "@cf/facebook/bart-large-cnn",
   sentiment: "@cf/huggingface/distilbert-sst-2-int8",

@@ -36,7 +36,7 @@ export interface Bindings {
   RATE_LIMITS?: string;
   /** A refresh run that would change or retire more than this share of its records is refused (default 0.25). */
   JOB_MAX_CHANGE_SHARE?: string;
-  /** Feed URLs of the refresh jobs; each has a public default except where the README says. */
+  /** Feed URLs of the refresh jobs; each has a public default except where docs/operations.md says. */
   EU_VAT_FEED_URL?: string;
   OECD_CIT_FEED_URL?: string;
   ENCYCLOPEDIA_FEED_URL?: string;

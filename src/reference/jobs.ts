@@ -143,7 +143,7 @@ export const unitsJob: JobDefinition = {
   },
 };
 
-/** The documented JSON of country, currency and language data (README: "Reference feed"). */
+/** The documented JSON of country, currency and language data (docs/operations.md: "Reference feed"). */
 const referenceFeed = z.object({
   countries: z
     .array(

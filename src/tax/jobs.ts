@@ -107,7 +107,7 @@ export const oecdJob: JobDefinition = {
   },
 };
 
-/** The documented JSON for sources without a machine-readable feed of their own (README: "Rate feeds"). */
+/** The documented JSON for sources without a machine-readable feed of their own (docs/operations.md: "Rate feeds"). */
 export const rateFeedSchema = z.object({
   versionDate: date,
   rates: z

@@ -25,7 +25,7 @@ export async function envelope<T = unknown>(response: Response): Promise<Envelop
   return (await response.json()) as Envelope<T>;
 }
 
-// Written from the README's description of the signature, independently of the source.
+// Written from docs/authentication.md's description of the signature, independently of the source.
 const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 export function documentedSigningString(params: Record<string, string>, timestamp: string, nonce: string): string {
