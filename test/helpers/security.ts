@@ -1,0 +1,126 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
+import type { AccessRule } from "../../src/platform/auth/access-policy";
+import { apps } from "../../src/platform/auth/tables";
+import { database } from "../../src/platform/database";
+import { surfaceResolver } from "../../src/platform/group";
+import { createUser, sessionFor } from "./accounts";
+import { createTestKey, deactivateUser, revokeKey, type TestKey } from "./credentials";
+import { createTestApp, type TestApp } from "./pickups";
+import { call } from "./requests";
+
+const envelopeOf = surfaceResolver([...FALLBACK_SURFACES, ...GROUPS.flatMap((g) => g.surfaces)], "data");
+
+export interface Route {
+  method: string;
+  /** A request path for the route: each `:param` filled with 1. */
+  path: string;
+  rule: AccessRule;
+}
+
+export interface Credentials {
+  /** Scoped to a resource no route of the gateway's groups uses for its own checks. */
+  otherScope: TestKey;
+  revoked: TestKey;
+  deactivated: TestKey;
+  nonAdmin: TestKey;
+  app: TestApp;
+  revokedApp: TestApp;
+  deactivatedApp: TestApp;
+  session: string;
+}
+
+export async function securityCredentials(): Promise<Credentials> {
+  const revoked = await createTestKey();
+  await revokeKey(revoked.keyId);
+  const deactivated = await createTestKey();
+  await deactivateUser(deactivated.userId);
+  const revokedApp = await createTestApp();
+  await database(env).update(apps).set({ isActive: false }).where(eq(apps.id, revokedApp.appId));
+  const deactivatedApp = await createTestApp();
+  const [owner] = await database(env).select({ userId: apps.userId }).from(apps).where(eq(apps.id, deactivatedApp.appId));
+  await deactivateUser(owner!.userId);
+  return {
+    otherScope: await createTestKey({ scopes: ["miniprogram:read"] }),
+    revoked,
+    deactivated,
+    nonAdmin: await createTestKey(),
+    app: await createTestApp(),
+    revokedApp,
+    deactivatedApp,
+    session: await sessionFor(await createUser()),
+  };
+}
+
+export interface Attempt {
+  name: string;
+  headers: Record<string, string>;
+  status: 401 | 403;
+}
+
+/** The ways a caller can hold the wrong credential for a rule, with the status each must get. */
+export function wrongCredentials(rule: AccessRule, creds: Credentials): Attempt[] {
+  const dataKey = (key: TestKey) => ({ "X-API-Key": key.token, "X-API-Secret": key.secret });
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  switch (rule.credential) {
+    case "data-key":
+      return [
+        { name: "no credential", headers: {}, status: 401 },
+        { name: "malformed key", headers: { "X-API-Key": "not-a-key", "X-API-Secret": "x" }, status: 401 },
+        { name: "wrong secret", headers: { ...dataKey(creds.nonAdmin), "X-API-Secret": "svc_ss_wrong" }, status: 401 },
+        { name: "wrong credential kind (bearer)", headers: bearer(creds.nonAdmin.token), status: 401 },
+        rule.adminOnly
+          ? { name: "a user's key on an admin route", headers: dataKey(creds.nonAdmin), status: 403 }
+          : { name: "wrong scope", headers: dataKey(creds.otherScope), status: 403 },
+        { name: "revoked key", headers: dataKey(creds.revoked), status: 401 },
+        { name: "deactivated user", headers: dataKey(creds.deactivated), status: 401 },
+      ];
+    case "bearer":
+    case "session":
+      return [
+        { name: "no credential", headers: {}, status: 401 },
+        { name: "malformed header", headers: { Authorization: "Basic dXNlcjpwYXNz" }, status: 401 },
+        { name: "unknown key", headers: bearer("svc_sk_0000000000000000000000000000000000000000"), status: 401 },
+        { name: "forged JWT", headers: bearer(`${creds.session.slice(0, -4)}AAAA`), status: 401 },
+        { name: "wrong credential kind (appToken)", headers: { Authorization: `appToken ${creds.app.appToken}` }, status: 401 },
+        rule.credential === "session"
+          ? { name: "an API key where a session is needed", headers: bearer(creds.nonAdmin.token), status: 401 }
+          : { name: "wrong scope", headers: bearer(creds.otherScope.token), status: 403 },
+        { name: "revoked key", headers: bearer(creds.revoked.token), status: 401 },
+        { name: "deactivated user", headers: bearer(creds.deactivated.token), status: 401 },
+      ];
+    case "app-token":
+      return [
+        { name: "no credential", headers: {}, status: 401 },
+        { name: "malformed header", headers: { Authorization: "appToken" }, status: 401 },
+        { name: "unknown token", headers: { Authorization: "appToken svc_at_unknown" }, status: 401 },
+        { name: "wrong credential kind (bearer key)", headers: bearer(creds.nonAdmin.token), status: 401 },
+        { name: "revoked app", headers: { Authorization: `appToken ${creds.revokedApp.appToken}` }, status: 401 },
+        { name: "deactivated user", headers: { Authorization: `appToken ${creds.deactivatedApp.appToken}` }, status: 401 },
+      ];
+    case "public":
+      return [];
+  }
+}
+
+/**
+ * One wrong credential against one route: the documented status in the route's envelope, never
+ * a 2xx and never a 5xx.
+ */
+export async function expectRefused(route: Route, attempt: Attempt) {
+  const hasBody = route.method !== "GET" && route.method !== "DELETE";
+  const res = await call(route.path, {
+    method: route.method,
+    headers: { ...attempt.headers, ...(hasBody ? { "Content-Type": "application/json" } : {}) },
+    body: hasBody ? JSON.stringify({ bizContent: {} }) : undefined,
+  });
+  const label = `${route.method} ${route.path}: ${attempt.name}`;
+  expect(res.status, label).toBe(attempt.status);
+  const body = (await res.json()) as Record<string, unknown>;
+  const envelope = envelopeOf(route.path);
+  if (envelope === "account") expect(typeof body.detail, label).toBe("string");
+  else if (envelope === "tenant") expect(body, label).toMatchObject({ success: false });
+  else expect(body, label).toMatchObject({ code: attempt.status, data: null });
+}
