@@ -13,7 +13,8 @@ const operations = Object.values(document.paths ?? {}).reduce((n, item) => n + O
 step(`openapi: validating ${Object.keys(document.paths ?? {}).length} paths, ${operations} operations`);
 
 const validator = new Validator();
-const result = await validator.validate(structuredClone(document));
+// A plain JSON copy: the validator takes a JSON object, not the typed document.
+const result = await validator.validate(JSON.parse(JSON.stringify(document)) as Record<string, unknown>);
 if (!result.valid) {
   const errors = Array.isArray(result.errors) ? result.errors : [result.errors];
   for (const error of errors.slice(0, 20)) process.stderr.write(`  ${JSON.stringify(error)}\n`);

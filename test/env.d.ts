@@ -1,9 +1,9 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Bindings } from "../src/platform/env";
+import type { OptionalSettings } from "../src/platform/env";
 
 declare global {
   namespace Cloudflare {
-    interface Env extends Bindings {
+    interface Env extends OptionalSettings {
       TEST_MIGRATIONS: D1Migration[];
       TEST_SEED: string[];
       SHARED_HS_CSV: string;

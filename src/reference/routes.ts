@@ -16,7 +16,6 @@ import {
   unitListParams,
   zoneQueryParams,
 } from "./params";
-import type { PurchaseFieldsService } from "./purchase-fields";
 import {
   countrySchema,
   currencySchema,
@@ -52,7 +51,7 @@ const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ total: z.number().int(), page: z.number().int(), size: z.number().int(), items: z.array(item) });
 
 /** The binding's RPC surface; the class lives in this group, the binding in wrangler.toml. */
-const purchaseFields = (c: Context<AppEnv>) => c.env.PURCHASE_FIELDS as unknown as Service<PurchaseFieldsService>;
+const purchaseFields = (c: Context<AppEnv>) => c.env.PURCHASE_FIELDS;
 
 export function referenceRoutes() {
   const router = createRouter();
