@@ -3,7 +3,7 @@ import { apps } from "../platform/auth/tables";
 import { decryptSecret } from "../platform/crypto";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
-import { logEvent } from "../platform/logging";
+import type { Logger } from "../platform/logging";
 import { CarrierRejected, carrierFor } from "./carriers";
 import { pickupTasks } from "./schema";
 import { type CarrierMessage, moveTask } from "./service";
@@ -13,7 +13,7 @@ export const CARRIER_ATTEMPTS = 3;
 const CARRIER_RETRY_SECONDS = 30;
 
 /** One carrier call: pending → processing → create, or failed with the carrier's reason. */
-async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessage>) {
+async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessage>, log: Logger) {
   const db = database(env);
   const { taskId, action } = message.body;
   const [row] = await db.select({ task: pickupTasks, app: apps }).from(pickupTasks).innerJoin(apps, eq(apps.id, pickupTasks.appId)).where(eq(pickupTasks.id, taskId)).limit(1);
@@ -25,7 +25,7 @@ async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessa
     try {
       await carrier?.refreshAuthorization(row.task, hotApiKey);
     } catch (error) {
-      logEvent("warn", { task: taskId, action, error: error instanceof Error ? error.message : String(error) });
+      log.warn({ message: message.id, task: taskId, action, error: error instanceof Error ? error.message : String(error) });
     }
     return message.ack();
   }
@@ -50,8 +50,8 @@ async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessa
   message.ack();
 }
 
-export async function consumePickups(batch: MessageBatch<CarrierMessage>, env: Bindings) {
-  for (const message of batch.messages) await handleCarrierMessage(env, message);
+export async function consumePickups(batch: MessageBatch<CarrierMessage>, env: Bindings, log: Logger) {
+  for (const message of batch.messages) await handleCarrierMessage(env, message, log);
 }
 
 /** Each attempt schedules its own successor, so a message here is always acknowledged. */

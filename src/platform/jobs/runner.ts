@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import type { Database } from "../database";
 import type { Bindings } from "../env";
-import { logEvent } from "../logging";
+import { logger } from "../logging";
 import { type JobCounts, type JobRun, jobRuns } from "./tables";
 
 /** A feed that cannot be used as it is: nothing is changed, and the run says why. */
@@ -103,7 +103,9 @@ export async function runJob(
       .set({ status, counts, error, finishedAt: new Date().toISOString() })
       .where(eq(jobRuns.id, run!.id))
       .returning();
-    logEvent(status === "succeeded" ? "info" : "warn", { job: job.name, trigger, status, counts, error });
+    const log = logger({ job: job.name, run: run!.id, trigger });
+    if (status === "succeeded") log.info({ status, counts });
+    else log.warn({ status, counts, error });
     return done!;
   };
 
