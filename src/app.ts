@@ -6,7 +6,7 @@ import type { AppEnv } from "./platform/env";
 import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
 import { type GroupModule, type Surface, surfaceResolver } from "./platform/group";
 import { requestContext } from "./platform/logging";
-import { platformSettings, checkSettings } from "./platform/settings";
+import { checkSettings, settingsSchemasOf } from "./platform/settings";
 
 /** 1 MiB: no JSON or form request of the interface comes near it; a group names its exceptions. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -24,7 +24,7 @@ function limitBody(maxSize: number) {
 export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = []) {
   const app = new OpenAPIHono<AppEnv>();
   const envelopeFor = surfaceResolver([...fallbackSurfaces, ...groups.flatMap((g) => g.surfaces)], "data");
-  const settingsSchemas = [platformSettings, ...groups.flatMap((g) => (g.settings ? [g.settings] : []))];
+  const settingsSchemas = settingsSchemasOf(groups);
   const bodyLimits = new Map(groups.flatMap((g) => Object.entries(g.bodyLimits ?? {})).map(([path, bytes]) => [path, limitBody(bytes)]));
   const defaultBodyLimit = limitBody(MAX_BODY_BYTES);
 
@@ -55,6 +55,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   }));
   return app;
 }
+
 function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
   const header = (name: string, description: string) => ({ type: "apiKey" as const, in: "header" as const, name, description });
   const schemes = {

@@ -4,12 +4,12 @@ import { database } from "./platform/database";
 import type { Bindings } from "./platform/env";
 import { logger } from "./platform/logging";
 import { runJob } from "./platform/jobs/runner";
-import { checkSettings, platformSettings } from "./platform/settings";
+import { checkSettings, settingsSchemasOf } from "./platform/settings";
 
 export { PurchaseFieldsService } from "./reference/purchase-fields";
 
 const app = createApp(GROUPS, FALLBACK_SURFACES);
-const settingsSchemas = [platformSettings, ...GROUPS.flatMap((g) => (g.settings ? [g.settings] : []))];
+const settingsSchemas = settingsSchemasOf(GROUPS);
 const consumers = GROUPS.flatMap((g) => g.consumers ?? []);
 const tasks = GROUPS.flatMap((g) => g.tasks ?? []);
 

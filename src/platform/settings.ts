@@ -36,6 +36,12 @@ export const platformSettings = z.object({
   JOB_MAX_CHANGE_SHARE: z.coerce.number().gt(0, { error: "must be in (0, 1]" }).max(1, { error: "must be in (0, 1]" }).optional(),
 });
 
+/** The platform's schema and every group's, in the order they are checked. */
+export const settingsSchemasOf = (groups: { settings?: z.ZodObject }[]): z.ZodObject[] => [
+  platformSettings,
+  ...groups.flatMap((group) => (group.settings ? [group.settings] : [])),
+];
+
 export type SettingsCheck = { ok: true } | { ok: false; name: string; problem: string };
 
 const checked = new WeakMap<object, SettingsCheck>();

@@ -8,7 +8,7 @@ import { authenticateDataClient } from "./data-client";
 import type { Principal } from "./principal";
 import { scopeAllows, type ScopeResource } from "./scopes";
 
-export type Credential =
+type Credential =
   /** `X-API-Key` with `X-API-Secret` or a signature: groups T, I, O. */
   | "data-key"
   /** `Authorization: Bearer` with an API key or the service's JWT. */
