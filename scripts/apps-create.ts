@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { createApp } from "../src/accounts/apps";
+import { createApp } from "../src/pickup/apps";
 import { database } from "../src/platform/database";
 import { findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";

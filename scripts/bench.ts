@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { eq } from "drizzle-orm";
-import { createApp } from "../src/accounts/apps";
+import { createApp } from "../src/pickup/apps";
 import { users } from "../src/platform/auth/tables";
 import { database } from "../src/platform/database";
 import { runJob } from "../src/platform/jobs/runner";

@@ -37,7 +37,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
 
   app.use("*", requestContext, surface);
   app.use("*", (c, next) => (bodyLimits.get(c.req.path) ?? defaultBodyLimit)(c, next));
-  app.use("*", accessPolicy(groups.flatMap((g) => g.access)));
+  app.use("*", accessPolicy(groups.flatMap((g) => g.access), Object.assign({}, ...groups.map((g) => g.credentials ?? {}))));
   app.onError(handleError);
   app.notFound(handleNotFound);
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, idParam } from "../platform/openapi";
-import { createApp, deleteApp, listApps } from "./apps";
+import { createApp, deleteApp, listApps } from "../pickup/apps";
 import { createKey, listKeys, ownKey, revokeKey } from "./keys";
 import {
   appCreateSchema,

@@ -1,6 +1,7 @@
 import type { IssuedApiKey } from "../platform/auth/api-keys";
-import type { ApiKey, App, User } from "../platform/auth/tables";
-import type { IssuedApp } from "./apps";
+import type { ApiKey, User } from "../platform/auth/tables";
+import type { App } from "../pickup/schema";
+import type { IssuedApp } from "../pickup/apps";
 
 /** Group A speaks snake_case, as the interface's records do. */
 export const userRecord = (u: User) => ({

@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
-import { apps } from "../platform/auth/tables";
 import { decryptSecret } from "../platform/crypto";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import type { Logger } from "../platform/logging";
 import { CarrierRejected, carrierFor } from "./carriers";
-import { pickupTasks } from "./schema";
+import { apps, pickupTasks } from "./schema";
 import { type CarrierMessage, moveTask } from "./service";
 import { attemptDelivery, type WebhookMessage } from "./webhooks";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { GroupModule } from "../platform/group";
 import { httpsUrl } from "../platform/settings";
+import { authenticateAppToken } from "./app-token";
 import { consumePickups, consumeWebhooks } from "./consumer";
 import { sweepPickupOutbox } from "./outbox";
 import { PICKUP_BASE_PATH, pickupRoutes } from "./routes";
@@ -11,6 +12,7 @@ export const pickup: GroupModule = {
   title: "P pickup tasks",
   surfaces: [{ prefix: PICKUP_BASE_PATH, envelope: "data" }],
   access: [{ prefix: PICKUP_BASE_PATH, credential: "app-token", resource: "pickup" }],
+  credentials: { "app-token": authenticateAppToken },
   mount: PICKUP_BASE_PATH,
   router: pickupRoutes,
   consumers: [

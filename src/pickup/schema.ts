@@ -1,5 +1,27 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { apps } from "../platform/auth/tables";
+import { sql } from "drizzle-orm";
+import { users } from "../platform/auth/tables";
+
+/** An app of group P: its token authenticates pickups, its secrets are kept encrypted because they are used. */
+export const apps = sqliteTable(
+  "apps",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    maskedToken: text("masked_token").notNull(),
+    encryptedHotApiKey: text("encrypted_hot_api_key"),
+    encryptedWebhookSecret: text("encrypted_webhook_secret").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+  },
+  (t) => [uniqueIndex("apps_token_hash").on(t.tokenHash), index("apps_user").on(t.userId)],
+);
+
+export type App = typeof apps.$inferSelect;
 
 export const PROCESSES = ["pending", "processing", "create", "failed", "cancelled"] as const;
 export type Process = (typeof PROCESSES)[number];

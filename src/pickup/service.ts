@@ -1,6 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { apps } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
@@ -8,7 +7,7 @@ import { logger } from "../platform/logging";
 import { existingCountryCodes } from "../reference/service";
 import { carrierFor } from "./carriers";
 import type { listSchema, submissionSchema } from "./params";
-import { type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
+import { apps, type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
 import { enqueueAttempt } from "./webhooks";
 import { assertPublicWebhookUrl } from "./webhook-targets";
 

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { apps } from "../platform/auth/tables";
 import { decryptSecret, fromBase64, toBase64 } from "../platform/crypto";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { logEvent } from "../platform/logging";
-import { disabledWebhookUrls, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
+import { apps, disabledWebhookUrls, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
 import { assertPublicWebhookUrl } from "./webhook-targets";
 
 /** Seconds before attempt n+1 (Standard Webhooks' schedule): now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { z } from "zod";
-import type { AccessRule } from "./auth/access-policy";
+import type { AccessRule, Authenticator } from "./auth/access-policy";
 import type { EnvelopeKind } from "./envelope";
 import type { AppEnv, Bindings } from "./env";
 import type { JobDefinition } from "./jobs/runner";
@@ -37,6 +37,8 @@ export interface GroupModule {
   surfaces: Surface[];
   /** Who may call what, by path prefix; a route that no rule covers is closed. */
   access: AccessRule[];
+  /** Credential kinds the group brings (its own tokens), by the name its rules use. */
+  credentials?: Record<string, Authenticator>;
   /** Larger request bodies than the service's 1 MiB, by exact path. */
   bodyLimits?: Record<string, number>;
   /** Where the router is mounted, and the router itself (paths relative to the mount). */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { vi } from "vitest";
-import { createApp } from "../../src/accounts/apps";
+import { createApp } from "../../src/pickup/apps";
 import { database } from "../../src/platform/database";
 import { createUser } from "./accounts";
 import { call } from "./requests";

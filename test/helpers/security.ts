@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
 import type { AccessRule } from "../../src/platform/auth/access-policy";
-import { apps } from "../../src/platform/auth/tables";
+import { apps } from "../../src/pickup/schema";
 import { database } from "../../src/platform/database";
 import { surfaceResolver } from "../../src/platform/group";
 import { createUser, sessionFor } from "./accounts";
@@ -102,6 +102,9 @@ export function wrongCredentials(rule: AccessRule, creds: Credentials): Attempt[
       ];
     case "public":
       return [];
+    default:
+      // A group that brings a credential kind brings its wrong-credential cases here too.
+      throw new Error(`no wrong-credential cases for the credential ${rule.credential}`);
   }
 }
 

@@ -47,4 +47,9 @@ describe("access policy", () => {
     expect(await res.json()).toEqual({ success: false, error: { code: "unauthorized", message: "Authentication required" } });
     expect((await app.request("https://gateway.test/health", {}, env, createExecutionContext())).status).toBe(200);
   });
+
+  it("refuses to build when a rule names a credential no group brings", () => {
+    const confused: GroupModule = { ...service, name: "confused", access: [{ prefix: "/confused", credential: "tenant-key" }] };
+    expect(() => createApp([service, confused])).toThrow("access rules name unknown credentials: /confused → tenant-key");
+  });
 });

@@ -2,26 +2,28 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { consumeRateLimit, rateLimits, windowsFor } from "../rate-limit";
-import { authenticateAppToken } from "./app-token";
 import { authenticateBearer } from "./bearer";
 import { authenticateDataClient } from "./data-client";
 import type { Principal } from "./principal";
 import { scopeAllows, type ScopeResource } from "./scopes";
 
-type Credential =
+/** Checks a request's credential and says who is calling, or throws the group's 401. */
+export type Authenticator = (c: Context<AppEnv>) => Promise<Principal>;
+
+/** The credentials every group may name; a group adds its own kinds (GroupModule.credentials). */
+const PLATFORM_CREDENTIALS: Record<string, Authenticator> = {
   /** `X-API-Key` with `X-API-Secret` or a signature: groups T, I, O. */
-  | "data-key"
+  "data-key": authenticateDataClient,
   /** `Authorization: Bearer` with an API key or the service's JWT. */
-  | "bearer"
+  bearer: (c) => authenticateBearer(c, { keys: true }),
   /** `Authorization: Bearer` with the service's JWT only: a web session. */
-  | "session"
-  /** `Authorization: appToken …`: group P. */
-  | "app-token"
-  | "public";
+  session: (c) => authenticateBearer(c, { keys: false }),
+};
 
 export interface AccessRule {
   prefix: string;
-  credential: Credential;
+  /** `public`, a platform credential, or a kind a group declares. */
+  credential: string;
   /** The scope resource; the action is `read` for GET (and for every data query), else `write`. */
   resource?: ScopeResource;
   readOnly?: boolean;
@@ -37,26 +39,16 @@ export function accessRuleFinder(rules: AccessRule[]): (path: string) => AccessR
   return (path) => byLength.find((rule) => path === rule.prefix || path.startsWith(`${rule.prefix}/`));
 }
 
-function authenticate(c: Context<AppEnv>, credential: Exclude<Credential, "public">): Promise<Principal> {
-  switch (credential) {
-    case "data-key":
-      return authenticateDataClient(c);
-    case "bearer":
-      return authenticateBearer(c, { keys: true });
-    case "session":
-      return authenticateBearer(c, { keys: false });
-    case "app-token":
-      return authenticateAppToken(c);
-  }
-}
-
 /**
  * The one place that decides who may call what: the rule's credential, its scope, then the rate
  * limits of the caller's plan and of the endpoint group. Built from every group's rules; a path
  * that none covers answers 401, so a route added without a rule is never public.
  */
-export function accessPolicy(rules: AccessRule[]): MiddlewareHandler<AppEnv> {
+export function accessPolicy(rules: AccessRule[], groupCredentials: Record<string, Authenticator> = {}): MiddlewareHandler<AppEnv> {
   const ruleFor = accessRuleFinder(rules);
+  const credentials = { ...PLATFORM_CREDENTIALS, ...groupCredentials };
+  const unknown = rules.filter((rule) => rule.credential !== "public" && !credentials[rule.credential]);
+  if (unknown.length > 0) throw new Error(`access rules name unknown credentials: ${unknown.map((r) => `${r.prefix} → ${r.credential}`).join(", ")}`);
   return async (c, next) => {
     const rule = ruleFor(c.req.path);
     // A path no route answers goes on to the 404 of its surface; only routes need a rule.
@@ -66,13 +58,13 @@ export function accessPolicy(rules: AccessRule[]): MiddlewareHandler<AppEnv> {
       throw new ApiError(401, "Authentication required");
     }
     if (rule.credential === "public") return next();
-    await enforceRule(c, rule, rule.credential);
+    await enforceRule(c, rule, credentials[rule.credential]!);
     await next();
   };
 }
 
-async function enforceRule(c: Context<AppEnv>, rule: AccessRule, credential: Exclude<Credential, "public">) {
-  const principal = await authenticate(c, credential);
+async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: Authenticator) {
+  const principal = await authenticate(c);
   const accountStyle = c.get("envelope") === "account";
   if (rule.adminOnly && principal.role !== "admin") {
     throw new ApiError(403, accountStyle ? "Insufficient permissions" : "Insufficient permission: requires an admin key");

@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { sha256Hex } from "../crypto";
-import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
-import type { Principal } from "./principal";
-import { apps, users } from "./tables";
+import type { Principal } from "../platform/auth/principal";
+import { users } from "../platform/auth/tables";
+import { sha256Hex } from "../platform/crypto";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { apps } from "./schema";
 
 const APP_TOKEN = /^appToken\s+(\S+)$/;
 
-/** Group P: `Authorization: appToken <token>`, an app of an active user, looked up by the token's hash. */
+/** The pickup API's credential, `Authorization: appToken <token>`, an app of an active user, looked up by the token's hash. */
 export async function authenticateAppToken(c: Context<AppEnv>): Promise<Principal> {
   const header = c.req.header("Authorization");
   if (!header) throw new ApiError(401, "Authorization header required");

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { maskToken } from "../platform/auth/api-keys";
-import { apps, type App } from "../platform/auth/tables";
+import { apps, type App } from "./schema";
 import { encryptSecret, randomBase62, sha256Hex, toBase64 } from "../platform/crypto";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
