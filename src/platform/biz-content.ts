@@ -38,7 +38,15 @@ export async function readBizContent(c: Context<AppEnv>): Promise<Record<string,
     }
     field = isPlainObject(body) ? body.bizContent : undefined;
   } else if (contentType.includes("application/x-www-form-urlencoded") || contentType.includes("multipart/form-data")) {
-    field = (await c.req.parseBody()).bizContent;
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      // The runtime's form parser throws on a body that does not match its Content-Type.
+      throw badRequest(`Request body is not valid ${contentType.includes("multipart") ? "multipart/form-data" : "form data"}`);
+    }
+    field = form.bizContent;
+    if (field !== undefined && typeof field !== "string") throw badRequest("bizContent must be a form field holding JSON, not a file");
   }
   const params = parseBizContentValue(field);
   c.set("businessParams", params);
