@@ -7,6 +7,7 @@ import {
   appCreatedSchema,
   appListItemSchema,
   detailSchema,
+  validationErrorSchema,
   keyCreatedSchema,
   keyCreateSchema,
   keyDetailSchema,
@@ -31,7 +32,7 @@ const errors = (...statuses: (401 | 403 | 404 | 409 | 422)[]) => {
     409: "Conflict",
     422: "Validation failed: `detail` lists the fields",
   };
-  return Object.fromEntries(statuses.map((s) => [s, json(s === 422 ? z.object({ detail: z.array(z.object({ loc: z.array(z.string()), msg: z.string() })) }) : detailSchema, text[s])]));
+  return Object.fromEntries(statuses.map((s) => [s, json(s === 422 ? validationErrorSchema : detailSchema, text[s])]));
 };
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), total: z.number().int() });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });

@@ -4,7 +4,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
-import { detailSchema, sessionSchema } from "./schema";
+import { detailSchema, sessionSchema, validationErrorSchema } from "./schema";
 import { finishLogin, LOGIN_ATTEMPT_SECONDS, logout, REFRESH_TOKEN_SECONDS, refreshSession, startLogin } from "./sessions";
 
 const STATE_COOKIE = "gw_login_state";
@@ -13,6 +13,7 @@ const cookieOptions = { httpOnly: true, secure: true, sameSite: "Lax", path: "/a
 
 const tags = ["A · Accounts and keys"];
 const detail = (description: string) => ({ description, content: { "application/json": { schema: detailSchema } } });
+const invalid = { description: "Malformed parameters: `detail` lists the fields", content: { "application/json": { schema: validationErrorSchema } } };
 
 const routes = {
   login: createRoute({
@@ -39,6 +40,7 @@ const routes = {
       302: { description: "Redirect to the front end with token, user_id, username and email; the refresh token is an HttpOnly cookie" },
       400: detail("Login cancelled, missing code, or a state that does not match this browser's"),
       403: detail("The account is deactivated"),
+      422: invalid,
       502: detail("The provider is unreachable or returned an incomplete profile"),
     },
   }),
@@ -54,6 +56,7 @@ const routes = {
     responses: {
       200: { description: "A new session", content: { "application/json": { schema: sessionSchema } } },
       401: detail("Missing, unknown, expired, revoked or reused refresh token"),
+      422: invalid,
     },
   }),
   logout: createRoute({

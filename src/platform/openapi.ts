@@ -78,7 +78,8 @@ export function dataResponse<T extends z.ZodType>(data: T, description: string) 
 
 /** Style F documents bizContent as a JSON object and as a form field holding JSON; the route parses it itself. */
 export function bizContentBody(params: z.ZodType) {
-  const bizContent = z.toJSONSchema(params, { unrepresentable: "any" }) as SchemaObject;
+  // As the caller writes it (io: input): a parameter with a default is optional, its default shown.
+  const bizContent = z.toJSONSchema(params, { unrepresentable: "any", io: "input" }) as SchemaObject;
   return {
     required: true,
     content: {

@@ -108,4 +108,28 @@ describe("OpenAPI document", () => {
     expect(doc.info.description).toContain("T tax rates");
     expect(doc.info.description).not.toMatch(/content|mini-program/i);
   });
+
+  it("marks a parameter with a default as optional, its default shown, as the service treats it", async () => {
+    type BizSchema = { required?: string[]; properties: Record<string, { default?: unknown }> };
+    const doc = (await (await call("/openapi.json")).json()) as {
+      paths: Record<string, { post?: { requestBody: { content: { "application/json": { schema: { properties: { bizContent: BizSchema } } } } } } }>;
+    };
+    const bizContent = (path: string) => doc.paths[path]!.post!.requestBody.content["application/json"].schema.properties.bizContent;
+    const cases: [string, string, unknown][] = [
+      ["/std/ai/keywords", "maxKeywords", 10],
+      ["/std/ai/summarize", "style", "paragraph"],
+      ["/std/open/hs-code/list", "type", "base"],
+    ];
+    for (const [path, field, fallback] of cases) {
+      expect(bizContent(path).required ?? [], path).not.toContain(field);
+      expect(bizContent(path).properties[field]?.default, path).toEqual(fallback);
+    }
+    expect(bizContent("/std/ai/keywords").required).toContain("text");
+  });
+
+  it("documents the 422 that the login callback and the refresh answer to malformed input", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths["/auth/callback"]!.get!.responses)).toContain("422");
+    expect(Object.keys(doc.paths["/auth/refresh"]!.post!.responses)).toContain("422");
+  });
 });
