@@ -40,7 +40,11 @@ export const nerParams = z.object({
 export const qrCodeParams = z.object({
   data: z.string({ error: "is required and must be a string" }).min(1, { error: "must not be empty" }).max(7089, { error: "must be at most 7089 characters" }),
   size: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(64, { error: "must be at least 64" }).max(2048, { error: "must be at most 2048" }).default(300),
-  logoBase64: z.string({ error: "must be a base64 string" }).max(1_400_000, { error: "must be at most 1 MB of image" }).optional(),
+  logoBase64: z
+    .string({ error: "must be a base64 string" })
+    .max(1_400_000, { error: "must be at most 1 MB of image" })
+    .optional()
+    .openapi({ description: "PNG or JPEG, at most 1 MB and 1024×1024 pixels (refused by its header's size before decoding)" }),
   foregroundColor: z.string({ error: "must be a hex colour" }).default("#000000"),
   backgroundColor: z.string({ error: "must be a hex colour" }).default("#FFFFFF"),
   errorCorrection: z

@@ -51,7 +51,8 @@ const QUIET_ZONE = 4;
 const MIN_PIXELS_PER_MODULE = 2;
 /** The logo covers at most this share of the code's side: about 7% of its area, well within H's 30% recovery. */
 const LOGO_SIDE_SHARE = 0.26;
-const MAX_LOGO_PIXELS = 4096 * 4096;
+/** A logo is drawn at most ~530 px a side (26% of a 2048 px code): a larger one is refused unread. */
+export const MAX_LOGO_SIDE = 1024;
 
 interface Rgba {
   width: number;
@@ -60,20 +61,46 @@ interface Rgba {
   pixels: Uint8Array;
 }
 
+const uint16 = (bytes: Uint8Array, at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
+const uint32 = (bytes: Uint8Array, at: number) => ((bytes[at]! << 24) >>> 0) + (bytes[at + 1]! << 16) + (bytes[at + 2]! << 8) + bytes[at + 3]!;
+
+/** JPEG start-of-frame markers (baseline, progressive, lossless, arithmetic), which carry the size. */
+const JPEG_FRAME_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+/** The size an image's header declares, read before any pixel is decoded (or undefined if none). */
+export function declaredImageSize(bytes: Uint8Array, type: "png" | "jpeg"): { width: number; height: number } | undefined {
+  if (type === "png") {
+    const ihdr = bytes.length >= 24 && String.fromCharCode(...bytes.subarray(12, 16)) === "IHDR";
+    return ihdr ? { width: uint32(bytes, 16), height: uint32(bytes, 20) } : undefined;
+  }
+  for (let at = 2; at + 9 < bytes.length; ) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1]!;
+    if (JPEG_FRAME_MARKERS.has(marker)) return { height: uint16(bytes, at + 5), width: uint16(bytes, at + 7) };
+    at += 2 + uint16(bytes, at + 2);
+  }
+  return undefined;
+}
+
 function decodeLogo(bytes: Uint8Array): Rgba {
   const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
   const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
   if (!isPng && !isJpeg) throw badRequest("logoBase64: the logo must be a PNG or JPEG image");
+  // Refused by what the header declares: a few bytes can declare gigabytes of pixels.
+  const declared = declaredImageSize(bytes, isPng ? "png" : "jpeg");
+  if (!declared || declared.width === 0 || declared.height === 0) throw badRequest("logoBase64: the image header gives no size");
+  if (declared.width > MAX_LOGO_SIDE || declared.height > MAX_LOGO_SIDE) {
+    throw badRequest(`logoBase64: the logo is ${declared.width}×${declared.height}; at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels`);
+  }
   try {
     if (isJpeg) {
-      const image = decodeJpeg(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 16, maxMemoryUsageInMB: 64 });
+      const image = decodeJpeg(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 1.1, maxMemoryUsageInMB: 16 });
       return { width: image.width, height: image.height, pixels: image.data };
     }
     const image = decodePng(bytes);
-    if (image.width * image.height > MAX_LOGO_PIXELS) throw new Error("too large");
     return { width: image.width, height: image.height, pixels: toRgba(image.data, image.channels, image.depth, image.palette) };
   } catch {
-    throw badRequest("logoBase64: the logo could not be decoded (or is larger than 4096×4096)");
+    throw badRequest("logoBase64: the logo could not be decoded");
   }
 }
 

@@ -26,6 +26,25 @@ function logoPng(size: number) {
   return btoa(binary);
 }
 
+const base64Of = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+/** An image bomb: a PNG signature and IHDR declaring width × height, and nothing to decode. */
+function pngDeclaring(width: number, height: number) {
+  const bytes = new Uint8Array(128);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  new DataView(bytes.buffer).setUint32(16, width);
+  new DataView(bytes.buffer).setUint32(20, height);
+  bytes.set([8, 6, 0, 0, 0], 24);
+  return base64Of(bytes);
+}
+
+/** A JPEG whose baseline frame header (after an APP0 segment) declares width × height. */
+function jpegDeclaring(width: number, height: number) {
+  const app0 = [0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0];
+  const sof0 = [0xff, 0xc0, 0, 11, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0];
+  return base64Of(new Uint8Array([0xff, 0xd8, ...app0, ...sof0, 0xff, 0xd9]));
+}
+
 describe("I5 QR codes", () => {
   it("draws a PNG of the requested size that decodes to the data", async () => {
     const { status, body } = await callAi<Qr>("/qrcode/custom", { data: "https://example.com/order/12345", size: 256, errorCorrection: "m" });
@@ -64,10 +83,17 @@ describe("I5 QR codes", () => {
     [{ data: "x".repeat(1000), size: 64 }, "size: this data needs a QR code of"],
     [{ data: "x", logoBase64: "not base64!" }, "logoBase64: is not valid base64"],
     [{ data: "x", logoBase64: btoa("GIF89a fake") }, "logoBase64: the logo must be a PNG or JPEG image"],
+    // Image bombs are refused by their header, before a pixel is allocated.
+    [{ data: "x", logoBase64: pngDeclaring(16384, 16384) }, "logoBase64: the logo is 16384×16384; at most 1024×1024 pixels"],
+    [{ data: "x", logoBase64: pngDeclaring(65535, 65535) }, "logoBase64: the logo is 65535×65535; at most 1024×1024 pixels"],
+    [{ data: "x", logoBase64: pngDeclaring(4096, 1) }, "logoBase64: the logo is 4096×1; at most 1024×1024 pixels"],
+    [{ data: "x", logoBase64: jpegDeclaring(20000, 20000) }, "logoBase64: the logo is 20000×20000; at most 1024×1024 pixels"],
+    [{ data: "x", logoBase64: base64Of(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])) }, "logoBase64: the image header gives no size"],
+    [{ data: "x", logoBase64: pngDeclaring(64, 64) }, "logoBase64: the logo could not be decoded"],
   ])("refuses %j with 400", async (params, message) => {
     const { status, body } = await callAi("/qrcode/custom", params);
     expect(status).toBe(400);
-    expect(body.msg.startsWith(message)).toBe(true);
+    expect(body.msg.startsWith(message), body.msg).toBe(true);
   });
 
   it("counts against the hourly QR limit of 500", async () => {
