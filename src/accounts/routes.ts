@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, idParam } from "../platform/openapi";
+import { scopeAllows } from "../platform/auth/scopes";
+import { ApiError } from "../platform/errors";
 import { createApp, deleteApp, listApps } from "../pickup/apps";
 import { createKey, listKeys, ownKey, revokeKey } from "./keys";
 import {
@@ -129,6 +131,8 @@ export function accountRoutes() {
   });
 
   router.openapi(routes.createApp, async (c) => {
+    // An app token submits pickups: only a caller who may write pickups may mint one.
+    if (!scopeAllows(c.get("principal").scopes, "pickup:write")) throw new ApiError(403, "Insufficient permissions");
     const issued = await createApp(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.get("principal").userId, c.req.valid("json"));
     return c.json(appCreated(issued), 201);
   });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accountJson, createUser, sessionFor } from "../helpers/accounts";
+import { createTestKey } from "../helpers/credentials";
 
 async function jwt() {
   return sessionFor(await createUser());
@@ -45,4 +46,16 @@ describe("apps for the pickup API", () => {
       expect((await accountJson("POST", "/api/apps", await jwt(), body)).status).toBe(422);
     },
   );
+
+  it("mints an app token only for a caller who may write pickups (no escalation through tokens:*)", async () => {
+    const tokensOnly = await createTestKey({ scopes: ["tokens:*"] });
+    const refused = await accountJson("POST", "/api/apps", tokensOnly.token, { name: "sneaky" });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ detail: "Insufficient permissions" });
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM apps WHERE user_id = ?").bind(tokensOnly.userId).first<{ n: number }>();
+    expect(count!.n).toBe(0);
+
+    const pickupWriter = await createTestKey({ scopes: ["tokens:write", "pickup:write"] });
+    expect((await accountJson("POST", "/api/apps", pickupWriter.token, { name: "warehouse" })).status).toBe(201);
+  });
 });

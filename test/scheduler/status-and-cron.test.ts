@@ -67,6 +67,23 @@ describe("the scheduler status monitor", () => {
     expect(run.status).toBe(403);
   });
 
+  it("takes of an admin's keys only those with the scheduler scope", async () => {
+    const taxOnly = await createTestKey({ role: "admin", scopes: ["taxrate:read"] });
+    const status = await call("/std/scheduler/status", { headers: secretHeaders(taxOnly) });
+    expect(status.status).toBe(403);
+    expect(await status.json()).toEqual({ code: 403, msg: "Insufficient permission: requires scope scheduler:read", data: null });
+    expect((await call("/std/scheduler/run/everything", { method: "POST", headers: secretHeaders(taxOnly) })).status).toBe(403);
+
+    const reader = await createTestKey({ role: "admin", scopes: ["scheduler:read"] });
+    expect((await call("/std/scheduler/status", { headers: secretHeaders(reader) })).status).toBe(200);
+    const run = await call("/std/scheduler/run/everything", { method: "POST", headers: secretHeaders(reader) });
+    expect(run.status).toBe(403);
+    expect((await envelope(run)).msg).toBe("Insufficient permission: requires scope scheduler:write");
+
+    const runner = await createTestKey({ role: "admin", scopes: ["scheduler:*"] });
+    expect((await call("/std/scheduler/run/everything", { method: "POST", headers: secretHeaders(runner) })).status).toBe(404);
+  });
+
   it("answers 404 for an unknown job", async () => {
     const res = await call("/std/scheduler/run/everything", { method: "POST", headers: secretHeaders(await adminKey()) });
     expect(res.status).toBe(404);

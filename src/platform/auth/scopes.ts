@@ -7,6 +7,7 @@ export const SCOPE_RESOURCES = [
   "pickup",
   "miniprogram",
   "content",
+  "scheduler",
 ] as const;
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 
