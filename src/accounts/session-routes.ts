@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
+import { consumeRateLimit } from "../platform/rate-limit";
 import { detailSchema, sessionSchema, validationErrorSchema } from "./schema";
 import { finishLogin, LOGIN_ATTEMPT_SECONDS, logout, REFRESH_TOKEN_SECONDS, refreshSession, startLogin } from "./sessions";
 
@@ -12,6 +13,9 @@ const REFRESH_COOKIE = "gw_refresh";
 const cookieOptions = { httpOnly: true, secure: true, sameSite: "Lax", path: "/auth" } as const;
 
 const tags = ["A · Accounts and keys"];
+
+/** A1 is anonymous and stores a login attempt per call: this many a minute from one address. */
+export const LOGINS_PER_ADDRESS_PER_MINUTE = 30;
 const detail = (description: string) => ({ description, content: { "application/json": { schema: detailSchema } } });
 const invalid = { description: "Malformed parameters: `detail` lists the fields", content: { "application/json": { schema: validationErrorSchema } } };
 
@@ -22,7 +26,11 @@ const routes = {
     path: "/auth/login",
     summary: "A1 · Start a browser login at the identity provider",
     description: "Sets an HttpOnly cookie binding the OAuth `state` to this browser; PKCE S256.",
-    responses: { 302: { description: "Redirect to the identity provider" }, 502: detail("The provider is unreachable") },
+    responses: {
+      302: { description: "Redirect to the identity provider" },
+      429: detail(`More than ${LOGINS_PER_ADDRESS_PER_MINUTE} logins a minute from this address; see Retry-After`),
+      502: detail("The provider is unreachable"),
+    },
   }),
   callback: createRoute({
     tags,
@@ -80,6 +88,13 @@ export function sessionRoutes() {
   const router = createRouter();
 
   router.openapi(routes.login, async (c) => {
+    // Cloudflare sets CF-Connecting-IP and replaces any value a client sends.
+    const address = c.req.header("CF-Connecting-IP") ?? "unknown";
+    const limit = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), `login:${address}`, [
+      { name: "minute", seconds: 60, limit: LOGINS_PER_ADDRESS_PER_MINUTE },
+    ]);
+    for (const [name, value] of Object.entries(limit.headers)) c.header(name, value);
+    if (!limit.allowed) throw new ApiError(429, `Too many logins from this address; retry after ${limit.headers["Retry-After"]} s`);
     const { state, authorizeUrl } = await startLogin(c.var.db, c.env);
     setCookie(c, STATE_COOKIE, state, { ...cookieOptions, maxAge: LOGIN_ATTEMPT_SECONDS });
     return c.redirect(authorizeUrl, 302);

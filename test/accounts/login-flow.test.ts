@@ -34,6 +34,23 @@ describe("A1 login", () => {
     const res = await call("/auth/login", { redirect: "manual" });
     expect(res.headers.get("Set-Cookie")).toMatch(/^gw_login_state=\w+; Max-Age=600; Path=\/auth; HttpOnly; Secure; SameSite=Lax$/);
   });
+
+  it("stores at most 30 logins a minute from one address, then answers 429 with Retry-After", async () => {
+    const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const login = (from: string) => call("/auth/login", { redirect: "manual", headers: { "CF-Connecting-IP": from } });
+    const attempts = async () => (await env.DB.prepare("SELECT count(*) AS n FROM login_attempts").first<{ n: number }>())!.n;
+    // The window is the clock's minute: start early enough in one that all 31 calls fall in it.
+    const second = new Date().getUTCSeconds();
+    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    for (let i = 0; i < 30; i++) expect((await login(address)).status).toBe(302);
+    const before = await attempts();
+    const refused = await login(address);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ detail: expect.stringMatching(/^Too many logins from this address; retry after \d+ s$/) });
+    expect(await attempts()).toBe(before);
+    expect((await login("198.51.100.20")).status).toBe(302);
+  });
 });
 
 describe("A2 callback", () => {
