@@ -92,6 +92,8 @@ export async function consumeRateLimit(
   subject: string,
   windows: RateWindow[],
   now = Date.now(),
+  /** Only say whether the subject is still within its limits, counting nothing. */
+  peek = false,
 ): Promise<RateDecision> {
   if (windows.length === 0) return { allowed: true, headers: {} };
   const states = await Promise.all(
@@ -111,7 +113,7 @@ export async function consumeRateLimit(
 
   const exhausted = states.filter((s) => s.counter.flushed + s.counter.pending >= s.window.limit);
   const allowed = exhausted.length === 0;
-  if (allowed) {
+  if (allowed && !peek) {
     for (const { key, counter, window } of states) {
       counter.pending++;
       if (now - counter.lastFlushAt >= FLUSH_INTERVAL_MS) flush(kv, waitUntil, key, counter, window, now);

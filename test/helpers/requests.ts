@@ -65,3 +65,9 @@ export async function signedHeaders(key: Pick<TestKey, "token" | "secret">, opti
     options.method === "sha256" ? await sha256Hex(canonical + key.secret) : await hmacHex(key.secret, canonical);
   return { "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature };
 }
+
+/** Rate windows are the clock's minutes: waits, if needed, so that a burst of calls falls in one. */
+export async function startEarlyInMinute(): Promise<void> {
+  const second = new Date().getUTCSeconds();
+  if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+}

@@ -60,8 +60,11 @@ export interface Attempt {
   status: 401 | 403;
 }
 
-/** The ways a caller can hold the wrong credential for a rule, with the status each must get. */
-export function wrongCredentials(rule: AccessRule, creds: Credentials): Attempt[] {
+/**
+ * The ways a caller can hold the wrong credential for a rule, with the status each must get. The
+ * wrong secret is tried on a key of its own, as ten failures a minute throttle a key.
+ */
+export async function wrongCredentials(rule: AccessRule, creds: Credentials): Promise<Attempt[]> {
   const dataKey = (key: TestKey) => ({ "X-API-Key": key.token, "X-API-Secret": key.secret });
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   switch (rule.credential) {
@@ -69,7 +72,7 @@ export function wrongCredentials(rule: AccessRule, creds: Credentials): Attempt[
       return [
         { name: "no credential", headers: {}, status: 401 },
         { name: "malformed key", headers: { "X-API-Key": "not-a-key", "X-API-Secret": "x" }, status: 401 },
-        { name: "wrong secret", headers: { ...dataKey(creds.nonAdmin), "X-API-Secret": "svc_ss_wrong" }, status: 401 },
+        { name: "wrong secret", headers: { ...dataKey(await createTestKey()), "X-API-Secret": "svc_ss_wrong" }, status: 401 },
         { name: "wrong credential kind (bearer)", headers: bearer(creds.nonAdmin.token), status: 401 },
         rule.adminOnly
           ? { name: "a user's key on an admin route", headers: dataKey(creds.nonAdmin), status: 403 }

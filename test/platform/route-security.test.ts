@@ -32,7 +32,7 @@ describe("every guarded route refuses every wrong credential", () => {
   });
 
   it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))("%s", async (_name, route) => {
-    const attempts = wrongCredentials(route.rule, creds);
+    const attempts = await wrongCredentials(route.rule, creds);
     expect(attempts.length).toBeGreaterThanOrEqual(6);
     for (const attempt of attempts) await expectRefused(route, attempt);
   });

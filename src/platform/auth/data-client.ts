@@ -3,11 +3,44 @@ import { readBizContent } from "../biz-content";
 import { constantTimeEqual, decryptSecret } from "../crypto";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { consumeRateLimit } from "../rate-limit";
 import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
 import type { Principal } from "./principal";
 import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString } from "./signature";
 
 const unauthorized = (message: string) => new ApiError(401, message);
+
+/** Failed secrets and signatures a minute, per key and per client address, before 429. */
+export const AUTH_FAILURES_PER_KEY = 10;
+export const AUTH_FAILURES_PER_ADDRESS = 30;
+
+const failureLimits = (c: Context<AppEnv>, keyId: number | undefined) => {
+  // Cloudflare's edge always sets it; a request without it (local development, tests) is counted per key only.
+  const address = c.req.header("CF-Connecting-IP");
+  return [
+    ...(address === undefined ? [] : [{ subject: `authfail:ip:${address}`, windows: [{ name: "minute" as const, seconds: 60, limit: AUTH_FAILURES_PER_ADDRESS }] }]),
+    ...(keyId === undefined ? [] : [{ subject: `authfail:key:${keyId}`, windows: [{ name: "minute" as const, seconds: 60, limit: AUTH_FAILURES_PER_KEY }] }]),
+  ];
+};
+
+/** Refuses, before any secret is compared, a key or an address that failed too often this minute. */
+async function refuseWhileThrottled(c: Context<AppEnv>, keyId: number | undefined) {
+  for (const { subject, windows } of failureLimits(c, keyId)) {
+    const state = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows, Date.now(), true);
+    if (!state.allowed) {
+      c.header("Retry-After", state.headers["Retry-After"]!);
+      throw new ApiError(429, `Too many failed authentications; retry after ${state.headers["Retry-After"]} s`);
+    }
+  }
+}
+
+/** Counts a failed authentication against the key (when known) and the client address, then fails. */
+async function failed(c: Context<AppEnv>, keyId: number | undefined, error: ApiError): Promise<never> {
+  for (const { subject, windows } of failureLimits(c, keyId)) {
+    await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows);
+  }
+  throw error;
+}
 
 const TIMESTAMP = /^\d{10,16}$/;
 const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
@@ -31,7 +64,7 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
     throw unauthorized("X-Nonce header required: 8 to 64 letters, digits, '-' or '_'");
   }
   const canonical = signingString(await businessParams(c), timestamp, nonce);
-  if (!(await signatureMatches(secret, canonical, signature))) throw unauthorized("Invalid signature");
+  if (!(await signatureMatches(secret, canonical, signature))) await failed(c, keyId, unauthorized("Invalid signature"));
 
   // Checked after the signature, so that nobody can burn another client's nonces.
   const nonceKey = `nonce:${keyId}:${nonce}`;
@@ -46,15 +79,18 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
 export async function authenticateDataClient(c: Context<AppEnv>): Promise<Principal> {
   const token = c.req.header("X-API-Key");
   if (!token) throw unauthorized("X-API-Key header required");
+  await refuseWhileThrottled(c, undefined);
   const found = await findKeyByToken(c.var.db, token);
+  if (!found) await failed(c, undefined, unauthorized("Invalid authentication credentials"));
   assertUsableKey(found);
+  await refuseWhileThrottled(c, found.key.id);
 
   const presentedSecret = c.req.header("X-API-Secret");
   const signature = c.req.header("X-Signature");
   if (!presentedSecret && !signature) throw unauthorized("X-API-Secret or X-Signature header required");
   const secret = await decryptSecret(found.key.encryptedSecret, c.env.KEY_ENCRYPTION_KEY);
   if (presentedSecret) {
-    if (!constantTimeEqual(secret, presentedSecret)) throw unauthorized("Invalid authentication credentials");
+    if (!constantTimeEqual(secret, presentedSecret)) await failed(c, found.key.id, unauthorized("Invalid authentication credentials"));
   } else {
     await verifySignedRequest(c, found.key.id, secret, signature!);
   }
