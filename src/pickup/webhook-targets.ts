@@ -1,28 +1,8 @@
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { isNonPublicAddress } from "../platform/ip-ranges";
 
 const DEFAULT_DOH = "https://cloudflare-dns.com/dns-query";
-
-/** Loopback, private, link-local, carrier-grade NAT, unspecified, multicast and reserved ranges. */
-export function isPrivateAddress(address: string): boolean {
-  const ip = address.replace(/^\[|\]$/g, "").toLowerCase();
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip.replace(/^::ffff:/, ""));
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 || a === 10 || a === 127 || a >= 224 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 198 && (b === 18 || b === 19))
-    );
-  }
-  if (ip.includes(":")) {
-    return ip === "::" || ip === "::1" || /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip) || ip.startsWith("ff");
-  }
-  return false;
-}
 
 const isIpLiteral = (host: string) => /^\[.*\]$/.test(host) || /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
 
@@ -56,7 +36,7 @@ export async function assertPublicWebhookUrl(env: Pick<Bindings, "ENVIRONMENT" |
     throw refuse("must not point at a private, loopback or link-local address");
   }
   if (isIpLiteral(host)) {
-    if (isPrivateAddress(host)) throw refuse("must not point at a private, loopback or link-local address");
+    if (isNonPublicAddress(host)) throw refuse("must not point at a private, loopback or link-local address");
     return;
   }
   let addresses: string[];
@@ -66,5 +46,5 @@ export async function assertPublicWebhookUrl(env: Pick<Bindings, "ENVIRONMENT" |
     throw refuse(`the host ${host} could not be resolved`);
   }
   if (addresses.length === 0) throw refuse(`the host ${host} has no address`);
-  if (addresses.some(isPrivateAddress)) throw refuse(`the host ${host} resolves to a private, loopback or link-local address`);
+  if (addresses.some(isNonPublicAddress)) throw refuse(`the host ${host} resolves to a private, loopback or link-local address`);
 }

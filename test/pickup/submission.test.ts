@@ -103,9 +103,20 @@ describe("webhook targets", () => {
     ["localhost", "https://localhost/hook", "webhook_url: must not point at a private, loopback or link-local address"],
     ["a name with a private address", "https://intranet.example.com/hook", "webhook_url: the host intranet.example.com resolves to a private, loopback or link-local address"],
     ["a name with a private IPv6 address", "https://v6.example.com/hook", "webhook_url: the host v6.example.com resolves to a private, loopback or link-local address"],
+    // IPv6 spellings of private IPv4 addresses, which the URL parser writes in hex.
+    ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-mapped, written out", "https://[0:0:0:0:0:ffff:a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-translated", "https://[::ffff:0:a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["NAT64", "https://[64:ff9b::a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["6to4", "https://[2002:a9fe:a9fe::]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-compatible", "https://[::a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["IETF protocol assignments", "https://192.0.0.170/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["a name whose AAAA is mapped metadata", "https://mapped.example.com/hook", "webhook_url: the host mapped.example.com resolves to a private, loopback or link-local address"],
   ])("refuses %s", async (_, url, msg) => {
     network.dns["intranet.example.com"] = ["192.168.1.20"];
     network.dns["v6.example.com"] = ["93.184.215.14", "fd00::1"];
+    network.dns["mapped.example.com"] = ["93.184.215.14", "::ffff:a9fe:a9fe"];
     const before = (await env.DB.prepare("SELECT count(*) AS n FROM pickup_tasks").first<{ n: number }>())!.n;
     await expectMsg(await pickup("/carrier/pickup/submit", await createTestApp(), submission({ webhook_url: url })), 400, msg);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM pickup_tasks").first<{ n: number }>())!.n).toBe(before);
