@@ -125,7 +125,6 @@ export const webhookDeliveries = sqliteTable(
     url: text("url").notNull(),
     status: integer("status"),
     latencyMs: integer("latency_ms").notNull(),
-    responseExcerpt: text("response_excerpt"),
     error: text("error"),
     attemptedAt: text("attempted_at").notNull(),
     nextAttemptAt: text("next_attempt_at"),

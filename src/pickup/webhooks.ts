@@ -10,7 +10,6 @@ import { assertPublicWebhookUrl } from "./webhook-targets";
 export const RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
 const ATTEMPT_TIMEOUT_MS = 15_000;
-const EXCERPT_CHARS = 500;
 
 export interface WebhookMessage {
   eventId: string;
@@ -67,7 +66,6 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
   const started = Date.now();
   const timestamp = Math.floor(started / 1000);
   let status: number | null = null;
-  let excerpt: string | null = null;
   let error: string | null = null;
   let retryAfter = 0;
   try {
@@ -87,7 +85,8 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
       body: event.payload,
     });
     status = res.status;
-    excerpt = (await res.text()).slice(0, EXCERPT_CHARS);
+    // Only the status is kept: what a receiver answers is never stored or shown (no SSRF read).
+    await res.body?.cancel();
     retryAfter = retryAfterSeconds(res.headers.get("Retry-After"));
   } catch (failure) {
     error = failure instanceof Error && failure.name === "TimeoutError" ? "timed out after 15 s" : failure instanceof Error ? failure.message : String(failure);
@@ -109,7 +108,6 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
       url: task.webhookUrl,
       status,
       latencyMs: Date.now() - started,
-      responseExcerpt: excerpt,
       error: error ?? (status !== null && !delivered ? (status >= 300 && status < 400 ? `redirect to ${status} not followed` : `HTTP ${status}`) : null),
       attemptedAt: now,
       nextAttemptAt: next ? new Date(next).toISOString() : null,

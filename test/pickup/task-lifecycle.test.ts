@@ -39,9 +39,12 @@ describe("the life of a pickup task", () => {
     expect(() => verifier.verify(created.body.replace("create", "failed"), created.headers)).toThrow();
 
     const deliveries = await call(`/api/v1/pickup/${taskId}/deliveries`, { headers: { Authorization: `appToken ${app.appToken}` } });
-    const attempts = (await envelope<{ attempt: number; status: number; latency_ms: number; response_excerpt: string }[]>(deliveries)).data;
+    const attempts = (await envelope<{ attempt: number; status: number; latency_ms: number }[]>(deliveries)).data;
     expect(attempts.length).toBeGreaterThanOrEqual(2);
-    expect(attempts[0]).toMatchObject({ attempt: 1, status: 200, response_excerpt: "receiver says 200" });
+    expect(attempts[0]).toMatchObject({ attempt: 1, status: 200 });
+    // What the receiver answered is neither stored nor shown.
+    expect(attempts[0]).not.toHaveProperty("response_excerpt");
+    expect(JSON.stringify(await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE task_id = ?").bind(taskId).all())).not.toContain("receiver says");
   });
 
   it("fails with the carrier's reason, then P4 creates the order again", async () => {
