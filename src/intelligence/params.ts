@@ -18,7 +18,7 @@ const languageCode = z
   .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, { error: "must be a language code such as en, de or zh-CN" });
 
 export const summarizeParams = z
-  .object({
+  .strictObject({
     text,
     maxLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(5, { error: "must be at least 5" }).max(2000, { error: "must be at most 2000" }).default(150).openapi({ description: "Words" }),
     minLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(0, { error: "must be 0 or more" }).max(2000, { error: "must be at most 2000" }).default(40).openapi({ description: "Words" }),
@@ -27,9 +27,9 @@ export const summarizeParams = z
   })
   .refine((p) => p.minLength <= p.maxLength, { error: "must not be greater than maxLength", path: ["minLength"] });
 
-export const sentimentParams = z.object({ text, language: languageCode.optional(), engine });
+export const sentimentParams = z.strictObject({ text, language: languageCode.optional(), engine });
 
-export const nerParams = z.object({
+export const nerParams = z.strictObject({
   text,
   entities: z
     .array(z.enum(ENTITY_TYPES, { error: `each must be one of ${ENTITY_TYPES.join(", ")}` }), { error: "must be an array of entity types" })
@@ -37,7 +37,7 @@ export const nerParams = z.object({
     .optional(),
 });
 
-export const qrCodeParams = z.object({
+export const qrCodeParams = z.strictObject({
   data: z.string({ error: "is required and must be a string" }).min(1, { error: "must not be empty" }).max(7089, { error: "must be at most 7089 characters" }),
   size: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(64, { error: "must be at least 64" }).max(2048, { error: "must be at most 2048" }).default(300),
   logoBase64: z
@@ -54,9 +54,9 @@ export const qrCodeParams = z.object({
     .default("H"),
 });
 
-export const languageDetectParams = z.object({ text });
+export const languageDetectParams = z.strictObject({ text });
 
-export const classifyParams = z.object({
+export const classifyParams = z.strictObject({
   text,
   classifier: z.enum(CLASSIFIERS, { error: `is required and must be one of ${CLASSIFIERS.join(", ")}` }),
   categories: z
@@ -68,7 +68,7 @@ export const classifyParams = z.object({
   engine,
 });
 
-export const keywordsParams = z.object({
+export const keywordsParams = z.strictObject({
   text,
   maxKeywords: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
   includePhrases: z.boolean({ error: "must be true or false" }).default(true),
@@ -76,7 +76,7 @@ export const keywordsParams = z.object({
 
 export const FILE_TYPES = ["docx", "pptx", "xlsx", "pdf", "txt"] as const;
 
-export const translateDocumentParams = z.object({
+export const translateDocumentParams = z.strictObject({
   documentBase64: z.string({ error: "is required and must be a base64 string" }).min(1, { error: "must not be empty" }),
   fileType: z.enum(FILE_TYPES, { error: `is required and must be one of ${FILE_TYPES.join(", ")}` }),
   sourceLang: languageCode.optional(),

@@ -21,6 +21,9 @@ describe("group I bad input", () => {
     ["/translate/document", { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de", preserveFormatting: "no" }, "bizContent.preserveFormatting: must be true or false"],
     ["/translate/document", { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de", sourceLang: "en us" }, "bizContent.sourceLang: must be a language code such as en, de or zh-CN"],
     ["/translate/document", { documentBase64: "", fileType: "txt", targetLang: "de" }, "bizContent.documentBase64: must not be empty"],
+    // Unknown keys are refused by name, not dropped.
+    ["/sentiment", { text: "good", is_admin: true }, 'bizContent: Unrecognized key: "is_admin"'],
+    ["/qrcode/custom", { data: "x", colour: "#000" }, 'bizContent: Unrecognized key: "colour"'],
   ])("%s refuses %j", async (path, bizContent, message) => {
     const { status, body } = await callAi(path, bizContent);
     expect(status).toBe(400);
@@ -32,5 +35,16 @@ describe("group I bad input", () => {
     const response = await call("/std/ai/keywords", { method: "POST", headers: { ...secretHeaders(await aiKey()), "Content-Type": "application/json" }, body: "{}" });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 400, msg: "bizContent is required", data: null });
+  });
+
+  it("refuses a __proto__ key sent as JSON, by name", async () => {
+    const response = await call("/std/ai/keywords", {
+      method: "POST",
+      headers: { ...secretHeaders(await aiKey()), "Content-Type": "application/json" },
+      body: '{"bizContent":{"text":"Some text.","__proto__":{"polluted":true}}}',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 400, msg: 'bizContent: Unrecognized key: "__proto__"', data: null });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
