@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { issueApiKey } from "../../src/platform/auth/api-keys";
+import { database } from "../../src/platform/database";
 import { DEFAULT_RATE_LIMITS, rateLimits } from "../../src/platform/rate-limit";
 import { bearer, createUser, sessionFor } from "../helpers/accounts";
 import { createTestKey, type TestKey } from "../helpers/credentials";
@@ -54,9 +56,19 @@ describe("per-minute limits by plan", () => {
     expect(res.headers.get("RateLimit")).toBeNull();
   });
 
+  it("counts a user's keys together: a second key buys no more requests", async () => {
+    const first = await createTestKey({ plan: "free" });
+    const second = await issueApiKey(database(env), env.KEY_ENCRYPTION_KEY, { userId: first.userId, name: "second", plan: "free" });
+    await spend(first, TYPES, 40);
+    await spend({ ...first, token: second.token, secret: second.secret }, TYPES, 20);
+    const refused = await getWithSecret(TYPES, { token: second.token, secret: second.secret });
+    expect(refused.status).toBe(429);
+    expect((await getWithSecret(TYPES, first)).status).toBe(429);
+  });
+
   it("counts what other isolates flushed to KV", async () => {
     const key = await createTestKey({ plan: "free" });
-    await env.KV.put(`rl:key:${key.keyId}:minute:${MINUTE_START + 60_000}`, "58");
+    await env.KV.put(`rl:user:${key.userId}:free:minute:${MINUTE_START + 60_000}`, "58");
     await spend(key, TYPES, 2);
     expect((await getWithSecret(TYPES, key)).status).toBe(429);
   });
@@ -64,7 +76,7 @@ describe("per-minute limits by plan", () => {
   it("flushes its own count to KV", async () => {
     const key = await createTestKey({ plan: "free" });
     await spend(key, TYPES, 3);
-    const counter = `rl:key:${key.keyId}:minute:${MINUTE_START + 60_000}`;
+    const counter = `rl:user:${key.userId}:free:minute:${MINUTE_START + 60_000}`;
     let stored: string | null = null;
     for (let i = 0; i < 40 && stored === null; i++) {
       stored = await env.KV.get(counter);
