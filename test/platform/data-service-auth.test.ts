@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createTestKey, deactivateUser, revokeKey } from "../helpers/credentials";
-import { call, envelope, getWithSecret, signedHeaders } from "../helpers/requests";
+import { call, documentedSigningString, envelope, freshNonce, getWithSecret, hmacHex, signedHeaders } from "../helpers/requests";
 
 const STANDARD_DE = "/std/api/bigdata/taxrate/country/DE/standard";
 
@@ -113,6 +113,24 @@ describe("signed requests", () => {
     const key = await createTestKey();
     const headers = await signedHeaders(key, { params: { page: "1" } });
     await expectUnauthorized(await call("/std/api/bigdata/taxrate/list?page=2", { headers }), "Invalid signature");
+  });
+
+  it("binds method and path with X-Signature-Version 2, so a signature cannot be replayed elsewhere", async () => {
+    const key = await createTestKey();
+    // Written from docs/authentication.md: "METHOD\npath\n" before the version 1 string.
+    const v2 = async (path: string, method = "GET") => {
+      const timestamp = String(Date.now());
+      const nonce = freshNonce();
+      const signature = await hmacHex(key.secret, `${method}\n${path}\n${documentedSigningString({}, timestamp, nonce)}`);
+      return { "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature, "X-Signature-Version": "2" };
+    };
+    expect((await call(STANDARD_DE, { headers: await v2(STANDARD_DE) })).status).toBe(200);
+    // The same parameters (none) on another GET: valid under version 1, refused under version 2.
+    const other = "/std/api/bigdata/taxrate/country/FR/standard";
+    await expectUnauthorized(await call(other, { headers: await v2(STANDARD_DE) }), "Invalid signature");
+    const v1 = await signedHeaders(key);
+    expect((await call(other, { headers: v1 })).status).toBe(200);
+    await expectUnauthorized(await call(STANDARD_DE, { headers: { ...(await v2(STANDARD_DE)), "X-Signature-Version": "3" } }), "X-Signature-Version must be 1 or 2");
   });
 
   it("refuses a signature made with another secret", async () => {

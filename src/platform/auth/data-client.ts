@@ -6,7 +6,7 @@ import { ApiError } from "../errors";
 import { consumeRateLimit } from "../rate-limit";
 import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
 import type { Principal } from "./principal";
-import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString } from "./signature";
+import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString, signingStringV2 } from "./signature";
 
 const unauthorized = (message: string) => new ApiError(401, message);
 
@@ -63,7 +63,11 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   if (!nonce || !NONCE.test(nonce)) {
     throw unauthorized("X-Nonce header required: 8 to 64 letters, digits, '-' or '_'");
   }
-  const canonical = signingString(await businessParams(c), timestamp, nonce);
+  // X-Signature-Version 2 binds method and path; without it, the interface's original form (1).
+  const version = c.req.header("X-Signature-Version") ?? "1";
+  if (version !== "1" && version !== "2") throw unauthorized("X-Signature-Version must be 1 or 2");
+  const params = await businessParams(c);
+  const canonical = version === "2" ? signingStringV2(c.req.method, c.req.path, params, timestamp, nonce) : signingString(params, timestamp, nonce);
   if (!(await signatureMatches(secret, canonical, signature))) await failed(c, keyId, unauthorized("Invalid signature"));
 
   // Checked after the signature, so that nobody can burn another client's nonces.

@@ -22,6 +22,14 @@ export function signingString(params: Record<string, unknown | unknown[]>, times
 }
 
 /**
+ * Version 2 also binds the request's method and path, so a signature made for one request cannot
+ * be replayed on another with the same parameters: `METHOD\npath\n` before the version 1 string.
+ */
+export function signingStringV2(method: string, path: string, params: Record<string, unknown | unknown[]>, timestamp: string, nonce: string): string {
+  return `${method.toUpperCase()}\n${path}\n${signingString(params, timestamp, nonce)}`;
+}
+
+/**
  * Accepts the documented HMAC-SHA256 keyed by the secret, and plain SHA-256 of the string followed
  * by the secret, which the interface's other client example computes.
  */
