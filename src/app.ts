@@ -63,7 +63,7 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     ApiSecret: header("X-API-Secret", "The key's secret, svc_ss_… (or sign the request instead)"),
     Timestamp: header("X-Timestamp", "Signed requests: epoch milliseconds, within 300 s of server time"),
     Nonce: header("X-Nonce", "Signed requests: a fresh random string, accepted once"),
-    Signature: header("X-Signature", "Signed requests: lowercase hex HMAC-SHA256 of the signing string"),
+    Signature: header("X-Signature", "Signed requests: lowercase hex HMAC-SHA256 of the signing string; with X-Signature-Version: 2 the string starts with the method and path (docs/authentication.md)"),
   };
   for (const [name, scheme] of Object.entries(schemes)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   app.openAPIRegistry.registerComponent("securitySchemes", "AppToken", {
