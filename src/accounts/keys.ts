@@ -1,8 +1,8 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { issueApiKey, type IssuedApiKey } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
 import { scopeAllows, type ScopeResource } from "../platform/auth/scopes";
-import { apiKeys, type ApiKey } from "../platform/auth/tables";
+import { apiKeys, type ApiKey, type Plan } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 
@@ -25,9 +25,22 @@ function assertNoEscalation(caller: Principal, requested: string[]) {
   if (escalates) throw new ApiError(403, "Insufficient permissions");
 }
 
+/** Active keys a user may hold, by plan; rate limits count per user, this bounds what there is to revoke. */
+export const ACTIVE_KEYS_PER_PLAN: Record<Plan, number | null> = { free: 5, basic: 20, enterprise: 100, internal: null };
+
+async function assertKeyAllowance(db: Database, caller: Principal) {
+  const allowed = ACTIVE_KEYS_PER_PLAN[caller.plan];
+  if (allowed === null) return;
+  const [active] = await db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, caller.userId), eq(apiKeys.isActive, true)));
+  if ((active?.n ?? 0) >= allowed) {
+    throw new ApiError(409, `Key limit reached: the ${caller.plan} plan allows ${allowed} active keys; revoke one first`);
+  }
+}
+
 export async function createKey(db: Database, encryptionKey: string, caller: Principal, input: KeyInput): Promise<IssuedApiKey> {
   const scopes = input.scopes ?? [];
   assertNoEscalation(caller, scopes);
+  await assertKeyAllowance(db, caller);
   return issueApiKey(db, encryptionKey, {
     userId: caller.userId,
     name: input.name,

@@ -44,7 +44,7 @@ const routes = {
   createKey: createRoute({
     ...common, method: "post", path: "/api/tokens", summary: "A4 · Create an API key",
     request: body(keyCreateSchema),
-    responses: { 201: json(keyCreatedSchema, "The key, with its token and secret shown once"), ...errors(401, 403, 422) },
+    responses: { 201: json(keyCreatedSchema, "The key, with its token and secret shown once"), ...errors(401, 403, 409, 422) },
   }),
   listKeys: createRoute({
     ...common, method: "get", path: "/api/tokens", summary: "A5 · The caller's API keys",

@@ -163,3 +163,21 @@ describe("key scopes", () => {
     expect((await accountJson("POST", "/api/tokens", key.token, { name: "narrower", scopes: ["taxrate:read"] })).status).toBe(201);
   });
 });
+
+describe("how many keys a user may hold", () => {
+  it("allows a free user 5 active keys; a revoked one frees its place", async () => {
+    const session = await sessionFor(await createUser());
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await accountJson("POST", "/api/tokens", session, { name: `key ${i}` });
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as Created).id);
+    }
+    const refused = await accountJson("POST", "/api/tokens", session, { name: "one too many" });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ detail: "Key limit reached: the free plan allows 5 active keys; revoke one first" });
+
+    expect((await accountJson("DELETE", `/api/tokens/${ids[0]}`, session)).status).toBe(200);
+    expect((await accountJson("POST", "/api/tokens", session, { name: "in its place" })).status).toBe(201);
+  });
+});
