@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { sql } from "drizzle-orm";
+import { currentTimestamp } from "../platform/database";
 import { users } from "../platform/auth/tables";
 
 /** An app of group P: its token authenticates pickups, its secrets are kept encrypted because they are used. */
@@ -16,7 +16,7 @@ export const apps = sqliteTable(
     encryptedHotApiKey: text("encrypted_hot_api_key"),
     encryptedWebhookSecret: text("encrypted_webhook_secret").notNull(),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
   },
   (t) => [uniqueIndex("apps_token_hash").on(t.tokenHash), index("apps_user").on(t.userId)],
 );

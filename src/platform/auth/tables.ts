@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { currentTimestamp } from "../database";
 
 export const PLANS = ["free", "basic", "enterprise", "internal"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -7,7 +8,6 @@ export type Plan = (typeof PLANS)[number];
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
 /** Every credential belongs to a user; deactivating the user stops all of them at once. */
 export const users = sqliteTable(
@@ -21,8 +21,8 @@ export const users = sqliteTable(
     role: text("role", { enum: ROLES }).notNull().default("user"),
     plan: text("plan", { enum: PLANS }).notNull().default("free"),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull().default(now),
-    updatedAt: text("updated_at").notNull().default(now),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+    updatedAt: text("updated_at").notNull().default(currentTimestamp),
   },
   (t) => [uniqueIndex("users_casdoor_id").on(t.casdoorId), index("users_email").on(t.email)],
 );
@@ -43,7 +43,7 @@ export const apiKeys = sqliteTable(
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     plan: text("plan", { enum: PLANS }),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull().default(now),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
     lastUsed: text("last_used"),
     expiresAt: text("expires_at"),
   },
