@@ -3,7 +3,7 @@ import { readBizContent } from "../biz-content";
 import { constantTimeEqual, decryptSecret } from "../crypto";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { consumeRateLimit } from "../rate-limit";
+import { consumeRateLimit, type RateWindow } from "../rate-limit";
 import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
 import type { Principal } from "./principal";
 import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString, signingStringV2 } from "./signature";
@@ -14,18 +14,24 @@ const unauthorized = (message: string) => new ApiError(401, message);
 export const AUTH_FAILURES_PER_KEY = 10;
 export const AUTH_FAILURES_PER_ADDRESS = 30;
 
-const failureLimits = (c: Context<AppEnv>, keyId: number | undefined) => {
-  // Cloudflare's edge always sets it; a request without it (local development, tests) is counted per key only.
+interface FailureLimit {
+  subject: string;
+  windows: RateWindow[];
+}
+
+const perMinute = (subject: string, limit: number): FailureLimit => ({ subject, windows: [{ name: "minute", seconds: 60, limit }] });
+
+/** Cloudflare's edge always sets CF-Connecting-IP; a request without it (local development, tests) has no address limit. */
+function addressLimit(c: Context<AppEnv>): FailureLimit[] {
   const address = c.req.header("CF-Connecting-IP");
-  return [
-    ...(address === undefined ? [] : [{ subject: `authfail:ip:${address}`, windows: [{ name: "minute" as const, seconds: 60, limit: AUTH_FAILURES_PER_ADDRESS }] }]),
-    ...(keyId === undefined ? [] : [{ subject: `authfail:key:${keyId}`, windows: [{ name: "minute" as const, seconds: 60, limit: AUTH_FAILURES_PER_KEY }] }]),
-  ];
-};
+  return address === undefined ? [] : [perMinute(`authfail:ip:${address}`, AUTH_FAILURES_PER_ADDRESS)];
+}
+
+const keyLimit = (keyId: number): FailureLimit[] => [perMinute(`authfail:key:${keyId}`, AUTH_FAILURES_PER_KEY)];
 
 /** Refuses, before any secret is compared, a key or an address that failed too often this minute. */
-async function refuseWhileThrottled(c: Context<AppEnv>, keyId: number | undefined) {
-  for (const { subject, windows } of failureLimits(c, keyId)) {
+async function refuseWhileThrottled(c: Context<AppEnv>, limits: FailureLimit[]) {
+  for (const { subject, windows } of limits) {
     const state = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows, Date.now(), true);
     if (!state.allowed) {
       c.header("Retry-After", state.headers["Retry-After"]!);
@@ -34,9 +40,9 @@ async function refuseWhileThrottled(c: Context<AppEnv>, keyId: number | undefine
   }
 }
 
-/** Counts a failed authentication against the key (when known) and the client address, then fails. */
+/** Counts a failed authentication against the client address and the key, when known, then fails. */
 async function failed(c: Context<AppEnv>, keyId: number | undefined, error: ApiError): Promise<never> {
-  for (const { subject, windows } of failureLimits(c, keyId)) {
+  for (const { subject, windows } of [...addressLimit(c), ...(keyId === undefined ? [] : keyLimit(keyId))]) {
     await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows);
   }
   throw error;
@@ -83,11 +89,11 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
 export async function authenticateDataClient(c: Context<AppEnv>): Promise<Principal> {
   const token = c.req.header("X-API-Key");
   if (!token) throw unauthorized("X-API-Key header required");
-  await refuseWhileThrottled(c, undefined);
+  await refuseWhileThrottled(c, addressLimit(c));
   const found = await findKeyByToken(c.var.db, token);
   if (!found) await failed(c, undefined, unauthorized("Invalid authentication credentials"));
   assertUsableKey(found);
-  await refuseWhileThrottled(c, found.key.id);
+  await refuseWhileThrottled(c, keyLimit(found.key.id));
 
   const presentedSecret = c.req.header("X-API-Secret");
   const signature = c.req.header("X-Signature");
