@@ -6,6 +6,7 @@ import type { AppEnv } from "./platform/env";
 import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
 import { type GroupModule, type Surface, surfaceResolver } from "./platform/group";
 import { requestContext } from "./platform/logging";
+import { securityHeaders } from "./platform/security-headers";
 import { checkSettings, settingsSchemasOf } from "./platform/settings";
 
 /** 1 MiB: no JSON or form request of the interface comes near it; a group names its exceptions. */
@@ -35,7 +36,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     await next();
   };
 
-  app.use("*", requestContext, surface);
+  app.use("*", requestContext, securityHeaders, surface);
   app.use("*", (c, next) => (bodyLimits.get(c.req.path) ?? defaultBodyLimit)(c, next));
   app.use("*", accessPolicy(groups.flatMap((g) => g.access), Object.assign({}, ...groups.map((g) => g.credentials ?? {}))));
   app.onError(handleError);
