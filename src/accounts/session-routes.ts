@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
+import { clientAddress } from "../platform/ip-ranges";
 import { consumeRateLimit } from "../platform/rate-limit";
 import { detailSchema, sessionSchema, validationErrorSchema } from "./schema";
 import { finishLogin, LOGIN_ATTEMPT_SECONDS, logout, REFRESH_TOKEN_SECONDS, refreshSession, startLogin } from "./sessions";
@@ -88,8 +89,7 @@ export function sessionRoutes() {
   const router = createRouter();
 
   router.openapi(routes.login, async (c) => {
-    // Cloudflare sets CF-Connecting-IP and replaces any value a client sends.
-    const address = c.req.header("CF-Connecting-IP") ?? "unknown";
+    const address = clientAddress(c.req.header("CF-Connecting-IP")) ?? "unknown";
     const limit = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), `login:${address}`, [
       { name: "minute", seconds: 60, limit: LOGINS_PER_ADDRESS_PER_MINUTE },
     ]);

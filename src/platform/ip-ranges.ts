@@ -99,3 +99,13 @@ export function isNonPublicAddress(address: string): boolean {
   if ((v6[0]! & 0xe0) !== 0x20) return true; // outside 2000::/3: ULA, link-local, site-local, multicast, reserved
   return IPV6_BLOCKED.some((block) => inBlock(v6, block));
 }
+
+/**
+ * The caller's address as Cloudflare's edge gives it (`CF-Connecting-IP`, which replaces any value
+ * a client sends), or undefined without one: local development and tests, or a header that is not
+ * an address (never used as a counter's key).
+ */
+export function clientAddress(header: string | undefined): string | undefined {
+  if (header === undefined || header.length > 45) return undefined;
+  return parseIPv4(header) || parseIPv6(header) ? header : undefined;
+}

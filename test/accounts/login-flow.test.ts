@@ -48,6 +48,8 @@ describe("A1 login", () => {
     expect(await refused.json()).toMatchObject({ detail: expect.stringMatching(/^Too many logins from this address; retry after \d+ s$/) });
     expect(await attempts()).toBe(before);
     expect((await login("198.51.100.20")).status).toBe(302);
+    // A header that is not an address is not used as a counter's name.
+    expect((await login("x".repeat(2000))).status).toBe(302);
   });
 });
 

@@ -42,5 +42,6 @@ describe("failed authentications are throttled", () => {
     }
     await expectThrottled(await get({ ...secretHeaders(good), "CF-Connecting-IP": address }));
     expect((await get({ ...secretHeaders(good), "CF-Connecting-IP": "198.51.100.99" })).status).toBe(200);
+    expect((await get({ ...secretHeaders(good), "CF-Connecting-IP": "x".repeat(2000) })).status).toBe(200);
   });
 });

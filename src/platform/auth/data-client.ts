@@ -3,6 +3,7 @@ import { readBizContent } from "../biz-content";
 import { constantTimeEqual, decryptSecret } from "../crypto";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { clientAddress } from "../ip-ranges";
 import { consumeRateLimit, type RateWindow } from "../rate-limit";
 import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
 import type { Principal } from "./principal";
@@ -21,9 +22,9 @@ interface FailureLimit {
 
 const perMinute = (subject: string, limit: number): FailureLimit => ({ subject, windows: [{ name: "minute", seconds: 60, limit }] });
 
-/** Cloudflare's edge always sets CF-Connecting-IP; a request without it (local development, tests) has no address limit. */
+/** Without a client address (local development, tests) only the key is counted. */
 function addressLimit(c: Context<AppEnv>): FailureLimit[] {
-  const address = c.req.header("CF-Connecting-IP");
+  const address = clientAddress(c.req.header("CF-Connecting-IP"));
   return address === undefined ? [] : [perMinute(`authfail:ip:${address}`, AUTH_FAILURES_PER_ADDRESS)];
 }
 
