@@ -14,6 +14,8 @@ export interface StartupMeasure {
   startupBytes: number;
   /** Median time to evaluate the script's global scope in a fresh Node process. */
   globalScopeMs: number;
+  /** Median time of the isolate's first request after that: loading and building the service. */
+  firstEventMs: number;
 }
 
 /** Stands in for the runtime's own module, so the modules can be imported by plain Node. */
@@ -23,11 +25,19 @@ export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = 
 export const env = {};
 `;
 
-/** One evaluation of the entry's global scope, timed from inside a new process. */
+/**
+ * One evaluation of the entry's global scope, timed from inside a new process whose module loader
+ * has already imported an empty module (Node's own first import costs about 10 ms), then the first
+ * request, which loads the service. Without D1 it answers an error: the load is what is timed.
+ */
 const PROBE = `
+await import("./empty.mjs");
 const started = performance.now();
-await import("./index.js");
-console.log(JSON.stringify({ ms: performance.now() - started }));
+const worker = await import("./index.js");
+const loaded = performance.now();
+const ctx = { waitUntil() {}, passThroughOnException() {} };
+await worker.default.fetch(new Request("http://startup.test/health"), { DB: {}, ENVIRONMENT: "production" }, ctx).catch(() => undefined);
+console.log(JSON.stringify({ ms: loaded - started, firstEventMs: performance.now() - loaded }));
 `;
 
 /**
@@ -53,13 +63,16 @@ export function measureStartup(runs = 5): StartupMeasure {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     const probe = join(dir, "probe.mjs");
     writeFileSync(probe, PROBE);
+    writeFileSync(join(dir, "empty.mjs"), "export {};\n");
     const times: number[] = [];
+    const firstEvents: number[] = [];
     for (let i = 0; i < runs; i++) {
       const run = spawnSync(process.execPath, [probe], { encoding: "utf8" });
       if (run.status !== 0) throw new Error(`evaluating the bundle failed:\n${run.stderr}`);
-      times.push((JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { ms: number }).ms);
+      const measured = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { ms: number; firstEventMs: number };
+      times.push(measured.ms);
+      firstEvents.push(measured.firstEventMs);
     }
-    times.sort((a, b) => a - b);
     const sources = new Map(modules.map((file) => [file, readFileSync(join(dir, file))]));
     const all = Buffer.concat([...sources.values()]);
     return {
@@ -67,11 +80,17 @@ export function measureStartup(runs = 5): StartupMeasure {
       gzipBytes: gzipSync(all).length,
       modules: modules.length,
       startupBytes: staticGraphBytes(dir, sources),
-      globalScopeMs: Number(times[Math.floor(times.length / 2)]!.toFixed(1)),
+      globalScopeMs: median(times),
+      firstEventMs: median(firstEvents),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Number(sorted[Math.floor(sorted.length / 2)]!.toFixed(1));
 }
 
 /** The entry module and everything it imports statically, transitively. */

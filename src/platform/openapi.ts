@@ -78,13 +78,22 @@ export function dataResponse<T extends z.ZodType>(data: T, description: string) 
 
 /** Style F documents bizContent as a JSON object and as a form field holding JSON; the route parses it itself. */
 export function bizContentBody(params: z.ZodType) {
-  // As the caller writes it (io: input): a parameter with a default is optional, its default shown.
-  const bizContent = z.toJSONSchema(params, { unrepresentable: "any", io: "input" }) as SchemaObject;
+  let bizContent: SchemaObject | undefined;
   return {
     required: true,
     content: {
       "application/json": {
-        schema: { type: "object" as const, required: ["bizContent"], properties: { bizContent } },
+        schema: {
+          type: "object" as const,
+          required: ["bizContent"],
+          properties: {
+            // Converted when /openapi.json is built rather than when the route is, which is on every isolate's first request.
+            // As the caller writes it (io: input): a parameter with a default is optional, its default shown.
+            get bizContent(): SchemaObject {
+              return (bizContent ??= z.toJSONSchema(params, { unrepresentable: "any", io: "input" }) as SchemaObject);
+            },
+          },
+        },
       },
       "application/x-www-form-urlencoded": {
         schema: {

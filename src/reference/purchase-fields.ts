@@ -1,4 +1,3 @@
-import { WorkerEntrypoint } from "cloudflare:workers";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import type { z } from "@hono/zod-openapi";
@@ -42,14 +41,8 @@ const FIELDS: Record<string, PurchaseField[]> = {
   ),
 };
 
-/**
- * The internal service that answers O13, reached from the Worker through a service binding and
- * called with RPC, so that it can move to its own Worker without changing the caller.
- */
-export class PurchaseFieldsService extends WorkerEntrypoint<Bindings> {
-  /** Null for a platform the service does not know. */
-  async fieldsOf(platform: string): Promise<PurchaseField[] | null> {
-    if (!(await platformByCode(database(this.env), platform))) return null;
-    return FIELDS[platform] ?? generic;
-  }
+/** Null for a platform the service does not know. */
+export async function purchaseFieldsOf(env: Bindings, platform: string): Promise<PurchaseField[] | null> {
+  if (!(await platformByCode(database(env), platform))) return null;
+  return FIELDS[platform] ?? generic;
 }
