@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -12,7 +11,7 @@ import { runJob } from "../src/platform/jobs/runner";
 import { hsJob } from "../src/reference/jobs";
 import { feedFromFile } from "./lib/feeds";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
-import { ensureDevVars, fail, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
+import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
 import { measureStartup } from "./lib/startup";
 
@@ -179,10 +178,7 @@ async function webhookDelay(samples: number): Promise<Result> {
 }
 
 step(`bench: starting wrangler dev on port ${values.port}`);
-const server = spawn(WRANGLER, ["dev", "--port", values.port, "--ip", "127.0.0.1", "--log-level", "error"], {
-  stdio: "ignore",
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-});
+const server = startLocalServer(values.port);
 
 const withSecret = () => ({ "X-API-Key": key.token, "X-API-Secret": key.secret });
 const signed = (params: Record<string, string>) => () => {
@@ -270,6 +266,6 @@ try {
   step(`bench: done; ${results.length} scenarios, ${errors} non-200 answers; written to .bench/results.json`);
   if (errors > 0) process.exitCode = 1;
 } finally {
-  server.kill("SIGTERM");
+  server.stop();
   receiver.close();
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { getPlatformProxy } from "wrangler";
@@ -69,4 +69,42 @@ export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>):
     await proxy.dispose();
     if (logLevel === undefined) delete process.env.WRANGLER_LOG;
   }
+}
+
+export interface LocalServer {
+  /** Resident memory of this server's runtime processes (workerd), in MiB. */
+  memoryMiB(): number | undefined;
+  /** Stops wrangler and the runtime it started: the whole process group. */
+  stop(): void;
+}
+
+/**
+ * Starts `wrangler dev` in a process group of its own, quiet, for the bench and the load check.
+ * Killing only wrangler would leave its workerd serving the port, and the next run would measure
+ * the old one.
+ */
+export function startLocalServer(port: string, env: Record<string, string> = {}): LocalServer {
+  const server = spawn(WRANGLER, ["dev", "--port", port, "--ip", "127.0.0.1", "--log-level", "error"], {
+    stdio: "ignore",
+    detached: true,
+    env: { ...quietWrangler, ...env },
+  });
+  const group = server.pid!;
+  const stop = () => {
+    try {
+      process.kill(-group, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+  process.on("exit", stop);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
+  return {
+    memoryMiB() {
+      const pids = spawnSync("pgrep", ["-g", String(group), "workerd"], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
+      const kib = pids.map((pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0));
+      return kib.length ? Math.round(kib.reduce((sum, n) => sum + n, 0) / 1024) : undefined;
+    },
+    stop,
+  };
 }

@@ -42,14 +42,14 @@ export interface Answer<T> {
  * Runs the task on the requested engine. Workers AI that fails or times out falls back to the
  * embedded engine; the answer says which engine produced it, and the log says why.
  */
-export async function answerWith<T>(env: Bindings, requested: Engine | undefined, tasks: { embedded: () => T; workersAi: () => Promise<T> }): Promise<Answer<T>> {
+export async function answerWith<T>(env: Bindings, requested: Engine | undefined, tasks: { embedded: () => T | Promise<T>; workersAi: () => Promise<T> }): Promise<Answer<T>> {
   const engine = requested ?? defaultEngine(env);
-  if (engine === "embedded") return { engine, result: tasks.embedded() };
+  if (engine === "embedded") return { engine, result: await tasks.embedded() };
   workersAi(env);
   try {
     return { engine, result: await tasks.workersAi() };
   } catch (error) {
     logEvent("warn", { event: "workers-ai-fallback", error: error instanceof Error ? error.message : String(error) });
-    return { engine: "embedded", result: tasks.embedded() };
+    return { engine: "embedded", result: await tasks.embedded() };
   }
 }

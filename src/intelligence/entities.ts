@@ -1,10 +1,11 @@
 import nlp from "compromise";
 import datesPlugin from "compromise-dates";
 
+import { pauseForOtherRequests } from "./compute-gate";
+import { sentences } from "./text";
 import { type EntityType, PATTERN_TYPES } from "./vocabulary";
 
 nlp.plugin(datesPlugin);
-
 
 export interface Entity {
   text: string;
@@ -81,26 +82,65 @@ function narrowed(text: string, match: CompromiseMatch, type: EntityType, confid
 // compromise tags from its lexicon and rules; these are our estimates of how often each is right.
 const MODEL_CONFIDENCE: Partial<Record<EntityType, number>> = { PERSON: 0.8, ORGANIZATION: 0.75, LOCATION: 0.8, DATE: 0.85 };
 
-function modelEntities(text: string): Entity[] {
-  const doc = nlp(text) as ReturnType<typeof nlp> & { dates(): View };
-  const views: [EntityType, View][] = [
-    ["PERSON", doc.people()],
-    ["ORGANIZATION", doc.organizations()],
-    ["LOCATION", doc.places()],
-    ["DATE", doc.dates()],
-  ];
-  return views.flatMap(([type, view]) =>
-    (view.json({ offset: true }) as CompromiseMatch[]).map((m) => narrowed(text, m, type, MODEL_CONFIDENCE[type]!)).filter((e) => e !== undefined),
-  );
+type Document = ReturnType<typeof nlp> & { dates(): View };
+
+const MODEL_VIEWS: [EntityType, (doc: Document) => View][] = [
+  ["PERSON", (doc) => doc.people()],
+  ["ORGANIZATION", (doc) => doc.organizations()],
+  ["LOCATION", (doc) => doc.places()],
+  ["DATE", (doc) => doc.dates()],
+];
+
+/**
+ * compromise tags about 20,000 characters a second on the reference machine: the text is tagged
+ * a group of sentences at a time, with a pause between groups in which the isolate answers other
+ * requests. A group is at most this long (a longer sentence is cut at a space).
+ */
+const MODEL_CHUNK_CHARACTERS = 1_000;
+
+function* chunks(text: string): Generator<{ start: number; end: number }> {
+  let current: { start: number; end: number } | undefined;
+  for (const span of sentences(text)) {
+    if (current && span.end - current.start > MODEL_CHUNK_CHARACTERS) {
+      yield current;
+      current = undefined;
+    }
+    current = current ? { start: current.start, end: span.end } : { start: span.start, end: span.end };
+    while (current.end - current.start > MODEL_CHUNK_CHARACTERS) {
+      const space = text.lastIndexOf(" ", current.start + MODEL_CHUNK_CHARACTERS);
+      const cut: number = space > current.start ? space : current.start + MODEL_CHUNK_CHARACTERS;
+      yield { start: current.start, end: cut };
+      current = { start: cut, end: current.end };
+    }
+  }
+  if (current) yield current;
+}
+
+async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Entity[]> {
+  const views = MODEL_VIEWS.filter(([type]) => wanted.has(type));
+  if (views.length === 0) return [];
+  const found: Entity[] = [];
+  for (const chunk of chunks(text)) {
+    const doc = nlp(text.slice(chunk.start, chunk.end)) as Document;
+    for (const [type, view] of views) {
+      // dates: false keeps compromise-dates from resolving each date, which only its value needs.
+      for (const match of view(doc).json({ offset: true, dates: false } as { offset: true }) as CompromiseMatch[]) {
+        const entity = narrowed(text, { ...match, offset: { start: chunk.start + match.offset.start, length: match.offset.length } }, type, MODEL_CONFIDENCE[type]!);
+        if (entity) found.push(entity);
+      }
+    }
+    await pauseForOtherRequests();
+  }
+  return found;
 }
 
 /**
  * Entities of the requested types, in text order. Where two overlap, the pattern types win
  * (an email is not also a person), then the longer match.
  */
-export function extractEntities(text: string, types: readonly EntityType[], options: { patternsOnly: boolean }): Entity[] {
+export async function extractEntities(text: string, types: readonly EntityType[], options: { patternsOnly: boolean }): Promise<Entity[]> {
   const wanted = new Set(types);
-  const candidates = [...patternEntities(text), ...(options.patternsOnly ? [] : modelEntities(text))];
+  const candidates = [...patternEntities(text), ...(options.patternsOnly ? [] : await modelEntities(text, wanted))];
   const rank = (e: Entity) => (PATTERN_TYPES.includes(e.type) ? 1 : 0) * 1e6 + (e.endOffset - e.startOffset);
   const kept: Entity[] = [];
   for (const entity of candidates.sort((a, b) => rank(b) - rank(a))) {

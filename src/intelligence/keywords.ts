@@ -1,4 +1,4 @@
-import { pageRank } from "./rank";
+import { addEdge, emptyGraph, pageRank } from "./rank";
 import { STOP_WORDS, stem } from "./text";
 import { roundScore } from "./scores";
 
@@ -40,19 +40,17 @@ export function extractKeywords(text: string, maxKeywords: number, includePhrase
   const stems = [...new Set(phrases.flat().map(stem))];
   if (stems.length === 0) return [];
   const index = new Map(stems.map((s, i) => [s, i]));
-  const weights = stems.map(() => new Array<number>(stems.length).fill(0));
+  const graph = emptyGraph(stems.length);
   for (const phrase of phrases) {
     const ids = phrase.map((w) => index.get(stem(w))!);
     ids.forEach((a, i) => {
       for (let j = i + 1; j < Math.min(ids.length, i + WINDOW); j++) {
         const b = ids[j]!;
-        if (a === b) continue;
-        weights[a]![b]! += 1;
-        weights[b]![a]! += 1;
+        if (a !== b) addEdge(graph, a, b, 1);
       }
     });
   }
-  const ranks = pageRank(weights);
+  const ranks = pageRank(graph);
   const top = Math.max(...ranks);
 
   // The surface form shown for a stem is its most frequent spelling in the text.

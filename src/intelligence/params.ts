@@ -1,15 +1,31 @@
 import { z } from "@hono/zod-openapi";
 import { ENGINES } from "./engines";
+import { sentences } from "./text";
 import { CLASSIFIERS, ENTITY_TYPES, ERROR_CORRECTION_LEVELS } from "./vocabulary";
 
-/** Texts beyond this are refused rather than slowly analysed (a long book chapter). */
-export const MAX_TEXT_CHARACTERS = 100_000;
+/**
+ * The longest text each endpoint takes, in characters, checked before any work. Each is what the
+ * embedded engine analyses in about 100 ms on the reference machine (docs/intelligence.md), so
+ * that no request holds the isolate for long: NER's English model is the slowest per character.
+ */
+export const TEXT_LIMITS = {
+  summarize: 20_000,
+  sentiment: 50_000,
+  ner: 20_000,
+  language: 50_000,
+  classify: 50_000,
+  keywords: 30_000,
+} as const;
 
-const text = z
-  .string({ error: "is required and must be a string" })
-  .max(MAX_TEXT_CHARACTERS, { error: `must be at most ${MAX_TEXT_CHARACTERS} characters` })
-  .refine((t) => t.trim().length > 0, { error: "must not be empty" })
-  .openapi({ example: "Cloudflare Workers run code in data centres close to the people who use it." });
+/** TextRank compares every pair of sentences; a text of many tiny ones is refused before that. */
+export const MAX_SUMMARY_SENTENCES = 400;
+
+const textOfAtMost = (limit: number) =>
+  z
+    .string({ error: "is required and must be a string" })
+    .max(limit, { error: `must be at most ${limit} characters` })
+    .refine((t) => t.trim().length > 0, { error: "must not be empty" })
+    .openapi({ example: "Cloudflare Workers run code in data centres close to the people who use it." });
 
 const engine = z.enum(ENGINES, { error: `must be one of ${ENGINES.join(", ")}` }).optional().openapi({ description: "Default: the AI_ENGINE setting, else embedded" });
 
@@ -19,7 +35,9 @@ const languageCode = z
 
 export const summarizeParams = z
   .strictObject({
-    text,
+    text: textOfAtMost(TEXT_LIMITS.summarize)
+      .refine((t) => sentences(t).length <= MAX_SUMMARY_SENTENCES, { error: `must have at most ${MAX_SUMMARY_SENTENCES} sentences` })
+      .openapi({ description: `At most ${TEXT_LIMITS.summarize} characters and ${MAX_SUMMARY_SENTENCES} sentences` }),
     maxLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(5, { error: "must be at least 5" }).max(2000, { error: "must be at most 2000" }).default(150).openapi({ description: "Words" }),
     minLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(0, { error: "must be 0 or more" }).max(2000, { error: "must be at most 2000" }).default(40).openapi({ description: "Words" }),
     style: z.enum(["paragraph", "bullet"], { error: "must be paragraph or bullet" }).default("paragraph"),
@@ -27,10 +45,10 @@ export const summarizeParams = z
   })
   .refine((p) => p.minLength <= p.maxLength, { error: "must not be greater than maxLength", path: ["minLength"] });
 
-export const sentimentParams = z.strictObject({ text, language: languageCode.optional(), engine });
+export const sentimentParams = z.strictObject({ text: textOfAtMost(TEXT_LIMITS.sentiment), language: languageCode.optional(), engine });
 
 export const nerParams = z.strictObject({
-  text,
+  text: textOfAtMost(TEXT_LIMITS.ner),
   entities: z
     .array(z.enum(ENTITY_TYPES, { error: `each must be one of ${ENTITY_TYPES.join(", ")}` }), { error: "must be an array of entity types" })
     .min(1, { error: "must name at least one entity type" })
@@ -44,7 +62,7 @@ export const qrCodeParams = z.strictObject({
     .string({ error: "must be a base64 string" })
     .max(1_400_000, { error: "must be at most 1 MB of image" })
     .optional()
-    .openapi({ description: "PNG or JPEG, at most 1 MB and 1024×1024 pixels (refused by its header's size before decoding)" }),
+    .openapi({ description: "PNG or JPEG, at most 1 MB and 512×512 pixels (refused by its header's size before decoding)" }),
   foregroundColor: z.string({ error: "must be a hex colour" }).default("#000000"),
   backgroundColor: z.string({ error: "must be a hex colour" }).default("#FFFFFF"),
   errorCorrection: z
@@ -54,10 +72,10 @@ export const qrCodeParams = z.strictObject({
     .default("H"),
 });
 
-export const languageDetectParams = z.strictObject({ text });
+export const languageDetectParams = z.strictObject({ text: textOfAtMost(TEXT_LIMITS.language) });
 
 export const classifyParams = z.strictObject({
-  text,
+  text: textOfAtMost(TEXT_LIMITS.classify),
   classifier: z.enum(CLASSIFIERS, { error: `is required and must be one of ${CLASSIFIERS.join(", ")}` }),
   categories: z
     .array(z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }), { error: "must be an array of category names" })
@@ -69,15 +87,21 @@ export const classifyParams = z.strictObject({
 });
 
 export const keywordsParams = z.strictObject({
-  text,
+  text: textOfAtMost(TEXT_LIMITS.keywords),
   maxKeywords: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
   includePhrases: z.boolean({ error: "must be true or false" }).default(true),
 });
 
+const BASE64_DOCUMENT_CHARACTERS = Math.ceil((10 * 1024 * 1024) / 3) * 4;
+
 export const FILE_TYPES = ["docx", "pptx", "xlsx", "pdf", "txt"] as const;
 
 export const translateDocumentParams = z.strictObject({
-  documentBase64: z.string({ error: "is required and must be a base64 string" }).min(1, { error: "must not be empty" }),
+  documentBase64: z
+    .string({ error: "is required and must be a base64 string" })
+    .min(1, { error: "must not be empty" })
+    // Base64 of the 10 MB the interface allows; the decoded size is checked again.
+    .max(BASE64_DOCUMENT_CHARACTERS, { error: "must be at most 10 MB of document" }),
   fileType: z.enum(FILE_TYPES, { error: `is required and must be one of ${FILE_TYPES.join(", ")}` }),
   sourceLang: languageCode.optional(),
   targetLang: languageCode,

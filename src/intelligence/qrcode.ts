@@ -1,6 +1,8 @@
-import { decode as decodePng, encode as encodePng } from "fast-png";
+import { decode as decodePng } from "fast-png";
 import { decode as decodeJpeg } from "jpeg-js";
 import { encode as encodeQr } from "uqr";
+import { pauseForOtherRequests } from "./compute-gate";
+import { encodeRgbPng, scanlineStride } from "./png";
 import { badRequest } from "../platform/errors";
 import type { ErrorCorrection } from "./vocabulary";
 
@@ -51,8 +53,8 @@ const QUIET_ZONE = 4;
 const MIN_PIXELS_PER_MODULE = 2;
 /** The logo covers at most this share of the code's side: about 7% of its area, well within H's 30% recovery. */
 const LOGO_SIDE_SHARE = 0.26;
-/** A logo is drawn at most ~530 px a side (26% of a 2048 px code): a larger one is refused unread. */
-export const MAX_LOGO_SIDE = 1024;
+/** A logo is drawn at most about 530 px a side (26% of a 2048-pixel code): a larger one adds decoding work and no detail. */
+export const MAX_LOGO_SIDE = 512;
 
 interface Rgba {
   width: number;
@@ -127,7 +129,7 @@ function toRgba(data: ArrayLike<number>, channels: number, depth: number, palett
  * is scaled into the centre over a background-coloured pad and blended by its alpha; the error
  * correction is then H whatever was asked, so the covered modules are recovered.
  */
-export function renderQrCode(options: QrOptions): QrImage {
+export async function renderQrCode(options: QrOptions): Promise<QrImage> {
   const errorCorrection = options.logo ? "H" : options.errorCorrection;
   let qr: ReturnType<typeof encodeQr>;
   try {
@@ -135,22 +137,37 @@ export function renderQrCode(options: QrOptions): QrImage {
   } catch {
     throw badRequest(`data: too long for a QR code at error correction ${errorCorrection}`);
   }
+  await pauseForOtherRequests();
   const modules = qr.size;
   if (options.size < modules * MIN_PIXELS_PER_MODULE) {
     throw badRequest(`size: this data needs a QR code of ${modules} modules (with the quiet zone), at least ${modules * MIN_PIXELS_PER_MODULE} pixels`);
   }
   const { size, foreground, background } = options;
-  const pixels = new Uint8Array(size * size * 3);
+  const stride = scanlineStride(size);
+  const image = new Uint8Array(stride * size);
   const moduleAt = (pixel: number) => Math.min(modules - 1, Math.floor((pixel * modules) / size));
   for (let y = 0; y < size; y++) {
+    const start = y * stride;
+    // Rows of pixels within one row of modules are alike: draw the first, copy it for the rest.
+    if (y > 0 && moduleAt(y) === moduleAt(y - 1)) {
+      image.copyWithin(start, start - stride, start);
+      continue;
+    }
     const row = qr.data[moduleAt(y)]!;
-    for (let x = 0; x < size; x++) pixels.set(row[moduleAt(x)] ? foreground : background, (y * size + x) * 3);
+    for (let x = 0; x < size; x++) image.set(row[moduleAt(x)] ? foreground : background, start + 1 + x * 3);
   }
-  if (options.logo) drawLogo(pixels, size, modules, decodeLogo(options.logo), background);
-  return { png: encodePng({ width: size, height: size, data: pixels, channels: 3, depth: 8 }), width: size, height: size, errorCorrection, version: qr.version };
+  if (options.logo) {
+    await pauseForOtherRequests();
+    const logo = decodeLogo(options.logo);
+    await pauseForOtherRequests();
+    drawLogo(image, size, modules, logo, background);
+  }
+  return { png: await encodeRgbPng(size, size, image), width: size, height: size, errorCorrection, version: qr.version };
 }
 
+/** Draws into PNG scanlines (see png.ts), so pixel (x, y) starts at y × stride + 1 + 3x. */
 function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba, background: Rgb) {
+  const stride = scanlineStride(size);
   const codeSide = (size * (modules - 2 * QUIET_ZONE)) / modules;
   const box = Math.floor(codeSide * LOGO_SIDE_SHARE);
   const fit = Math.min(box / logo.width, box / logo.height);
@@ -160,7 +177,7 @@ function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba,
   const left = Math.floor((size - width) / 2);
   const top = Math.floor((size - height) / 2);
   for (let y = top - pad; y < top + height + pad; y++) {
-    for (let x = left - pad; x < left + width + pad; x++) pixels.set(background, (y * size + x) * 3);
+    for (let x = left - pad; x < left + width + pad; x++) pixels.set(background, y * stride + 1 + x * 3);
   }
   for (let y = 0; y < height; y++) {
     const sy = Math.min(logo.height - 1, Math.floor(y / fit));
@@ -168,7 +185,7 @@ function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba,
       const sx = Math.min(logo.width - 1, Math.floor(x / fit));
       const from = (sy * logo.width + sx) * 4;
       const alpha = logo.pixels[from + 3]! / 255;
-      const to = ((top + y) * size + left + x) * 3;
+      const to = (top + y) * stride + 1 + (left + x) * 3;
       for (let c = 0; c < 3; c++) pixels[to + c] = Math.round(logo.pixels[from + c]! * alpha + background[c]! * (1 - alpha));
     }
   }

@@ -1,18 +1,41 @@
-/** Weighted PageRank over an undirected similarity graph: the ranking step of TextRank. */
-export function pageRank(weights: number[][], damping = 0.85, iterations = 40, tolerance = 1e-6): number[] {
-  const n = weights.length;
+/** An undirected weighted graph as adjacency maps: `graph[a].get(b)` is the weight of edge a–b. */
+export type WeightedGraph = Map<number, number>[];
+
+/** Adds `weight` to the edge a–b, both ways. */
+export function addEdge(graph: WeightedGraph, a: number, b: number, weight: number): void {
+  graph[a]!.set(b, (graph[a]!.get(b) ?? 0) + weight);
+  graph[b]!.set(a, (graph[b]!.get(a) ?? 0) + weight);
+}
+
+export const emptyGraph = (nodes: number): WeightedGraph => Array.from({ length: nodes }, () => new Map<number, number>());
+
+/**
+ * Weighted PageRank: the ranking step of TextRank. Adjacency lists, not a matrix: the work and
+ * memory follow the edges, so a text of 15,000 distinct words is a sparse graph, not 225 million
+ * cells.
+ */
+export function pageRank(graph: WeightedGraph, damping = 0.85, iterations = 40, tolerance = 1e-6): number[] {
+  const n = graph.length;
   if (n === 0) return [];
-  const outWeight = weights.map((row) => row.reduce((sum, w) => sum + w, 0));
-  let scores = new Array<number>(n).fill(1 / n);
+  // For each node, its neighbours and the share of its weight that flows to each.
+  const flows = graph.map((edges) => {
+    let out = 0;
+    for (const weight of edges.values()) out += weight;
+    return { to: Int32Array.from(edges.keys()), share: Float64Array.from(edges.values(), (weight) => weight / out) };
+  });
+  let scores = new Float64Array(n).fill(1 / n);
+  let next = new Float64Array(n);
   for (let iteration = 0; iteration < iterations; iteration++) {
-    const next = scores.map((_, i) => {
-      let incoming = 0;
-      for (let j = 0; j < n; j++) if (weights[j]![i]! > 0 && outWeight[j]! > 0) incoming += (weights[j]![i]! / outWeight[j]!) * scores[j]!;
-      return (1 - damping) / n + damping * incoming;
-    });
-    const change = next.reduce((sum, value, i) => sum + Math.abs(value - scores[i]!), 0);
-    scores = next;
+    next.fill((1 - damping) / n);
+    for (let j = 0; j < n; j++) {
+      const { to, share } = flows[j]!;
+      const flowing = damping * scores[j]!;
+      for (let k = 0; k < to.length; k++) next[to[k]!]! += share[k]! * flowing;
+    }
+    let change = 0;
+    for (let i = 0; i < n; i++) change += Math.abs(next[i]! - scores[i]!);
+    [scores, next] = [next, scores];
     if (change < tolerance) break;
   }
-  return scores;
+  return Array.from(scores);
 }

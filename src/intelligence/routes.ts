@@ -4,6 +4,7 @@ import { badRequest } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
 import { styleFRoutes } from "../platform/style-f";
 import { decodeBase64Field, toBase64 } from "../platform/crypto";
+import { oneAtATime } from "./compute-gate";
 import { answerWith } from "./engines";
 import {
   classifyParams,
@@ -83,7 +84,7 @@ export function intelligenceRoutes() {
       ]);
       const language = textLanguage(p.text);
       const { engine, result } = await answerWith(env(c), p.engine, {
-        embedded: () => summarize(p.text, p),
+        embedded: () => oneAtATime(() => summarize(p.text, p)),
         workersAi: () => summarizeWithWorkersAi(env(c), p.text, p),
       });
       const summary = p.style === "bullet" ? result.sentences : result.sentences.join(" ");
@@ -114,7 +115,7 @@ export function intelligenceRoutes() {
       const language = textLanguage(p.text, p.language);
       await requireEnglish(language, "sentiment analysis");
       const { engine, result } = await answerWith(env(c), p.engine, {
-        embedded: () => analyzeSentiment(p.text),
+        embedded: () => oneAtATime(() => analyzeSentiment(p.text)),
         workersAi: () => sentimentWithWorkersAi(env(c), p.text),
       });
       return { overallSentiment: result.overallSentiment, confidence: result.confidence, scores: result.scores, emotions: result.emotions, language, engine };
@@ -131,7 +132,7 @@ export function intelligenceRoutes() {
       const language = textLanguage(p.text);
       // Names, places and dates need the English model; the pattern types work in any language.
       const searched = (p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t));
-      const entities = extractEntities(p.text, searched, { patternsOnly: language !== "en" });
+      const entities = await oneAtATime(() => extractEntities(p.text, searched, { patternsOnly: language !== "en" }));
       return { entities, entityTypesSearched: [...new Set(searched)], language, languageSupport: languageSupportFor(language), engine: "embedded" as const };
     },
   });
@@ -151,7 +152,7 @@ export function intelligenceRoutes() {
         throw badRequest("foregroundColor: too close to backgroundColor for a scanner (contrast ratio below 3:1)");
       }
       const logo = p.logoBase64 === undefined ? undefined : decodeBase64Field(p.logoBase64, "logoBase64");
-      const image = renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo });
+      const image = await oneAtATime(() => renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo }));
       return {
         qrImageBase64: toBase64(image.png),
         mimeType: "image/png" as const,
@@ -171,7 +172,7 @@ export function intelligenceRoutes() {
     data: languageDetectSchema,
     handle: async (_c, p) => {
       const { detectLanguage } = await import("./language");
-      const detected = detectLanguage(p.text);
+      const detected = await oneAtATime(() => detectLanguage(p.text));
       if (!detected) {
         return { detectedLanguage: "und", languageName: "Undetermined", confidence: 0, reliable: false, topCandidates: [], engine: "embedded" as const };
       }
@@ -195,7 +196,7 @@ export function intelligenceRoutes() {
       // Spam, topic and intent have no Workers AI model: the trained classifier answers whatever the engine.
       const requested = hasWorkersAiClassifier(p.classifier, p.categories) ? p.engine : "embedded";
       const { engine, result } = await answerWith(env(c), requested, {
-        embedded: () => classify(p.text, p.classifier, p.categories),
+        embedded: () => oneAtATime(() => classify(p.text, p.classifier, p.categories)),
         workersAi: () => classifyWithWorkersAi(env(c), p.text, p.classifier, p.categories),
       });
       return { ...result, classifier: p.classifier, language, engine };
@@ -211,7 +212,7 @@ export function intelligenceRoutes() {
       const [{ textLanguage }, { extractKeywords }] = await Promise.all([import("./language"), import("./keywords")]);
       const language = textLanguage(p.text);
       return {
-        keywords: extractKeywords(p.text, p.maxKeywords, p.includePhrases),
+        keywords: await oneAtATime(() => extractKeywords(p.text, p.maxKeywords, p.includePhrases)),
         language,
         languageSupport: languageSupportFor(language),
         engine: "embedded" as const,

@@ -1,4 +1,4 @@
-import { pageRank } from "./rank";
+import { addEdge, emptyGraph, pageRank } from "./rank";
 import { sentences, STOP_WORDS, stem, wordCount, words } from "./text";
 
 export interface SummaryOptions {
@@ -42,8 +42,14 @@ export function summarize(text: string, options: SummaryOptions): Summary {
     return { sentences: spans.map((s) => s.text), originalLength, summaryLength: originalLength };
   }
   const bags = spans.map((s) => contentWords(s.text));
-  const weights = bags.map((a, i) => bags.map((b, j) => (i === j ? 0 : similarity(a, b))));
-  const scores = pageRank(weights);
+  const graph = emptyGraph(bags.length);
+  for (let i = 0; i < bags.length; i++) {
+    for (let j = i + 1; j < bags.length; j++) {
+      const weight = similarity(bags[i]!, bags[j]!);
+      if (weight > 0) addEdge(graph, i, j, weight);
+    }
+  }
+  const scores = pageRank(graph);
   // Ties (no shared words at all) go to the earlier sentence: leads carry most news.
   const order = spans.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b);
 

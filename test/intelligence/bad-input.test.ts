@@ -5,7 +5,6 @@ import { call, secretHeaders } from "../helpers/requests";
 describe("group I bad input", () => {
   it.each([
     ["/language/detect", { text: 42 }, "bizContent.text: is required and must be a string"],
-    ["/language/detect", { text: "a".repeat(100_001) }, "bizContent.text: must be at most 100000 characters"],
     ["/sentiment", { text: "good", language: "english!" }, "bizContent.language: must be a language code such as en, de or zh-CN"],
     ["/summarize", { text: "Some text.", maxLength: 12.5 }, "bizContent.maxLength: must be an integer"],
     ["/summarize", { text: "Some text.", maxLength: 2001 }, "bizContent.maxLength: must be at most 2000"],

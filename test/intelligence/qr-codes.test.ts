@@ -84,10 +84,11 @@ describe("I5 QR codes", () => {
     [{ data: "x", logoBase64: "not base64!" }, "logoBase64: is not valid base64"],
     [{ data: "x", logoBase64: btoa("GIF89a fake") }, "logoBase64: the logo must be a PNG or JPEG image"],
     // Image bombs are refused by their header, before a pixel is allocated.
-    [{ data: "x", logoBase64: pngDeclaring(16384, 16384) }, "logoBase64: the logo is 16384×16384; at most 1024×1024 pixels"],
-    [{ data: "x", logoBase64: pngDeclaring(65535, 65535) }, "logoBase64: the logo is 65535×65535; at most 1024×1024 pixels"],
-    [{ data: "x", logoBase64: pngDeclaring(4096, 1) }, "logoBase64: the logo is 4096×1; at most 1024×1024 pixels"],
-    [{ data: "x", logoBase64: jpegDeclaring(20000, 20000) }, "logoBase64: the logo is 20000×20000; at most 1024×1024 pixels"],
+    [{ data: "x", logoBase64: pngDeclaring(16384, 16384) }, "logoBase64: the logo is 16384×16384; at most 512×512 pixels"],
+    [{ data: "x", logoBase64: pngDeclaring(65535, 65535) }, "logoBase64: the logo is 65535×65535; at most 512×512 pixels"],
+    [{ data: "x", logoBase64: pngDeclaring(4096, 1) }, "logoBase64: the logo is 4096×1; at most 512×512 pixels"],
+    [{ data: "x", logoBase64: pngDeclaring(513, 512) }, "logoBase64: the logo is 513×512; at most 512×512 pixels"],
+    [{ data: "x", logoBase64: jpegDeclaring(20000, 20000) }, "logoBase64: the logo is 20000×20000; at most 512×512 pixels"],
     [{ data: "x", logoBase64: base64Of(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])) }, "logoBase64: the image header gives no size"],
     [{ data: "x", logoBase64: pngDeclaring(64, 64) }, "logoBase64: the logo could not be decoded"],
   ])("refuses %j with 400", async (params, message) => {
