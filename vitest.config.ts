@@ -12,6 +12,7 @@ function sharedData(file: string): string {
 }
 
 const ISOLATED = ["test/scheduler/**/*.test.ts", "test/pickup/**/*.test.ts"];
+const FUZZ = "test/fuzz/**/*.test.ts";
 
 // wrangler.toml's [assets] directory must hold the docs page's files before the pool starts.
 copyDocsAssets();
@@ -80,10 +81,21 @@ export default defineConfig({
     // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
     // shared reference data and the pickups leave queued work behind: their files run alone.
     projects: [
-      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: ISOLATED } },
+      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ISOLATED, FUZZ] } },
       { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED } },
+      // `npm run fuzz` (a CI stage of its own): thousands of requests, so not in `npm test`.
+      {
+        extends: true,
+        test: {
+          name: "fuzz",
+          isolate: true,
+          include: [FUZZ],
+          testTimeout: 600_000,
+          provide: { fuzzCases: Number(process.env.FUZZ_CASES ?? 30), fuzzSeed: Number(process.env.FUZZ_SEED ?? 20261122) },
+        },
+      },
     ],
     // Request logs are noise when a test passes and evidence when it fails.
-    silent: "passed-only",
+    silent: process.env.FUZZ_VERBOSE ? false : "passed-only",
   },
 });

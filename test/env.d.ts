@@ -1,6 +1,13 @@
 import type { D1Migration } from "cloudflare:test";
 import type { OptionalSettings } from "../src/platform/env";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    fuzzCases: number;
+    fuzzSeed: number;
+  }
+}
+
 declare global {
   namespace Cloudflare {
     interface Env extends OptionalSettings {

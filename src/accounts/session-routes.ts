@@ -64,7 +64,9 @@ const routes = {
     },
     responses: {
       200: { description: "A new session", content: { "application/json": { schema: sessionSchema } } },
+      400: detail("The body is not JSON"),
       401: detail("Missing, unknown, expired, revoked or reused refresh token"),
+      415: detail("The body is not application/json"),
       422: invalid,
     },
   }),

@@ -10,7 +10,7 @@ export const PICKUP_BASE_PATH = "/api/v1";
 
 const common = { tags: ["P · Pickup tasks"], security: [{ AppToken: [] }] };
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
-const errors = dataErrorResponses(400, 401, 403, 404, 429);
+const errors = dataErrorResponses(400, 401, 403, 404, 415, 429);
 
 const listItem = (t: PickupTask) => ({
   id: t.id,

@@ -2,14 +2,14 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
-import { type Role, type User, users } from "../../src/platform/auth/tables";
+import { type Plan, type Role, type User, users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { call } from "./requests";
 
 let serial = 0;
 export const uniqueTag = () => `${Date.now()}-${++serial}-${Math.random().toString(36).slice(2, 8)}`;
 
-export async function createUser(options: { role?: Role; email?: string } = {}): Promise<User> {
+export async function createUser(options: { role?: Role; email?: string; plan?: Plan } = {}): Promise<User> {
   const tag = uniqueTag();
   const [user] = await database(env)
     .insert(users)
@@ -18,6 +18,7 @@ export async function createUser(options: { role?: Role; email?: string } = {}):
       email: options.email ?? `user-${tag}@example.com`,
       casdoorId: `casdoor-${tag}`,
       role: options.role ?? "user",
+      plan: options.plan ?? "free",
     })
     .returning();
   return user!;

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { vi } from "vitest";
 import { createApp } from "../../src/pickup/apps";
+import type { Plan } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { createUser } from "./accounts";
 import { call } from "./requests";
@@ -11,8 +12,8 @@ export interface TestApp {
   appId: number;
 }
 
-export async function createTestApp(options: { hotApiKey?: string | null } = {}): Promise<TestApp> {
-  const user = await createUser();
+export async function createTestApp(options: { hotApiKey?: string | null; plan?: Plan } = {}): Promise<TestApp> {
+  const user = await createUser({ plan: options.plan });
   const issued = await createApp(database(env), env.KEY_ENCRYPTION_KEY, user.id, {
     name: "warehouse",
     hot_api_key: options.hotApiKey === null ? undefined : (options.hotApiKey ?? "carrier-key"),
