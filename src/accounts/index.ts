@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
-import { anyUrl } from "../platform/settings";
+import { anyUrl, providerUrl } from "../platform/settings";
 import { accountRoutes } from "./routes";
 import { sessionRoutes } from "./session-routes";
 
@@ -27,7 +27,7 @@ export const accounts: GroupModule = {
     JWT_ISSUER: z.string().min(1),
     JWT_AUDIENCE: z.string().min(1),
     ADMIN_EMAILS: z.string(),
-    CASDOOR_ENDPOINT: anyUrl,
+    CASDOOR_ENDPOINT: providerUrl,
     CASDOOR_CLIENT_ID: z.string().min(1),
     CASDOOR_CLIENT_SECRET: z.string().optional(),
     OIDC_DISCOVERY: z.enum(["true", "false"], { error: "must be true or false" }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { GroupModule } from "../platform/group";
-import { anyUrl } from "../platform/settings";
+import { providerUrl } from "../platform/settings";
 import { ENGINES } from "./engines";
 import { INTELLIGENCE_BASE_PATH, intelligenceRoutes } from "./routes";
 
@@ -25,7 +25,7 @@ export const intelligence: GroupModule = {
     AI_TIMEOUT_MS: z.coerce.number().int().positive({ error: "must be a positive number of milliseconds" }).optional(),
     TRANSLATION_PROVIDER: z.enum(["workers-ai", "libretranslate", "openai"]).optional(),
     // A self-hosted LibreTranslate is often on a private network, over http.
-    LIBRETRANSLATE_URL: anyUrl.optional(),
-    OPENAI_BASE_URL: anyUrl.optional(),
+    LIBRETRANSLATE_URL: providerUrl.optional(),
+    OPENAI_BASE_URL: providerUrl.optional(),
   }),
 };

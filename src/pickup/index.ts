@@ -22,6 +22,5 @@ export const pickup: GroupModule = {
   tasks: [{ name: "pickup-outbox", cron: "*/5 * * * *", run: sweepPickupOutbox }],
   settings: z.object({
     CARRIER_API_URL: httpsUrl.optional(),
-    DOH_RESOLVER_URL: httpsUrl.optional(),
   }),
 };

@@ -2,10 +2,17 @@ import { z } from "zod";
 import { fromBase64 } from "./crypto";
 import type { Bindings } from "./env";
 import { logEvent } from "./logging";
+import { privateHostProblem } from "./outbound-url";
 import { rateLimitsOverrideSchema } from "./rate-limit";
 
+/** The URL settings the service fetches from; in production their hosts must be public (checkSettings). */
+const fetchedFrom = z.registry();
+
 /** A URL the service fetches from: https only, so that a setting cannot downgrade a feed or a provider. */
-export const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
+export const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" }).register(fetchedFrom, {});
+/** A provider the service fetches from that may run on plain http in development (an identity provider, a translator). */
+export const providerUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).register(fetchedFrom, {});
+/** A URL the service only sends browsers to. */
 export const anyUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 
 const jsonOf = <S extends z.ZodType>(schema: S) =>
@@ -34,7 +41,27 @@ export const platformSettings = z.object({
   ),
   RATE_LIMITS: jsonOf(rateLimitsOverrideSchema).optional(),
   JOB_MAX_CHANGE_SHARE: z.coerce.number().gt(0, { error: "must be in (0, 1]" }).max(1, { error: "must be in (0, 1]" }).optional(),
+  /** DNS-over-HTTPS resolver that tells which addresses a caller's URL names (webhook targets). */
+  DOH_RESOLVER_URL: httpsUrl.optional(),
 });
+
+/**
+ * In production a fetched-from setting must not name a local host or a private address: a
+ * development value deployed by mistake (http://localhost:5000) is refused at startup rather than
+ * called. Names are not resolved here: these are the operator's own choices, and a Worker's
+ * fetch does not reach a private network.
+ */
+function fetchedFromProblem(env: Bindings, schema: z.ZodObject): { name: string; problem: string } | undefined {
+  if (env.ENVIRONMENT !== "production") return undefined;
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
+    const value = (env as unknown as Record<string, unknown>)[name];
+    if (!fetchedFrom.has(inner) || typeof value !== "string" || value === "") continue;
+    const problem = privateHostProblem(new URL(value).hostname);
+    if (problem) return { name, problem };
+  }
+  return undefined;
+}
 
 /** The platform's schema and every group's, in the order they are checked. */
 export const settingsSchemasOf = (groups: { settings?: z.ZodObject }[]): z.ZodObject[] => [
@@ -61,7 +88,12 @@ export function checkSettings(env: Bindings, schemas: z.ZodObject[]): SettingsCh
       const name = String(issue.path[0] ?? "unknown");
       const present = (env as unknown as Record<string, unknown>)[name] !== undefined;
       verdict = { ok: false, name, problem: present ? issue.message : "is not set" };
-      logEvent("error", { event: "settings", setting: name, error: `${name} ${verdict.problem}` });
+    } else {
+      const fetched = fetchedFromProblem(env, schema);
+      if (fetched) verdict = { ok: false, ...fetched };
+    }
+    if (!verdict.ok) {
+      logEvent("error", { event: "settings", setting: verdict.name, error: `${verdict.name} ${verdict.problem}` });
       break;
     }
   }

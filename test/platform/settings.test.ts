@@ -38,6 +38,35 @@ describe("settings checked before any request is answered", () => {
     expect(res.status).toBe(200);
   });
 
+  it.each([
+    ["LIBRETRANSLATE_URL", "http://localhost:5000"],
+    ["CASDOOR_ENDPOINT", "http://127.0.0.1:8000"],
+    ["OPENAI_BASE_URL", "https://llm.internal/v1"],
+    ["EU_VAT_FEED_URL", "https://[::ffff:a9fe:a9fe]/latest/meta-data"],
+    ["CARRIER_API_URL", "https://10.0.0.7/api"],
+    ["DOH_RESOLVER_URL", "https://[fd00::53]/dns-query"],
+    ["HS_FEED_URL", "https://printer.local/hs.csv"],
+  ])("in production, %s on a local or private host (%s) answers 503 naming it", async (name, value) => {
+    const res = await request("/std/api/bigdata/taxrate/types", { ENVIRONMENT: "production", [name]: value });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ code: 503, msg: `service misconfigured: ${name}`, data: null });
+  });
+
+  it("in development, a provider on localhost is the usual setup and is served", async () => {
+    const res = await request("/health", { ENVIRONMENT: "development", LIBRETRANSLATE_URL: "http://localhost:5000", CASDOOR_ENDPOINT: "http://localhost:8000" });
+    expect(res.status).toBe(200);
+  });
+
+  it("in production, public provider hosts and a browser redirect to localhost are served", async () => {
+    const res = await request("/health", {
+      ENVIRONMENT: "production",
+      CASDOOR_ENDPOINT: "https://login.example.com",
+      LIBRETRANSLATE_URL: "https://translate.example.com",
+      FRONTEND_CALLBACK_URL: "http://localhost:3000/auth/callback",
+    });
+    expect(res.status).toBe(200);
+  });
+
   it("leaves queue messages for a retry while the settings are wrong", async () => {
     const batch = createMessageBatch("gateway-pickups", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { taskId: 1, action: "create" } }]);
     const ctx = createExecutionContext();
