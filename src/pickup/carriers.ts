@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Bindings } from "../platform/env";
 import type { PickupTask } from "./schema";
 
@@ -29,6 +30,12 @@ export const sandboxCarrier: CarrierAdapter = {
 
 const CARRIER_TIMEOUT_MS = 15_000;
 
+/** What is read of a carrier's answer; anything else in it is ignored, a reason is cut to 300 characters. */
+const carrierAnswer = z.object({
+  order_id: z.string().min(1).max(128).optional().catch(undefined),
+  message: z.string().transform((m) => m.slice(0, 300)).optional().catch(undefined),
+});
+
 /** A carrier's REST API at `CARRIER_API_URL`, authorised with the app's hot api key. */
 export function httpCarrier(baseUrl: string): CarrierAdapter {
   const call = async (method: string, path: string, hotApiKey: string, body?: unknown) => {
@@ -43,7 +50,7 @@ export function httpCarrier(baseUrl: string): CarrierAdapter {
     } catch {
       throw new CarrierUnavailable("the carrier did not answer");
     }
-    const json = (await res.json().catch(() => ({}))) as { order_id?: string; message?: string };
+    const json = carrierAnswer.parse(await res.json().catch(() => ({})));
     if (res.status >= 500) throw new CarrierUnavailable(`the carrier answered ${res.status}`);
     if (!res.ok) throw new CarrierRejected(json.message ?? `the carrier refused with ${res.status}`);
     return json;

@@ -7,7 +7,7 @@ async function jwt() {
   return sessionFor(await createUser());
 }
 
-describe("apps for the pickup API", () => {
+describe("API1, API5 · apps for the pickup API", () => {
   it("creates an app whose token and webhook secret are shown once and stored protected", async () => {
     const token = await jwt();
     const res = await accountJson("POST", "/api/apps", token, { name: "warehouse", hot_api_key: "carrier-key-123" });

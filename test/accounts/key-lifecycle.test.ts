@@ -139,7 +139,7 @@ describe("A4–A7 key lifecycle", () => {
   });
 });
 
-describe("key scopes", () => {
+describe("API5 · key scopes", () => {
   it("lets a key with tokens:read list but not create", async () => {
     const key = await createTestKey({ scopes: ["tokens:read"] });
     expect((await call("/api/tokens", { headers: bearer(key.token) })).status).toBe(200);
@@ -164,7 +164,7 @@ describe("key scopes", () => {
   });
 });
 
-describe("how many keys a user may hold", () => {
+describe("API6 · how many keys a user may hold", () => {
   it("allows a free user 5 active keys; a revoked one frees its place", async () => {
     const session = await sessionFor(await createUser());
     const ids: number[] = [];

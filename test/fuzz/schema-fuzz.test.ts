@@ -216,7 +216,7 @@ function credentialFor(operation: Operation, credentials: Record<string, Record<
   return credentials.none!;
 }
 
-describe(`schema-driven fuzzing, seed ${SEED}, ${CASES} requests an operation`, () => {
+describe(`API8, API9 · schema-driven fuzzing, seed ${SEED}, ${CASES} requests an operation`, () => {
   it("covers every operation of the document", async () => {
     const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     expect(operations).toBeGreaterThan(50);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { aiKey, callAi } from "../helpers/intelligence";
 import { call, secretHeaders } from "../helpers/requests";
 
-describe("group I bad input", () => {
+describe("API3, API8 · group I bad input", () => {
   it.each([
     ["/language/detect", { text: 42 }, "bizContent.text: is required and must be a string"],
     ["/sentiment", { text: "good", language: "english!" }, "bizContent.language: must be a language code such as en, de or zh-CN"],

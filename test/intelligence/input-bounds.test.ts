@@ -24,7 +24,7 @@ function distinctWords(characters: number): string {
   return out.join(" ").slice(0, characters);
 }
 
-describe("group I input bounds (API4, unrestricted resource consumption)", () => {
+describe("API4 · group I input bounds", () => {
   it.each(BOUNDED)("$path refuses a text one character over $limit before any work", async ({ path, limit, params }) => {
     const { status, body } = await callAi(path, { text: "a ".repeat(limit / 2) + "b", ...params });
     expect(status).toBe(400);
@@ -66,7 +66,7 @@ describe("group I input bounds (API4, unrestricted resource consumption)", () =>
   });
 });
 
-describe("group I engines, one request at a time per isolate", () => {
+describe("API4 · group I engines, one request at a time per isolate", () => {
   it("answers every one of several large requests sent together", async () => {
     const text = "Maria Garcia flew from Lisbon to Berlin to meet the board. ".repeat(60);
     const answers = await Promise.all([

@@ -62,7 +62,7 @@ describe("P1 submit", () => {
   });
 });
 
-describe("duplicates", () => {
+describe("API6 · duplicates", () => {
   it("refuses a request_id used before", async () => {
     const app = await createTestApp();
     const first = submission();
@@ -93,7 +93,7 @@ describe("duplicates", () => {
   });
 });
 
-describe("webhook targets", () => {
+describe("API7 · webhook targets", () => {
   it.each([
     ["http", "http://receiver.test/hook", "webhook_url: must use https"],
     ["loopback", "https://127.0.0.1/hook", "webhook_url: must not point at a private, loopback or link-local address"],
@@ -123,7 +123,7 @@ describe("webhook targets", () => {
   });
 });
 
-describe("app tokens", () => {
+describe("API2 · app tokens", () => {
   it.each([
     ["no header", {}, "Authorization header required"],
     ["a Bearer token", { Authorization: "Bearer svc_at_x" }, "Authorization must be: appToken <token>"],

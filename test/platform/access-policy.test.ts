@@ -13,7 +13,7 @@ const ruleFor = accessRuleFinder(GROUPS.flatMap((g) => g.access));
 /** Hono's pattern of a registered route, written as a request path (`:id` → `1`). */
 const concrete = (pattern: string) => pattern.replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "1");
 
-describe("access policy", () => {
+describe("API5 · access policy", () => {
   it("covers every registered route, and only the expected ones are public", () => {
     const routes = createApp(GROUPS, FALLBACK_SURFACES).routes.filter((r) => r.method !== "ALL");
     expect(routes.length).toBeGreaterThan(40);

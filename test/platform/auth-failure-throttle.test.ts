@@ -12,7 +12,7 @@ async function expectThrottled(res: Response) {
   expect(await res.json()).toMatchObject({ code: 429, msg: expect.stringMatching(/^Too many failed authentications; retry after \d+ s$/), data: null });
 }
 
-describe("failed authentications are throttled", () => {
+describe("API2 · failed authentications are throttled", () => {
   it("stops a key after 10 wrong secrets in a minute, before its secret is compared", async () => {
     await startEarlyInMinute();
     const key = await createTestKey();

@@ -10,7 +10,7 @@ async function expectUnauthorized(res: Response, msg: string) {
   expect(await res.json()).toEqual({ code: 401, msg, data: null });
 }
 
-describe("X-API-Key with X-API-Secret", () => {
+describe("API2 · X-API-Key with X-API-Secret", () => {
   it("accepts the key with its secret", async () => {
     const key = await createTestKey();
     const res = await getWithSecret(STANDARD_DE, key);
@@ -73,7 +73,7 @@ describe("X-API-Key with X-API-Secret", () => {
   });
 });
 
-describe("scopes", () => {
+describe("API5 · scopes", () => {
   it("refuses a key whose scopes do not cover tax rates, with 403", async () => {
     const key = await createTestKey({ scopes: ["reference:read"] });
     const res = await getWithSecret(STANDARD_DE, key);
@@ -87,7 +87,7 @@ describe("scopes", () => {
   });
 });
 
-describe("signed requests", () => {
+describe("API2 · signed requests", () => {
   it("accepts the HMAC-SHA256 signature over the sorted query", async () => {
     const key = await createTestKey();
     const headers = await signedHeaders(key, { params: { page: "1", size: "5" } });
@@ -196,7 +196,7 @@ describe("signed requests", () => {
   });
 });
 
-describe("credentials at rest", () => {
+describe("API2 · credentials at rest", () => {
   it("stores neither the token nor the secret in clear", async () => {
     const key = await createTestKey();
     const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(key.keyId).first<Record<string, unknown>>();

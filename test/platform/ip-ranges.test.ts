@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isNonPublicAddress, parseIPv6 } from "../../src/platform/ip-ranges";
 
-describe("addresses the service may call", () => {
+describe("API7 · addresses the service may call", () => {
   it.each([
     // IPv4 special-purpose ranges
     "0.0.0.0", "10.1.2.3", "100.64.0.1", "127.0.0.1", "169.254.169.254", "172.16.0.1", "172.31.255.255",

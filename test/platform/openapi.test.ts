@@ -21,7 +21,7 @@ const TAX_PATHS = [
   "/{id}",
 ].map((p) => `/std/api/bigdata/taxrate${p}`);
 
-describe("OpenAPI document", () => {
+describe("API9 · OpenAPI document", () => {
   it("lists every T endpoint with its security and error responses", async () => {
     const res = await call("/openapi.json");
     expect(res.status).toBe(200);

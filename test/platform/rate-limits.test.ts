@@ -24,7 +24,7 @@ async function spend(key: TestKey, path: string, times: number) {
   }
 }
 
-describe("per-minute limits by plan", () => {
+describe("API4 · per-minute limits by plan", () => {
   it("lets a free key make 60 requests a minute, then answers 429 until the next minute", async () => {
     const key = await createTestKey({ plan: "free" });
     const first = await getWithSecret(TYPES, key);
@@ -95,7 +95,7 @@ describe("per-minute limits by plan", () => {
   });
 });
 
-describe("per-hour limits by endpoint group", () => {
+describe("API4 · per-hour limits by endpoint group", () => {
   it("applies the O hourly limit next to the plan's minute limit, and resets it the next hour", async () => {
     const key = await createTestKey({ plan: "enterprise" });
     const first = await getWithSecret(COUNTRIES, key);

@@ -26,7 +26,7 @@ beforeAll(async () => {
   creds = await securityCredentials();
 });
 
-describe("every guarded route refuses every wrong credential", () => {
+describe("API2, API5 · every guarded route refuses every wrong credential", () => {
   it("guards more than fifty routes", () => {
     expect(ROUTES.length).toBeGreaterThan(50);
   });
@@ -38,7 +38,7 @@ describe("every guarded route refuses every wrong credential", () => {
   });
 });
 
-describe("another owner's object is not found", () => {
+describe("API1 · another owner's object is not found", () => {
   it("an API key of another user", async () => {
     const owner = await createTestKey();
     const other = await sessionFor(await createUser());

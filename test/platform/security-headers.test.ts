@@ -6,7 +6,7 @@ import { accountJson, createUser, sessionFor } from "../helpers/accounts";
 import { createTestKey } from "../helpers/credentials";
 import { call, getWithSecret } from "../helpers/requests";
 
-describe("headers every answer carries", () => {
+describe("API8 · headers every answer carries", () => {
   it("JSON answers, errors included, are never content-sniffed", async () => {
     const key = await createTestKey();
     for (const res of [await getWithSecret("/std/api/bigdata/taxrate/types", key), await call("/std/nothing"), await call("/api/users/me")]) {

@@ -11,7 +11,7 @@ const app = createApp(GROUPS, FALLBACK_SURFACES);
 const request = (path: string, overrides: Record<string, unknown>) =>
   app.request(`https://gateway.test${path}`, {}, { ...env, ...overrides }, createExecutionContext());
 
-describe("settings checked before any request is answered", () => {
+describe("API8, API7 · settings checked before any request is answered", () => {
   it.each([
     ["RATE_LIMITS", "{not json"],
     ["RATE_LIMITS", JSON.stringify({ perMinute: { free: -1 } })],

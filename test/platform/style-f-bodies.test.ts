@@ -13,7 +13,7 @@ const post = (path: string, contentType: string, body: BodyInit) =>
 // One style F endpoint of each envelope: O answers { code, msg, data }, I adds timestamp.
 const ENDPOINTS = ["/std/open/currency/list", "/std/ai/language/detect"];
 
-describe("style F bodies the parser cannot read are a 400, never a 500", () => {
+describe("API8 · style F bodies the parser cannot read are a 400, never a 500", () => {
   it.each(ENDPOINTS)("%s: multipart whose body is not multipart", async (path) => {
     const res = await post(path, "multipart/form-data; boundary=X", "bizContent=%7B%7D");
     expect(res.status).toBe(400);
