@@ -20,7 +20,7 @@ function regimeRows(regime: TaxRegime): NewTaxRateRow[] {
   const version = startOf(SEED_VERSION_DATE);
   const rows: NewTaxRateRow[] = [];
   const open = new Map<RateLevel, NewTaxRateRow>();
-  for (const [from, rates] of regime.periods) {
+  for (const [from, rates, source] of regime.periods) {
     for (const [level, row] of open) {
       if (rates[level] === undefined || rates[level] * RATE_SCALE !== row.rateValueScaled) {
         row.effectiveTo = endBefore(from);
@@ -52,7 +52,7 @@ function regimeRows(regime: TaxRegime): NewTaxRateRow[] {
         applicableScope: regime.applicableScope ?? null,
         excludedScope: null,
         dataSource: regime.dataSource,
-        sourceUrl: regime.sourceUrl,
+        sourceUrl: source ?? regime.sourceUrl,
         versionDate: version,
         lastSyncTime: version,
         enabled: true,

@@ -3,12 +3,14 @@ import type { DataSource, RateLevel, TaxType } from "../src/tax/schema";
 /**
  * The published tax rates the service starts with, as in force on SEED_VERSION_DATE. History is
  * kept from 2020 on: a regime's periods are listed oldest first, and a rate unchanged since before
- * 2020 starts on 2020-01-01. The refresh jobs keep the table current from here.
+ * 2020 starts on 2020-01-01. The refresh jobs keep the table current from here. What changed in
+ * the sweep of 2026-11, and on whose word, is in seed/SOURCES.md.
  */
-export const SEED_VERSION_DATE = "2025-08-01";
+export const SEED_VERSION_DATE = "2026-11-22";
 
 export type Rates = Partial<Record<RateLevel, number>>;
-export type Period = [from: string, rates: Rates];
+/** A period's `source` names where its change was published; its records carry it as `sourceUrl`. */
+export type Period = [from: string, rates: Rates, source?: string];
 
 export interface TaxId {
   format: string;
@@ -39,6 +41,22 @@ const OECD_CIT_SOURCE = "https://www.oecd.org/en/data/datasets/corporate-tax-sta
 const ENCYCLOPEDIA_SOURCE = "https://en.wikipedia.org/wiki/Value-added_tax#Tables_of_VAT_rates";
 const US_SOURCE = "https://taxfoundation.org/data/all/state/sales-tax-rates/";
 const CA_SOURCE = "https://www.canada.ca/en/revenue-agency/services/tax/businesses/topics/gst-hst-businesses/charge-collect-which-rate.html";
+
+/** Sources of single changes (seed/SOURCES.md). */
+const SOURCE = {
+  AT: "https://www.bmf.gv.at/themen/steuern/umsatzsteuer.html",
+  BS: "https://inlandrevenue.finance.gov.bs/value-added-tax/",
+  BT: "https://www.drc.gov.bt/",
+  DC: "https://otr.cfo.dc.gov/page/sales-and-use-tax",
+  FI: "https://www.vero.fi/en/businesses-and-corporations/taxes-and-charges/vat/rates-of-vat/",
+  KR: "https://www.nts.go.kr/english/main.do",
+  LT: "https://www.vmi.lt/",
+  PK: "https://www.fbr.gov.pk/",
+  PT: "https://info.portaldasfinancas.gov.pt/",
+  RU: "https://www.nalog.gov.ru/",
+  SK: "https://www.financnasprava.sk/",
+  ZW: "https://www.zimra.co.zw/",
+} as const;
 
 const id = (format: string, pattern: string): TaxId => ({ format, pattern });
 
@@ -138,7 +156,11 @@ const steady = (rates: Rates): Period[] => [[SINCE, rates]];
 
 /** EU members: [country, local name, local abbreviation, periods]. */
 const EU_VAT: [string, string, string, Period[]][] = [
-  ["AT", "Umsatzsteuer", "USt", steady({ standard: 20, reduced2: 13, reduced1: 10, parking: 13 })],
+  ["AT", "Umsatzsteuer", "USt", [
+    [SINCE, { standard: 20, reduced2: 13, reduced1: 10, parking: 13 }],
+    // 4.9 % on basic foods (milk, bread, eggs, fruit and vegetables).
+    ["2026-07-01", { standard: 20, reduced2: 13, reduced1: 10, parking: 13, super_reduced: 4.9 }, SOURCE.AT],
+  ]],
   ["BE", "Belasting over de toegevoegde waarde", "BTW", steady({ standard: 21, reduced2: 12, reduced1: 6, parking: 12 })],
   ["BG", "Данък върху добавената стойност", "ДДС", steady({ standard: 20, reduced: 9 })],
   ["CY", "Φόρος Προστιθέμενης Αξίας", "ΦΠΑ", steady({ standard: 19, reduced2: 9, reduced1: 5 })],
@@ -162,6 +184,7 @@ const EU_VAT: [string, string, string, Period[]][] = [
   ["FI", "Arvonlisävero", "ALV", [
     [SINCE, { standard: 24, reduced2: 14, reduced1: 10 }],
     ["2024-09-01", { standard: 25.5, reduced2: 14, reduced1: 10 }],
+    ["2026-01-01", { standard: 25.5, reduced2: 13.5, reduced1: 10 }, SOURCE.FI],
   ]],
   ["FR", "Taxe sur la valeur ajoutée", "TVA", steady({ standard: 20, reduced2: 10, reduced1: 5.5, super_reduced: 2.1 })],
   ["GR", "Φόρος Προστιθέμενης Αξίας", "ΦΠΑ", steady({ standard: 24, reduced2: 13, reduced1: 6 })],
@@ -173,7 +196,10 @@ const EU_VAT: [string, string, string, Period[]][] = [
     ["2021-03-01", { standard: 23, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
   ]],
   ["IT", "Imposta sul valore aggiunto", "IVA", steady({ standard: 22, reduced2: 10, reduced1: 5, super_reduced: 4 })],
-  ["LT", "Pridėtinės vertės mokestis", "PVM", steady({ standard: 21, reduced2: 9, reduced1: 5 })],
+  ["LT", "Pridėtinės vertės mokestis", "PVM", [
+    [SINCE, { standard: 21, reduced2: 9, reduced1: 5 }],
+    ["2026-01-01", { standard: 21, reduced2: 12, reduced1: 5 }, SOURCE.LT],
+  ]],
   ["LU", "Taxe sur la valeur ajoutée", "TVA", [
     [SINCE, { standard: 17, reduced: 8, super_reduced: 3, parking: 14 }],
     ["2023-01-01", { standard: 16, reduced: 7, super_reduced: 3, parking: 13 }],
@@ -246,6 +272,7 @@ const OTHER_VAT: Other[] = [
   ["AE", "VAT", "VAT", steady({ standard: 5, zero: 0 })],
   ["AG", "VAT", "ABST", steady({ standard: 17 })],
   ["AL", "VAT", "TVSH", steady({ standard: 20, reduced: 6 })],
+  ["AI", "GST", "GST", [["2022-01-01", { standard: 13 }]]],
   ["AM", "VAT", "AAH", steady({ standard: 20 })],
   ["AO", "VAT", "IVA", steady({ standard: 14 })],
   ["AR", "VAT", "IVA", steady({ standard: 21, reduced: 10.5 })],
@@ -258,7 +285,8 @@ const OTHER_VAT: Other[] = [
   ["BI", "VAT", "TVA", steady({ standard: 18 })],
   ["BJ", "VAT", "TVA", steady({ standard: 18 })],
   ["BO", "VAT", "IVA", steady({ standard: 13 })],
-  ["BS", "VAT", "VAT", steady({ standard: 10 })],
+  ["BS", "VAT", "VAT", [[SINCE, { standard: 12 }], ["2022-01-01", { standard: 10 }, SOURCE.BS]]],
+  ["BT", "GST", "GST", [["2026-01-01", { standard: 5 }, SOURCE.BT]]],
   ["BW", "VAT", "VAT", steady({ standard: 14 })],
   ["BY", "VAT", "НДС", steady({ standard: 20, reduced: 10 })],
   ["BZ", "GST", "GST", steady({ standard: 12.5 })],
@@ -288,11 +316,13 @@ const OTHER_VAT: Other[] = [
   ["HN", "VAT", "ISV", steady({ standard: 15 })],
   ["HT", "VAT", "TCA", steady({ standard: 10 })],
   ["ID", "VAT", "PPN", [[SINCE, { standard: 10 }], ["2022-04-01", { standard: 11 }], ["2025-01-01", { standard: 12 }]]],
+  ["IM", "VAT", "VAT", steady({ standard: 20, reduced: 5, zero: 0 })],
   ["IN", "GST", "GST", [
     [SINCE, { standard: 18, reduced2: 12, reduced1: 5, zero: 0 }],
     ["2025-09-22", { standard: 18, reduced: 5, zero: 0 }],
   ]],
   ["IR", "VAT", "VAT", steady({ standard: 10 })],
+  ["JE", "GST", "GST", steady({ standard: 5 })],
   ["JM", "GST", "GCT", steady({ standard: 15 })],
   ["JO", "GST", "GST", steady({ standard: 16, reduced: 4 })],
   ["KE", "VAT", "VAT", steady({ standard: 16, reduced: 8, zero: 0 })],
@@ -337,11 +367,11 @@ const OTHER_VAT: Other[] = [
   ["PE", "VAT", "IGV", steady({ standard: 18 })],
   ["PG", "GST", "GST", steady({ standard: 10 })],
   ["PH", "VAT", "VAT", steady({ standard: 12 })],
-  ["PK", "GST", "GST", [[SINCE, { standard: 17 }], ["2023-07-01", { standard: 18 }]]],
+  ["PK", "GST", "GST", [[SINCE, { standard: 17 }], ["2023-02-14", { standard: 18 }, SOURCE.PK]]],
   ["PW", "GST", "PGST", [["2023-01-01", { standard: 10 }]]],
   ["PY", "VAT", "IVA", steady({ standard: 10, reduced: 5 })],
   ["RS", "VAT", "PDV", steady({ standard: 20, reduced: 10 })],
-  ["RU", "VAT", "НДС", steady({ standard: 20, reduced: 10, zero: 0 })],
+  ["RU", "VAT", "НДС", [[SINCE, { standard: 20, reduced: 10, zero: 0 }], ["2026-01-01", { standard: 22, reduced: 10, zero: 0 }, SOURCE.RU]]],
   ["RW", "VAT", "VAT", steady({ standard: 18 })],
   ["SA", "VAT", "VAT", [[SINCE, { standard: 5 }], ["2020-07-01", { standard: 15 }]]],
   ["SC", "VAT", "VAT", steady({ standard: 15 })],
@@ -373,7 +403,7 @@ const OTHER_VAT: Other[] = [
   ["WS", "VAT", "VAGST", steady({ standard: 15 })],
   ["ZA", "VAT", "VAT", steady({ standard: 15, zero: 0 })],
   ["ZM", "VAT", "VAT", steady({ standard: 16 })],
-  ["ZW", "VAT", "VAT", [[SINCE, { standard: 14.5 }], ["2023-01-01", { standard: 15 }], ["2025-01-01", { standard: 15.5 }]]],
+  ["ZW", "VAT", "VAT", [[SINCE, { standard: 14.5 }], ["2023-01-01", { standard: 15 }], ["2026-01-01", { standard: 15.5 }, SOURCE.ZW]]],
 ];
 
 const CHINA_VAT = regime("CN", "VAT", steady({ standard: 13, reduced1: 9, reduced2: 6, super_reduced: 3, zero: 0 }), {
@@ -386,46 +416,88 @@ const CHINA_VAT = regime("CN", "VAT", steady({ standard: 13, reduced1: 9, reduce
   filingFrequency: "monthly or quarterly",
 });
 
-/** Central government statutory corporate income tax rates of the OECD members. */
-const CORPORATE: [string, Period[]][] = [
+const CIT_SCOPE =
+  "Combined statutory corporate income tax rate: central and sub-central government, surcharges included, the top rate where rates are progressive, as the OECD publishes it";
+
+/**
+ * Corporate income tax of the OECD members: the combined statutory rate of the OECD's Table II.1
+ * (the series the `oecd` refresh job reads), so that Germany's trade tax, Portugal's surcharges and
+ * Korea's local income tax are in, for every country alike. Figures to 2025 from the OECD as
+ * compiled by the Tax Foundation; 2026 from the national sources (seed/SOURCES.md).
+ */
+const CORPORATE: [string, Period[], string?][] = [
   ["AT", [[SINCE, { standard: 25 }], ["2023-01-01", { standard: 24 }], ["2024-01-01", { standard: 23 }]]],
   ["AU", steady({ standard: 30 })],
   ["BE", steady({ standard: 25 })],
-  ["CA", steady({ standard: 15 })],
-  ["CH", steady({ standard: 8.5 })],
+  ["CA", [
+    [SINCE, { standard: 26.47 }],
+    ["2021-01-01", { standard: 26.15 }],
+    ["2022-01-01", { standard: 26.21 }],
+    ["2024-01-01", { standard: 26.14 }],
+    ["2025-01-01", { standard: 25.98 }],
+  ], "Federal 15 % plus the provinces' general rates, averaged as the OECD does"],
+  ["CH", [
+    [SINCE, { standard: 21.15 }],
+    ["2021-01-01", { standard: 19.7 }],
+    ["2023-01-01", { standard: 19.65 }],
+    ["2024-01-01", { standard: 19.61 }],
+  ], "Federal 8.5 % (on profit after tax) plus the cantonal and communal rates of Zurich, as the OECD publishes it"],
   ["CL", steady({ standard: 27 })],
   ["CO", [[SINCE, { standard: 32 }], ["2021-01-01", { standard: 31 }], ["2022-01-01", { standard: 35 }]]],
   ["CR", steady({ standard: 30 })],
   ["CZ", [[SINCE, { standard: 19 }], ["2024-01-01", { standard: 21 }]]],
-  ["DE", steady({ standard: 15.825 })],
+  ["DE", [
+    [SINCE, { standard: 29.9 }],
+    ["2021-01-01", { standard: 29.94 }],
+    ["2022-01-01", { standard: 29.83 }],
+    ["2023-01-01", { standard: 29.94 }],
+    ["2024-01-01", { standard: 29.93 }],
+    ["2025-01-01", { standard: 30.06 }],
+  ], "Corporate income tax 15 % with the 5.5 % solidarity surcharge (15.825 %), plus the average municipal trade tax"],
   ["DK", steady({ standard: 22 })],
   ["EE", [[SINCE, { standard: 20 }], ["2025-01-01", { standard: 22 }]]],
   ["ES", steady({ standard: 25 })],
   ["FI", steady({ standard: 20 })],
-  ["FR", [[SINCE, { standard: 28 }], ["2021-01-01", { standard: 26.5 }], ["2022-01-01", { standard: 25 }]]],
+  ["FR", [
+    [SINCE, { standard: 32.02 }],
+    ["2021-01-01", { standard: 28.41 }],
+    ["2022-01-01", { standard: 25.83 }],
+    ["2025-01-01", { standard: 36.13 }],
+  ], "25 % with the 3.3 % social contribution (25.83 %); from 2025 the top rate includes the exceptional contribution on the largest companies (turnover of EUR 3 billion or more)"],
   ["GB", [[SINCE, { standard: 19 }], ["2023-04-01", { standard: 25 }]]],
   ["GR", [[SINCE, { standard: 24 }], ["2021-01-01", { standard: 22 }]]],
   ["HU", steady({ standard: 9 })],
   ["IE", steady({ standard: 12.5 })],
   ["IL", [[SINCE, { standard: 23 }]]],
-  ["IS", steady({ standard: 20 })],
-  ["IT", steady({ standard: 24 })],
-  ["JP", steady({ standard: 23.2 })],
-  ["KR", [[SINCE, { standard: 25 }], ["2023-01-01", { standard: 24 }]]],
-  ["LT", [[SINCE, { standard: 15 }], ["2025-01-01", { standard: 16 }]]],
-  ["LU", [[SINCE, { standard: 17 }], ["2025-01-01", { standard: 16 }]]],
+  ["IS", [[SINCE, { standard: 20 }], ["2024-01-01", { standard: 21 }], ["2025-01-01", { standard: 20 }]]],
+  ["IT", steady({ standard: 27.81 }), "IRES 24 % plus the regional IRAP at its standard 3.9 %, as the OECD combines them"],
+  ["JP", steady({ standard: 29.74 }), "National corporation tax 23.2 % with the local taxes on income, as the OECD combines them"],
+  ["KR", [[SINCE, { standard: 27.5 }], ["2023-01-01", { standard: 26.4 }], ["2026-01-01", { standard: 27.5 }, SOURCE.KR]],
+    "Top national rate (25 % from 2026, 24 % in 2023–2025) plus the local income tax of a tenth of it"],
+  ["LT", [[SINCE, { standard: 15 }], ["2025-01-01", { standard: 16 }], ["2026-01-01", { standard: 17 }, SOURCE.LT]]],
+  ["LU", [[SINCE, { standard: 24.94 }], ["2025-01-01", { standard: 23.87 }]],
+    "Corporate income tax (16 % from 2025) with the 7 % employment fund surcharge, plus Luxembourg City's municipal business tax"],
   ["LV", steady({ standard: 20 })],
   ["MX", steady({ standard: 30 })],
   ["NL", [[SINCE, { standard: 25 }], ["2022-01-01", { standard: 25.8 }]]],
   ["NO", steady({ standard: 22 })],
   ["NZ", steady({ standard: 28 })],
   ["PL", steady({ standard: 19 })],
-  ["PT", [[SINCE, { standard: 21 }], ["2025-01-01", { standard: 20 }]]],
+  ["PT", [[SINCE, { standard: 31.5 }], ["2025-01-01", { standard: 30.5 }], ["2026-01-01", { standard: 29.5 }, SOURCE.PT]],
+    "Corporate income tax (19 % from 2026, 20 % in 2025, 21 % before) plus the municipal surcharge of up to 1.5 % and the top state surcharge of 9 %"],
   ["SE", [[SINCE, { standard: 21.4 }], ["2021-01-01", { standard: 20.6 }]]],
   ["SI", [[SINCE, { standard: 19 }], ["2024-01-01", { standard: 22 }]]],
-  ["SK", steady({ standard: 21 })],
+  ["SK", [[SINCE, { standard: 21 }], ["2025-01-01", { standard: 24 }, SOURCE.SK]],
+    "From 2025, 24 % on taxable income over EUR 5 million and 21 % below it (lower rates for the smallest companies)"],
   ["TR", [[SINCE, { standard: 22 }], ["2021-01-01", { standard: 25 }], ["2022-01-01", { standard: 23 }], ["2023-01-01", { standard: 25 }]]],
-  ["US", steady({ standard: 21 })],
+  ["US", [
+    [SINCE, { standard: 25.77 }],
+    ["2021-01-01", { standard: 25.75 }],
+    ["2022-01-01", { standard: 25.81 }],
+    ["2023-01-01", { standard: 25.77 }],
+    ["2024-01-01", { standard: 25.63 }],
+    ["2025-01-01", { standard: 25.57 }],
+  ], "Federal 21 % plus the average of the states' top rates, deductible federally, as the OECD computes it"],
 ];
 
 /** State-level sales tax rates; local rates come on top. */
@@ -438,7 +510,7 @@ const US_STATES: [string, string, Period[]][] = [
   ["CO", "Colorado", steady({ standard: 2.9 })],
   ["CT", "Connecticut", steady({ standard: 6.35 })],
   ["DE", "Delaware", steady({ zero: 0 })],
-  ["DC", "District of Columbia", steady({ standard: 6 })],
+  ["DC", "District of Columbia", [[SINCE, { standard: 6 }], ["2025-10-01", { standard: 6.5 }, SOURCE.DC], ["2026-10-01", { standard: 7 }, SOURCE.DC]]],
   ["FL", "Florida", steady({ standard: 6 })],
   ["GA", "Georgia", steady({ standard: 4 })],
   ["HI", "Hawaii", steady({ standard: 4 })],
@@ -518,13 +590,13 @@ export const TAX_REGIMES: TaxRegime[] = [
     }),
   ),
   CHINA_VAT,
-  ...CORPORATE.map(([country, periods]) =>
+  ...CORPORATE.map(([country, periods, scope]) =>
     regime(country, "CorporateTax", periods, {
       nameEn: "Corporate income tax",
       abbr: "CIT",
       dataSource: "OECD",
       sourceUrl: OECD_CIT_SOURCE,
-      applicableScope: "Statutory corporate income tax rate of the central government",
+      applicableScope: scope ? `${CIT_SCOPE}. ${scope}` : CIT_SCOPE,
       filingFrequency: "annual",
     }),
   ),

@@ -33,6 +33,11 @@ export interface RateFeedContext {
  * Compares the feed with the current records in its scope: equal rates stay untouched, a changed
  * or vanished rate is closed the second before its successor starts, new rates are inserted with
  * the descriptive fields of the country's existing records.
+ *
+ * A feed does not undo a newer record: a figure whose start (or, when the feed gives none, the
+ * feed's own date) is not after the record's start is older news, and a record the feed does not
+ * list is kept when it starts after what the feed knows of that country. Such records are
+ * counted as `outdated`, so a feed that lags behind a correction shows in the run.
  */
 export async function planRateChanges(db: Database, observed: ObservedRate[], context: RateFeedContext, now: string): Promise<JobPlan> {
   const current = await db
@@ -47,8 +52,15 @@ export async function planRateChanges(db: Database, observed: ObservedRate[], co
 
   const statements: BatchItem<"sqlite">[] = [];
   const inserts: NewTaxRateRow[] = [];
-  const counts = { inserted: 0, updated: 0, closed: 0, unchanged: 0 };
+  const counts = { inserted: 0, updated: 0, closed: 0, unchanged: 0, outdated: 0 };
   const seen = new Set<string>();
+  // What the feed knows of each country and tax: the newest start it states, or its own date.
+  const knownUntil = new Map<string, string>();
+  for (const rate of observed) {
+    const group = `${rate.countryCode}|${rate.regionCode ?? ""}|${rate.taxType}`;
+    const stated = startOf(rate.effectiveFrom ?? context.versionDate);
+    if ((knownUntil.get(group) ?? "") < stated) knownUntil.set(group, stated);
+  }
 
   for (const rate of observed) {
     const key = keyOf(rate);
@@ -58,6 +70,10 @@ export async function planRateChanges(db: Database, observed: ObservedRate[], co
     const existing = byKey.get(key);
     if (existing?.rateValueScaled === scaled) {
       counts.unchanged++;
+      continue;
+    }
+    if (existing && startOf(rate.effectiveFrom ?? context.versionDate) <= existing.effectiveFrom) {
+      counts.outdated++;
       continue;
     }
     const template = existing ?? templates.get(`${rate.countryCode}|${rate.regionCode ?? ""}|${rate.taxType}`);
@@ -87,6 +103,11 @@ export async function planRateChanges(db: Database, observed: ObservedRate[], co
 
   for (const row of current) {
     if (seen.has(keyOf(row))) continue;
+    const known = knownUntil.get(`${row.countryCode}|${row.regionCode ?? ""}|${row.taxType}`) ?? startOf(context.versionDate);
+    if (row.effectiveFrom > known) {
+      counts.outdated++;
+      continue;
+    }
     statements.push(db.update(taxRates).set({ effectiveTo: secondBefore(today), lastSyncTime: sync }).where(eq(taxRates.id, row.id)));
     counts.closed++;
   }

@@ -36,15 +36,20 @@ export async function runJobNow(job: string): Promise<JobRun> {
 /** The EU VAT feed as it would describe the current records, to be changed by each test. */
 export async function euVatFeedFromDatabase(): Promise<{ items: Record<string, { effective_from: string; rates: Record<string, number> }[]> }> {
   const { results } = await env.DB.prepare(
-    "SELECT country_code, rate_level, rate_value_scaled FROM tax_rates WHERE tax_type = 'VAT' AND eu_member = 1 AND region_code IS NULL AND effective_to IS NULL",
-  ).all<{ country_code: string; rate_level: string; rate_value_scaled: number }>();
+    "SELECT country_code, rate_level, rate_value_scaled, effective_from FROM tax_rates WHERE tax_type = 'VAT' AND eu_member = 1 AND region_code IS NULL AND effective_to IS NULL",
+  ).all<{ country_code: string; rate_level: string; rate_value_scaled: number; effective_from: string }>();
+  // One period a country, starting when its newest current rate did, as the real feed has it.
   const items: Record<string, { effective_from: string; rates: Record<string, number> }[]> = {};
   for (const row of results) {
-    items[row.country_code] ??= [{ effective_from: "2020-01-01", rates: {} }];
-    items[row.country_code]![0]!.rates[row.rate_level] = row.rate_value_scaled / 10_000;
+    const period = (items[row.country_code] ??= [{ effective_from: row.effective_from.slice(0, 10), rates: {} }])[0]!;
+    if (row.effective_from.slice(0, 10) > period.effective_from) period.effective_from = row.effective_from.slice(0, 10);
+    period.rates[row.rate_level] = row.rate_value_scaled / 10_000;
   }
   return { items };
 }
+
+/** Yesterday, as a feed date: a change the job sees as in force. */
+export const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 /** An HS feed in the datasets/harmonized-system shape: every chapter, one heading each, and coffee. */
 export function hsCsv(options: { chapters?: number; description?: (code: string) => string } = {}): string {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EU_VAT_URL, euVatFeedFromDatabase, runJobNow, serveFeeds } from "../helpers/feeds";
+import { EU_VAT_URL, euVatFeedFromDatabase, runJobNow, serveFeeds, yesterday } from "../helpers/feeds";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -81,7 +81,7 @@ describe("the EU VAT job", () => {
   it("refuses a run that would change more than a quarter of the records", async () => {
     const before = await snapshot();
     const feed = await euVatFeedFromDatabase();
-    for (const periods of Object.values(feed.items)) periods[0]!.rates.standard = 30;
+    for (const periods of Object.values(feed.items)) periods.unshift({ effective_from: yesterday(), rates: { ...periods[0]!.rates, standard: 30 } });
     serveFeeds({ [EU_VAT_URL]: JSON.stringify(feed) });
     const run = await runJobNow("eu-vat");
     expect(run.status).toBe("refused");

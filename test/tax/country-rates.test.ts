@@ -9,7 +9,7 @@ describe("T2 rates of a country", () => {
     expect(body.data.every((r) => r.countryCode === "DE" && r.effectiveTo === null)).toBe(true);
     const vat = body.data.filter((r) => r.taxType === "VAT").map((r) => [r.rateLevel, r.rateValue]);
     expect(vat).toEqual([["standard", 19], ["reduced", 7]]);
-    expect(body.data.find((r) => r.taxType === "CorporateTax")?.rateValue).toBe(15.825);
+    expect(body.data.find((r) => r.taxType === "CorporateTax")?.rateValue).toBe(30.06);
   });
 
   it("includes the states of the United States", async () => {

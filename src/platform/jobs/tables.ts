@@ -5,6 +5,8 @@ export interface JobCounts {
   updated: number;
   closed: number;
   unchanged: number;
+  /** Figures a feed gave that are older than the record (a correction the feed has not caught up with): kept. */
+  outdated?: number;
 }
 
 /** One row per run of a refresh job, whatever its end. */

@@ -1,0 +1,60 @@
+/** A feed that lags behind a correction of the seed must not undo it; a newer figure still wins. */
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { EU_VAT_URL, OECD_URL_PREFIX, euVatFeedFromDatabase, runJobNow, serveFeeds, yesterday } from "../helpers/feeds";
+
+afterEach(() => vi.restoreAllMocks());
+
+const current = (country: string, type: string, level = "standard") =>
+  env.DB.prepare(
+    "SELECT rate_value_scaled / 10000.0 AS rate, effective_from FROM tax_rates WHERE country_code = ? AND tax_type = ? AND rate_level = ? AND region_code IS NULL AND effective_to IS NULL",
+  )
+    .bind(country, type, level)
+    .first<{ rate: number; effective_from: string }>();
+
+describe("refresh jobs keep corrections a feed has not caught up with", () => {
+  it("EU VAT: an older period of Finland and an Austria without its new rate leave both as corrected", async () => {
+    const feed = await euVatFeedFromDatabase();
+    feed.items.FI = [{ effective_from: "2024-09-01", rates: { standard: 25.5, reduced2: 14, reduced1: 10 } }];
+    feed.items.AT = [{ effective_from: "2020-01-01", rates: { standard: 20, reduced2: 13, reduced1: 10, parking: 13 } }];
+    serveFeeds({ [EU_VAT_URL]: JSON.stringify(feed) });
+    const run = await runJobNow("eu-vat");
+    expect(run.status).toBe("succeeded");
+    expect(run.counts).toMatchObject({ inserted: 0, closed: 0, outdated: 2 });
+    expect(await current("FI", "VAT", "reduced2")).toEqual({ rate: 13.5, effective_from: "2026-01-01T00:00:00" });
+    expect(await current("AT", "VAT", "super_reduced")).toEqual({ rate: 4.9, effective_from: "2026-07-01T00:00:00" });
+  });
+
+  it("EU VAT: a newer period of Finland replaces the correction", async () => {
+    const feed = await euVatFeedFromDatabase();
+    feed.items.FI!.unshift({ effective_from: yesterday(), rates: { standard: 25.5, reduced2: 13, reduced1: 10 } });
+    serveFeeds({ [EU_VAT_URL]: JSON.stringify(feed) });
+    expect((await runJobNow("eu-vat")).counts).toMatchObject({ inserted: 1, closed: 1 });
+    expect(await current("FI", "VAT", "reduced2")).toEqual({ rate: 13, effective_from: `${yesterday()}T00:00:00` });
+  });
+
+  it("OECD: a 2025 figure for Korea leaves its 2026 rate", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT c.iso3, t.country_code, t.rate_value_scaled / 10000.0 AS rate FROM tax_rates t JOIN countries c ON c.code = t.country_code WHERE t.tax_type = 'CorporateTax' AND t.effective_to IS NULL",
+    ).all<{ iso3: string; country_code: string; rate: number }>();
+    const lines = ["STRUCTURE,STRUCTURE_ID,REF_AREA,MEASURE,TIME_PERIOD,OBS_VALUE"];
+    for (const r of results) lines.push(`DATAFLOW,OECD.CTP.TPS:DSD_TAX_CIT@DF_CIT(1.0),${r.iso3},CIT_C,2025,${r.country_code === "KR" ? 26.4 : r.rate}`);
+    serveFeeds({ [OECD_URL_PREFIX]: lines.join("\n") });
+    const run = await runJobNow("oecd");
+    expect(run.counts).toMatchObject({ inserted: 0, closed: 0, outdated: 1 });
+    expect(await current("KR", "CorporateTax")).toEqual({ rate: 27.5, effective_from: "2026-01-01T00:00:00" });
+  });
+
+  it("encyclopedia: an undated figure in a feed dated before the change is kept", async () => {
+    const rates = [
+      { countryCode: "RU", taxType: "VAT", rateLevel: "standard", rateValue: 20 },
+      { countryCode: "RU", taxType: "VAT", rateLevel: "reduced", rateValue: 10 },
+      { countryCode: "RU", taxType: "VAT", rateLevel: "zero", rateValue: 0 },
+    ];
+    serveFeeds({ "https://feeds.test/encyclopedia.json": JSON.stringify({ versionDate: "2025-12-01", rates }) });
+    const run = await runJobNow("encyclopedia");
+    expect(run.status).toBe("succeeded");
+    expect(run.counts).toMatchObject({ inserted: 0, closed: 0, outdated: 1 });
+    expect(await current("RU", "VAT")).toEqual({ rate: 22, effective_from: "2026-01-01T00:00:00" });
+  });
+});
