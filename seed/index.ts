@@ -4,8 +4,8 @@ import { taxRates } from "../src/tax/schema";
 import { countrySeedRows } from "./countries";
 import { PLATFORMS } from "./platforms";
 import { currencySeedRows, languageSeedRows, zoneSeedRows } from "./reference";
-import { insertOrIgnoreStatements } from "./sql";
-import { taxRateSeedRows } from "./tax-rates";
+import { insertOrIgnoreStatements, upsertStatements } from "./sql";
+import { TAX_RATE_CORRECTIONS, TAX_RATE_KEYS, taxRateSeedRows } from "./tax-rates";
 
 export interface SeedPart {
   name: string;
@@ -14,9 +14,14 @@ export interface SeedPart {
   statements: string[];
 }
 
-function part<T extends SQLiteTable>(name: string, table: T, rows: Record<string, unknown>[]): SeedPart {
-  return { name, table: name.replaceAll(" ", "_"), rows: rows.length, statements: insertOrIgnoreStatements(table, rows) };
+type Write = <T extends SQLiteTable>(table: T, rows: Record<string, unknown>[]) => string[];
+
+/** Reference rows are written once and kept; `write` says otherwise for a part that corrects itself. */
+function part<T extends SQLiteTable>(name: string, table: T, rows: Record<string, unknown>[], write: Write = insertOrIgnoreStatements): SeedPart {
+  return { name, table: name.replaceAll(" ", "_"), rows: rows.length, statements: write(table, rows) };
 }
+
+const correctTaxRates: Write = (table, rows) => upsertStatements(table, rows, TAX_RATE_KEYS, TAX_RATE_CORRECTIONS);
 
 /**
  * What `npm run dev` (and the test setup) loads into D1. Built in Node: some sources read their
@@ -29,6 +34,6 @@ export async function seedParts(): Promise<SeedPart[]> {
     part("languages", languages, languageSeedRows()),
     part("zones", zones, await zoneSeedRows()),
     part("platforms", platforms, PLATFORMS),
-    part("tax rates", taxRates, taxRateSeedRows()),
+    part("tax rates", taxRates, taxRateSeedRows(), correctTaxRates),
   ];
 }

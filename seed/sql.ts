@@ -19,6 +19,29 @@ function literal(value: unknown): string {
  * same text serves `wrangler d1 execute --file` (local or remote) and the tests.
  */
 export function insertOrIgnoreStatements<T extends SQLiteTable>(table: T, rows: Record<string, unknown>[]): string[] {
+  return insertStatements(table, rows, (insert) => insert.replace(/^INSERT/, "INSERT OR IGNORE"));
+}
+
+/**
+ * Inserts that correct what an earlier seed wrote: a row whose key is already there gets the
+ * seed's values of `correct` instead of being ignored. `conflicts` are the key's `ON CONFLICT`
+ * targets (one per partial unique index); `correct` maps a column to its SQL on conflict
+ * (`excluded.<column>` for the seed's value).
+ */
+export function upsertStatements<T extends SQLiteTable>(
+  table: T,
+  rows: Record<string, unknown>[],
+  conflicts: string[],
+  correct: Record<string, string>,
+): string[] {
+  const set = Object.entries(correct)
+    .map(([column, value]) => `"${column}" = ${value}`)
+    .join(", ");
+  const clauses = conflicts.map((target) => `ON CONFLICT ${target} DO UPDATE SET ${set}`).join("\n  ");
+  return insertStatements(table, rows, (insert) => `${insert}\n  ${clauses}`);
+}
+
+function insertStatements<T extends SQLiteTable>(table: T, rows: Record<string, unknown>[], finish: (insert: string) => string): string[] {
   if (rows.length === 0) return [];
   const columns = Object.entries(getTableColumns(table)).filter(([key]) => key in rows[0]!);
   const names = columns.map(([, column]) => `"${column.name}"`).join(", ");
@@ -28,7 +51,7 @@ export function insertOrIgnoreStatements<T extends SQLiteTable>(table: T, rows: 
       .slice(i, i + ROWS_PER_STATEMENT)
       .map((row) => `(${columns.map(([key]) => literal(row[key])).join(", ")})`)
       .join(",\n  ");
-    statements.push(`INSERT OR IGNORE INTO "${getTableName(table)}" (${names}) VALUES\n  ${values};`);
+    statements.push(`${finish(`INSERT INTO "${getTableName(table)}" (${names}) VALUES\n  ${values}`)};`);
   }
   return statements;
 }

@@ -68,3 +68,24 @@ function regimeRows(regime: TaxRegime): NewTaxRateRow[] {
 export function taxRateSeedRows(): NewTaxRateRow[] {
   return TAX_REGIMES.flatMap(regimeRows);
 }
+
+/** The two partial unique keys of a tax rate record (national and regional). */
+export const TAX_RATE_KEYS = [
+  '("country_code", "tax_type", "rate_level", "effective_from") WHERE "region_code" IS NULL',
+  '("country_code", "region_code", "tax_type", "rate_level", "effective_from") WHERE "region_code" IS NOT NULL',
+];
+
+/**
+ * What seeding again corrects in a record an earlier seed wrote: its figure and description, and
+ * its end where the seed closes it. An end a refresh job set stays (the seed's open end does not
+ * reopen it).
+ */
+export const TAX_RATE_CORRECTIONS: Record<string, string> = {
+  rate_value_scaled: "excluded.rate_value_scaled",
+  effective_to: 'COALESCE(excluded.effective_to, "tax_rates"."effective_to")',
+  applicable_scope: "excluded.applicable_scope",
+  source_url: "excluded.source_url",
+  tax_id_format: "excluded.tax_id_format",
+  tax_id_pattern: "excluded.tax_id_pattern",
+  version_date: "excluded.version_date",
+};

@@ -36,7 +36,7 @@ const rateList = z.array(taxRateSchema);
 const taxNumberCheck = z
   .object({
     valid: z.boolean(),
-    countryCode: z.string(),
+    countryCode: z.string().nullable(),
     normalized: z.string(),
     checkDigitVerified: z.boolean(),
     alternatives: z.array(z.string()),
@@ -108,9 +108,19 @@ const routes = {
     path: "/taxnumber/{taxNumber}",
     summary: "T8 · Validate a tax number, tell its country and return that country's rates",
     description:
-      "Spaces, dots, dashes and slashes are ignored. `valid` is false when the number has a country's format but " +
-      "fails its check digits; 404 when it fits no country's format.",
+      "Spaces, dots, dashes and slashes are ignored; a prefix (DE, EL for Greece, XI for Northern Ireland) names the " +
+      "country. `valid` is false when the number has a country's format but fails its check digits; 404 when it fits " +
+      "no country's format. Without a prefix, the country is the only one whose check digits confirm the number, or the " +
+      "only one it can belong to; when several remain, `countryCode` is null, `alternatives` lists them and `rates` is " +
+      "empty: ask again with `country`.",
     request: {
+      query: z.object({
+        country: z
+          .string()
+          .regex(/^[A-Z]{2}$/, { error: "country must be an upper-case ISO 3166-1 alpha-2 code, e.g. PY" })
+          .optional()
+          .openapi({ description: "The country the number is from, where the caller knows it", example: "PY" }),
+      }),
       params: z.object({
         taxNumber: z
           .string()
@@ -191,10 +201,11 @@ export function taxRoutes() {
   });
   router.openapi(routes.taxNumber, async (c) => {
     const { taxNumber } = c.req.valid("param");
+    const { country } = c.req.valid("query");
     // The check-digit algorithms of 90 countries load with the first tax number, not with the Worker.
     const { checkTaxNumber } = await import("./tax-numbers");
-    const check = await checkTaxNumber(c.var.db, taxNumber);
-    if (!check) throw notFound(`${taxNumber} fits no country's tax number format`);
+    const check = await checkTaxNumber(c.var.db, taxNumber, country);
+    if (!check) throw notFound(country ? `${taxNumber} fits no tax number format of ${country}` : `${taxNumber} fits no country's tax number format`);
     return c.json(dataEnvelope(check), 200);
   });
   router.openapi(routes.byId, async (c) => {

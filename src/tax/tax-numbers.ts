@@ -3,17 +3,19 @@ import type { Database } from "../platform/database";
 import { ratesOfCountry, taxIdPatterns } from "./service";
 import type { TaxRate } from "./schema";
 
-/** VAT prefixes that are not the ISO code of their country. */
-const PREFIX_COUNTRY: Record<string, string> = { EL: "GR" };
+/** VAT prefixes that are not the ISO code of their country: Greece's EL, Northern Ireland's XI (UK VAT). */
+const PREFIX_COUNTRY: Record<string, string> = { EL: "GR", XI: "GB" };
 
 export interface TaxNumberCheck {
   valid: boolean;
-  countryCode: string;
+  /** Null when several countries' formats fit and nothing singles one out. */
+  countryCode: string | null;
   normalized: string;
   /** True when a check-digit algorithm confirmed the number, not only its pattern. */
   checkDigitVerified: boolean;
-  /** Other countries whose format the number also fits. */
+  /** Other countries whose format the number also fits; every candidate when countryCode is null. */
   alternatives: string[];
+  /** The chosen country's current rates; empty when countryCode is null. */
   rates: TaxRate[];
 }
 
@@ -24,18 +26,35 @@ export function normalizeTaxNumber(input: string): string {
 function checkDigits(countryCode: string, normalized: string): { checked: boolean; valid: boolean } {
   const validators = euVat[countryCode] ?? entityValidators[countryCode];
   if (!validators?.length) return { checked: false, valid: true };
-  return { checked: true, valid: validators.some((v) => v.validate(normalized).isValid) };
+  // An XI number is a UK VAT number: the UK's algorithm reads it with the GB prefix.
+  const number = countryCode === "GB" ? normalized.replace(/^XI/, "GB") : normalized;
+  return { checked: true, valid: validators.some((v) => v.validate(number).isValid) };
+}
+
+type Verdict = { countryCode: string; checked: boolean; valid: boolean };
+
+/**
+ * The country a number belongs to among those whose format it fits: the only one it may belong to
+ * (check digits pass, or the country has no algorithm). Undefined when more than one remains: a
+ * bare nine digits fits a dozen countries, and one passing check digit (1 chance in 11 for
+ * Paraguay's) does not outweigh a country with no algorithm to say no.
+ */
+function singleOut(verdicts: Verdict[]): Verdict | undefined {
+  if (verdicts.length === 1) return verdicts[0];
+  const possible = verdicts.filter((v) => v.valid);
+  return possible.length === 1 ? possible[0] : undefined;
 }
 
 /**
- * Finds the country whose tax id pattern the number fits (its prefix decides where it has one),
- * then confirms the check digits where an algorithm is known. Undefined when no country fits.
+ * Finds the country whose tax id pattern the number fits (its prefix decides where it has one,
+ * `country` where the caller knows it), then confirms the check digits where an algorithm is
+ * known. Undefined when no country fits.
  */
-export async function checkTaxNumber(db: Database, input: string): Promise<TaxNumberCheck | undefined> {
+export async function checkTaxNumber(db: Database, input: string, country?: string): Promise<TaxNumberCheck | undefined> {
   const normalized = normalizeTaxNumber(input);
   const patterns = await taxIdPatterns(db);
   const fitting = [...patterns]
-    .filter(([, list]) => list.some((pattern) => new RegExp(pattern).test(normalized)))
+    .filter(([countryCode, list]) => (!country || countryCode === country) && list.some((pattern) => new RegExp(pattern).test(normalized)))
     .map(([countryCode]) => countryCode)
     .sort();
   const prefix = normalized.slice(0, 2);
@@ -44,7 +63,18 @@ export async function checkTaxNumber(db: Database, input: string): Promise<TaxNu
   if (candidates.length === 0) return undefined;
 
   const verdicts = candidates.map((countryCode) => ({ countryCode, ...checkDigits(countryCode, normalized) }));
-  const chosen = verdicts.find((v) => v.valid && v.checked) ?? verdicts.find((v) => v.valid) ?? verdicts[0]!;
+  const chosen = singleOut(verdicts);
+  if (!chosen) {
+    const possible = verdicts.filter((v) => v.valid);
+    return {
+      valid: possible.length > 0,
+      countryCode: null,
+      normalized,
+      checkDigitVerified: false,
+      alternatives: (possible.length > 0 ? possible : verdicts).map((v) => v.countryCode),
+      rates: [],
+    };
+  }
   return {
     valid: chosen.valid,
     countryCode: chosen.countryCode,

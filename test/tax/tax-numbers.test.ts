@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TaxNumberCheck } from "../../src/tax/tax-numbers";
 import { getTax } from "./fixtures";
 
-const check = (number: string) => getTax<TaxNumberCheck>(`/taxnumber/${encodeURIComponent(number)}`);
+const check = (number: string, country?: string) =>
+  getTax<TaxNumberCheck>(`/taxnumber/${encodeURIComponent(number)}${country ? `?country=${country}` : ""}`);
 
 describe("T8 tax numbers", () => {
   it("confirms a valid German VAT number and returns Germany's rates", async () => {
@@ -31,6 +32,41 @@ describe("T8 tax numbers", () => {
   it("finds the country of a number without a prefix by its check digits", async () => {
     const { body } = await check("51 824 753 556");
     expect(body.data).toMatchObject({ valid: true, countryCode: "AU", checkDigitVerified: true });
+  });
+
+  it("reads a Northern Ireland XI number as a UK VAT number, check digits included", async () => {
+    const { res, body } = await check("XI432525179");
+    expect(res.status).toBe(200);
+    expect(body.data).toMatchObject({ valid: true, countryCode: "GB", normalized: "XI432525179", checkDigitVerified: true });
+    expect(body.data.rates.find((r) => r.taxType === "VAT" && r.rateLevel === "standard")?.rateValue).toBe(20);
+    expect((await check("XI432525178")).body.data).toMatchObject({ valid: false, countryCode: "GB" });
+  });
+
+  it("refuses a Dutch number with the branch suffix B00, and takes B01", async () => {
+    const { res, body } = await check("NL004495445B00");
+    expect(res.status).toBe(404);
+    expect(body.msg).toBe("NL004495445B00 fits no country's tax number format");
+    expect((await check("NL004495445B01")).body.data).toMatchObject({ valid: true, countryCode: "NL", checkDigitVerified: true });
+  });
+
+  it("does not guess the country of a bare nine digits that several countries' formats fit", async () => {
+    const { res, body } = await check("123456789");
+    expect(res.status).toBe(200);
+    expect(body.data).toMatchObject({ valid: true, countryCode: null, checkDigitVerified: false, rates: [] });
+    expect(body.data.alternatives).toEqual(expect.arrayContaining(["PH", "PY"]));
+    expect(body.data.alternatives).not.toContain("NO");
+  });
+
+  it("takes the caller's country hint", async () => {
+    const { body } = await check("123456789", "PY");
+    expect(body.data).toMatchObject({ valid: true, countryCode: "PY", checkDigitVerified: true, alternatives: [] });
+    expect(body.data.rates.length).toBeGreaterThan(0);
+    const other = await check("123456789", "DE");
+    expect(other.res.status).toBe(404);
+    expect(other.body.msg).toBe("123456789 fits no tax number format of DE");
+    const malformed = await check("123456789", "py");
+    expect(malformed.res.status).toBe(400);
+    expect(malformed.body.msg).toBe("country: country must be an upper-case ISO 3166-1 alpha-2 code, e.g. PY");
   });
 
   it("answers 404 for a number that fits no country's format", async () => {
