@@ -12,6 +12,7 @@ export function countrySeedRows(): Omit<CountryRow, "id">[] {
       code: c.countryCode,
       name: c.countryNameEn,
       iso3: c.countryCodeAlpha3,
+      numericCode: c.countryCodeNumeric ? c.countryCodeNumeric.padStart(3, "0") : null,
       phoneCode: c.countryCallingCode || null,
       currencyCode: c.currencyCode || null,
     }))

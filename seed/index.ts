@@ -22,6 +22,10 @@ function part<T extends SQLiteTable>(name: string, table: T, rows: Record<string
 }
 
 const correctTaxRates: Write = (table, rows) => upsertStatements(table, rows, TAX_RATE_KEYS, TAX_RATE_CORRECTIONS);
+/** Columns added since the first seed, filled in where an earlier seed wrote the row. */
+const correctCountries: Write = (table, rows) => upsertStatements(table, rows, ['("code")'], { numeric_code: "excluded.numeric_code" });
+const correctCurrencies: Write = (table, rows) =>
+  upsertStatements(table, rows, ['("code")'], { name: "excluded.name", minor_units: "excluded.minor_units", withdrawn: "excluded.withdrawn" });
 
 /**
  * What `npm run dev` (and the test setup) loads into D1. Built in Node: some sources read their
@@ -29,8 +33,8 @@ const correctTaxRates: Write = (table, rows) => upsertStatements(table, rows, TA
  */
 export async function seedParts(): Promise<SeedPart[]> {
   return [
-    part("countries", countries, countrySeedRows()),
-    part("currencies", currencies, currencySeedRows()),
+    part("countries", countries, countrySeedRows(), correctCountries),
+    part("currencies", currencies, currencySeedRows(), correctCurrencies),
     part("languages", languages, languageSeedRows()),
     part("zones", zones, await zoneSeedRows()),
     part("platforms", platforms, PLATFORMS),

@@ -11,21 +11,37 @@ const cldrLocales = require("cldr-core/availableLocales.json") as { availableLoc
 // pt-BR, en-US, zh-Hans-CN and the like are CLDR's "default content", listed apart from the others.
 const cldrDefaultContent = require("cldr-core/defaultContent.json") as { defaultContent: string[] };
 
-/** ISO 4217 from currency-codes (MIT); symbols from country-codes-list (MIT). */
+/** ISO 4217 codes that have no minor unit ("N.A." in the standard): metals, bond units, XDR, XSU, XUA, XTS, XXX. */
+const NO_MINOR_UNIT = new Set(["XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XDR", "XPD", "XPT", "XSU", "XTS", "XUA", "XXX"]);
+
+/** Codes ISO 4217 added after currency-codes 2.2.0 was published (ISO amendments 176 and 179). */
+const ADDED: Omit<CurrencyRow, "id" | "symbol" | "withdrawn">[] = [
+  { code: "XAD", name: "Arab Accounting Dinar", numericCode: "396", minorUnits: 2 },
+  { code: "XCG", name: "Caribbean Guilder", numericCode: "532", minorUnits: 2 },
+];
+
+/** Codes no longer current, with the month they were replaced (seed/SOURCES.md). */
+const WITHDRAWN: Record<string, string> = {
+  ANG: "2025-03", // by the Caribbean guilder (XCG) in Curaçao and Sint Maarten
+  BGN: "2026-01", // by the euro in Bulgaria
+  CUC: "2021-01", // Cuba's currency unification, into the peso (CUP)
+};
+
+/** ISO 4217 from currency-codes (MIT) with the later amendments above; symbols from country-codes-list (MIT). */
 export function currencySeedRows(): Omit<CurrencyRow, "id">[] {
   const symbols = new Map(allCountries().filter((c) => c.currencySymbol).map((c) => [c.currencyCode, c.currencySymbol]));
-  return currencyCodes()
-    .sort()
-    .map((code) => {
-      const currency = currencyByCode(code)!;
-      return {
-        code,
-        name: currency.currency,
-        symbol: symbols.get(code) ?? null,
-        numericCode: currency.number || null,
-        minorUnits: Number.isInteger(currency.digits) ? currency.digits : null,
-      };
-    });
+  const listed = currencyCodes().map((code) => {
+    const currency = currencyByCode(code)!;
+    return {
+      code,
+      name: currency.currency,
+      numericCode: currency.number || null,
+      minorUnits: NO_MINOR_UNIT.has(code) || !Number.isInteger(currency.digits) ? null : currency.digits,
+    };
+  });
+  return [...listed, ...ADDED.filter((added) => !listed.some((c) => c.code === added.code))]
+    .sort((a, b) => a.code.localeCompare(b.code))
+    .map((currency) => ({ ...currency, symbol: symbols.get(currency.code) ?? null, withdrawn: WITHDRAWN[currency.code] ?? null }));
 }
 
 const LOCALE = /^([a-z]{2})(?:-[A-Z][a-z]{3})?-([A-Z]{2})$/;

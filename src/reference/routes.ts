@@ -105,7 +105,7 @@ export function referenceRoutes() {
     handle: async (c, p) => (await languageByCode(db(c), p.code)) ?? Promise.reject(notFound(`No language with code ${p.code}`)),
   });
   styleF({
-    path: "/currency/list", summary: "O9 · Every ISO 4217 currency", params: noParams, data: z.array(currencySchema), get: true,
+    path: "/currency/list", summary: "O9 · Every current ISO 4217 currency (withdrawn ones through O10)", params: noParams, data: z.array(currencySchema), get: true,
     handle: (c) => listCurrencies(db(c)),
   });
   styleF({

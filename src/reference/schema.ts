@@ -8,6 +8,8 @@ export const countries = sqliteTable(
     code: text("code").notNull(),
     name: text("name").notNull(),
     iso3: text("iso3").notNull(),
+    /** ISO 3166-1 numeric, three digits. */
+    numericCode: text("numeric_code"),
     phoneCode: text("phone_code"),
     currencyCode: text("currency_code"),
   },
@@ -22,7 +24,10 @@ export const currencies = sqliteTable(
     name: text("name").notNull(),
     symbol: text("symbol"),
     numericCode: text("numeric_code"),
+    /** Null where ISO 4217 says N.A. (metals, XDR, XXX). */
     minorUnits: integer("minor_units"),
+    /** YYYY-MM the code stopped being current; null while it is. */
+    withdrawn: text("withdrawn"),
   },
   (t) => [uniqueIndex("currencies_code").on(t.code)],
 );
@@ -113,6 +118,7 @@ export const countrySchema = z
     code: z.string().openapi({ example: "DE", description: "ISO 3166-1 alpha-2" }),
     name: z.string().openapi({ example: "Germany" }),
     iso3: z.string().openapi({ example: "DEU", description: "ISO 3166-1 alpha-3" }),
+    numericCode: z.string().nullable().openapi({ example: "276", description: "ISO 3166-1 numeric, three digits" }),
     phoneCode: z.string().nullable().openapi({ example: "49", description: "International dialing code" }),
     currencyCode: z.string().nullable().openapi({ example: "EUR", description: "ISO 4217" }),
   })
@@ -125,7 +131,8 @@ export const currencySchema = z
     name: z.string().openapi({ example: "Euro" }),
     symbol: z.string().nullable().openapi({ example: "€" }),
     numericCode: z.string().nullable().openapi({ example: "978" }),
-    minorUnits: z.number().int().nullable().openapi({ example: 2 }),
+    minorUnits: z.number().int().nullable().openapi({ example: 2, description: "Null where ISO 4217 says N.A. (precious metals, XDR, XXX)" }),
+    withdrawn: z.string().nullable().openapi({ example: null, description: "YYYY-MM the code was withdrawn (ANG, BGN, CUC); null while current" }),
   })
   .openapi("Currency");
 

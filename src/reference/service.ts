@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, like, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, like, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
@@ -48,7 +48,8 @@ export async function countriesByIso3(db: Database): Promise<Map<string, string>
   return new Map(rows.map((r) => [r.iso3, r.code]));
 }
 
-export const listCurrencies = (db: Database) => db.select().from(currencies).orderBy(asc(currencies.code));
+/** The current codes; a withdrawn one is still found by code (O10). */
+export const listCurrencies = (db: Database) => db.select().from(currencies).where(isNull(currencies.withdrawn)).orderBy(asc(currencies.code));
 
 export async function currencyByCode(db: Database, code: string) {
   const [currency] = await db.select().from(currencies).where(eq(currencies.code, code)).limit(1);

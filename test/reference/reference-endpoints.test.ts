@@ -28,7 +28,16 @@ type Page<T> = { total: number; page: number; size: number; items: T[] };
 describe("O2 one country", () => {
   it("answers the country of a code, with its name filter", async () => {
     const { body } = await post("/country/special", { ccode: "JP", country: "japan", shipCountry: "DE" });
-    expect(body.data).toMatchObject({ code: "JP", iso3: "JPN", phoneCode: "81", currencyCode: "JPY" });
+    expect(body.data).toMatchObject({ code: "JP", iso3: "JPN", numericCode: "392", phoneCode: "81", currencyCode: "JPY" });
+  });
+
+  it.each([["AT", "040"], ["AF", "004"], ["BG", "100"], ["CW", "531"]])("gives %s its three-digit ISO numeric code %s", async (ccode, numericCode) => {
+    expect((await post("/country/special", { ccode })).body.data).toMatchObject({ code: ccode, numericCode });
+  });
+
+  it("gives Bulgaria the euro and Curaçao the Caribbean guilder", async () => {
+    expect((await post("/country/special", { ccode: "BG" })).body.data).toMatchObject({ currencyCode: "EUR" });
+    expect((await post("/country/special", { ccode: "CW" })).body.data).toMatchObject({ currencyCode: "XCG" });
   });
 
   it.each([
@@ -154,11 +163,42 @@ describe("O7 and O8 languages", () => {
 });
 
 describe("O9 and O10 currencies", () => {
-  it("lists every ISO 4217 currency, by GET and by POST", async () => {
+  it("lists every current ISO 4217 currency, by GET and by POST", async () => {
     const get = await call("/std/open/currency/list", { headers: secretHeaders(key) });
-    const list = (await envelope<{ code: string }[]>(get)).data;
-    expect(list).toHaveLength(179);
+    const list = (await envelope<{ code: string; withdrawn: string | null }[]>(get)).data;
+    expect(list).toHaveLength(178);
+    expect(list.map((c) => c.code)).toEqual(expect.arrayContaining(["XAD", "XCG", "EUR"]));
+    expect(list.map((c) => c.code)).not.toEqual(expect.arrayContaining(["ANG"]));
+    expect(list.filter((c) => ["ANG", "BGN", "CUC"].includes(c.code) || c.withdrawn !== null)).toEqual([]);
     expect((await post<unknown[]>("/currency/list", {})).body.data).toEqual(list);
+  });
+
+  it.each([
+    ["ANG", "2025-03"],
+    ["BGN", "2026-01"],
+    ["CUC", "2021-01"],
+  ])("answers the withdrawn %s by code, with the month it was withdrawn", async (currency, withdrawn) => {
+    const { status, body } = await post("/currency/special", { currency });
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ code: currency, withdrawn });
+  });
+
+  it("answers the Caribbean guilder, current since 2025", async () => {
+    expect((await post("/currency/special", { currency: "XCG" })).body.data).toMatchObject({
+      code: "XCG",
+      name: "Caribbean Guilder",
+      numericCode: "532",
+      minorUnits: 2,
+      withdrawn: null,
+    });
+  });
+
+  it.each(["XAU", "XAG", "XDR", "XXX", "XTS", "XUA"])("gives %s no minor unit (ISO says N.A.), not 0", async (currency) => {
+    expect((await post("/currency/special", { currency })).body.data).toMatchObject({ code: currency, minorUnits: null });
+  });
+
+  it("keeps 0 for currencies without a minor unit in use", async () => {
+    expect((await post("/currency/special", { currency: "JPY" })).body.data).toMatchObject({ minorUnits: 0 });
   });
 
   it("answers the euro with its symbol, in both bizContent forms", async () => {
