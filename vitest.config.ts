@@ -2,7 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { seedParts } from "./seed";
+import { cataloguePart, seedParts } from "./seed";
 import { copyDocsAssets } from "./scripts/lib/docs-assets";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
@@ -12,11 +12,12 @@ function sharedData(file: string): string {
 }
 
 // The carrier adapter's test touches no storage: it runs with the shared files. The seed's own
-// test rewrites tax rates, as the refresh jobs do.
+// test rewrites tax rates, as the refresh jobs do; the HS search loads the full nomenclature.
 const ISOLATED = [
   "test/scheduler/**/*.test.ts",
   "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery}.test.ts",
   "test/tax/seed-corrections.test.ts",
+  "test/reference/shipped-catalogues.test.ts",
 ];
 const FUZZ = "test/fuzz/**/*.test.ts";
 
@@ -33,7 +34,9 @@ export default defineConfig({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           // Built here, in Node: some seed sources read their data files at run time.
-          TEST_SEED: (await seedParts()).flatMap((part) => part.statements),
+          TEST_SEED: (await seedParts({ catalogues: false })).flatMap((part) => part.statements),
+          // The full HS codes and units, for the files that load them (test/helpers/catalogues.ts).
+          TEST_CATALOGUES: cataloguePart().flatMap((part) => part.statements),
           KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
           JWT_SECRET: "test-only-jwt-secret",
           CASDOOR_CLIENT_SECRET: "test-only-client-secret",

@@ -1,6 +1,7 @@
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { countries, currencies, languages, platforms, zones } from "../src/reference/schema";
+import { countries, currencies, hsCodes, languages, platforms, units, zones } from "../src/reference/schema";
 import { taxRates } from "../src/tax/schema";
+import { hsSeedRows, unitSeedRows } from "./catalogues";
 import { countrySeedRows } from "./countries";
 import { PLATFORMS } from "./platforms";
 import { currencySeedRows, languageSeedRows, zoneSeedRows } from "./reference";
@@ -27,11 +28,19 @@ const correctCountries: Write = (table, rows) => upsertStatements(table, rows, [
 const correctCurrencies: Write = (table, rows) =>
   upsertStatements(table, rows, ['("code")'], { name: "excluded.name", minor_units: "excluded.minor_units", withdrawn: "excluded.withdrawn" });
 
+/** The HS codes and the units of measure: large, public domain, and what the `hs` and `units` jobs keep current. */
+export function cataloguePart(): SeedPart[] {
+  const { units: unitRows, links } = unitSeedRows();
+  const unitsPart = part("units", units, unitRows);
+  return [part("hs codes", hsCodes, hsSeedRows()), { ...unitsPart, statements: [...unitsPart.statements, ...links] }];
+}
+
 /**
- * What `npm run dev` (and the test setup) loads into D1. Built in Node: some sources read their
- * data files at run time. HS codes and units are not here: the refresh jobs load them.
+ * What `npm run dev` (and `npm run seed`) loads into D1. Built in Node: some sources read their
+ * data files at run time. The tests load `catalogues: false` and a file that needs the HS codes or
+ * the units loads them itself (docs/testing.md).
  */
-export async function seedParts(): Promise<SeedPart[]> {
+export async function seedParts(options: { catalogues: boolean } = { catalogues: true }): Promise<SeedPart[]> {
   return [
     part("countries", countries, countrySeedRows(), correctCountries),
     part("currencies", currencies, currencySeedRows(), correctCurrencies),
@@ -39,5 +48,6 @@ export async function seedParts(): Promise<SeedPart[]> {
     part("zones", zones, await zoneSeedRows()),
     part("platforms", platforms, PLATFORMS),
     part("tax rates", taxRates, taxRateSeedRows(), correctTaxRates),
+    ...(options.catalogues ? cataloguePart() : []),
   ];
 }

@@ -13,6 +13,7 @@ declare global {
     interface Env extends OptionalSettings {
       TEST_MIGRATIONS: D1Migration[];
       TEST_SEED: string[];
+      TEST_CATALOGUES: string[];
       SHARED_HS_CSV: string;
       SHARED_HS_SECTIONS_CSV: string;
       SHARED_UNITS_CSV: string;

@@ -52,6 +52,40 @@ function planByCode<Row extends { code: string }>(
 
 const HS_EDITION = HS_VERSIONS[0];
 const HS_DIGITS = /^(\d{2}|\d{4}|\d{6})$/;
+/** "Commodities not specified according to kind" at each level: a statistical placeholder, not an HS code. */
+const NOT_HS_CODES = new Set(["TOTAL", "99", "9999", "999999"]);
+
+export type HsRow = Omit<typeof hsCodes.$inferInsert, "id">;
+
+/** The HS rows of the datasets/harmonized-system CSVs (codes, and sections where given); the seed loads the same. */
+export function hsRowsFromCsv(codesCsv: string, sectionsCsv?: string): HsRow[] {
+  const rows = parseCsv(codesCsv);
+  requireColumns(rows, ["section", "hscode", "description", "parent", "level"], "the HS feed");
+  const incoming: HsRow[] = [];
+  for (const row of rows) {
+    if (NOT_HS_CODES.has(row.hscode!)) continue;
+    const level = Number(row.level);
+    if (!HS_DIGITS.test(row.hscode!) || row.hscode!.length !== level || !row.description || !row.section) {
+      throw new FeedError(`the HS feed is malformed at code ${JSON.stringify(row.hscode)}`);
+    }
+    incoming.push({
+      code: row.hscode!,
+      version: HS_EDITION,
+      description: row.description,
+      parent: row.parent === "TOTAL" ? row.section! : row.parent!,
+      level,
+      section: row.section!,
+    });
+  }
+  const chapters = incoming.filter((r) => r.level === 2).length;
+  if (chapters < 90) throw new FeedError(`the HS feed is partial: ${chapters} chapters of 97`);
+  if (sectionsCsv) {
+    const sections = parseCsv(sectionsCsv);
+    requireColumns(sections, ["section", "name"], "the HS sections feed");
+    for (const s of sections) incoming.push({ code: s.section!, version: HS_EDITION, description: s.name!, parent: null, level: 0, section: s.section! });
+  }
+  return incoming;
+}
 
 /** The datasets/harmonized-system CSVs: codes with their parents and levels, and the section names. */
 export const hsJob: JobDefinition = {
@@ -63,31 +97,7 @@ export const hsJob: JobDefinition = {
     { name: "sections", setting: "HS_SECTIONS_FEED_URL", defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/sections.csv", optional: true },
   ],
   async plan(db, feed) {
-    const rows = parseCsv(feed.bodies.codes ?? "");
-    requireColumns(rows, ["section", "hscode", "description", "parent", "level"], "the HS feed");
-    const incoming: { code: string; version: string; description: string; parent: string | null; level: number; section: string }[] = [];
-    for (const row of rows) {
-      if (["TOTAL", "99", "9999"].includes(row.hscode!)) continue;
-      const level = Number(row.level);
-      if (!HS_DIGITS.test(row.hscode!) || row.hscode!.length !== level || !row.description || !row.section) {
-        throw new FeedError(`the HS feed is malformed at code ${JSON.stringify(row.hscode)}`);
-      }
-      incoming.push({
-        code: row.hscode!,
-        version: HS_EDITION,
-        description: row.description,
-        parent: row.parent === "TOTAL" ? row.section! : row.parent!,
-        level,
-        section: row.section!,
-      });
-    }
-    const chapters = incoming.filter((r) => r.level === 2).length;
-    if (chapters < 90) throw new FeedError(`the HS feed is partial: ${chapters} chapters of 97`);
-    if (feed.bodies.sections) {
-      const sections = parseCsv(feed.bodies.sections);
-      requireColumns(sections, ["section", "name"], "the HS sections feed");
-      for (const s of sections) incoming.push({ code: s.section!, version: HS_EDITION, description: s.name!, parent: null, level: 0, section: s.section! });
-    }
+    const incoming = hsRowsFromCsv(feed.bodies.codes ?? "", feed.bodies.sections);
     // Without the sections feed, the sections already loaded are left as they are.
     const loaded = await db.select().from(hsCodes).where(eq(hsCodes.version, HS_EDITION));
     const existing = feed.bodies.sections ? loaded : loaded.filter((row) => row.level !== 0);
@@ -99,6 +109,39 @@ export const hsJob: JobDefinition = {
   },
 };
 
+/** A unit as the feed and the commerce table describe it; `refCode` names the unit it converts to. */
+export type UnitFeedRow = {
+  code: string;
+  name: string;
+  nameZh: string | null;
+  origin: "base" | "unece";
+  kind: string | null;
+  symbol: string | null;
+  factor: string | null;
+  refCode: string | null;
+};
+
+/** The units of UN/ECE Recommendation 20 (datasets/unece-units-of-measure) in use: status X and D are withdrawn. */
+export function unitRowsFromCsv(csv: string): UnitFeedRow[] {
+  const rows = parseCsv(csv);
+  requireColumns(rows, ["Status", "CommonCode", "Name", "Symbol"], "the units feed");
+  const active = rows.filter((r) => r.Status !== "X" && r.Status !== "D" && /^[A-Z0-9]{2,3}$/.test(r.CommonCode!));
+  if (active.length < 1000) throw new FeedError(`the units feed is partial: ${active.length} active units`);
+  return active.map((r) => {
+    const commerce = COMMERCE_UNITS[r.CommonCode!];
+    return {
+      code: r.CommonCode!,
+      name: r.Name!,
+      nameZh: commerce?.nameZh ?? null,
+      origin: commerce ? "base" : "unece",
+      kind: commerce?.kind ?? null,
+      symbol: r.Symbol || null,
+      factor: commerce?.factor ?? null,
+      refCode: commerce?.ref ?? null,
+    };
+  });
+}
+
 /** UN/ECE Recommendation 20 (datasets/unece-units-of-measure): status X and D are withdrawn. */
 export const unitsJob: JobDefinition = {
   name: "units",
@@ -108,26 +151,9 @@ export const unitsJob: JobDefinition = {
     { name: "units", setting: "UNITS_FEED_URL", defaultUrl: "https://raw.githubusercontent.com/datasets/unece-units-of-measure/master/data/units-of-measure.csv" },
   ],
   async plan(db, feed) {
-    const rows = parseCsv(feed.bodies.units ?? "");
-    requireColumns(rows, ["Status", "CommonCode", "Name", "Symbol"], "the units feed");
-    const active = rows.filter((r) => r.Status !== "X" && r.Status !== "D" && /^[A-Z0-9]{2,3}$/.test(r.CommonCode!));
-    if (active.length < 1000) throw new FeedError(`the units feed is partial: ${active.length} active units`);
+    const incoming = unitRowsFromCsv(feed.bodies.units ?? "");
     const existing = await db.select().from(units);
     const codeOfId = new Map(existing.map((u) => [u.id, u.code]));
-    type Incoming = { code: string; name: string; nameZh: string | null; origin: "base" | "unece"; kind: string | null; symbol: string | null; factor: string | null; refCode: string | null };
-    const incoming: Incoming[] = active.map((r) => {
-      const commerce = COMMERCE_UNITS[r.CommonCode!];
-      return {
-        code: r.CommonCode!,
-        name: r.Name!,
-        nameZh: commerce?.nameZh ?? null,
-        origin: commerce ? "base" : "unece",
-        kind: commerce?.kind ?? null,
-        symbol: r.Symbol || null,
-        factor: commerce?.factor ?? null,
-        refCode: commerce?.ref ?? null,
-      };
-    });
     const refId = (code: string | null) => (code ? sql<number>`(SELECT id FROM units WHERE code = ${code})` : null);
     const stored = existing.map((u) => ({ ...u, refCode: u.refUnit ? (codeOfId.get(u.refUnit) ?? null) : null }));
     const plan = planByCode(db, stored, incoming, ["name", "nameZh", "origin", "kind", "symbol", "factor", "refCode"], {

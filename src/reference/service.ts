@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull, like, sql, type SQL } from "drizz
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
-import { countries, currencies, hsCodes, languages, platforms, units, zones, type ZoneRow } from "./schema";
+import { countries, currencies, type HsCodeRow, hsCodes, languages, platforms, units, zones, type ZoneRow } from "./schema";
 
 export interface Paged<T> {
   total: number;
@@ -117,11 +117,11 @@ export const queryUnits = (db: Database, q: UnitQuery) =>
     q.size,
   );
 
-/** Each word must occur (as a prefix, after stemming); FTS5 syntax in the input is treated as text. */
-export function ftsQuery(keywords: string): string {
+/** The words of a search, each quoted so that FTS5 syntax in the input is read as text; porter-stemmed by the index. */
+function searchWords(keywords: string): string[] {
   const words = keywords.match(/[\p{L}\p{N}]+/gu) ?? [];
   if (words.length === 0) throw new ApiError(400, "bizContent.keywords: must contain a letter or digit");
-  return words.map((word) => `"${word}"*`).join(" ");
+  return words.map((word) => `"${word}"`);
 }
 
 export interface HsQuery {
@@ -133,15 +133,43 @@ export interface HsQuery {
   size: number;
 }
 
-export function hsWhere(q: Omit<HsQuery, "page" | "size">): SQL | undefined {
-  const matching = q.keywords
-    ? inArray(hsCodes.id, sql`(SELECT rowid FROM hs_codes_fts WHERE hs_codes_fts MATCH ${ftsQuery(q.keywords)})`)
-    : undefined;
-  return and(eq(hsCodes.version, q.version), equals(hsCodes.level, q.level), equals(hsCodes.parent, q.parent), matching);
+const hsFilters = (q: Omit<HsQuery, "page" | "size" | "keywords">) =>
+  and(eq(hsCodes.version, q.version), equals(hsCodes.level, q.level), equals(hsCodes.parent, q.parent));
+
+/** Without keywords: the codes in code order, a level or a parent's children. */
+export async function queryHsCodes(db: Database, q: HsQuery): Promise<Paged<HsCodeRow>> {
+  if (q.keywords) return searchHsCodes(db, { ...q, keywords: q.keywords });
+  return paged<HsCodeRow>(db, hsCodes, hsFilters(q), hsCodes.code, q.page, q.size);
 }
 
-export const queryHsCodes = (db: Database, q: HsQuery) =>
-  paged<typeof hsCodes.$inferSelect>(db, hsCodes, hsWhere(q), hsCodes.code, q.page, q.size);
+/**
+ * Keywords, ranked: first the headings the everyday-word table names for them (hs-synonyms.ts),
+ * then the codes whose description holds every word, then those holding some; within each, by
+ * FTS5's bm25 relevance, a heading or subheading weighing more than a chapter or a section.
+ */
+async function searchHsCodes(db: Database, q: HsQuery & { keywords: string }): Promise<Paged<HsCodeRow>> {
+  const words = searchWords(q.keywords);
+  // The table is read on the first search, not when the Worker starts.
+  const { headingsFor } = await import("./hs-synonyms");
+  const named = headingsFor(q.keywords);
+  const filters = hsFilters(q);
+  const ranked = sql`
+    WITH hits(id, tier, score) AS (
+      SELECT id, 0, 0.0 FROM hs_codes WHERE code IN (${named.length ? sql.join(named.map((c) => sql`${c}`), sql`, `) : sql`NULL`})
+      UNION ALL SELECT rowid, 1, bm25(hs_codes_fts) FROM hs_codes_fts WHERE hs_codes_fts MATCH ${words.join(" ")}
+      UNION ALL SELECT rowid, 2, bm25(hs_codes_fts) FROM hs_codes_fts WHERE hs_codes_fts MATCH ${words.join(" OR ")}
+    ),
+    best AS (SELECT id, min(tier) AS tier, min(score) AS score FROM hits GROUP BY id)
+    SELECT ${hsCodes.id}, ${hsCodes.version}, ${hsCodes.code}, ${hsCodes.description}, ${hsCodes.parent}, ${hsCodes.level}, ${hsCodes.section},
+      best.tier, best.score * (CASE ${hsCodes.level} WHEN 4 THEN 1.5 WHEN 6 THEN 1.2 ELSE 1.0 END) AS relevance
+    FROM best JOIN ${hsCodes} ON ${hsCodes.id} = best.id
+    WHERE ${filters}`;
+  const [items, [total]] = await Promise.all([
+    db.all<HsCodeRow>(sql`${ranked} ORDER BY best.tier, relevance, ${hsCodes.code} LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`),
+    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM (${ranked})`),
+  ]);
+  return { total: total?.total ?? 0, page: q.page, size: q.size, items: items.map(({ id, version, code, description, parent, level, section }) => ({ id, version, code, description, parent, level, section })) };
+}
 
 export const listPlatforms = (db: Database) => db.select().from(platforms).orderBy(asc(platforms.code));
 
