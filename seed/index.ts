@@ -25,6 +25,8 @@ function part<T extends SQLiteTable>(name: string, table: T, rows: Record<string
 const correctTaxRates: Write = (table, rows) => upsertStatements(table, rows, TAX_RATE_KEYS, TAX_RATE_CORRECTIONS);
 /** Columns added since the first seed, filled in where an earlier seed wrote the row. */
 const correctCountries: Write = (table, rows) => upsertStatements(table, rows, ['("code")'], { numeric_code: "excluded.numeric_code" });
+const correctZones: Write = (table, rows) =>
+  upsertStatements(table, rows, ['("code")'], { name: "excluded.name", name_en: "excluded.name_en", parsent: "excluded.parsent", type: "excluded.type" });
 const correctCurrencies: Write = (table, rows) =>
   upsertStatements(table, rows, ['("code")'], { name: "excluded.name", minor_units: "excluded.minor_units", withdrawn: "excluded.withdrawn" });
 
@@ -45,7 +47,7 @@ export async function seedParts(options: { catalogues: boolean } = { catalogues:
     part("countries", countries, countrySeedRows(), correctCountries),
     part("currencies", currencies, currencySeedRows(), correctCurrencies),
     part("languages", languages, languageSeedRows()),
-    part("zones", zones, await zoneSeedRows()),
+    part("zones", zones, zoneSeedRows(), correctZones),
     part("platforms", platforms, PLATFORMS),
     part("tax rates", taxRates, taxRateSeedRows(), correctTaxRates),
     ...(options.catalogues ? cataloguePart() : []),

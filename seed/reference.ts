@@ -1,7 +1,7 @@
-import { getStatesOfCountry } from "@countrystatecity/countries";
 import { all as allCountries } from "country-codes-list";
 import { code as currencyByCode, codes as currencyCodes } from "currency-codes";
 import iso6391 from "iso-639-1";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { CurrencyRow, LanguageRow, ZoneRow } from "../src/reference/schema";
 import { countrySeedRows } from "./countries";
@@ -69,13 +69,39 @@ export function languageSeedRows(): Omit<LanguageRow, "id">[] {
 }
 
 const FIRST_SUBDIVISION_ID = 1000;
-const ISO_3166_2 = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
+const data = (file: string) => readFileSync(new URL(`./data/${file}`, import.meta.url), "utf8");
+
+interface IsoSubdivision {
+  code: string;
+  name: string;
+  type: string;
+  parent?: string;
+}
+
+/**
+ * The English names of iso-codes' translation file: `#. Name for XX-YY` comments name the codes
+ * of the entry that follows. Fuzzy (unconfirmed) and empty translations are left out: the
+ * ISO name stands for those.
+ */
+export function englishSubdivisionNames(po: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const entry of po.split(/\n\n+/)) {
+    if (/^#, .*fuzzy/m.test(entry)) continue;
+    const codes = [...entry.matchAll(/Name for ([A-Z0-9]{2}-[A-Z0-9]{1,3})/g)].map((m) => m[1]!);
+    const translation = /^msgstr ((?:"(?:[^"\\]|\\.)*"\s*)+)/m.exec(entry)?.[1];
+    const text = translation ? [...translation.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join("") : "";
+    if (text) for (const code of codes) names.set(code, text);
+  }
+  return names;
+}
 
 /**
  * Countries (ids 1 to 249 in code order, parsent 0) and their ISO 3166-2 subdivisions (ids from
- * 1000 in code order) from @countrystatecity/countries (ODbL 1.0: credited in the README).
+ * 1000 in code order) as Debian's iso-codes 4.20.0 publishes them (LGPL-2.1-or-later, seed/data):
+ * `name` is the ISO name, `nameEn` its English name where iso-codes has a confirmed one, and a
+ * subdivision of a subdivision (a Spanish province) has its region as parent.
  */
-export async function zoneSeedRows(): Promise<ZoneRow[]> {
+export function zoneSeedRows(): ZoneRow[] {
   const localNames = new Map(allCountries().map((c) => [c.countryCode, c.countryNameLocal]));
   const countries = countrySeedRows().map((c, index) => ({
     id: index + 1,
@@ -86,22 +112,18 @@ export async function zoneSeedRows(): Promise<ZoneRow[]> {
     type: "country",
   }));
   const countryIds = new Map(countries.map((c) => [c.code, c.id]));
-  const subdivisions: Omit<ZoneRow, "id">[] = [];
-  const seen = new Set<string>();
-  for (const country of countries) {
-    for (const state of await getStatesOfCountry(country.code)) {
-      const code = state.iso3166_2;
-      if (!code || !ISO_3166_2.test(code) || !code.startsWith(`${country.code}-`) || seen.has(code)) continue;
-      seen.add(code);
-      subdivisions.push({
-        code,
-        name: state.native || state.name,
-        nameEn: state.name,
-        parsent: countryIds.get(country.code)!,
-        type: state.type ?? null,
-      });
-    }
-  }
-  subdivisions.sort((a, b) => a.code.localeCompare(b.code));
-  return [...countries, ...subdivisions.map((s, index) => ({ id: FIRST_SUBDIVISION_ID + index, ...s }))];
+  const english = englishSubdivisionNames(data("iso_3166-2.en.po"));
+  const iso = (JSON.parse(data("iso_3166-2.json")) as { "3166-2": IsoSubdivision[] })["3166-2"]
+    .filter((s) => countryIds.has(s.code.slice(0, 2)))
+    .sort((a, b) => a.code.localeCompare(b.code));
+  const ids = new Map(iso.map((s, index) => [s.code, FIRST_SUBDIVISION_ID + index]));
+  const subdivisions = iso.map((s) => ({
+    id: ids.get(s.code)!,
+    code: s.code,
+    name: s.name,
+    nameEn: english.get(s.code) ?? s.name,
+    parsent: (s.parent && ids.get(`${s.code.slice(0, 2)}-${s.parent.replace(/^[A-Z]{2}-/, "")}`)) || countryIds.get(s.code.slice(0, 2))!,
+    type: s.type,
+  }));
+  return [...countries, ...subdivisions];
 }
