@@ -73,6 +73,12 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     name: "Authorization",
     description: "appToken <app token>, for the pickup API",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "TenantKey", {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "A tenant API key, svc_tk_…, for the content API (group C)",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
     type: "http",
     scheme: "bearer",

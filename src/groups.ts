@@ -1,4 +1,5 @@
 import { accounts } from "./accounts";
+import { content } from "./content";
 import { intelligence } from "./intelligence";
 import { pickup } from "./pickup";
 import type { Surface } from "./platform/group";
@@ -11,7 +12,7 @@ import { tax } from "./tax";
  * The service, group by group. Adding a group is writing its folder with an `index.ts` that
  * exports a `GroupModule`, and one line here (docs/adding-a-group.md).
  */
-const API_GROUPS = [accounts, tax, intelligence, reference, pickup];
+const API_GROUPS = [accounts, tax, intelligence, reference, pickup, content];
 
 export const JOBS = API_GROUPS.flatMap((group) => group.jobs ?? []);
 
@@ -23,7 +24,6 @@ export const GROUPS = [service, ...API_GROUPS, scheduler(JOBS)];
  */
 export const FALLBACK_SURFACES: Surface[] = [
   { prefix: "/std", envelope: "data" },
-  { prefix: "/api/mcp", envelope: "tenant" },
   { prefix: "/api/skills", envelope: "tenant" },
   { prefix: "/deposits", envelope: "tenant" },
 ];

@@ -5,3 +5,4 @@ export * from "../platform/jobs/tables";
 export * from "../platform/auth/tables";
 export * from "../reference/schema";
 export * from "../tax/schema";
+export * from "../content/schema";

@@ -21,6 +21,11 @@ export function aiEnvelope<T>(data: T) {
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
+/** `{ success, data }` of groups C and D. */
+export function tenantEnvelope<T>(data: T) {
+  return { success: true as const, data };
+}
+
 const TENANT_ERROR_CODES: Record<number, string> = {
   400: "invalid_request",
   401: "unauthorized",

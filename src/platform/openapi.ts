@@ -106,3 +106,30 @@ export function bizContentBody(params: z.ZodType) {
     },
   };
 }
+
+const tenantErrorSchema = z
+  .object({ success: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) })
+  .openapi("TenantError");
+
+const TENANT_ERROR_TEXT = {
+  400: "Bad parameters: `message` names the field and the rule",
+  401: "Missing or invalid credentials",
+  403: "The credential lacks the scope or the member the role",
+  404: "Not found, or of another tenant",
+  409: "Conflict: a slug or a domain taken, or a state that forbids it",
+  413: "Payload too large",
+  415: "The body is not application/json",
+  429: "Rate limited",
+  503: "A provider this endpoint needs is not configured or not reachable",
+} as const satisfies Record<number, string>;
+
+/** The error responses of a `{ success, data }` route (groups C and D). */
+export function tenantErrorResponses(...statuses: (keyof typeof TENANT_ERROR_TEXT)[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: TENANT_ERROR_TEXT[status], content: { "application/json": { schema: tenantErrorSchema } } }]),
+  );
+}
+
+export function tenantResponse<T extends z.ZodType>(data: T, description: string, status: 200 | 201 = 200) {
+  return { [status]: { description, content: { "application/json": { schema: z.object({ success: z.literal(true), data }) } } } };
+}

@@ -8,6 +8,7 @@ import { database } from "../../src/platform/database";
 import { surfaceResolver } from "../../src/platform/group";
 import { createUser, sessionFor } from "./accounts";
 import { createTestKey, deactivateUser, revokeKey, type TestKey } from "./credentials";
+import { createTestTenant, deactivateTenant, revokeTenantKeys, tenantKey } from "./content";
 import { createTestApp, type TestApp } from "./pickups";
 import { call } from "./requests";
 
@@ -30,6 +31,11 @@ export interface Credentials {
   revokedApp: TestApp;
   deactivatedApp: TestApp;
   session: string;
+  /** Group C: a tenant with a full key, a key of another scope, a revoked key, a deactivated tenant's key. */
+  tenantKey: string;
+  tenantOtherScope: string;
+  tenantRevoked: string;
+  tenantDeactivated: string;
 }
 
 export async function securityCredentials(): Promise<Credentials> {
@@ -51,6 +57,21 @@ export async function securityCredentials(): Promise<Credentials> {
     revokedApp,
     deactivatedApp,
     session: await sessionFor(await createUser()),
+    ...(await tenantKeys()),
+  };
+}
+
+async function tenantKeys() {
+  const tenant = await createTestTenant();
+  const revokedTenant = await createTestTenant();
+  await revokeTenantKeys(revokedTenant.tenantId);
+  const deactivated = await createTestTenant();
+  await deactivateTenant(deactivated.tenantId);
+  return {
+    tenantKey: tenant.token,
+    tenantOtherScope: await tenantKey(tenant, { scopes: ["miniprogram:read"] }),
+    tenantRevoked: revokedTenant.token,
+    tenantDeactivated: deactivated.token,
   };
 }
 
@@ -102,6 +123,16 @@ export async function wrongCredentials(rule: AccessRule, creds: Credentials): Pr
         { name: "wrong credential kind (bearer key)", headers: bearer(creds.nonAdmin.token), status: 401 },
         { name: "revoked app", headers: { Authorization: `appToken ${creds.revokedApp.appToken}` }, status: 401 },
         { name: "deactivated user", headers: { Authorization: `appToken ${creds.deactivatedApp.appToken}` }, status: 401 },
+      ];
+    case "tenant-key":
+      return [
+        { name: "no credential", headers: {}, status: 401 },
+        { name: "malformed key", headers: { "X-API-Key": "svc_tk_short" }, status: 401 },
+        { name: "unknown key", headers: { "X-API-Key": `svc_tk_${"0".repeat(40)}` }, status: 401 },
+        { name: "wrong credential kind (data key)", headers: dataKey(creds.nonAdmin), status: 401 },
+        { name: "wrong scope", headers: { "X-API-Key": creds.tenantOtherScope }, status: 403 },
+        { name: "revoked key", headers: { "X-API-Key": creds.tenantRevoked }, status: 401 },
+        { name: "deactivated tenant", headers: { "X-API-Key": creds.tenantDeactivated }, status: 401 },
       ];
     case "public":
       return [];

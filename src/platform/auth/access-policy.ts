@@ -79,8 +79,8 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   c.set("principal", principal);
 
   const windows = windowsFor(rateLimits(c.env), principal.plan, rule.hourly);
-  // Per user and plan, not per key: more keys (or apps, or sessions) buy no more requests.
-  const subject = `user:${principal.userId}:${principal.plan}`;
+  // Per user (a tenant key: per tenant) and plan, not per key: more keys, apps or sessions buy no more requests.
+  const subject = principal.tenant ? `tenant:${principal.tenant.id}:${principal.plan}` : `user:${principal.userId}:${principal.plan}`;
   const decision = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
   if (!decision.allowed) throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);

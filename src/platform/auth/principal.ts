@@ -11,4 +11,6 @@ export interface Principal {
   plan: Plan;
   /** Empty means full access: a key created without scopes, or the user's own session. */
   scopes: string[];
+  /** Set for a tenant key (group C): the tenant it acts for, and the sites it is bound to (null: all). */
+  tenant?: { id: number; siteIds: number[] | null };
 }

@@ -1,0 +1,116 @@
+import { z } from "@hono/zod-openapi";
+import { CONTENT_STATUSES, MEMBER_ROLES } from "./schema";
+import { languageCode, queryInteger } from "./params";
+
+const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" }).max(80);
+const name = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
+const domain = z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });
+const isoInstant = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp, e.g. 2026-12-01T09:00:00Z" });
+
+export const tenantCreate = z.strictObject({ name: name(100), slug });
+
+export const memberAdd = z.strictObject({
+  email: z.email({ error: "must be the email of a user who has logged in once" }),
+  role: z.enum(MEMBER_ROLES, { error: `role must be one of ${MEMBER_ROLES.join(", ")}` }),
+});
+
+export const siteCreate = z.strictObject({
+  name: name(100),
+  slug,
+  primaryDomain: domain.nullable().optional(),
+  aliases: z.array(domain).max(20).optional(),
+  defaultLanguage: languageCode.optional(),
+  languages: z.array(languageCode).max(20).optional(),
+  timezone: z.string().max(60).refine((tz) => { try { new Intl.DateTimeFormat("en", { timeZone: tz }); return true; } catch { return false; } }, { error: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
+  theme: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "theme must be a theme's folder name" }).optional(),
+  seoTitlePattern: z.string().max(120).optional(),
+  seoDescription: z.string().max(300).nullable().optional(),
+  seoImage: z.string().max(500).nullable().optional(),
+  analytics: z.boolean().optional(),
+});
+export const siteUpdate = siteCreate.partial();
+
+export const categoryCreate = z.strictObject({
+  siteId: z.number().int().positive(),
+  parentId: z.number().int().positive().nullable().optional(),
+  name: name(100),
+  slug,
+  description: z.string().max(500).nullable().optional(),
+  position: z.number().int().min(0).max(10_000).optional(),
+  seoTitle: z.string().max(120).nullable().optional(),
+  seoDescription: z.string().max(300).nullable().optional(),
+});
+export const categoryUpdate = categoryCreate.omit({ siteId: true }).partial();
+
+/** A body is bounded before it is rendered: 200,000 characters of Markdown. */
+export const MAX_BODY_CHARACTERS = 200_000;
+
+export const contentCreate = z.strictObject({
+  siteId: z.number().int().positive(),
+  title: name(200),
+  slug,
+  intro: z.string().max(1000).optional(),
+  bodyMarkdown: z.string().max(MAX_BODY_CHARACTERS, { error: `must be at most ${MAX_BODY_CHARACTERS} characters` }).optional(),
+  coverImages: z.string().max(500).nullable().optional(),
+  language: languageCode,
+  translationOf: z.number().int().positive().nullable().optional(),
+  categoryIds: z.array(z.number().int().positive()).max(20).optional(),
+  tags: z.array(z.string().trim().min(1).max(60)).max(30).optional(),
+  seoTitle: z.string().max(120).nullable().optional(),
+  seoDescription: z.string().max(300).nullable().optional(),
+  canonical: z.url().max(500).nullable().optional(),
+  noindex: z.boolean().optional(),
+});
+export const contentUpdate = contentCreate.omit({ siteId: true }).partial();
+
+/** Publish now, or at `publishAt` (scheduled). */
+export const publishRequest = z.strictObject({ publishAt: isoInstant.optional() });
+
+export const contentListQuery = z.strictObject({
+  siteId: queryInteger("siteId", 1, 1e12).optional(),
+  status: z.enum(CONTENT_STATUSES, { error: `status must be one of ${CONTENT_STATUSES.join(", ")}` }).optional(),
+  page: queryInteger("page", 1, 100_000).optional(),
+  size: queryInteger("size", 1, 100).optional(),
+});
+
+const menuLink = z.union([
+  z.strictObject({ category: z.number().int().positive() }),
+  z.strictObject({ content: z.number().int().positive() }),
+  z.strictObject({ tag: z.string().min(1).max(60) }),
+  z.strictObject({ url: z.string().regex(/^(https?:\/\/|\/)/, { error: "url must be http(s) or start with /" }).max(500) }),
+]);
+/** Menus nest three levels at most: written out, so the bound is in the schema and the document. */
+const menuLeaf = z.strictObject({ label: name(80), link: menuLink });
+const menuBranch = menuLeaf.extend({ children: z.array(menuLeaf).max(50).optional() });
+const menuItem = menuLeaf.extend({ children: z.array(menuBranch).max(50).optional() });
+
+/** The three content tag types of the interface, each with its own definition. */
+export const contentTagWrite = z.discriminatedUnion("type", [
+  z.strictObject({ siteId: z.number().int().positive(), type: z.literal("menu"), name: slug, definition: z.strictObject({ items: z.array(menuItem).max(50) }) }),
+  z.strictObject({
+    siteId: z.number().int().positive(),
+    type: z.literal("taxonomy"),
+    name: slug,
+    definition: z.strictObject({ categories: z.array(z.number().int().positive()).max(100).optional(), tags: z.array(z.string().min(1).max(60)).max(100).optional() }),
+  }),
+  z.strictObject({
+    siteId: z.number().int().positive(),
+    type: z.literal("posts"),
+    name: slug,
+    definition: z.strictObject({
+      categories: z.array(z.number().int().positive()).max(20).optional(),
+      tags: z.array(z.string().min(1).max(60)).max(20).optional(),
+      order: z.enum(["newest", "oldest", "title"]).default("newest"),
+      limit: z.number().int().min(1).max(100).default(10),
+    }),
+  }),
+]);
+
+export const keyCreate = z.strictObject({
+  name: name(100),
+  siteIds: z.array(z.number().int().positive()).min(1).max(100).nullable().optional(),
+  scopes: z
+    .array(z.enum(["content:read", "content:write", "content:*"], { error: "scopes are content:read, content:write or content:*" }))
+    .max(3)
+    .optional(),
+});

@@ -1,0 +1,264 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createSchemaFactory } from "drizzle-zod";
+import type { Context } from "hono";
+import { tenantEnvelope } from "../platform/envelope";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { createRouter, idParam, tenantErrorResponses, tenantResponse } from "../platform/openapi";
+import {
+  auditOf,
+  categoriesOf,
+  contentDetail,
+  contentInScope,
+  contentTagsOf,
+  createCategory,
+  createContent,
+  createSite,
+  createTenant,
+  deleteCategory,
+  deleteContent,
+  deleteContentTag,
+  listContents,
+  membersOf,
+  putContentTag,
+  restoreVersion,
+  setMember,
+  setPublication,
+  sitesOf,
+  tenantsOf,
+  updateCategory,
+  updateContent,
+  updateSite,
+  versionsOf,
+} from "./admin";
+import {
+  categoryCreate,
+  categoryUpdate,
+  contentCreate,
+  contentListQuery,
+  contentTagWrite,
+  contentUpdate,
+  keyCreate,
+  memberAdd,
+  publishRequest,
+  siteCreate,
+  siteUpdate,
+  tenantCreate,
+} from "./admin-params";
+import { queryInteger } from "./params";
+import { auditLog, categories, contents, contentTags, MEMBER_ROLES, type MemberRole, sites, tenantKeys } from "./schema";
+import { issueTenantKey, listTenantKeys, revokeTenantKey } from "./tenant-keys";
+import { memberRole, memberScope, requireRole, type TenantScope } from "./tenancy";
+
+export const ADMIN_BASE_PATH = "/admin/api";
+
+// Response shapes are the tables' own (drizzle-zod), so a column added is a field documented.
+const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
+const fromTable = (schema: { shape: z.ZodRawShape }, name: string) => z.object(schema.shape).openapi(name);
+const siteSchema = fromTable(createSelectSchema(sites), "Site");
+const categorySchema = fromTable(createSelectSchema(categories), "Category");
+const contentRow = fromTable(createSelectSchema(contents), "ContentRecord");
+const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
+const contentTagSchema = fromTable(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag");
+const auditSchema = fromTable(createSelectSchema(auditLog), "AuditEntry");
+const keySchema = fromTable(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey");
+const tenantSchema = z.object({ id: z.number().int(), name: z.string(), slug: z.string(), role: z.enum(MEMBER_ROLES) }).openapi("TenantMembership");
+const memberSchema = z.object({ userId: z.number().int(), email: z.string(), fullName: z.string().nullable().optional(), role: z.enum(MEMBER_ROLES) });
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+
+const common = { tags: ["C · Content admin"], security: [{ Bearer: [] }] };
+const errors = tenantErrorResponses(400, 401, 403, 404, 415, 429);
+const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
+const tenantId = idParam("tenantId");
+const tenantPath = { params: z.object({ tenantId }) };
+const inTenantPath = <M extends z.ZodRawShape>(more: M) => ({ params: z.object({ tenantId, ...more }) });
+const ok = <T extends z.ZodType>(data: T, description: string, status: 200 | 201 = 200) => ({ ...tenantResponse(data, description, status), ...errors });
+const done = ok(z.object({ deleted: z.literal(true) }), "Deleted");
+
+const routes = {
+  myTenants: createRoute({ ...common, method: "get", path: "/tenants", summary: "The caller's tenants and roles", responses: ok(z.array(tenantSchema), "Tenants") }),
+  createTenant: createRoute({ ...common, method: "post", path: "/tenants", summary: "Create a tenant; the caller is its owner", request: json(tenantCreate), responses: { ...ok(tenantSchema, "Created", 201), ...tenantErrorResponses(409) } }),
+  members: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/members", summary: "Members and roles (viewer)", request: tenantPath, responses: ok(z.array(memberSchema), "Members") }),
+  setMember: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/members", summary: "Add a member or change a role (owner)", request: { ...tenantPath, ...json(memberAdd) }, responses: ok(memberSchema, "The member") }),
+  sites: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites", summary: "Sites (viewer)", request: tenantPath, responses: ok(z.array(siteSchema), "Sites") }),
+  createSite: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/sites", summary: "Create a site (owner)", request: { ...tenantPath, ...json(siteCreate) }, responses: { ...ok(siteSchema, "Created", 201), ...tenantErrorResponses(409) } }),
+  updateSite: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/sites/{siteId}", summary: "Change a site (owner)",
+    request: { ...inTenantPath({ siteId: idParam("siteId") }), ...json(siteUpdate) },
+    responses: { ...ok(siteSchema, "The site"), ...tenantErrorResponses(409) },
+  }),
+  categories: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/categories", summary: "A site's categories, flat, in order (viewer)",
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    responses: ok(z.array(categorySchema), "Categories"),
+  }),
+  createCategory: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/categories", summary: "Create a category (editor)", request: { ...tenantPath, ...json(categoryCreate) }, responses: { ...ok(categorySchema, "Created", 201), ...tenantErrorResponses(409) } }),
+  updateCategory: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/categories/{id}", summary: "Change a category (editor)",
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(categoryUpdate) },
+    responses: { ...ok(categorySchema, "The category"), ...tenantErrorResponses(409) },
+  }),
+  deleteCategory: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/categories/{id}", summary: "Delete an empty category (editor)", request: inTenantPath({ id: idParam("id") }), responses: { ...done, ...tenantErrorResponses(409) } }),
+  contents: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/contents", summary: "Contents of every status, recently changed first (viewer)",
+    request: { ...tenantPath, query: contentListQuery },
+    responses: ok(page(contentRow), "A page of contents"),
+  }),
+  createContent: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/contents", summary: "Create a draft (author)", request: { ...tenantPath, ...json(contentCreate) }, responses: { ...ok(contentSchema, "Created", 201), ...tenantErrorResponses(409, 413) } }),
+  content: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/contents/{id}", summary: "One content (viewer)", request: inTenantPath({ id: idParam("id") }), responses: ok(contentSchema, "The content") }),
+  updateContent: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/contents/{id}", summary: "Save a content: a new version (author: own drafts; editor: any)",
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(contentUpdate) },
+    responses: { ...ok(contentSchema, "The content"), ...tenantErrorResponses(409, 413) },
+  }),
+  publish: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/contents/{id}/publish", summary: "Publish now, or at publishAt (editor)",
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(publishRequest) },
+    responses: ok(contentSchema, "Published or scheduled"),
+  }),
+  unpublish: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/contents/{id}/unpublish", summary: "Take back to draft (editor)", request: inTenantPath({ id: idParam("id") }), responses: ok(contentSchema, "A draft again") }),
+  deleteContent: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/contents/{id}", summary: "Delete a content and its versions (editor)", request: inTenantPath({ id: idParam("id") }), responses: done }),
+  versions: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/contents/{id}/versions", summary: "Saved versions, newest first (viewer)",
+    request: inTenantPath({ id: idParam("id") }),
+    responses: ok(z.array(z.object({ version: z.number().int(), title: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() })), "Versions"),
+  }),
+  restore: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/contents/{id}/versions/{version}/restore", summary: "Save an old version's text as the newest (author: own drafts; editor: any)",
+    request: inTenantPath({ id: idParam("id"), version: idParam("version") }),
+    responses: ok(contentSchema, "The content"),
+  }),
+  tags: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/tags", summary: "Content tags: menus, taxonomies, posts (viewer)",
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    responses: ok(z.array(contentTagSchema), "Tags"),
+  }),
+  putTag: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/tags", summary: "Create or replace a content tag by name (editor)", request: { ...tenantPath, ...json(contentTagWrite) }, responses: ok(contentTagSchema, "The tag") }),
+  deleteTag: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/tags/{id}", summary: "Delete a content tag (editor)", request: inTenantPath({ id: idParam("id") }), responses: done }),
+  keys: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/keys", summary: "Tenant API keys, masked (owner)", request: tenantPath, responses: ok(z.array(keySchema), "Keys") }),
+  createKey: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/keys", summary: "Create a tenant API key; the token is shown once (owner)",
+    request: { ...tenantPath, ...json(keyCreate) },
+    responses: ok(keySchema.extend({ token: z.string().openapi({ example: "svc_tk_…" }) }), "Created", 201),
+  }),
+  revokeKey: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/keys/{id}", summary: "Revoke a tenant API key (owner)", request: inTenantPath({ id: idParam("id") }), responses: ok(keySchema, "Revoked") }),
+  audit: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/audit", summary: "Publishing, unpublishing and deletions, newest first (editor)",
+    request: { ...tenantPath, query: z.strictObject({ page: queryInteger("page", 1, 100_000).optional(), size: queryInteger("size", 1, 100).optional() }) },
+    responses: ok(z.array(auditSchema), "Entries"),
+  }),
+};
+
+/** The member's scope in the path's tenant, once their role reaches `needed`. */
+async function member(c: Context<AppEnv>, id: number, needed: MemberRole): Promise<TenantScope & { role: MemberRole; userId: number }> {
+  const role = await memberRole(c.var.db, id, c.var.principal.userId);
+  requireRole(role, needed);
+  return { ...memberScope(id), role, userId: c.var.principal.userId };
+}
+
+/** An author saves only their own drafts; an editor or owner any content. */
+async function mayEdit(c: Context<AppEnv>, scope: TenantScope & { role: MemberRole; userId: number }, id: number) {
+  if (scope.role !== "author") return;
+  const content = await contentInScope(c.var.db, scope, id);
+  if (content.authorId !== scope.userId || content.status !== "draft") throw new ApiError(403, "An author may change only their own drafts");
+}
+
+const maskedKey = <K extends { tokenHash: string }>({ tokenHash: _hash, ...key }: K) => key;
+
+/** The admin API the console uses: tenant members with a session, each action checked against the member's role. */
+export function adminRoutes() {
+  const r = createRouter();
+  const send = <T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200) => c.json(tenantEnvelope(data), status) as never;
+
+  r.openapi(routes.myTenants, async (c) => send(c, await tenantsOf(c.var.db, c.var.principal.userId)));
+  r.openapi(routes.createTenant, async (c) => send(c, await createTenant(c.var.db, c.var.principal.userId, c.req.valid("json")), 201));
+  r.openapi(routes.members, async (c) => send(c, await membersOf(c.var.db, await member(c, c.req.valid("param").tenantId, "viewer"))));
+  r.openapi(routes.setMember, async (c) => {
+    const { email, role } = c.req.valid("json");
+    return send(c, await setMember(c.var.db, await member(c, c.req.valid("param").tenantId, "owner"), email, role));
+  });
+  r.openapi(routes.sites, async (c) => send(c, await sitesOf(c.var.db, await member(c, c.req.valid("param").tenantId, "viewer"))));
+  r.openapi(routes.createSite, async (c) => send(c, await createSite(c.var.db, await member(c, c.req.valid("param").tenantId, "owner"), c.req.valid("json")), 201));
+  r.openapi(routes.updateSite, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await updateSite(c.var.db, await member(c, p.tenantId, "owner"), p.siteId, c.req.valid("json")));
+  });
+  r.openapi(routes.categories, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await categoriesOf(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId));
+  });
+  r.openapi(routes.createCategory, async (c) => send(c, await createCategory(c.var.db, await member(c, c.req.valid("param").tenantId, "editor"), c.req.valid("json")), 201));
+  r.openapi(routes.updateCategory, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await updateCategory(c.var.db, await member(c, p.tenantId, "editor"), p.id, c.req.valid("json")));
+  });
+  r.openapi(routes.deleteCategory, async (c) => {
+    const p = c.req.valid("param");
+    await deleteCategory(c.var.db, await member(c, p.tenantId, "editor"), p.id);
+    return send(c, { deleted: true });
+  });
+  r.openapi(routes.contents, async (c) => {
+    const { page = 1, size = 20, ...filters } = c.req.valid("query");
+    return send(c, await listContents(c.var.db, await member(c, c.req.valid("param").tenantId, "viewer"), { ...filters, page, size }));
+  });
+  r.openapi(routes.createContent, async (c) => {
+    const scope = await member(c, c.req.valid("param").tenantId, "author");
+    return send(c, await createContent(c.var.db, scope, scope.userId, c.req.valid("json")), 201);
+  });
+  r.openapi(routes.content, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await contentDetail(c.var.db, await member(c, p.tenantId, "viewer"), p.id));
+  });
+  r.openapi(routes.updateContent, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "author");
+    await mayEdit(c, scope, p.id);
+    return send(c, await updateContent(c.var.db, scope, p.id, scope.userId, c.req.valid("json")));
+  });
+  r.openapi(routes.publish, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "editor");
+    return send(c, await setPublication(c.var.db, scope, p.id, scope.userId, c.req.valid("json")));
+  });
+  r.openapi(routes.unpublish, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "editor");
+    return send(c, await setPublication(c.var.db, scope, p.id, scope.userId, "unpublish"));
+  });
+  r.openapi(routes.deleteContent, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "editor");
+    await deleteContent(c.var.db, scope, p.id, scope.userId);
+    return send(c, { deleted: true });
+  });
+  r.openapi(routes.versions, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await versionsOf(c.var.db, await member(c, p.tenantId, "viewer"), p.id));
+  });
+  r.openapi(routes.restore, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "author");
+    await mayEdit(c, scope, p.id);
+    return send(c, await restoreVersion(c.var.db, scope, p.id, p.version, scope.userId));
+  });
+  r.openapi(routes.tags, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await contentTagsOf(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId));
+  });
+  r.openapi(routes.putTag, async (c) => send(c, await putContentTag(c.var.db, await member(c, c.req.valid("param").tenantId, "editor"), c.req.valid("json"))));
+  r.openapi(routes.deleteTag, async (c) => {
+    const p = c.req.valid("param");
+    await deleteContentTag(c.var.db, await member(c, p.tenantId, "editor"), p.id);
+    return send(c, { deleted: true });
+  });
+  r.openapi(routes.keys, async (c) => send(c, (await listTenantKeys(c.var.db, (await member(c, c.req.valid("param").tenantId, "owner")).tenantId)).map(maskedKey)));
+  r.openapi(routes.createKey, async (c) => {
+    const scope = await member(c, c.req.valid("param").tenantId, "owner");
+    const input = c.req.valid("json");
+    // A key bound to sites may name only sites of its tenant.
+    if (input.siteIds) for (const siteId of input.siteIds) if (!(await sitesOf(c.var.db, scope)).some((s) => s.id === siteId)) throw new ApiError(400, `siteIds: no site ${siteId} in this tenant`);
+    const { key, token } = await issueTenantKey(c.var.db, scope.tenantId, scope.userId, { name: input.name, siteIds: input.siteIds ?? null, scopes: input.scopes ?? [] });
+    c.header("Cache-Control", "no-store");
+    return send(c, { ...maskedKey(key), token }, 201);
+  });
+  r.openapi(routes.revokeKey, async (c) => {
+    const p = c.req.valid("param");
+    const key = await revokeTenantKey(c.var.db, (await member(c, p.tenantId, "owner")).tenantId, p.id);
+    if (!key) throw new ApiError(404, `No key with id ${p.id}`);
+    return send(c, maskedKey(key));
+  });
+  r.openapi(routes.audit, async (c) => {
+    const { page = 1, size = 50 } = c.req.valid("query");
+    return send(c, await auditOf(c.var.db, await member(c, c.req.valid("param").tenantId, "editor"), page, size));
+  });
+  return r;
+}

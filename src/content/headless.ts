@@ -1,0 +1,150 @@
+import { and, count, desc, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../platform/database";
+import { ApiError } from "../platform/errors";
+import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "./schema";
+import { inTenant, type TenantScope } from "./tenancy";
+
+/** Public from `publishAt` on: a scheduled content appears when its time passes, with no cron. */
+export const isPublic = (now: string) => and(inArray(contents.status, ["published", "scheduled"]), lte(contents.publishAt, now));
+
+export interface ContentQuery {
+  categoryId?: number;
+  tag?: string;
+  language?: string;
+  q?: string;
+  page: number;
+  size: number;
+}
+
+/** The interface's content item, with what a site's list pages need besides. */
+export function contentItem(content: Content, categoryIds: number[]) {
+  return {
+    id: content.id,
+    title: content.title,
+    slug: content.slug,
+    intro: content.intro,
+    coverImages: content.coverImages,
+    publishAt: content.publishAt,
+    language: content.language,
+    tags: content.tags,
+    categoryIds,
+  };
+}
+
+/** A category and every category below it. */
+function withDescendants(all: Category[], rootId: number): number[] {
+  const ids = [rootId];
+  for (let i = 0; i < ids.length; i++) for (const c of all) if (c.parentId === ids[i]) ids.push(c.id);
+  return ids;
+}
+
+async function categoryIdsOf(db: Database, scope: TenantScope, contentIds: number[]): Promise<Map<number, number[]>> {
+  const byContent = new Map<number, number[]>(contentIds.map((id) => [id, []]));
+  if (contentIds.length === 0) return byContent;
+  const rows = await db
+    .select()
+    .from(contentCategories)
+    .where(inTenant(contentCategories.tenantId, scope, inArray(contentCategories.contentId, contentIds)));
+  for (const row of rows) byContent.get(row.contentId)?.push(row.categoryId);
+  return byContent;
+}
+
+/** C1: the public contents of a site, newest first. */
+export async function listPublished(db: Database, scope: TenantScope, site: Site, query: ContentQuery, now: string) {
+  const filters: (SQL | undefined)[] = [eq(contents.siteId, site.id), isPublic(now)];
+  if (query.categoryId !== undefined) {
+    const siteCategories = await db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, site.id)));
+    if (!siteCategories.some((c) => c.id === query.categoryId)) throw new ApiError(404, `No category with id ${query.categoryId} in site ${site.id}`);
+    const ids = withDescendants(siteCategories, query.categoryId);
+    filters.push(inArray(contents.id, db.select({ id: contentCategories.contentId }).from(contentCategories).where(inArray(contentCategories.categoryId, ids))));
+  }
+  if (query.tag) filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${query.tag})`);
+  if (query.language) filters.push(eq(contents.language, query.language));
+  if (query.q) {
+    const words = (query.q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => `"${w}"`);
+    if (words.length === 0) throw new ApiError(400, "q: must contain a letter or digit");
+    filters.push(sql`${contents.id} IN (SELECT rowid FROM contents_fts WHERE contents_fts MATCH ${words.join(" ")})`);
+  }
+  const where = inTenant(contents.tenantId, scope, ...filters);
+  const [rows, [total]] = await db.batch([
+    db.select().from(contents).where(where).orderBy(desc(contents.publishAt), desc(contents.id)).limit(query.size).offset((query.page - 1) * query.size),
+    db.select({ total: count() }).from(contents).where(where),
+  ]);
+  const categoryIds = await categoryIdsOf(db, scope, rows.map((r) => r.id));
+  return { items: rows.map((r) => contentItem(r, categoryIds.get(r.id) ?? [])), total: total?.total ?? 0, page: query.page, size: query.size };
+}
+
+/** C2: one public content with its body, categories, SEO and translations; 404 for any other. */
+export async function publishedContent(db: Database, scope: TenantScope, id: number, now: string) {
+  const [content] = await db.select().from(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id), isPublic(now))).limit(1);
+  if (!content || (scope.siteIds && !scope.siteIds.includes(content.siteId))) throw new ApiError(404, `No published content with id ${id}`);
+  const group = content.translationOf ?? content.id;
+  const [linked, translations] = await db.batch([
+    db
+      .select({ id: categories.id, name: categories.name, slug: categories.slug })
+      .from(contentCategories)
+      .innerJoin(categories, eq(categories.id, contentCategories.categoryId))
+      .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, content.id))),
+    db
+      .select({ id: contents.id, language: contents.language, slug: contents.slug, title: contents.title })
+      .from(contents)
+      .where(inTenant(contents.tenantId, scope, or(eq(contents.id, group), eq(contents.translationOf, group)), isPublic(now))),
+  ]);
+  return {
+    ...contentItem(content, linked.map((c) => c.id)),
+    siteId: content.siteId,
+    bodyHtml: content.bodyHtml,
+    categories: linked,
+    seo: {
+      title: content.seoTitle ?? content.title,
+      description: content.seoDescription ?? content.intro,
+      canonical: content.canonical,
+      noindex: content.noindex,
+    },
+    translations: translations.filter((t) => t.id !== content.id),
+  };
+}
+
+export interface CategoryNode {
+  id: number;
+  name: string;
+  slug: string;
+  description: string | null;
+  children: CategoryNode[];
+}
+
+/** C3: a site's categories as a tree, each level in its order. */
+export async function categoryTree(db: Database, scope: TenantScope, site: Site): Promise<CategoryNode[]> {
+  const all = await db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, site.id)))
+    .orderBy(categories.position, categories.id);
+  const nodes = new Map(all.map((c) => [c.id, { id: c.id, name: c.name, slug: c.slug, description: c.description, children: [] as CategoryNode[] }]));
+  const roots: CategoryNode[] = [];
+  for (const c of all) (c.parentId !== null && nodes.has(c.parentId) ? nodes.get(c.parentId)!.children : roots).push(nodes.get(c.id)!);
+  return roots;
+}
+
+/** C4: what a site's pages need to know of it: names, languages, domain, SEO defaults and menus. */
+export async function siteInfo(db: Database, scope: TenantScope, site: Site) {
+  const menus = await db
+    .select({ name: contentTags.name, definition: contentTags.definition })
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, site.id), eq(contentTags.type, "menu")))
+    .orderBy(contentTags.name);
+  return {
+    id: site.id,
+    name: site.name,
+    slug: site.slug,
+    domain: site.primaryDomain,
+    aliases: site.aliases,
+    defaultLanguage: site.defaultLanguage,
+    languages: site.languages,
+    timezone: site.timezone,
+    theme: site.theme,
+    seo: { titlePattern: site.seoTitlePattern, description: site.seoDescription, image: site.seoImage },
+    analytics: site.analytics,
+    menus: menus.map((m) => ({ code: m.name, items: (m.definition as { items?: unknown[] }).items ?? [] })),
+  };
+}

@@ -1,0 +1,218 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { PLANS, users } from "../platform/auth/tables";
+import { currentTimestamp } from "../platform/database";
+
+/** Every table of group C carries `tenant_id`: the service filters on it in one place (tenancy.ts). */
+
+export const tenants = sqliteTable(
+  "tenants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    /** The rate-limit plan of its keys: basic (300 a minute) unless set, since a site's readers share it. */
+    plan: text("plan", { enum: PLANS }).notNull().default("basic"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [uniqueIndex("tenants_slug").on(t.slug)],
+);
+
+export const MEMBER_ROLES = ["owner", "editor", "author", "viewer"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const tenantMembers = sqliteTable(
+  "tenant_members",
+  {
+    tenantId: integer("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index("tenant_members_user").on(t.userId)],
+);
+
+export const sites = sqliteTable(
+  "sites",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    name: text("name").notNull(),
+    /** Unique across tenants: `<slug>.localhost` reaches the site in development. */
+    slug: text("slug").notNull(),
+    primaryDomain: text("primary_domain"),
+    aliases: text("aliases", { mode: "json" }).$type<string[]>().notNull().default([]),
+    defaultLanguage: text("default_language").notNull().default("en"),
+    languages: text("languages", { mode: "json" }).$type<string[]>().notNull().default([]),
+    timezone: text("timezone").notNull().default("UTC"),
+    theme: text("theme").notNull().default("default"),
+    seoTitlePattern: text("seo_title_pattern").notNull().default("{title} · {site}"),
+    seoDescription: text("seo_description"),
+    seoImage: text("seo_image"),
+    analytics: integer("analytics", { mode: "boolean" }).notNull().default(false),
+    /** Bumped by every change to the site's content: part of the edge cache's keys (cache.ts). */
+    contentVersion: integer("content_version").notNull().default(1),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+    updatedAt: text("updated_at").notNull().default(currentTimestamp),
+  },
+  (t) => [uniqueIndex("sites_slug").on(t.slug), uniqueIndex("sites_primary_domain").on(t.primaryDomain), index("sites_tenant").on(t.tenantId)],
+);
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    parentId: integer("parent_id"),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description"),
+    position: integer("position").notNull().default(0),
+    seoTitle: text("seo_title"),
+    seoDescription: text("seo_description"),
+  },
+  (t) => [uniqueIndex("categories_site_slug").on(t.siteId, t.slug), index("categories_tenant").on(t.tenantId)],
+);
+
+export const CONTENT_STATUSES = ["draft", "scheduled", "published", "archived"] as const;
+export type ContentStatus = (typeof CONTENT_STATUSES)[number];
+
+export const contents = sqliteTable(
+  "contents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    intro: text("intro").notNull().default(""),
+    bodyMarkdown: text("body_markdown").notNull().default(""),
+    /** Rendered when saved, without raw HTML (markdown.ts). */
+    bodyHtml: text("body_html").notNull().default(""),
+    coverImages: text("cover_images"),
+    status: text("status", { enum: CONTENT_STATUSES }).notNull().default("draft"),
+    /** UTC ISO 8601; a scheduled content is public from then on, no cron needed. */
+    publishAt: text("publish_at"),
+    authorId: integer("author_id"),
+    language: text("language").notNull(),
+    /** The content this one translates (the group's first content); null for an original. */
+    translationOf: integer("translation_of"),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),
+    seoTitle: text("seo_title"),
+    seoDescription: text("seo_description"),
+    canonical: text("canonical"),
+    noindex: integer("noindex", { mode: "boolean" }).notNull().default(false),
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+    updatedAt: text("updated_at").notNull().default(currentTimestamp),
+  },
+  (t) => [
+    uniqueIndex("contents_site_language_slug").on(t.siteId, t.language, t.slug),
+    index("contents_site_status_publish").on(t.siteId, t.status, t.publishAt),
+    index("contents_tenant").on(t.tenantId),
+  ],
+);
+
+export const contentCategories = sqliteTable(
+  "content_categories",
+  {
+    tenantId: integer("tenant_id").notNull(),
+    contentId: integer("content_id")
+      .notNull()
+      .references(() => contents.id),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id),
+  },
+  (t) => [primaryKey({ columns: [t.contentId, t.categoryId] }), index("content_categories_category").on(t.categoryId)],
+);
+
+/** Each save of a content, restorable. */
+export const contentVersions = sqliteTable(
+  "content_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    contentId: integer("content_id")
+      .notNull()
+      .references(() => contents.id),
+    version: integer("version").notNull(),
+    title: text("title").notNull(),
+    intro: text("intro").notNull(),
+    bodyMarkdown: text("body_markdown").notNull(),
+    savedBy: integer("saved_by"),
+    savedAt: text("saved_at").notNull().default(currentTimestamp),
+  },
+  (t) => [uniqueIndex("content_versions_content_version").on(t.contentId, t.version)],
+);
+
+export const CONTENT_TAG_TYPES = ["menu", "taxonomy", "posts"] as const;
+export type ContentTagType = (typeof CONTENT_TAG_TYPES)[number];
+
+/** Named data for templates: a menu's items, a taxonomy's members, a posts query (schemas.ts says each shape). */
+export const contentTags = sqliteTable(
+  "content_tags",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    type: text("type", { enum: CONTENT_TAG_TYPES }).notNull(),
+    name: text("name").notNull(),
+    definition: text("definition", { mode: "json" }).$type<unknown>().notNull(),
+  },
+  (t) => [uniqueIndex("content_tags_site_name").on(t.siteId, t.name)],
+);
+
+/** `svc_tk_` keys: SHA-256 only, bound to a tenant and, when `siteIds` is set, to some of its sites. */
+export const tenantKeys = sqliteTable(
+  "tenant_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    maskedToken: text("masked_token").notNull(),
+    siteIds: text("site_ids", { mode: "json" }).$type<number[] | null>(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default([]),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdBy: integer("created_by").notNull(),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [uniqueIndex("tenant_keys_token_hash").on(t.tokenHash), index("tenant_keys_tenant").on(t.tenantId)],
+);
+
+/** Who published, unpublished or deleted what, and when. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    userId: integer("user_id").notNull(),
+    action: text("action").notNull(),
+    subject: text("subject").notNull(),
+    at: text("at").notNull().default(currentTimestamp),
+  },
+  (t) => [index("audit_log_tenant_at").on(t.tenantId, t.at)],
+);
+
+export type Tenant = typeof tenants.$inferSelect;
+export type Site = typeof sites.$inferSelect;
+export type Category = typeof categories.$inferSelect;
+export type Content = typeof contents.$inferSelect;
+export type ContentTag = typeof contentTags.$inferSelect;
+export type TenantKey = typeof tenantKeys.$inferSelect;

@@ -1,0 +1,67 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { maskToken } from "../platform/auth/api-keys";
+import type { Principal } from "../platform/auth/principal";
+import { randomBase62, sha256Hex } from "../platform/crypto";
+import type { Database } from "../platform/database";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { tenantKeys, tenants, type TenantKey } from "./schema";
+
+export const TENANT_KEY_PREFIX = "svc_tk_";
+const TENANT_KEY = /^svc_tk_[0-9A-Za-z]{40}$/;
+
+export interface NewTenantKey {
+  name: string;
+  siteIds: number[] | null;
+  scopes: string[];
+}
+
+/** A new key: the token is returned once and stored only as its SHA-256. */
+export async function issueTenantKey(db: Database, tenantId: number, createdBy: number, input: NewTenantKey) {
+  const token = `${TENANT_KEY_PREFIX}${randomBase62(40)}`;
+  const [key] = await db
+    .insert(tenantKeys)
+    .values({ tenantId, createdBy, name: input.name, siteIds: input.siteIds, scopes: input.scopes, tokenHash: await sha256Hex(token), maskedToken: maskToken(token, TENANT_KEY_PREFIX) })
+    .returning();
+  return { key: key!, token };
+}
+
+export const listTenantKeys = (db: Database, tenantId: number) =>
+  db.select().from(tenantKeys).where(eq(tenantKeys.tenantId, tenantId)).orderBy(desc(tenantKeys.id));
+
+export async function revokeTenantKey(db: Database, tenantId: number, keyId: number): Promise<TenantKey | undefined> {
+  const [key] = await db
+    .update(tenantKeys)
+    .set({ isActive: false })
+    .where(and(eq(tenantKeys.id, keyId), eq(tenantKeys.tenantId, tenantId)))
+    .returning();
+  return key;
+}
+
+/**
+ * Group C's credential: `X-API-Key: svc_tk_…`, an active key of an active tenant, found by its
+ * hash. The principal carries the tenant and the key's sites; the user is the key's creator.
+ */
+export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Principal> {
+  const token = c.req.header("X-API-Key");
+  if (!token) throw new ApiError(401, "X-API-Key header required");
+  if (!TENANT_KEY.test(token)) throw new ApiError(401, "Invalid authentication credentials");
+  const [found] = await c.var.db
+    .select({ key: tenantKeys, tenant: tenants })
+    .from(tenantKeys)
+    .innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId))
+    .where(eq(tenantKeys.tokenHash, await sha256Hex(token)))
+    .limit(1);
+  if (!found || !found.tenant.isActive) throw new ApiError(401, "Invalid authentication credentials");
+  if (!found.key.isActive) throw new ApiError(401, "API key has been revoked");
+  return {
+    keyId: found.key.id,
+    appId: null,
+    userId: found.key.createdBy,
+    role: "user",
+    plan: found.tenant.plan,
+    scopes: found.key.scopes,
+    tenant: { id: found.tenant.id, siteIds: found.key.siteIds },
+  };
+}

@@ -1,0 +1,85 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { createContent, createSite, createTenant, setPublication } from "../../src/content/admin";
+import { memberScope } from "../../src/content/tenancy";
+import { tenantKeys, tenants, type MemberRole } from "../../src/content/schema";
+import { issueTenantKey } from "../../src/content/tenant-keys";
+import { database } from "../../src/platform/database";
+import { createUser, sessionFor, uniqueTag } from "./accounts";
+import { call } from "./requests";
+
+export interface TestTenant {
+  tenantId: number;
+  siteId: number;
+  ownerId: number;
+  /** The owner's session JWT. */
+  session: string;
+  /** A key with full scopes, for every site. */
+  token: string;
+}
+
+/** A tenant with one site, its owner's session and a full key; names are unique per call. */
+export async function createTestTenant(): Promise<TestTenant> {
+  const db = database(env);
+  const owner = await createUser();
+  const tag = uniqueTag().toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const tenant = await createTenant(db, owner.id, { name: `Tenant ${tag}`, slug: `t-${tag}` });
+  const site = await createSite(db, memberScope(tenant.id), { name: `Site ${tag}`, slug: `s-${tag}`, defaultLanguage: "en", languages: ["en", "de"] });
+  const { token } = await issueTenantKey(db, tenant.id, owner.id, { name: "test", siteIds: null, scopes: [] });
+  return { tenantId: tenant.id, siteId: site.id, ownerId: owner.id, session: await sessionFor(owner), token };
+}
+
+export async function tenantKey(tenant: Pick<TestTenant, "tenantId" | "ownerId">, options: { scopes?: string[]; siteIds?: number[] | null } = {}) {
+  return (await issueTenantKey(database(env), tenant.tenantId, tenant.ownerId, { name: "test", siteIds: options.siteIds ?? null, scopes: options.scopes ?? [] })).token;
+}
+
+export async function revokeTenantKeys(tenantId: number) {
+  await database(env).update(tenantKeys).set({ isActive: false }).where(eq(tenantKeys.tenantId, tenantId));
+}
+
+export async function deactivateTenant(tenantId: number) {
+  await database(env).update(tenants).set({ isActive: false }).where(eq(tenants.id, tenantId));
+}
+
+/** A member of the tenant with that role, and their session. */
+export async function memberWith(tenant: Pick<TestTenant, "tenantId">, role: MemberRole) {
+  const user = await createUser();
+  const { tenantMembers } = await import("../../src/content/schema");
+  await database(env).insert(tenantMembers).values({ tenantId: tenant.tenantId, userId: user.id, role });
+  return { userId: user.id, session: await sessionFor(user) };
+}
+
+/** A content written straight through the service: published now unless told otherwise. */
+export async function seedContent(
+  tenant: Pick<TestTenant, "tenantId" | "siteId" | "ownerId">,
+  fields: { title?: string; language?: string; bodyMarkdown?: string; categoryIds?: number[]; tags?: string[]; publishAt?: string | null; translationOf?: number } = {},
+) {
+  const db = database(env);
+  const scope = memberScope(tenant.tenantId);
+  const title = fields.title ?? `Story ${uniqueTag()}`;
+  const created = await createContent(db, scope, tenant.ownerId, {
+    siteId: tenant.siteId,
+    title,
+    slug: title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""),
+    intro: `About ${title}`,
+    bodyMarkdown: fields.bodyMarkdown ?? `# ${title}\n\nText.`,
+    language: fields.language ?? "en",
+    categoryIds: fields.categoryIds,
+    tags: fields.tags,
+    translationOf: fields.translationOf,
+  });
+  if (fields.publishAt !== null) await setPublication(db, scope, created.id, tenant.ownerId, fields.publishAt ? { publishAt: fields.publishAt } : {});
+  return created.id;
+}
+
+export function headless(path: string, token: string, headers: Record<string, string> = {}) {
+  return call(path, { headers: { "X-API-Key": token, ...headers } });
+}
+
+export function admin(method: string, path: string, session: string, body?: unknown) {
+  return call(`/admin/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${session}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
