@@ -27,7 +27,9 @@ async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T>
   try {
     return await write();
   } catch (error) {
-    if (String((error as Error)?.message ?? error).includes("UNIQUE constraint failed")) throw new ApiError(409, `${what} is already taken`);
+    // Drizzle wraps D1's error: the constraint is named in the cause.
+    const messages = [error, (error as { cause?: unknown })?.cause].map((e) => String((e as Error)?.message ?? e));
+    if (messages.some((m) => m.includes("UNIQUE constraint failed"))) throw new ApiError(409, `${what} is already taken`);
     throw error;
   }
 }
@@ -121,8 +123,10 @@ async function assertParent(db: Database, scope: TenantScope, siteId: number, pa
   }
 }
 
-export const categoriesOf = (db: Database, scope: TenantScope, siteId: number) =>
-  db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId))).orderBy(categories.position, categories.id);
+export async function categoriesOf(db: Database, scope: TenantScope, siteId: number) {
+  await siteInScope(db, scope, siteId);
+  return db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId))).orderBy(categories.position, categories.id);
+}
 
 export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
   await siteInScope(db, scope, input.siteId);
@@ -297,8 +301,10 @@ export async function restoreVersion(db: Database, scope: TenantScope, id: numbe
 
 // Content tags
 
-export const contentTagsOf = (db: Database, scope: TenantScope, siteId: number) =>
-  db.select().from(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, siteId))).orderBy(contentTags.type, contentTags.name);
+export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
+  await siteInScope(db, scope, siteId);
+  return db.select().from(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, siteId))).orderBy(contentTags.type, contentTags.name);
+}
 
 /** Creates or replaces the tag of that name. */
 export async function putContentTag(db: Database, scope: TenantScope, input: z.infer<typeof contentTagWrite>) {

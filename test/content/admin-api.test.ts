@@ -1,0 +1,215 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
+import { createUser, sessionFor } from "../helpers/accounts";
+import { admin, createTestTenant, headless, memberWith, type TestTenant } from "../helpers/content";
+
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
+
+async function send<T = Record<string, unknown>>(method: string, path: string, session: string, body?: unknown) {
+  const res = await admin(method, path, session, body);
+  return { status: res.status, body: (await res.json()) as Envelope<T>, headers: res.headers };
+}
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTestTenant();
+});
+
+describe("tenants and sites", () => {
+  it("creates a tenant whose creator is its owner, and lists the caller's tenants", async () => {
+    const session = await sessionFor(await createUser());
+    const created = await send("POST", "/tenants", session, { name: "Daily Planet", slug: `planet-${Date.now()}` });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: "Daily Planet", role: "owner" });
+    const mine = await send<{ id: number }[]>("GET", "/tenants", session);
+    expect(mine.body.data.map((t) => t.id)).toEqual([created.body.data.id]);
+  });
+
+  it("answers 409 for a taken site slug and 400 naming a bad field", async () => {
+    const path = `/tenants/${tenant.tenantId}/sites`;
+    const first = await send("POST", path, tenant.session, { name: "Blog", slug: `blog-${tenant.tenantId}` });
+    expect(first.status).toBe(201);
+    const again = await send("POST", path, tenant.session, { name: "Blog again", slug: `blog-${tenant.tenantId}` });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toEqual({ code: "conflict", message: `The site slug blog-${tenant.tenantId} or its domain is already taken` });
+    const bad = await send("POST", path, tenant.session, { name: "X", slug: "Not A Slug" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error!.message).toBe("body.slug: slug must be lower-case letters and digits joined by single dashes");
+    const zone = await send("PATCH", `/tenants/${tenant.tenantId}/sites/${first.body.data.id}`, tenant.session, { timezone: "Mars/Olympus" });
+    expect(zone.status).toBe(400);
+    expect(zone.body.error!.message).toBe("body.timezone: must be an IANA time zone, e.g. Europe/Berlin");
+  });
+});
+
+describe("contents through their life", () => {
+  it("creates a draft, saves versions, restores one, publishes, unpublishes and deletes, with an audit trail", async () => {
+    const base = `/tenants/${tenant.tenantId}/contents`;
+    const created = await send<{ id: number; status: string; version: number; bodyHtml: string }>("POST", base, tenant.session, {
+      siteId: tenant.siteId,
+      title: "First words",
+      slug: "first-words",
+      language: "en",
+      bodyMarkdown: "Hello *world*",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ status: "draft", version: 1, bodyHtml: "<p>Hello <em>world</em></p>\n" });
+    const id = created.body.data.id;
+
+    const saved = await send("PATCH", `${base}/${id}`, tenant.session, { bodyMarkdown: "Hello **again**" });
+    expect(saved.body.data).toMatchObject({ version: 2, bodyHtml: "<p>Hello <strong>again</strong></p>\n" });
+    const versions = await send<{ version: number }[]>("GET", `${base}/${id}/versions`, tenant.session);
+    expect(versions.body.data.map((v) => v.version)).toEqual([2, 1]);
+    const restored = await send("POST", `${base}/${id}/versions/1/restore`, tenant.session);
+    expect(restored.body.data).toMatchObject({ version: 3, bodyMarkdown: "Hello *world*" });
+
+    const published = await send("POST", `${base}/${id}/publish`, tenant.session, {});
+    expect(published.body.data).toMatchObject({ status: "published" });
+    expect((await headless(`/api/mcp/contents/${id}`, tenant.token)).status).toBe(200);
+    const scheduled = await send("POST", `${base}/${id}/publish`, tenant.session, { publishAt: "2099-01-01T00:00:00Z" });
+    expect(scheduled.body.data).toMatchObject({ status: "scheduled", publishAt: "2099-01-01T00:00:00.000Z" });
+    expect((await send("POST", `${base}/${id}/unpublish`, tenant.session)).body.data).toMatchObject({ status: "draft", publishAt: null });
+    expect((await send("DELETE", `${base}/${id}`, tenant.session)).body.data).toEqual({ deleted: true });
+    expect((await send("GET", `${base}/${id}`, tenant.session)).status).toBe(404);
+
+    const audit = await send<{ action: string; subject: string; userId: number }[]>("GET", `/tenants/${tenant.tenantId}/audit`, tenant.session);
+    expect(audit.body.data.slice(0, 4).map((a) => a.action)).toEqual(["delete", "unpublish", "schedule", "publish"]);
+    expect(audit.body.data[0]).toMatchObject({ userId: tenant.ownerId, subject: `content ${id} (First words)` });
+  });
+
+  it("refuses a body over 200,000 characters before rendering it, and categories of another site", async () => {
+    const base = `/tenants/${tenant.tenantId}/contents`;
+    const big = await send("POST", base, tenant.session, { siteId: tenant.siteId, title: "Big", slug: "big", language: "en", bodyMarkdown: "x".repeat(200_001) });
+    expect(big.status).toBe(400);
+    expect(big.body.error!.message).toBe("body.bodyMarkdown: must be at most 200000 characters");
+    const other = await createTestTenant();
+    const foreign = await send<{ id: number }>("POST", `/tenants/${other.tenantId}/categories`, other.session, { siteId: other.siteId, name: "Theirs", slug: "theirs" });
+    const mixed = await send("POST", base, tenant.session, { siteId: tenant.siteId, title: "Mixed", slug: "mixed", language: "en", categoryIds: [foreign.body.data.id] });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.error!.message).toBe(`categoryIds: no category ${foreign.body.data.id} in site ${tenant.siteId}`);
+  });
+
+  it("keeps a category with children or contents, and refuses a cycle", async () => {
+    const base = `/tenants/${tenant.tenantId}/categories`;
+    const parent = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, name: "World", slug: "world" });
+    const child = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, parentId: parent.body.data.id, name: "Europe", slug: "europe" });
+    const blocked = await send("DELETE", `${base}/${parent.body.data.id}`, tenant.session);
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error!.message).toBe("The category has 1 subcategories; move or delete them first");
+    const cycle = await send("PATCH", `${base}/${parent.body.data.id}`, tenant.session, { parentId: child.body.data.id });
+    expect(cycle.status).toBe(400);
+    expect(cycle.body.error!.message).toBe("parentId: a category cannot be placed below itself");
+    expect((await send("DELETE", `${base}/${child.body.data.id}`, tenant.session)).status).toBe(200);
+  });
+});
+
+describe("roles", () => {
+  it("lets a viewer read but not write", async () => {
+    const viewer = await memberWith(tenant, "viewer");
+    expect((await send("GET", `/tenants/${tenant.tenantId}/contents`, viewer.session)).status).toBe(200);
+    const write = await send("POST", `/tenants/${tenant.tenantId}/contents`, viewer.session, { siteId: tenant.siteId, title: "No", slug: "no", language: "en" });
+    expect(write.status).toBe(403);
+    expect(write.body.error).toEqual({ code: "forbidden", message: "This needs the author role; you are a viewer" });
+  });
+
+  it("lets an author write their own drafts only, and not publish", async () => {
+    const author = await memberWith(tenant, "author");
+    const base = `/tenants/${tenant.tenantId}/contents`;
+    const own = await send<{ id: number }>("POST", base, author.session, { siteId: tenant.siteId, title: "Mine", slug: `mine-${author.userId}`, language: "en" });
+    expect(own.status).toBe(201);
+    expect((await send("PATCH", `${base}/${own.body.data.id}`, author.session, { title: "Mine, edited" })).status).toBe(200);
+    expect((await send("POST", `${base}/${own.body.data.id}/publish`, author.session, {})).status).toBe(403);
+    const others = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, title: "Owner's", slug: `owners-${author.userId}`, language: "en" });
+    const refused = await send("PATCH", `${base}/${others.body.data.id}`, author.session, { title: "Taken over" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error!.message).toBe("An author may change only their own drafts");
+  });
+
+  it("lets an editor publish but not manage keys or members; the owner does", async () => {
+    const editor = await memberWith(tenant, "editor");
+    const draft = await send<{ id: number }>("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, { siteId: tenant.siteId, title: "For the editor", slug: `for-editor-${editor.userId}`, language: "en" });
+    expect((await send("POST", `/tenants/${tenant.tenantId}/contents/${draft.body.data.id}/publish`, editor.session, {})).status).toBe(200);
+    expect((await send("GET", `/tenants/${tenant.tenantId}/keys`, editor.session)).status).toBe(403);
+    expect((await send("PUT", `/tenants/${tenant.tenantId}/members`, editor.session, { email: "x@example.com", role: "viewer" })).status).toBe(403);
+  });
+});
+
+describe("tenant keys", () => {
+  it("shows a new key's token once, lists it masked, and a revoked key stops at once", async () => {
+    const created = await send<{ id: number; token: string; maskedToken: string }>("POST", `/tenants/${tenant.tenantId}/keys`, tenant.session, { name: "site", scopes: ["content:read"] });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("Cache-Control")).toBe("no-store");
+    expect(created.body.data.token).toMatch(/^svc_tk_[0-9A-Za-z]{40}$/);
+    expect(created.body.data).not.toHaveProperty("tokenHash");
+    const listed = await send<Record<string, unknown>[]>("GET", `/tenants/${tenant.tenantId}/keys`, tenant.session);
+    const entry = listed.body.data.find((k) => k.id === created.body.data.id)!;
+    expect(entry.maskedToken).toMatch(/^svc_tk_.{4}\*{8}.{4}$/);
+    expect(JSON.stringify(listed.body.data)).not.toContain(created.body.data.token);
+    const { results } = await env.DB.prepare("SELECT token_hash FROM tenant_keys WHERE id = ?").bind(created.body.data.id).all<{ token_hash: string }>();
+    expect(results[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    expect((await headless(`/api/mcp/site/info?siteId=${tenant.siteId}`, created.body.data.token)).status).toBe(200);
+    expect((await send("DELETE", `/tenants/${tenant.tenantId}/keys/${created.body.data.id}`, tenant.session)).status).toBe(200);
+    expect((await headless(`/api/mcp/site/info?siteId=${tenant.siteId}`, created.body.data.token)).status).toBe(401);
+  });
+
+  it("binds a key only to sites of its tenant", async () => {
+    const other = await createTestTenant();
+    const res = await send("POST", `/tenants/${tenant.tenantId}/keys`, tenant.session, { name: "x", siteIds: [other.siteId] });
+    expect(res.status).toBe(400);
+    expect(res.body.error!.message).toBe(`siteIds: no site ${other.siteId} in this tenant`);
+  });
+});
+
+/** Every admin route, walked with another tenant's ids: a member of tenant B never reaches A's rows. */
+describe("cross-tenant walk", () => {
+  const adminRoutes = [
+    ...new Map(
+      createApp(GROUPS, FALLBACK_SURFACES)
+        .routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/admin/api/tenants/:tenantId"))
+        .map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }]),
+    ).values(),
+  ];
+  /** A body each write route accepts, so that the walk reaches the tenant check and not the validator. */
+  const bodyFor = (method: string, path: string, siteId: number): unknown => {
+    if (method === "GET" || method === "DELETE") return undefined;
+    if (path.endsWith("/members")) return { email: "nobody@example.com", role: "viewer" };
+    if (path.endsWith("/sites/:siteId")) return { name: "Renamed" };
+    if (path.endsWith("/sites")) return { name: "x", slug: `walk-${Date.now()}` };
+    if (path.endsWith("/categories")) return { siteId, name: "x", slug: "x" };
+    if (path.endsWith("/categories/:id")) return { name: "x" };
+    if (path.endsWith("/contents")) return { siteId, title: "x", slug: "x", language: "en" };
+    if (path.endsWith("/contents/:id")) return { title: "x" };
+    if (path.endsWith("/publish")) return {};
+    if (path.endsWith("/tags")) return { siteId, type: "menu", name: "x", definition: { items: [] } };
+    if (path.endsWith("/keys")) return { name: "x", siteIds: [siteId] };
+    return undefined;
+  };
+  it("covers the admin routes", () => {
+    expect(adminRoutes.length).toBeGreaterThan(20);
+  });
+
+  it.each(adminRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))("%s answers 404 for another tenant's ids", async (_name, route) => {
+    const victim = tenant;
+    const intruder = await createTestTenant();
+    const fill = (tenantId: number) =>
+      route.path
+        .replace(":tenantId", String(tenantId))
+        .replace(/:siteId/, String(victim.siteId))
+        .replace(/:id/, "1")
+        .replace(/:version/, "1")
+        .replace("/admin/api", "");
+    const body = bodyFor(route.method, route.path, victim.siteId);
+    // The victim's tenant in the path: the intruder is no member of it.
+    const direct = await send(route.method, fill(victim.tenantId), intruder.session, body);
+    expect(direct.status, `${route.method} ${fill(victim.tenantId)}`).toBe(404);
+    expect(direct.body.success).toBe(false);
+    // The intruder's own tenant with the victim's site: never the victim's row.
+    const sideways = await send(route.method, fill(intruder.tenantId), intruder.session, body);
+    expect(JSON.stringify(sideways.body)).not.toMatch(new RegExp(`"tenantId":${victim.tenantId}[,}]`));
+    const fields = (body ?? {}) as { siteId?: number; siteIds?: number[] };
+    const namesVictimsSite = route.path.includes(":siteId") || fields.siteId === victim.siteId || Boolean(fields.siteIds?.includes(victim.siteId));
+    if (namesVictimsSite) expect([404, 400], `${route.method} ${fill(intruder.tenantId)}`).toContain(sideways.status);
+  });
+});
