@@ -1,12 +1,17 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { eq } from "drizzle-orm";
+import { sites, tenants } from "../src/content/schema";
+import { findTenantKey, issueTenantKey } from "../src/content/tenant-keys";
 import { findKeyByToken } from "../src/platform/auth/api-keys";
+import { createDemoTenant, type DemoTenant } from "../seed/content-demo";
 import { database } from "../src/platform/database";
-import { createLocalKey } from "./lib/keys";
+import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
 
 const DEV_KEY_FILE = ".wrangler/dev-key.json";
+const DEMO_TENANT_FILE = ".wrangler/demo-tenant.json";
 const args = process.argv.slice(2);
 
 /** `npm run dev -- --port 9000` (or `--port=9000`) wins over PORT; wrangler takes the flag once. */
@@ -39,6 +44,31 @@ async function developmentKey(): Promise<DevKey> {
   });
 }
 
+/** The demo tenant of group C: made once with its content; its key reused while it still works. */
+async function demoTenant(): Promise<DemoTenant> {
+  return withLocalBindings(async (env) => {
+    const db = database(env);
+    const owner = await findOrCreateLocalUser(db, "dev@localhost");
+    const [existing] = await db.select().from(tenants).where(eq(tenants.slug, "demo")).limit(1);
+    if (!existing) {
+      step("creating the demo tenant: site demo, 13 contents in English and German, a menu");
+      const created = await createDemoTenant(db, owner.id, { name: "Demo City Magazine", slug: "demo", demo: true });
+      writeFileSync(DEMO_TENANT_FILE, JSON.stringify(created), { mode: 0o600 });
+      return created;
+    }
+    if (existsSync(DEMO_TENANT_FILE)) {
+      const saved = JSON.parse(readFileSync(DEMO_TENANT_FILE, "utf8")) as DemoTenant;
+      const found = await findTenantKey(db, saved.token);
+      if (saved.tenantId === existing.id && found?.key.isActive) return saved;
+    }
+    const [site] = await db.select().from(sites).where(eq(sites.tenantId, existing.id)).limit(1);
+    const { token } = await issueTenantKey(db, existing.id, owner.id, { name: "demo", siteIds: null, scopes: [] });
+    const demo = { tenantId: existing.id, siteId: site!.id, siteSlug: site!.slug, token };
+    writeFileSync(DEMO_TENANT_FILE, JSON.stringify(demo), { mode: 0o600 });
+    return demo;
+  });
+}
+
 const devVars = ensureDevVars();
 if (devVars === "created") step("created .dev.vars with fresh local secrets");
 if (devVars === "development-added") step("added ENVIRONMENT=development to .dev.vars");
@@ -46,6 +76,7 @@ step("applying migrations to the local D1");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 await runSeed("local");
 const key = await developmentKey();
+const demo = await demoTenant();
 
 const base = `http://localhost:${port}`;
 process.stderr.write(`
@@ -57,6 +88,9 @@ process.stderr.write(`
     curl -s ${base}/std/api/bigdata/taxrate/country/DE/standard \\
       -H "X-API-Key: ${key.token}" \\
       -H "X-API-Secret: ${key.secret}"
+
+  The demo tenant's key (group C, also in ${DEMO_TENANT_FILE}):
+    curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
 
   API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
 

@@ -39,6 +39,18 @@ export async function revokeTenantKey(db: Database, tenantId: number, keyId: num
   return key;
 }
 
+/** The key and tenant of a token, by its hash; undefined for a token no key has. */
+export async function findTenantKey(db: Database, token: string) {
+  if (!TENANT_KEY.test(token)) return undefined;
+  const [found] = await db
+    .select({ key: tenantKeys, tenant: tenants })
+    .from(tenantKeys)
+    .innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId))
+    .where(eq(tenantKeys.tokenHash, await sha256Hex(token)))
+    .limit(1);
+  return found;
+}
+
 /**
  * Group C's credential: `X-API-Key: svc_tk_…`, an active key of an active tenant, found by its
  * hash. The principal carries the tenant and the key's sites; the user is the key's creator.
@@ -46,13 +58,7 @@ export async function revokeTenantKey(db: Database, tenantId: number, keyId: num
 export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Principal> {
   const token = c.req.header("X-API-Key");
   if (!token) throw new ApiError(401, "X-API-Key header required");
-  if (!TENANT_KEY.test(token)) throw new ApiError(401, "Invalid authentication credentials");
-  const [found] = await c.var.db
-    .select({ key: tenantKeys, tenant: tenants })
-    .from(tenantKeys)
-    .innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId))
-    .where(eq(tenantKeys.tokenHash, await sha256Hex(token)))
-    .limit(1);
+  const found = await findTenantKey(c.var.db, token);
   if (!found || !found.tenant.isActive) throw new ApiError(401, "Invalid authentication credentials");
   if (!found.key.isActive) throw new ApiError(401, "API key has been revoked");
   return {

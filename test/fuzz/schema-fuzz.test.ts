@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createUser, sessionFor } from "../helpers/accounts";
 import { createTestKey } from "../helpers/credentials";
+import { createTestTenant } from "../helpers/content";
 import { createTestApp, fakeNetwork } from "../helpers/pickups";
 import { call, secretHeaders } from "../helpers/requests";
 
@@ -198,7 +199,9 @@ async function freshCredentials(): Promise<Record<string, Record<string, string>
   const adminKey = await createTestKey({ role: "admin" });
   const app = await createTestApp({ plan: "internal" });
   const session = await sessionFor(await createUser({ role: "admin", plan: "internal" }));
+  const tenant = await createTestTenant();
   return {
+    TenantKey: { "X-API-Key": tenant.token },
     ApiKey: secretHeaders(adminKey),
     Bearer: { Authorization: `Bearer ${session}` },
     AppToken: { Authorization: `appToken ${app.appToken}` },

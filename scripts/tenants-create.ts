@@ -1,0 +1,22 @@
+import { parseArgs } from "node:util";
+import { database } from "../src/platform/database";
+import { createDemoTenant } from "../seed/content-demo";
+import { findOrCreateLocalUser } from "./lib/keys";
+import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+
+const { values } = parseArgs({
+  options: { name: { type: "string" }, slug: { type: "string" }, email: { type: "string", default: "dev@localhost" }, demo: { type: "boolean", default: false } },
+});
+if (!values.name) fail("usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]");
+const slug = values.slug ?? values.name!.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) fail(`cannot make a slug of "${values.name}": give --slug`);
+
+ensureDevVars();
+const created = await withLocalBindings(async (env) => {
+  const db = database(env);
+  const owner = await findOrCreateLocalUser(db, values.email!);
+  step(`creating tenant "${values.name}" (${slug}) owned by ${values.email}${values.demo ? ", with the demo content" : ""}`);
+  return createDemoTenant(db, owner.id, { name: values.name!, slug, demo: values.demo! });
+});
+step(`created tenant ${created.tenantId} with site ${created.siteId} (${created.siteSlug}); the key is shown only now`);
+console.log(JSON.stringify(created));

@@ -1,0 +1,197 @@
+import { createCategory, createContent, createSite, createTenant, putContentTag, setPublication } from "../src/content/admin";
+import { memberScope } from "../src/content/tenancy";
+import { issueTenantKey } from "../src/content/tenant-keys";
+import type { Database } from "../src/platform/database";
+
+interface DemoStory {
+  slug: string;
+  title: string;
+  intro: string;
+  body: string;
+  category: string;
+  tags: string[];
+  daysAgo: number;
+  german?: { slug: string; title: string; intro: string; body: string };
+}
+
+/** A small city magazine: what a tenant's site looks like with content in it, in English and German. */
+const STORIES: DemoStory[] = [
+  {
+    slug: "harbour-reopens",
+    title: "The old harbour reopens after two years of works",
+    intro: "New quays, a ferry stop and a market hall: the waterfront is open again.",
+    body: "After two years behind fences, the **old harbour** is open again.\n\n- a ferry stop with boats every 20 minutes\n- a covered market hall, open Tuesday to Sunday\n- 400 m of new quay for walking and cycling\n\nThe city expects the market to host 60 stalls by spring.",
+    category: "city",
+    tags: ["waterfront", "transport"],
+    daysAgo: 1,
+    german: {
+      slug: "hafen-wieder-offen",
+      title: "Der alte Hafen ist nach zwei Jahren Bauzeit wieder offen",
+      intro: "Neue Kais, ein Fähranleger und eine Markthalle: Das Ufer ist wieder zugänglich.",
+      body: "Nach zwei Jahren hinter Bauzäunen ist der **alte Hafen** wieder offen.\n\n- ein Fähranleger mit Booten alle 20 Minuten\n- eine überdachte Markthalle, dienstags bis sonntags\n- 400 m neuer Kai zum Spazieren und Radfahren",
+    },
+  },
+  {
+    slug: "night-buses",
+    title: "Night buses run every 15 minutes from December",
+    intro: "Four lines, more frequent on Friday and Saturday nights.",
+    body: "From 1 December the N1 to N4 night lines run **every 15 minutes** on Friday and Saturday nights, and every 30 minutes during the week.\n\nTickets are the same as by day.",
+    category: "city",
+    tags: ["transport"],
+    daysAgo: 3,
+    german: {
+      slug: "nachtbusse",
+      title: "Nachtbusse fahren ab Dezember alle 15 Minuten",
+      intro: "Vier Linien, am Wochenende dichter getaktet.",
+      body: "Ab 1. Dezember fahren die Nachtlinien N1 bis N4 freitags und samstags **alle 15 Minuten**, unter der Woche alle 30 Minuten.",
+    },
+  },
+  {
+    slug: "library-late-opening",
+    title: "The central library stays open until 10 pm",
+    intro: "A trial for the winter: longer hours, the reading room and the café included.",
+    body: "Until March, the central library opens **until 22:00** on weekdays. The reading room and the ground-floor café follow the same hours.",
+    category: "culture",
+    tags: ["library"],
+    daysAgo: 4,
+  },
+  {
+    slug: "jazz-week",
+    title: "Jazz week: twelve concerts in nine venues",
+    intro: "From cellar clubs to the concert hall, the programme is out.",
+    body: "The festival opens on Friday with a free concert on the market square. Tickets for the hall concerts go on sale on Monday at 10:00.\n\n> Most club concerts are free before 21:00.",
+    category: "culture",
+    tags: ["music", "festival"],
+    daysAgo: 6,
+    german: {
+      slug: "jazzwoche",
+      title: "Jazzwoche: zwölf Konzerte an neun Orten",
+      intro: "Vom Kellerclub bis zum Konzertsaal: Das Programm steht.",
+      body: "Das Festival beginnt am Freitag mit einem Gratiskonzert auf dem Marktplatz. Karten für die Saalkonzerte gibt es ab Montag, 10 Uhr.",
+    },
+  },
+  {
+    slug: "derby-preview",
+    title: "Derby preview: both sides unbeaten since September",
+    intro: "Sunday's match decides who goes into the winter break on top.",
+    body: "Both clubs have gone **eleven matches** without defeat. Kick-off is at 15:30; the stadium is sold out, and the match is shown on the screen at the harbour market.",
+    category: "football",
+    tags: ["derby"],
+    daysAgo: 2,
+    german: {
+      slug: "derby-vorschau",
+      title: "Derby-Vorschau: Beide Teams seit September ungeschlagen",
+      intro: "Das Spiel am Sonntag entscheidet, wer als Tabellenführer in die Winterpause geht.",
+      body: "Beide Vereine sind seit **elf Spielen** ungeschlagen. Anpfiff ist um 15:30 Uhr; das Stadion ist ausverkauft.",
+    },
+  },
+  {
+    slug: "city-marathon",
+    title: "City marathon: registration opens with 12,000 places",
+    intro: "The course now finishes on the new harbour quay.",
+    body: "Registration for the spring marathon opens on 1 December. The course changes in its last three kilometres and now finishes on the **harbour quay**.",
+    category: "sport",
+    tags: ["running"],
+    daysAgo: 8,
+  },
+  {
+    slug: "winter-market",
+    title: "The winter market returns to the castle courtyard",
+    intro: "Sixty stalls, an ice rink, and shorter queues with timed entry on weekends.",
+    body: "The winter market opens on the last Friday of November. On Saturdays and Sundays, entry is by **free timed ticket** to keep the courtyard from overcrowding.",
+    category: "city",
+    tags: ["market", "winter"],
+    daysAgo: 10,
+  },
+  {
+    slug: "museum-night",
+    title: "Museum night: 30 houses open until 2 am",
+    intro: "One ticket, shuttle buses between the museums, and a few rooms rarely shown.",
+    body: "One ticket (EUR 18) opens all thirty museums and the shuttle buses. Several houses show rooms that are usually closed, among them the **observatory dome** of the science museum.",
+    category: "culture",
+    tags: ["museums"],
+    daysAgo: 12,
+  },
+];
+
+export interface DemoTenant {
+  tenantId: number;
+  siteId: number;
+  siteSlug: string;
+  token: string;
+}
+
+/**
+ * A tenant with one site, for `npm run dev` and `tenants:create`; with `demo`, the site is filled:
+ * a category tree, the stories above in English and German, a menu and a posts tag. Returns a
+ * tenant key with full scopes (shown only now).
+ */
+export async function createDemoTenant(db: Database, ownerId: number, options: { name: string; slug: string; demo: boolean }): Promise<DemoTenant> {
+  const tenant = await createTenant(db, ownerId, { name: options.name, slug: options.slug });
+  const scope = memberScope(tenant.id);
+  const site = await createSite(db, scope, {
+    name: options.name,
+    slug: options.slug,
+    defaultLanguage: "en",
+    languages: ["en", "de"],
+    timezone: "Europe/Berlin",
+    seoDescription: `${options.name}: news from the city`,
+  });
+  if (options.demo) await fillDemoSite(db, scope.tenantId, site.id, ownerId);
+  const { token } = await issueTenantKey(db, tenant.id, ownerId, { name: "demo", siteIds: null, scopes: [] });
+  return { tenantId: tenant.id, siteId: site.id, siteSlug: site.slug, token };
+}
+
+async function fillDemoSite(db: Database, tenantId: number, siteId: number, ownerId: number) {
+  const scope = memberScope(tenantId);
+  const category = async (name: string, slug: string, position: number, parentId?: number) =>
+    (await createCategory(db, scope, { siteId, name, slug, position, parentId: parentId ?? null })).id;
+  const ids: Record<string, number> = {};
+  ids.city = await category("City", "city", 0);
+  ids.culture = await category("Culture", "culture", 1);
+  ids.sport = await category("Sport", "sport", 2);
+  ids.football = await category("Football", "football", 0, ids.sport);
+
+  const day = 86_400_000;
+  for (const story of STORIES) {
+    const publishAt = new Date(Date.now() - story.daysAgo * day).toISOString();
+    const original = await createContent(db, scope, ownerId, {
+      siteId,
+      slug: story.slug,
+      title: story.title,
+      intro: story.intro,
+      bodyMarkdown: story.body,
+      language: "en",
+      categoryIds: [ids[story.category]!],
+      tags: story.tags,
+    });
+    await setPublication(db, scope, original.id, ownerId, { publishAt });
+    if (!story.german) continue;
+    const german = await createContent(db, scope, ownerId, {
+      siteId,
+      slug: story.german.slug,
+      title: story.german.title,
+      intro: story.german.intro,
+      bodyMarkdown: story.german.body,
+      language: "de",
+      translationOf: original.id,
+      categoryIds: [ids[story.category]!],
+      tags: story.tags,
+    });
+    await setPublication(db, scope, german.id, ownerId, { publishAt });
+  }
+  await putContentTag(db, scope, {
+    siteId,
+    type: "menu",
+    name: "main",
+    definition: {
+      items: [
+        { label: "City", link: { category: ids.city } },
+        { label: "Culture", link: { category: ids.culture } },
+        { label: "Sport", link: { category: ids.sport }, children: [{ label: "Football", link: { category: ids.football } }] },
+        { label: "About", link: { url: "/about" } },
+      ],
+    },
+  });
+  await putContentTag(db, scope, { siteId, type: "posts", name: "latest-culture", definition: { categories: [ids.culture], order: "newest", limit: 5 } });
+}
