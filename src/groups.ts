@@ -24,6 +24,5 @@ export const GROUPS = [service, ...API_GROUPS, scheduler(JOBS)];
  */
 export const FALLBACK_SURFACES: Surface[] = [
   { prefix: "/std", envelope: "data" },
-  { prefix: "/api/skills", envelope: "tenant" },
   { prefix: "/deposits", envelope: "tenant" },
 ];

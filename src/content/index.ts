@@ -4,18 +4,24 @@ import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 import { ADMIN_BASE_PATH, adminRoutes } from "./admin-routes";
 import { headlessRoutes } from "./headless-routes";
+import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
 import { authenticateTenantKey } from "./tenant-keys";
 
-/** C · Content delivery: the headless API for tenant keys (C1–C4) and the admin API for tenant members. */
+/** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
 export const content: GroupModule = {
   name: "content",
   title: "C content delivery",
   surfaces: [
     { prefix: "/api/mcp", envelope: "tenant" },
+    { prefix: SKILLS_BASE_PATH, envelope: "tenant" },
     { prefix: ADMIN_BASE_PATH, envelope: "tenant" },
   ],
   access: [
     { prefix: "/api/mcp", credential: "tenant-key", resource: "content" },
+    // C5 saves a draft (content:write, by its POST); C6 and C7 only read (content:read).
+    { prefix: `${SKILLS_BASE_PATH}/generate/article`, credential: "tenant-key", resource: "content", hourly: "content-article" },
+    { prefix: `${SKILLS_BASE_PATH}/generate/summary`, credential: "tenant-key", resource: "content", readOnly: true, hourly: "content-skills" },
+    { prefix: `${SKILLS_BASE_PATH}/translate`, credential: "tenant-key", resource: "content", readOnly: true, hourly: "content-skills" },
     // Members' roles are checked per tenant by the admin routes; the session proves who they are.
     { prefix: ADMIN_BASE_PATH, credential: "session" },
   ],
@@ -24,6 +30,7 @@ export const content: GroupModule = {
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route("/", headlessRoutes());
+    router.route(SKILLS_BASE_PATH, skillsRoutes());
     router.route(ADMIN_BASE_PATH, adminRoutes());
     return router;
   },

@@ -36,6 +36,7 @@ const TENANT_ERROR_CODES: Record<number, string> = {
   413: "payload_too_large",
   422: "invalid_request",
   429: "rate_limited",
+  502: "upstream_failed",
   503: "unavailable",
 };
 

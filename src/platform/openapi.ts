@@ -120,6 +120,7 @@ const TENANT_ERROR_TEXT = {
   413: "Payload too large",
   415: "The body is not application/json",
   429: "Rate limited",
+  502: "The language model or translation provider failed or did not answer in time",
   503: "A provider this endpoint needs is not configured or not reachable",
 } as const satisfies Record<number, string>;
 
@@ -130,6 +131,7 @@ export function tenantErrorResponses(...statuses: (keyof typeof TENANT_ERROR_TEX
   );
 }
 
-export function tenantResponse<T extends z.ZodType>(data: T, description: string, status: 200 | 201 = 200) {
-  return { [status]: { description, content: { "application/json": { schema: z.object({ success: z.literal(true), data }) } } } };
+export function tenantResponse<T extends z.ZodType, S extends 200 | 201 = 200>(data: T, description: string, status: S = 200 as S) {
+  const response = { description, content: { "application/json": { schema: z.object({ success: z.literal(true), data }) } } };
+  return { [status]: response } as Record<S, typeof response>;
 }

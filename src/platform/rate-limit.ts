@@ -26,7 +26,7 @@ export const rateLimitsOverrideSchema = z.strictObject({
 /** The interface's figures; `RATE_LIMITS` (JSON, same shape, partial) overrides them. */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   perMinute: { free: 60, basic: 300, enterprise: 1000, internal: null },
-  perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500 },
+  perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500, "content-article": 20, "content-skills": 500 },
 };
 
 const parsedLimits = new Map<string, RateLimits>();

@@ -124,7 +124,8 @@ describe("configuration", () => {
     expect(rateLimits({})).toEqual(DEFAULT_RATE_LIMITS);
     expect(DEFAULT_RATE_LIMITS).toEqual({
       perMinute: { free: 60, basic: 300, enterprise: 1000, internal: null },
-      perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500 },
+      // The interface's figures, and group C's skills (docs/content.md says why these).
+      perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500, "content-article": 20, "content-skills": 500 },
     });
   });
 

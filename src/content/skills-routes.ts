@@ -1,0 +1,95 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { tenantEnvelope } from "../platform/envelope";
+import { createRouter, tenantErrorResponses, tenantResponse } from "../platform/openapi";
+import { languageCode } from "./params";
+import { ARTICLE_STYLES, generateArticle, summarizeContent, translateContent } from "./skills";
+import { keyScope, siteInScope } from "./tenancy";
+
+export const SKILLS_BASE_PATH = "/api/skills";
+
+/** Texts a skill takes: the length group I's summariser and translators are bounded to. */
+const MAX_TEXT = 20_000;
+const text = (name: string) =>
+  z.string().trim().min(1, { error: `${name} must not be empty` }).max(MAX_TEXT, { error: `${name} must be at most ${MAX_TEXT} characters` });
+const common = { tags: ["C · Content AI skills"], security: [{ TenantKey: [] }] };
+const errors = tenantErrorResponses(400, 401, 403, 404, 415, 429, 503);
+const failed = tenantErrorResponses(502);
+const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
+
+const routes = {
+  article: createRoute({
+    ...common,
+    method: "post",
+    path: "/generate/article",
+    summary: "C5 · Generate an article and save it as a draft of the site (scope content:write)",
+    request: json(
+      z.strictObject({
+        siteId: z.number().int().positive(),
+        topic: z.string().trim().min(3, { error: "topic must be at least 3 characters" }).max(200, { error: "topic must be at most 200 characters" }),
+        words: z.number().int().min(100, { error: "words must be from 100 to 2000" }).max(2000, { error: "words must be from 100 to 2000" }).default(600),
+        style: z.enum(ARTICLE_STYLES, { error: `style must be one of ${ARTICLE_STYLES.join(", ")}` }).default("news"),
+        language: languageCode.optional().openapi({ description: "Default: the site's default language" }),
+      }),
+    ),
+    responses: {
+      ...tenantResponse(
+        z.object({
+          contentId: z.number().int(),
+          siteId: z.number().int(),
+          status: z.string(),
+          title: z.string(),
+          slug: z.string(),
+          language: z.string(),
+          intro: z.string(),
+          bodyMarkdown: z.string(),
+          words: z.number().int(),
+          engine: z.string(),
+        }),
+        "The draft",
+        201,
+      ),
+      ...errors,
+      ...failed,
+    },
+  }),
+  summary: createRoute({
+    ...common,
+    method: "post",
+    path: "/generate/summary",
+    summary: "C6 · Summarise a text in at most maxLength characters (group I's TextRank)",
+    request: json(z.strictObject({ content: text("content"), maxLength: z.number().int().min(20, { error: "maxLength must be from 20 to 5000" }).max(5000, { error: "maxLength must be from 20 to 5000" }).default(300) })),
+    responses: { ...tenantResponse(z.object({ summary: z.string(), length: z.number().int(), maxLength: z.number().int(), language: z.string() }), "The summary"), ...errors },
+  }),
+  translate: createRoute({
+    ...common,
+    method: "post",
+    path: "/translate",
+    summary: "C7 · Translate a text with group I's translation provider",
+    request: json(z.strictObject({ content: text("content"), targetLang: languageCode, sourceLang: languageCode.optional().openapi({ description: "Detected when not given" }) })),
+    responses: {
+      ...tenantResponse(z.object({ content: z.string(), sourceLang: z.string(), targetLang: z.string(), provider: z.string() }), "The translation"),
+      ...errors,
+      ...failed,
+    },
+  }),
+};
+
+/** C5–C7: the AI content skills, for tenant keys; they reach group I through its service functions. */
+export function skillsRoutes() {
+  const router = createRouter();
+  router.openapi(routes.article, async (c) => {
+    const input = c.req.valid("json");
+    const scope = keyScope(c.var.principal);
+    const site = await siteInScope(c.var.db, scope, input.siteId);
+    return c.json(tenantEnvelope(await generateArticle(c.env, c.var.db, scope, site, c.var.principal.userId, input)), 201);
+  });
+  router.openapi(routes.summary, async (c) => {
+    const { content, maxLength } = c.req.valid("json");
+    return c.json(tenantEnvelope(await summarizeContent(content, maxLength)), 200);
+  });
+  router.openapi(routes.translate, async (c) => {
+    const { content, targetLang, sourceLang } = c.req.valid("json");
+    return c.json(tenantEnvelope(await translateContent(c.env, content, targetLang, sourceLang)), 200);
+  });
+  return router;
+}
