@@ -1,15 +1,13 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { eq } from "drizzle-orm";
+import { tenants } from "../src/content/schema";
 import { createApp } from "../src/pickup/apps";
+import { createDemoTenant } from "../seed/content-demo";
 import { users } from "../src/platform/auth/tables";
 import { database } from "../src/platform/database";
-import { runJob } from "../src/platform/jobs/runner";
-import { hsJob } from "../src/reference/jobs";
-import { feedFromFile } from "./lib/feeds";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
@@ -31,7 +29,8 @@ const base = `http://127.0.0.1:${values.port}`;
 
 interface Scenario {
   name: string;
-  path: string;
+  /** A function for a path that changes per request (to miss a cache). */
+  path: string | (() => string);
   method?: "GET" | "POST";
   body?: string | (() => string);
   headers: () => Record<string, string>;
@@ -50,8 +49,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+const pathOf = (scenario: Scenario) => (typeof scenario.path === "function" ? scenario.path() : scenario.path);
+
 async function run(scenario: Scenario): Promise<Result> {
-  for (let i = 0; i < 50; i++) await (await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() })).arrayBuffer();
+  for (let i = 0; i < 50; i++) await (await fetch(base + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() })).arrayBuffer();
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -61,7 +62,7 @@ async function run(scenario: Scenario): Promise<Result> {
     while (issued < REQUESTS && performance.now() < deadline) {
       issued++;
       const t0 = performance.now();
-      const res = await fetch(base + scenario.path, { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() });
+      const res = await fetch(base + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() });
       await res.arrayBuffer();
       latencies.push(performance.now() - t0);
       if (res.status !== 200) errors++;
@@ -105,19 +106,17 @@ ensureDevVars();
 step("bench: preparing the local D1");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 await runSeed("local");
-const PUBLISHED_HS = "../shared/data/harmonized-system.csv";
 const key = await withLocalBindings(async (env) => {
-  if (existsSync(PUBLISHED_HS)) {
-    const run = await runJob(database(env), env, hsJob, "cli", feedFromFile(hsJob, PUBLISHED_HS));
-    step(`bench: HS codes ${run.status} (${JSON.stringify(run.counts)})`);
-  } else step(`bench: ${PUBLISHED_HS} is missing; the O6 row searches an empty table`);
   const db = database(env);
   const user = await findOrCreateLocalUser(db, "bench@localhost");
   // App tokens take their user's plan; the benchmark measures the service, not its rate limits.
   await db.update(users).set({ plan: "internal" }).where(eq(users.id, user.id));
   const app = await createApp(db, env.KEY_ENCRYPTION_KEY, user.id, { name: "bench", hot_api_key: "sandbox" });
   const apiKey = await createLocalKey(db, env.KEY_ENCRYPTION_KEY, { email: "bench@localhost", name: "bench", plan: "internal" });
-  return { ...apiKey, appToken: app.appToken };
+  // A demo tenant of its own (twelve contents) on the unlimited plan, for the C1 rows.
+  const tenant = await createDemoTenant(db, user.id, { name: "Bench", slug: `bench-${Date.now()}`, demo: true });
+  await db.update(tenants).set({ plan: "internal" }).where(eq(tenants.id, tenant.tenantId));
+  return { ...apiKey, appToken: app.appToken, tenant };
 });
 
 /** The webhook receiver: notes when each task's first notification arrives. */
@@ -193,6 +192,7 @@ const signed = (params: Record<string, string>) => () => {
   };
 };
 
+let coldPage = 0;
 const scenarios: Scenario[] = [
   { name: "bare Hono route (GET /health, no auth)", path: "/health", headers: () => ({}) },
   { name: "T2 country/DE, secret", path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret },
@@ -205,6 +205,13 @@ const scenarios: Scenario[] = [
     method: "POST",
     body: new URLSearchParams({ bizContent: JSON.stringify({ keywords: "coffee", size: 20 }) }).toString(),
     headers: () => ({ ...withSecret(), "Content-Type": "application/x-www-form-urlencoded" }),
+  },
+  { name: "C1 contents, edge cache hit", path: `/api/mcp/contents?siteId=${key.tenant.siteId}`, headers: () => ({ "X-API-Key": key.tenant.token }) },
+  {
+    name: "C1 contents, cold (a new cache key each request)",
+    // Each page number is a key the cache has not seen: the D1 queries run every time.
+    path: () => `/api/mcp/contents?siteId=${key.tenant.siteId}&size=5&page=${++coldPage}`,
+    headers: () => ({ "X-API-Key": key.tenant.token }),
   },
   {
     name: "P1 pickup submission (sandbox)",
@@ -228,6 +235,7 @@ async function firstRequests(): Promise<{ group: string; ms: number; status: num
       body: JSON.stringify({ bizContent: { text: "A warm and funny film." } }),
       headers: { ...withSecret(), "Content-Type": "application/json" },
     },
+    { group: "C", path: `/api/mcp/contents?siteId=${key.tenant.siteId}`, headers: { "X-API-Key": key.tenant.token } },
     { group: "P", path: "/api/v1/pickup/list", method: "POST", body: "{}", headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" } },
   ];
   const measured = [];
