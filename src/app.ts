@@ -73,6 +73,12 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     name: "Authorization",
     description: "appToken <app token>, for the pickup API",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ConsoleSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "gw_console",
+    description: "The admin console's session cookie (POST /admin/api/session); writes add X-CSRF-Token",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "TenantKey", {
     type: "apiKey",
     in: "header",

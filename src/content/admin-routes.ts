@@ -48,6 +48,7 @@ import {
 import { queryInteger } from "./params";
 import { auditLog, categories, contents, contentTags, MEMBER_ROLES, type MemberRole, sites, tenantKeys } from "./schema";
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "./tenant-keys";
+import { currentCsrfToken, endSession, startSession } from "./member-session";
 import { memberRole, memberScope, requireRole, type TenantScope } from "./tenancy";
 
 export const ADMIN_BASE_PATH = "/admin/api";
@@ -66,7 +67,7 @@ const tenantSchema = z.object({ id: z.number().int(), name: z.string(), slug: z.
 const memberSchema = z.object({ userId: z.number().int(), email: z.string(), fullName: z.string().nullable().optional(), role: z.enum(MEMBER_ROLES) });
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
 
-const common = { tags: ["C · Content admin"], security: [{ Bearer: [] }] };
+const common = { tags: ["C · Content admin"], security: [{ Bearer: [] }, { ConsoleSession: [] }] as Record<string, string[]>[] };
 const errors = tenantErrorResponses(400, 401, 403, 404, 415, 429);
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const tenantId = idParam("tenantId");
@@ -75,7 +76,24 @@ const inTenantPath = <M extends z.ZodRawShape>(more: M) => ({ params: z.object({
 const ok = <T extends z.ZodType>(data: T, description: string, status: 200 | 201 = 200) => ({ ...tenantResponse(data, description, status), ...errors });
 const done = ok(z.object({ deleted: z.literal(true) }), "Deleted");
 
+const csrfSchema = z.object({ csrfToken: z.string().openapi({ description: "Send as X-CSRF-Token with every write that uses the cookie" }) });
+
 const routes = {
+  startSession: createRoute({
+    ...common,
+    method: "post",
+    path: "/session",
+    summary: "Start a console session: an HttpOnly cookie (SameSite=Lax) from the JWT, and its CSRF token",
+    responses: { ...ok(csrfSchema, "The cookie is set"), ...tenantErrorResponses(400) },
+  }),
+  session: createRoute({
+    ...common,
+    method: "get",
+    path: "/session",
+    summary: "The session's user and CSRF token (after a reload of the console)",
+    responses: ok(z.object({ userId: z.number().int(), csrfToken: z.string().nullable() }), "The session"),
+  }),
+  endSession: createRoute({ ...common, method: "delete", path: "/session", summary: "End the console session (clears the cookie)", responses: ok(z.object({ ended: z.literal(true) }), "Ended") }),
   myTenants: createRoute({ ...common, method: "get", path: "/tenants", summary: "The caller's tenants and roles", responses: ok(z.array(tenantSchema), "Tenants") }),
   createTenant: createRoute({ ...common, method: "post", path: "/tenants", summary: "Create a tenant; the caller is its owner", request: json(tenantCreate), responses: { ...ok(tenantSchema, "Created", 201), ...tenantErrorResponses(409) } }),
   members: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/members", summary: "Members and roles (viewer)", request: tenantPath, responses: ok(z.array(memberSchema), "Members") }),
@@ -159,6 +177,12 @@ export function adminRoutes() {
   const r = createRouter();
   const send = <T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200) => c.json(tenantEnvelope(data), status) as never;
 
+  r.openapi(routes.startSession, async (c) => send(c, { csrfToken: await startSession(c) }));
+  r.openapi(routes.session, async (c) => send(c, { userId: c.var.principal.userId, csrfToken: await currentCsrfToken(c) }));
+  r.openapi(routes.endSession, async (c) => {
+    endSession(c);
+    return send(c, { ended: true as const });
+  });
   r.openapi(routes.myTenants, async (c) => send(c, await tenantsOf(c.var.db, c.var.principal.userId)));
   r.openapi(routes.createTenant, async (c) => send(c, await createTenant(c.var.db, c.var.principal.userId, c.req.valid("json")), 201));
   r.openapi(routes.members, async (c) => send(c, await membersOf(c.var.db, await member(c, c.req.valid("param").tenantId, "viewer"))));

@@ -5,6 +5,7 @@ import { createRouter } from "../platform/openapi";
 import { ADMIN_BASE_PATH, adminRoutes } from "./admin-routes";
 import { headlessRoutes } from "./headless-routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
+import { authenticateMember } from "./member-session";
 import { authenticateTenantKey } from "./tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
@@ -23,9 +24,9 @@ export const content: GroupModule = {
     { prefix: `${SKILLS_BASE_PATH}/generate/summary`, credential: "tenant-key", resource: "content", readOnly: true, hourly: "content-skills" },
     { prefix: `${SKILLS_BASE_PATH}/translate`, credential: "tenant-key", resource: "content", readOnly: true, hourly: "content-skills" },
     // Members' roles are checked per tenant by the admin routes; the session proves who they are.
-    { prefix: ADMIN_BASE_PATH, credential: "session" },
+    { prefix: ADMIN_BASE_PATH, credential: "member" },
   ],
-  credentials: { "tenant-key": authenticateTenantKey },
+  credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
   mount: "/",
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();

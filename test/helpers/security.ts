@@ -103,13 +103,14 @@ export async function wrongCredentials(rule: AccessRule, creds: Credentials): Pr
       ];
     case "bearer":
     case "session":
+    case "member":
       return [
         { name: "no credential", headers: {}, status: 401 },
         { name: "malformed header", headers: { Authorization: "Basic dXNlcjpwYXNz" }, status: 401 },
         { name: "unknown key", headers: bearer("svc_sk_0000000000000000000000000000000000000000"), status: 401 },
         { name: "forged JWT", headers: bearer(`${creds.session.slice(0, -4)}AAAA`), status: 401 },
         { name: "wrong credential kind (appToken)", headers: { Authorization: `appToken ${creds.app.appToken}` }, status: 401 },
-        rule.credential === "session"
+        rule.credential !== "bearer"
           ? { name: "an API key where a session is needed", headers: bearer(creds.nonAdmin.token), status: 401 }
           : { name: "wrong scope", headers: bearer(creds.otherScope.token), status: 403 },
         { name: "revoked key", headers: bearer(creds.revoked.token), status: 401 },

@@ -18,17 +18,21 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
   if (!header) throw new ApiError(401, "Authorization header required");
   const token = BEARER.exec(header)?.[1];
   if (!token) throw new ApiError(401, "Invalid authentication credentials");
-  const db = c.var.db;
 
   if (token.startsWith(API_KEY_PREFIX)) {
     if (!accept.keys) throw new ApiError(401, "Invalid authentication credentials");
-    const found = await findKeyByToken(db, token);
+    const found = await findKeyByToken(c.var.db, token);
     assertUsableKey(found);
     return keyPrincipal(c, found);
   }
 
+  return sessionPrincipal(c, token);
+}
+
+/** The user of the service's JWT, wherever it came from (the header, or a console's cookie). */
+export async function sessionPrincipal(c: Context<AppEnv>, token: string): Promise<Principal> {
   const subject = await verifyAccessToken(c.env, token);
-  const [user] = await db.select().from(users).where(eq(users.casdoorId, subject)).limit(1);
+  const [user] = await c.var.db.select().from(users).where(eq(users.casdoorId, subject)).limit(1);
   if (!user?.isActive) throw new ApiError(401, "Invalid authentication credentials");
   return { keyId: null, appId: null, userId: user.id, role: user.role, plan: user.plan, scopes: [] };
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { createUser, sessionFor } from "../helpers/accounts";
+import { call } from "../helpers/requests";
+
+async function startSession(jwt: string) {
+  const res = await call("/admin/api/session", { method: "POST", headers: { Authorization: `Bearer ${jwt}` } });
+  const cookie = res.headers.get("Set-Cookie")!;
+  const { data } = (await res.json()) as { data: { csrfToken: string } };
+  return { res, cookie, value: /gw_console=([^;]+)/.exec(cookie)![1]!, csrfToken: data.csrfToken };
+}
+
+const withCookie = (value: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+  ({ ...init, headers: { Cookie: `gw_console=${value}`, ...(init.headers ?? {}) } }) as RequestInit;
+
+const newTenant = () => JSON.stringify({ name: "Cookie Times", slug: `cookie-${Date.now()}-${Math.random().toString(36).slice(2, 7)}` });
+
+describe("the console's cookie session", () => {
+  it("starts from the JWT: an HttpOnly, SameSite=Lax, Secure cookie for /admin, and a CSRF token", async () => {
+    const { res, cookie, csrfToken } = await startSession(await sessionFor(await createUser()));
+    expect(res.status).toBe(200);
+    expect(cookie).toMatch(/^gw_console=[^;]+; Max-Age=86400; Path=\/admin; HttpOnly; Secure; SameSite=Lax$/);
+    expect(csrfToken).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("reads with the cookie alone, and tells the CSRF token again", async () => {
+    const user = await createUser();
+    const session = await startSession(await sessionFor(user));
+    const tenants = await call("/admin/api/tenants", withCookie(session.value));
+    expect(tenants.status).toBe(200);
+    const again = (await (await call("/admin/api/session", withCookie(session.value))).json()) as { data: { userId: number; csrfToken: string } };
+    expect(again.data).toEqual({ userId: user.id, csrfToken: session.csrfToken });
+  });
+
+  it("refuses a write with the cookie but without its CSRF token, or with another session's", async () => {
+    const session = await startSession(await sessionFor(await createUser()));
+    const other = await startSession(await sessionFor(await createUser()));
+    const write = (headers: Record<string, string>) =>
+      call("/admin/api/tenants", withCookie(session.value, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: newTenant() }));
+    for (const headers of [{}, { "X-CSRF-Token": other.csrfToken }, { "X-CSRF-Token": "0".repeat(64) }]) {
+      const res = await write(headers);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ success: false, error: { code: "forbidden", message: "A write with the console's session cookie needs its X-CSRF-Token" } });
+    }
+    expect((await write({ "X-CSRF-Token": session.csrfToken })).status).toBe(201);
+  });
+
+  it("refuses a forged or missing session, and ends one", async () => {
+    const session = await startSession(await sessionFor(await createUser()));
+    expect((await call("/admin/api/tenants", withCookie(`${session.value.slice(0, -4)}AAAA`))).status).toBe(401);
+    expect((await call("/admin/api/tenants")).status).toBe(401);
+    const ended = await call("/admin/api/session", withCookie(session.value, { method: "DELETE", headers: { "X-CSRF-Token": session.csrfToken } }));
+    expect(ended.status).toBe(200);
+    expect(ended.headers.get("Set-Cookie")).toMatch(/^gw_console=; Max-Age=0; Path=\/admin/);
+  });
+
+  it("needs the JWT in Authorization to start", async () => {
+    const user = await createUser();
+    const session = await startSession(await sessionFor(user));
+    const res = await call("/admin/api/session", withCookie(session.value, { method: "POST", headers: { "X-CSRF-Token": session.csrfToken } }));
+    expect(res.status).toBe(400);
+  });
+});
