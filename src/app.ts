@@ -26,7 +26,11 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   const app = new OpenAPIHono<AppEnv>();
   const envelopeFor = surfaceResolver([...fallbackSurfaces, ...groups.flatMap((g) => g.surfaces)], "data");
   const settingsSchemas = settingsSchemasOf(groups);
-  const bodyLimits = new Map(groups.flatMap((g) => Object.entries(g.bodyLimits ?? {})).map(([path, bytes]) => [path, limitBody(bytes)]));
+  // A path of a group's bodyLimits may hold `*` for one segment (an id): /admin/api/tenants/*/media.
+  const bodyLimits = groups
+    .flatMap((g) => Object.entries(g.bodyLimits ?? {}))
+    .map(([path, bytes]) => ({ pattern: new RegExp(`^${path.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`), limit: limitBody(bytes) }));
+  const bodyLimitOf = (path: string) => bodyLimits.find((b) => b.pattern.test(path))?.limit ?? defaultBodyLimit;
   const defaultBodyLimit = limitBody(MAX_BODY_BYTES);
 
   const surface: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -37,7 +41,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   };
 
   app.use("*", requestContext, securityHeaders, surface);
-  app.use("*", (c, next) => (bodyLimits.get(c.req.path) ?? defaultBodyLimit)(c, next));
+  app.use("*", (c, next) => bodyLimitOf(c.req.path)(c, next));
   app.use("*", accessPolicy(groups.flatMap((g) => g.access), Object.assign({}, ...groups.map((g) => g.credentials ?? {}))));
   app.onError(handleError);
   app.notFound(handleNotFound);

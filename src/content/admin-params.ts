@@ -114,3 +114,28 @@ export const keyCreate = z.strictObject({
     .max(3)
     .optional(),
 });
+
+export const redirectWrite = z.strictObject({
+  siteId: z.number().int().positive(),
+  fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "fromPath must be a path starting with /, without query or fragment" }),
+  toUrl: z.string().regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "toUrl must be an http(s) URL or a path starting with /" }).max(1000),
+  status: z.union([z.literal(301), z.literal(302)], { error: "status must be 301 or 302" }).default(301),
+});
+
+const adFields = {
+  slot: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "slot must be a slot code: lower-case letters, digits, dashes" }),
+  mediaId: z.number().int().positive().nullable().optional(),
+  link: z.string().regex(/^https?:\/\//, { error: "link must be an http(s) URL" }).max(1000).nullable().optional(),
+  /** Shown in a sandboxed iframe on the site, never inline. */
+  html: z.string().max(20_000, { error: "html must be at most 20000 characters" }).nullable().optional(),
+  startsAt: isoInstant,
+  endsAt: isoInstant.nullable().optional(),
+  weight: z.number().int().min(1).max(1000).optional(),
+  isActive: z.boolean().optional(),
+};
+
+export const adCreate = z.discriminatedUnion("kind", [
+  z.strictObject({ siteId: z.number().int().positive(), kind: z.literal("image"), ...adFields, mediaId: z.number().int().positive({ error: "mediaId: an image ad needs its image" }) }),
+  z.strictObject({ siteId: z.number().int().positive(), kind: z.literal("html"), ...adFields, html: z.string().min(1, { error: "html: an HTML ad needs its snippet" }).max(20_000) }),
+]);
+export const adUpdate = z.strictObject({ kind: z.enum(["image", "html"]).optional(), ...adFields, slot: adFields.slot.optional(), startsAt: isoInstant.optional() });

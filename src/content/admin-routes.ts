@@ -38,7 +38,10 @@ import {
   contentListQuery,
   contentTagWrite,
   contentUpdate,
+  adCreate,
+  adUpdate,
   keyCreate,
+  redirectWrite,
   memberAdd,
   publishRequest,
   siteCreate,
@@ -46,7 +49,9 @@ import {
   tenantCreate,
 } from "./admin-params";
 import { queryInteger } from "./params";
-import { auditLog, categories, contents, contentTags, MEMBER_ROLES, type MemberRole, sites, tenantKeys } from "./schema";
+import { deleteMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "./media";
+import { ads, auditLog, categories, contents, contentTags, media, MEMBER_ROLES, type MemberRole, redirects, sites, tenantKeys } from "./schema";
+import { adStatsOf, adsOf, createAd, deleteAd, deleteRedirect, putRedirect, redirectsOf, updateAd } from "./site-extras";
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "./tenant-keys";
 import { currentCsrfToken, endSession, startSession } from "./member-session";
 import { memberRole, memberScope, requireRole, type TenantScope } from "./tenancy";
@@ -63,6 +68,9 @@ const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int())
 const contentTagSchema = fromTable(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag");
 const auditSchema = fromTable(createSelectSchema(auditLog), "AuditEntry");
 const keySchema = fromTable(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey");
+const mediaSchema = fromTable(createSelectSchema(media), "MediaRecord").extend({ url: z.string() }).openapi("Media");
+const redirectSchema = fromTable(createSelectSchema(redirects), "Redirect");
+const adSchema = fromTable(createSelectSchema(ads), "Ad");
 const tenantSchema = z.object({ id: z.number().int(), name: z.string(), slug: z.string(), role: z.enum(MEMBER_ROLES) }).openapi("TenantMembership");
 const memberSchema = z.object({ userId: z.number().int(), email: z.string(), fullName: z.string().nullable().optional(), role: z.enum(MEMBER_ROLES) });
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
@@ -75,6 +83,13 @@ const tenantPath = { params: z.object({ tenantId }) };
 const inTenantPath = <M extends z.ZodRawShape>(more: M) => ({ params: z.object({ tenantId, ...more }) });
 const ok = <T extends z.ZodType>(data: T, description: string, status: 200 | 201 = 200) => ({ ...tenantResponse(data, description, status), ...errors });
 const done = ok(z.object({ deleted: z.literal(true) }), "Deleted");
+
+/** An uploaded file's name as its uploader gave it: no path, no control characters. */
+const fileName = z
+  .string()
+  .min(1)
+  .max(200, { error: "filename must be at most 200 characters" })
+  .refine((name) => !/[/\\]/.test(name) && [...name].every((ch) => ch >= " "), { error: "filename must be a file name, without slashes or control characters" });
 
 const csrfSchema = z.object({ csrfToken: z.string().openapi({ description: "Send as X-CSRF-Token with every write that uses the cookie" }) });
 
@@ -150,6 +165,33 @@ const routes = {
     responses: ok(keySchema.extend({ token: z.string().openapi({ example: "svc_tk_…" }) }), "Created", 201),
   }),
   revokeKey: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/keys/{id}", summary: "Revoke a tenant API key (owner)", request: inTenantPath({ id: idParam("id") }), responses: ok(keySchema, "Revoked") }),
+  media: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/media", summary: "A site's images and files (viewer)",
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    responses: ok(z.array(mediaSchema), "Media"),
+  }),
+  upload: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/media", summary: `Upload an image or PDF, the file itself as the body, at most ${MAX_MEDIA_BYTES / 1024 / 1024} MB (author)`,
+    request: {
+      ...tenantPath,
+      query: z.strictObject({ siteId: queryInteger("siteId", 1, 1e12), filename: fileName }),
+      body: { required: true, content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: { type: "string", format: "binary" } }])) },
+    },
+    responses: { ...ok(mediaSchema, "Stored", 201), ...tenantErrorResponses(413, 415) },
+  }),
+  deleteMedia: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/media/{id}", summary: "Delete an image or file (editor)", request: inTenantPath({ id: idParam("id") }), responses: done }),
+  redirects: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/redirects", summary: "A site's redirects (viewer)",
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    responses: ok(z.array(redirectSchema), "Redirects"),
+  }),
+  putRedirect: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/redirects", summary: "Create or replace the redirect of a path (editor)", request: { ...tenantPath, ...json(redirectWrite) }, responses: ok(redirectSchema, "The redirect") }),
+  deleteRedirect: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/redirects/{id}", summary: "Delete a redirect (editor)", request: inTenantPath({ id: idParam("id") }), responses: done }),
+  ads: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/ads", summary: "A site's ads (viewer)", request: inTenantPath({ siteId: idParam("siteId") }), responses: ok(z.array(adSchema), "Ads") }),
+  createAd: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/ads", summary: "Create an ad: an image with a link, or an HTML snippet (owner)", request: { ...tenantPath, ...json(adCreate) }, responses: ok(adSchema, "Created", 201) }),
+  updateAd: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/ads/{id}", summary: "Change an ad (owner)", request: { ...inTenantPath({ id: idParam("id") }), ...json(adUpdate) }, responses: ok(adSchema, "The ad") }),
+  deleteAd: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/ads/{id}", summary: "Delete an ad and its counts (owner)", request: inTenantPath({ id: idParam("id") }), responses: done }),
+  adStats: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/ads/{id}/stats", summary: "An ad's impressions and clicks a day, the last 90 days (editor)",
+    request: inTenantPath({ id: idParam("id") }),
+    responses: ok(z.array(z.object({ day: z.string(), impressions: z.number().int(), clicks: z.number().int() })), "Days"),
+  }),
   audit: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/audit", summary: "Publishing, unpublishing and deletions, newest first (editor)",
     request: { ...tenantPath, query: z.strictObject({ page: queryInteger("page", 1, 100_000).optional(), size: queryInteger("size", 1, 100).optional() }) },
     responses: ok(z.array(auditSchema), "Entries"),
@@ -279,6 +321,50 @@ export function adminRoutes() {
     const key = await revokeTenantKey(c.var.db, (await member(c, p.tenantId, "owner")).tenantId, p.id);
     if (!key) throw new ApiError(404, `No key with id ${p.id}`);
     return send(c, maskedKey(key));
+  });
+  r.openapi(routes.media, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await mediaOf(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId));
+  });
+  r.openapi(routes.upload, async (c) => {
+    const scope = await member(c, c.req.valid("param").tenantId, "author");
+    const { siteId, filename } = c.req.valid("query");
+    const contentType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    return send(c, await uploadMedia(c.var.db, c.env.MEDIA, scope, scope.userId, { siteId, filename, contentType, bytes }), 201);
+  });
+  r.openapi(routes.deleteMedia, async (c) => {
+    const p = c.req.valid("param");
+    await deleteMedia(c.var.db, c.env.MEDIA, await member(c, p.tenantId, "editor"), p.id);
+    return send(c, { deleted: true });
+  });
+  r.openapi(routes.redirects, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await redirectsOf(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId));
+  });
+  r.openapi(routes.putRedirect, async (c) => send(c, await putRedirect(c.var.db, await member(c, c.req.valid("param").tenantId, "editor"), c.req.valid("json"))));
+  r.openapi(routes.deleteRedirect, async (c) => {
+    const p = c.req.valid("param");
+    await deleteRedirect(c.var.db, await member(c, p.tenantId, "editor"), p.id);
+    return send(c, { deleted: true });
+  });
+  r.openapi(routes.ads, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await adsOf(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId));
+  });
+  r.openapi(routes.createAd, async (c) => send(c, await createAd(c.var.db, await member(c, c.req.valid("param").tenantId, "owner"), c.req.valid("json")), 201));
+  r.openapi(routes.updateAd, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await updateAd(c.var.db, await member(c, p.tenantId, "owner"), p.id, c.req.valid("json")));
+  });
+  r.openapi(routes.deleteAd, async (c) => {
+    const p = c.req.valid("param");
+    await deleteAd(c.var.db, await member(c, p.tenantId, "owner"), p.id);
+    return send(c, { deleted: true });
+  });
+  r.openapi(routes.adStats, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await adStatsOf(c.var.db, await member(c, p.tenantId, "editor"), p.id, 90));
   });
   r.openapi(routes.audit, async (c) => {
     const { page = 1, size = 50 } = c.req.valid("query");

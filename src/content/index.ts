@@ -4,6 +4,8 @@ import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 import { ADMIN_BASE_PATH, adminRoutes } from "./admin-routes";
 import { headlessRoutes } from "./headless-routes";
+import { MAX_MEDIA_BYTES } from "./media";
+import { mediaRoutes } from "./media-routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
 import { authenticateMember } from "./member-session";
 import { authenticateTenantKey } from "./tenant-keys";
@@ -16,6 +18,7 @@ export const content: GroupModule = {
     { prefix: "/api/mcp", envelope: "tenant" },
     { prefix: SKILLS_BASE_PATH, envelope: "tenant" },
     { prefix: ADMIN_BASE_PATH, envelope: "tenant" },
+    { prefix: "/media", envelope: "tenant" },
   ],
   access: [
     { prefix: "/api/mcp", credential: "tenant-key", resource: "content" },
@@ -25,14 +28,18 @@ export const content: GroupModule = {
     { prefix: `${SKILLS_BASE_PATH}/translate`, credential: "tenant-key", resource: "content", readOnly: true, hourly: "content-skills" },
     // Members' roles are checked per tenant by the admin routes; the session proves who they are.
     { prefix: ADMIN_BASE_PATH, credential: "member" },
+    // The sites' images and files: public, under keys nobody can guess.
+    { prefix: "/media", credential: "public" },
   ],
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
+  bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES },
   mount: "/",
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route("/", headlessRoutes());
     router.route(SKILLS_BASE_PATH, skillsRoutes());
     router.route(ADMIN_BASE_PATH, adminRoutes());
+    router.route("/media", mediaRoutes());
     return router;
   },
 };

@@ -210,6 +210,79 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_log_tenant_at").on(t.tenantId, t.at)],
 );
 
+/** Images and files of a site, stored in R2 under a random key; the row says what they are. */
+export const media = sqliteTable(
+  "media",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    key: text("key").notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    uploadedBy: integer("uploaded_by").notNull(),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [uniqueIndex("media_key").on(t.key), index("media_site").on(t.siteId)],
+);
+
+export const redirects = sqliteTable(
+  "redirects",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    fromPath: text("from_path").notNull(),
+    toUrl: text("to_url").notNull(),
+    status: integer("status").notNull().default(301),
+  },
+  (t) => [uniqueIndex("redirects_site_from").on(t.siteId, t.fromPath)],
+);
+
+export const AD_KINDS = ["image", "html"] as const;
+
+/** An ad in a slot of a site: an image from the media with a link, or an HTML snippet shown in a sandboxed iframe. */
+export const ads = sqliteTable(
+  "ads",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    slot: text("slot").notNull(),
+    kind: text("kind", { enum: AD_KINDS }).notNull(),
+    mediaId: integer("media_id"),
+    link: text("link"),
+    html: text("html"),
+    startsAt: text("starts_at").notNull(),
+    endsAt: text("ends_at"),
+    weight: integer("weight").notNull().default(1),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+  },
+  (t) => [index("ads_site_slot").on(t.siteId, t.slot)],
+);
+
+/** Impressions and clicks of an ad, a row a day (UTC). */
+export const adStats = sqliteTable(
+  "ad_stats",
+  {
+    tenantId: integer("tenant_id").notNull(),
+    adId: integer("ad_id")
+      .notNull()
+      .references(() => ads.id),
+    day: text("day").notNull(),
+    impressions: integer("impressions").notNull().default(0),
+    clicks: integer("clicks").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.adId, t.day] })],
+);
+
 export type Tenant = typeof tenants.$inferSelect;
 export type Site = typeof sites.$inferSelect;
 export type Category = typeof categories.$inferSelect;

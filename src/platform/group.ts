@@ -39,7 +39,7 @@ export interface GroupModule {
   access: AccessRule[];
   /** Credential kinds the group brings (its own tokens), by the name its rules use. */
   credentials?: Record<string, Authenticator>;
-  /** Larger request bodies than the service's 1 MiB, by exact path. */
+  /** Larger request bodies than the service's 1 MiB, by path (`*` stands for one segment). */
   bodyLimits?: Record<string, number>;
   /** Where the router is mounted, and the router itself (paths relative to the mount). */
   mount: string;

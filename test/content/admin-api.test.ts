@@ -184,6 +184,9 @@ describe("cross-tenant walk", () => {
     if (path.endsWith("/publish")) return {};
     if (path.endsWith("/tags")) return { siteId, type: "menu", name: "x", definition: { items: [] } };
     if (path.endsWith("/keys")) return { name: "x", siteIds: [siteId] };
+    if (path.endsWith("/redirects")) return { siteId, fromPath: "/old", toUrl: "/new" };
+    if (path.endsWith("/ads")) return { siteId, kind: "html", slot: "top", html: "<b>x</b>", startsAt: "2026-01-01T00:00:00Z" };
+    if (path.endsWith("/ads/:id")) return { weight: 2 };
     return undefined;
   };
   it("covers the admin routes", () => {
@@ -199,7 +202,8 @@ describe("cross-tenant walk", () => {
         .replace(/:siteId/, String(victim.siteId))
         .replace(/:id/, "1")
         .replace(/:version/, "1")
-        .replace("/admin/api", "");
+        .replace("/admin/api", "")
+        .replace(/\/media$/, route.method === "POST" ? `/media?siteId=${victim.siteId}&filename=x.png` : "/media");
     const body = bodyFor(route.method, route.path, victim.siteId);
     // The victim's tenant in the path: the intruder is no member of it.
     const direct = await send(route.method, fill(victim.tenantId), intruder.session, body);

@@ -7,7 +7,8 @@ import type { GroupModule } from "../../src/platform/group";
 import { createRouter } from "../../src/platform/openapi";
 import { service } from "../../src/service";
 
-const PUBLIC = ["/health", "/openapi.json", "/docs", "/docs/*", "/auth/login", "/auth/callback", "/auth/refresh"];
+// The sites' media are public by design: their keys are random (docs/content.md).
+const PUBLIC = ["/health", "/openapi.json", "/docs", "/docs/*", "/auth/login", "/auth/callback", "/auth/refresh", "/media/1/1/1"];
 const ruleFor = accessRuleFinder(GROUPS.flatMap((g) => g.access));
 
 /** Hono's pattern of a registered route, written as a request path (`:id` → `1`). */

@@ -1,0 +1,120 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, createTestTenant, memberWith, type TestTenant } from "../helpers/content";
+import { call } from "../helpers/requests";
+
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTestTenant();
+});
+
+async function upload(bytes: Uint8Array, contentType: string, session = tenant.session, filename = "logo.png") {
+  const res = await call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${tenant.siteId}&filename=${encodeURIComponent(filename)}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${session}`, "Content-Type": contentType },
+    body: bytes,
+  });
+  return { status: res.status, body: (await res.json()) as Envelope<{ id: number; url: string; key: string; size: number; contentType: string }> };
+}
+
+async function send<T = Record<string, unknown>>(method: string, path: string, body?: unknown, session = tenant.session) {
+  const res = await admin(method, `/tenants/${tenant.tenantId}${path}`, session, body);
+  return { status: res.status, body: (await res.json()) as Envelope<T> };
+}
+
+describe("media", () => {
+  it("stores an upload in R2 under a random key, serves it as uploaded, lists it and deletes it", async () => {
+    const { status, body } = await upload(PNG, "image/png");
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({ size: PNG.byteLength, contentType: "image/png" });
+    expect(body.data.url).toMatch(new RegExp(`^/media/${tenant.tenantId}/${tenant.siteId}/[0-9A-Za-z]{20}\\.png$`));
+    expect(await env.MEDIA.head(body.data.key)).not.toBeNull();
+
+    const served = await call(body.data.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(served.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+
+    const listed = await send<{ id: number }[]>("GET", `/sites/${tenant.siteId}/media`);
+    expect(listed.body.data.map((m) => m.id)).toContain(body.data.id);
+    expect((await send("DELETE", `/media/${body.data.id}`)).status).toBe(200);
+    expect(await env.MEDIA.head(body.data.key)).toBeNull();
+    expect((await call(body.data.url)).status).toBe(404);
+  });
+
+  it("refuses a body that is not what its type says, SVG, and a file over 5 MB", async () => {
+    const lying = await upload(new TextEncoder().encode("<script>alert(1)</script>"), "image/png");
+    expect(lying.status).toBe(400);
+    expect(lying.body.error!.message).toBe("The body is not a image/png file");
+    const svg = await upload(new TextEncoder().encode("<svg onload=alert(1)>"), "image/svg+xml");
+    expect(svg.status).toBe(415);
+    expect(svg.body.error!.message).toBe("Content-Type must be one of image/png, image/jpeg, image/gif, image/webp, application/pdf");
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(PNG);
+    expect((await upload(big, "image/png")).status).toBe(413);
+    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE tenant_id = ?").bind(tenant.tenantId).all<{ n: number }>();
+    expect(results[0]!.n).toBe(0);
+  });
+
+  it("lets a viewer list but not upload", async () => {
+    const viewer = await memberWith(tenant, "viewer");
+    expect((await upload(PNG, "image/png", viewer.session)).status).toBe(403);
+  });
+
+  it("answers 404 for a file that does not exist, 400 for a name that is no media key", async () => {
+    expect((await call(`/media/${tenant.tenantId}/${tenant.siteId}/AAAAAAAAAAAAAAAAAAAA.png`)).status).toBe(404);
+    expect((await call(`/media/${tenant.tenantId}/${tenant.siteId}/..%2F..%2Fsecret`)).status).toBe(400);
+  });
+});
+
+describe("redirects", () => {
+  it("creates, replaces, lists and deletes the redirect of a path", async () => {
+    const first = await send<{ id: number; status: number }>("PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old-news", toUrl: "/news" });
+    expect(first.body.data).toMatchObject({ fromPath: "/old-news", toUrl: "/news", status: 301 });
+    const replaced = await send<{ id: number }>("PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old-news", toUrl: "https://elsewhere.example/", status: 302 });
+    expect(replaced.body.data).toMatchObject({ id: first.body.data.id, status: 302 });
+    expect((await send<unknown[]>("GET", `/sites/${tenant.siteId}/redirects`)).body.data).toHaveLength(1);
+    expect((await send("DELETE", `/redirects/${first.body.data.id}`)).status).toBe(200);
+  });
+
+  it.each([
+    [{ fromPath: "old", toUrl: "/x" }, "body.fromPath: fromPath must be a path starting with /, without query or fragment"],
+    [{ fromPath: "/a", toUrl: "javascript:alert(1)" }, "body.toUrl: toUrl must be an http(s) URL or a path starting with /"],
+    [{ fromPath: "/a", toUrl: "/b", status: 307 }, "body.status: status must be 301 or 302"],
+  ])("refuses %j", async (input, message) => {
+    const { status, body } = await send("PUT", "/redirects", { siteId: tenant.siteId, ...input });
+    expect(status).toBe(400);
+    expect(body.error!.message).toBe(message);
+  });
+});
+
+describe("ads", () => {
+  it("creates an image ad from the site's media and an HTML ad, changes and deletes them", async () => {
+    const image = await upload(PNG, "image/png");
+    const imageAd = await send<{ id: number }>("POST", "/ads", { siteId: tenant.siteId, kind: "image", slot: "sidebar", mediaId: image.body.data.id, link: "https://shop.example/", startsAt: "2026-01-01T00:00:00Z", weight: 3 });
+    expect(imageAd.status).toBe(201);
+    expect(imageAd.body.data).toMatchObject({ kind: "image", slot: "sidebar", weight: 3, isActive: true });
+    const htmlAd = await send<{ id: number }>("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "<b>Sale</b>", startsAt: "2026-01-01T00:00:00Z" });
+    expect(htmlAd.status).toBe(201);
+    expect((await send("PATCH", `/ads/${htmlAd.body.data.id}`, { isActive: false })).body.data).toMatchObject({ isActive: false });
+    expect((await send<unknown[]>("GET", `/sites/${tenant.siteId}/ads`)).body.data).toHaveLength(2);
+    expect((await send<unknown[]>("GET", `/ads/${imageAd.body.data.id}/stats`)).body.data).toEqual([]);
+    expect((await send("DELETE", `/ads/${imageAd.body.data.id}`)).status).toBe(200);
+  });
+
+  it("refuses an image ad without an image of the site, an HTML ad without its snippet, and an editor", async () => {
+    const noImage = await send("POST", "/ads", { siteId: tenant.siteId, kind: "image", slot: "top", mediaId: 999999, startsAt: "2026-01-01T00:00:00Z" });
+    expect(noImage.status).toBe(400);
+    expect(noImage.body.error!.message).toBe(`mediaId: no image 999999 in site ${tenant.siteId}`);
+    const noHtml = await send("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "", startsAt: "2026-01-01T00:00:00Z" });
+    expect(noHtml.status).toBe(400);
+    const editor = await memberWith(tenant, "editor");
+    const byEditor = await send("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "<b>x</b>", startsAt: "2026-01-01T00:00:00Z" }, editor.session);
+    expect(byEditor.status).toBe(403);
+  });
+});
