@@ -1,4 +1,5 @@
 import { createCategory, createContent, createSite, createTenant, putContentTag, setPublication } from "../src/content/admin";
+import { createAd } from "../src/content/site-extras";
 import { memberScope } from "../src/content/tenancy";
 import { issueTenantKey } from "../src/content/tenant-keys";
 import type { Database } from "../src/platform/database";
@@ -123,7 +124,7 @@ export interface DemoTenant {
 
 /**
  * A tenant with one site, for `npm run dev` and `tenants:create`; with `demo`, the site is filled:
- * a category tree, the stories above in English and German, a menu and a posts tag. Returns a
+ * a category tree, the stories above in English and German, a menu, a posts tag and an ad. Returns a
  * tenant key with full scopes (shown only now).
  */
 export async function createDemoTenant(db: Database, ownerId: number, options: { name: string; slug: string; demo: boolean }): Promise<DemoTenant> {
@@ -194,4 +195,12 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
     },
   });
   await putContentTag(db, scope, { siteId, type: "posts", name: "latest-culture", definition: { categories: [ids.culture], order: "newest", limit: 5 } });
+  await createAd(db, scope, {
+    siteId,
+    kind: "html",
+    slot: "sidebar",
+    html: '<a href="https://example.com/winter-market" target="_blank" rel="noopener">Winter market: timed tickets for the weekend</a>',
+    startsAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+    weight: 1,
+  });
 }

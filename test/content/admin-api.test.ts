@@ -135,6 +135,20 @@ describe("roles", () => {
   });
 });
 
+describe("members", () => {
+  it("adds a user who has logged in, changes their role, and lists the members", async () => {
+    const user = await createUser({ email: `member-${Date.now()}@example.com` });
+    const added = await send("PUT", `/tenants/${tenant.tenantId}/members`, tenant.session, { email: user.email, role: "author" });
+    expect(added.body.data).toEqual({ userId: user.id, email: user.email, role: "author" });
+    await send("PUT", `/tenants/${tenant.tenantId}/members`, tenant.session, { email: user.email, role: "editor" });
+    const members = await send<{ userId: number; role: string }[]>("GET", `/tenants/${tenant.tenantId}/members`, tenant.session);
+    expect(members.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ userId: tenant.ownerId, role: "owner" }), expect.objectContaining({ userId: user.id, role: "editor" })]));
+    const unknown = await send("PUT", `/tenants/${tenant.tenantId}/members`, tenant.session, { email: "never-logged-in@example.com", role: "viewer" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error!.message).toBe("No user with email never-logged-in@example.com: they log in once first");
+  });
+});
+
 describe("tenant keys", () => {
   it("shows a new key's token once, lists it masked, and a revoked key stops at once", async () => {
     const created = await send<{ id: number; token: string; maskedToken: string }>("POST", `/tenants/${tenant.tenantId}/keys`, tenant.session, { name: "site", scopes: ["content:read"] });

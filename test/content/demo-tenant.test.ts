@@ -6,7 +6,7 @@ import { createUser, uniqueTag } from "../helpers/accounts";
 import { headless } from "../helpers/content";
 
 describe("the demo tenant of npm run dev and tenants:create --demo", () => {
-  it("fills one site with a category tree, a dozen contents in two languages, a menu and a posts tag, readable with its key", async () => {
+  it("fills one site with a category tree, a dozen contents in two languages, a menu, a posts tag and an ad, readable with its key", async () => {
     const owner = await createUser();
     const slug = `demo-${uniqueTag().toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
     const demo = await createDemoTenant(database(env), owner.id, { name: "Demo", slug, demo: true });
@@ -24,6 +24,8 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
       { type: "posts", name: "latest-culture" },
       { type: "menu", name: "main" },
     ]);
+    const ads = await env.DB.prepare("SELECT kind, slot FROM ads WHERE site_id = ?").bind(demo.siteId).all();
+    expect(ads.results).toEqual([{ kind: "html", slot: "sidebar" }]);
   });
 
   it("makes an empty site without --demo", async () => {
