@@ -24,6 +24,9 @@ const result = await build({
   conditions: ["workerd", "worker", "browser"],
   external: ["cloudflare:*", "node:*"],
   chunkNames: "chunks/[name]-[hash]",
+  // WebAssembly (the template engine) stays a module of its own: wrangler uploads it as CompiledWasm.
+  loader: { ".wasm": "copy" },
+  assetNames: "chunks/[name]-[hash]",
   // The same definition wrangler's bundler makes; some libraries read it to pick a build.
   define: { "process.env.NODE_ENV": '"production"' },
   minify: true,
