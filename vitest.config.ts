@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { existsSync, readFileSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
 import { copyDocsAssets } from "./scripts/lib/docs-assets";
@@ -13,6 +14,18 @@ function sharedData(file: string): string {
 
 // The carrier adapter's test touches no storage: it runs with the shared files. The seed's own
 // test rewrites tax rates, as the refresh jobs do; the HS search loads the full nomenclature.
+/** A theme folder's text files, by their path inside it. */
+function themeFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return [relative(dir, path), readFileSync(path, "utf8")];
+      }),
+  );
+}
+
 const ISOLATED = [
   "test/scheduler/**/*.test.ts",
   "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery}.test.ts",
@@ -37,6 +50,8 @@ export default defineConfig({
           TEST_SEED: (await seedParts({ catalogues: false })).flatMap((part) => part.statements),
           // The full HS codes and units, for the files that load them (test/helpers/catalogues.ts).
           TEST_CATALOGUES: cataloguePart().flatMap((part) => part.statements),
+          // The default theme's files by path, for the files that install it in the test R2.
+          TEST_DEFAULT_THEME: themeFiles("themes/default"),
           KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
           JWT_SECRET: "test-only-jwt-secret",
           CASDOOR_CLIENT_SECRET: "test-only-client-secret",

@@ -7,6 +7,7 @@ import { findKeyByToken } from "../src/platform/auth/api-keys";
 import { createDemoTenant, type DemoTenant } from "../seed/content-demo";
 import { database } from "../src/platform/database";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
+import { installTheme } from "./lib/themes";
 import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
 
@@ -77,6 +78,8 @@ wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 await runSeed("local");
 const key = await developmentKey();
 const demo = await demoTenant();
+const themeFiles = await withLocalBindings((env) => installTheme(env.THEMES, demo.siteId, "themes/default"));
+step(`installed the default theme (${themeFiles} files) for the demo site`);
 
 const base = `http://localhost:${port}`;
 process.stderr.write(`
@@ -91,6 +94,8 @@ process.stderr.write(`
 
   The demo tenant's key (group C, also in ${DEMO_TENANT_FILE}):
     curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
+
+  The demo site: http://${demo.siteSlug}.localhost:${port}/
 
   API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
 

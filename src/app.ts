@@ -40,7 +40,20 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     await next();
   };
 
-  app.use("*", requestContext, securityHeaders, surface);
+  const hostSites = groups.flatMap((g) => (g.hostSites ? [g.hostSites] : []));
+  // A host that names a tenant's site is that site, whatever the path: its pages, not the API.
+  const siteDispatch: MiddlewareHandler<AppEnv> = async (c, next) => {
+    for (const sites of hostSites) {
+      const siteId = await sites.siteFor(c);
+      if (siteId !== null) {
+        c.set("envelope", "html");
+        return sites.pages(siteId, c).fetch(c.req.raw, c.env, c.executionCtx);
+      }
+    }
+    await next();
+  };
+
+  app.use("*", requestContext, securityHeaders, siteDispatch, surface);
   app.use("*", (c, next) => bodyLimitOf(c.req.path)(c, next));
   app.use("*", accessPolicy(groups.flatMap((g) => g.access), Object.assign({}, ...groups.map((g) => g.credentials ?? {}))));
   app.onError(handleError);

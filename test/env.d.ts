@@ -15,6 +15,7 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       TEST_SEED: string[];
       TEST_CATALOGUES: string[];
+      TEST_DEFAULT_THEME: Record<string, string>;
       SHARED_HS_CSV: string;
       SHARED_HS_SECTIONS_CSV: string;
       SHARED_UNITS_CSV: string;

@@ -8,6 +8,7 @@ import { MAX_MEDIA_BYTES } from "./media";
 import { mediaRoutes } from "./media-routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
 import { authenticateMember } from "./member-session";
+import { siteIdForHost, sitePages } from "./sites/site-pages";
 import { authenticateTenantKey } from "./tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
@@ -32,6 +33,7 @@ export const content: GroupModule = {
     { prefix: "/media", credential: "public" },
   ],
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
+  hostSites: { siteFor: (c) => siteIdForHost(c.var.db, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES },
   mount: "/",
   router: (): OpenAPIHono<AppEnv> => {

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { createContent, createSite, createTenant, setPublication } from "../../src/content/admin";
 import { memberScope } from "../../src/content/tenancy";
@@ -82,4 +82,14 @@ export function admin(method: string, path: string, session: string, body?: unkn
     headers: { Authorization: `Bearer ${session}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+}
+
+/** Puts the default theme into the test R2 for a site, as `npm run dev` does for the demo site. */
+export async function installDefaultTheme(siteId: number, files: Record<string, string> = env.TEST_DEFAULT_THEME) {
+  for (const [path, text] of Object.entries(files)) await env.THEMES.put(`themes/${siteId}/default/${path}`, text);
+}
+
+/** A page of a tenant's site, asked for by its host. */
+export function sitePage(slug: string, path = "/", init: RequestInit = {}) {
+  return SELF.fetch(`http://${slug}.localhost${path}`, init);
 }

@@ -1,0 +1,180 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../../platform/env";
+import type { Database } from "../../platform/database";
+import { isPublic, listPublished, publishedContent } from "../headless";
+import { categories, contents, contentTags, sites, type Site } from "../schema";
+import { memberScope } from "../tenancy";
+import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
+import { TemplateError } from "./templates";
+
+const HOST_CACHE_MS = 60_000;
+const hosts = new Map<string, { siteId: number | null; until: number }>();
+
+/** The site a Host names: `<slug>.localhost` in development, else its primary domain or an alias. */
+export async function siteIdForHost(db: Database, rawHost: string | undefined): Promise<number | null> {
+  const host = (rawHost ?? "").toLowerCase().replace(/:\d+$/, "");
+  if (!host) return null;
+  const known = hosts.get(host);
+  if (known && known.until > Date.now()) return known.siteId;
+  const local = /^([a-z0-9-]+)\.localhost$/.exec(host)?.[1];
+  const [found] = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(local ? eq(sites.slug, local) : sql`${sites.primaryDomain} = ${host} OR EXISTS (SELECT 1 FROM json_each(${sites.aliases}) WHERE value = ${host})`)
+    .limit(1);
+  const siteId = found?.id ?? null;
+  hosts.set(host, { siteId, until: Date.now() + HOST_CACHE_MS });
+  return siteId;
+}
+
+interface MenuItem {
+  label: string;
+  link: { category?: number; content?: number; tag?: string; url?: string };
+  children?: MenuItem[];
+}
+
+/** Menus with every link made a URL of the site. */
+async function resolvedMenus(db: Database, site: Site) {
+  const scope = memberScope(site.tenantId);
+  const [menus, cats, slugs] = await db.batch([
+    db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu"))),
+    db.select({ id: categories.id, slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, scope.tenantId), eq(categories.siteId, site.id))),
+    db.select({ id: contents.id, slug: contents.slug }).from(contents).where(and(eq(contents.tenantId, scope.tenantId), eq(contents.siteId, site.id))),
+  ]);
+  const urlOf = (link: MenuItem["link"]) =>
+    link.url ??
+    (link.category !== undefined ? `/c/${cats.find((c) => c.id === link.category)?.slug ?? ""}` : link.content !== undefined ? `/${slugs.find((c) => c.id === link.content)?.slug ?? ""}` : `/tag/${encodeURIComponent(link.tag ?? "")}`);
+  const resolve = (items: MenuItem[]): unknown[] => items.map((item) => ({ label: item.label, url: urlOf(item.link), children: resolve(item.children ?? []) }));
+  return Object.fromEntries(menus.map((m) => [m.name, resolve((m.definition as { items: MenuItem[] }).items)]));
+}
+
+type Page = {
+  template: string;
+  status: 200 | 404;
+  title: string;
+  description?: string | null;
+  noindex?: boolean;
+  /** JSON-LD and a canonical URL of the content's own, where it has them. */
+  seo?: { jsonld?: object; canonical?: string };
+  data: Record<string, unknown>;
+};
+
+async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, page: Page): Promise<string> {
+  const origin = new URL(c.req.url).origin;
+  const locale = theme.locale(site.defaultLanguage);
+  const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
+  return theme.render(`templates/${page.template}.html.j2`, {
+    site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
+    page: { language: site.defaultLanguage, path: new URL(c.req.url).pathname },
+    menus: await resolvedMenus(c.var.db, site),
+    seo: { title, description: page.description ?? site.seoDescription, canonical: `${origin}${new URL(c.req.url).pathname}`, noindex: page.noindex ?? false, ...page.seo },
+    t: (key: string) => locale[key] ?? key,
+    asset: (path: string) => `/themes/${site.id}/${site.theme}/${path}?v=${theme.version}`,
+    url_for: (name: string, slug?: string) => (name === "home" ? "/" : name === "category" ? `/c/${slug}` : `/${slug ?? ""}`),
+    ...page.data,
+  });
+}
+
+/** A page from the edge cache under the site's content version and the theme's version, or rendered and kept. */
+async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, build: () => Promise<Page>): Promise<Response> {
+  const url = new URL(c.req.url);
+  const key = new Request(`https://site-cache.invalid/${site.id}/v${site.contentVersion}/t${theme.version}${url.pathname}${url.search}`);
+  const cache = (caches as unknown as { default: Cache }).default;
+  const hit = await cache.match(key);
+  if (hit) {
+    const headers = new Headers(hit.headers);
+    headers.set("X-Cache", "HIT");
+    return new Response(hit.body, { status: hit.status, headers });
+  }
+  const page = await build();
+  let html: string;
+  try {
+    html = await renderPage(c, site, theme, page);
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
+    // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
+    const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
+    return c.html(`<!doctype html><meta charset="utf-8"><title>Template error</title><h1>Template error</h1><pre>${escapeHtml(message)}</pre>`, 500);
+  }
+  const response = new Response(html, {
+    status: page.status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=60, stale-while-revalidate=300", "X-Cache": "MISS" },
+  });
+  if (page.status === 200) c.executionCtx.waitUntil(cache.put(key, response.clone()));
+  return response;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+const notFound: Page = { template: "404", status: 404, title: "Not found", noindex: true, data: {} };
+
+/** A tenant's web site, chosen by Host: home, category pages, content pages and the theme's assets. */
+export function sitePages(siteId: number, parent: Context<AppEnv>) {
+  const app = new Hono<AppEnv>();
+  // The request's database and log, as the platform made them for it.
+  app.use("*", async (c, next) => {
+    c.set("db", parent.var.db);
+    c.set("log", parent.var.log);
+    await next();
+  });
+  const siteOf = async (c: Context<AppEnv>) => {
+    const [site] = await c.var.db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
+    return site!;
+  };
+  const withTheme = async (c: Context<AppEnv>, build: (site: Site) => Promise<Page>) => {
+    const site = await siteOf(c);
+    const theme = await loadTheme(c.env.THEMES, site.id, site.theme);
+    if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
+    return cachedPage(c, site, theme, () => build(site));
+  };
+  const now = () => new Date().toISOString();
+  const item = (i: { slug: string }) => ({ ...i, url: `/${i.slug}` });
+
+  // An asset of this site's theme only: another site's path is a 404 here.
+  app.get("/themes/:siteId/:theme/*", async (c) => {
+    if (Number(c.req.param("siteId")) !== siteId) return c.text("Not found", 404);
+    const path = c.req.path.split("/").slice(4).join("/");
+    return (await themeAsset(c.env.THEMES, siteId, c.req.param("theme"), path)) ?? c.text("Not found", 404);
+  });
+  app.get("/", (c) =>
+    withTheme(c, async (site) => {
+      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language: site.defaultLanguage, page: 1, size: 20 }, now());
+      return { template: "index", status: 200, title: site.name, data: { contents: list.items.map(item) } };
+    }),
+  );
+  app.get("/c/:slug", (c) =>
+    withTheme(c, async (site) => {
+      const [category] = await c.var.db.select().from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.slug, c.req.param("slug")))).limit(1);
+      if (!category) return notFound;
+      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, page: 1, size: 20 }, now());
+      return { template: "category", status: 200, title: category.seoTitle ?? category.name, description: category.seoDescription ?? category.description, data: { category, contents: list.items.map(item) } };
+    }),
+  );
+  app.get("/:slug", (c) =>
+    withTheme(c, async (site) => {
+      const [found] = await c.var.db
+        .select({ id: contents.id })
+        .from(contents)
+        .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.slug, c.req.param("slug")), isPublic(now())))
+        .orderBy(desc(sql`${contents.language} = ${site.defaultLanguage}`))
+        .limit(1);
+      if (!found) return notFound;
+      const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
+      const origin = new URL(c.req.url).origin;
+      const jsonld = { "@context": "https://schema.org", "@type": "Article", headline: content.title, datePublished: content.publishAt, description: content.intro, url: `${origin}/${content.slug}` };
+      return {
+        template: "content",
+        status: 200,
+        title: content.seo.title,
+        description: content.seo.description,
+        noindex: content.seo.noindex,
+        seo: { jsonld, ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}) },
+        data: { content: { ...content, categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), translations: content.translations.map(item) } },
+      };
+    }),
+  );
+  app.notFound((c) => withTheme(c, async () => notFound));
+  return app;
+}

@@ -1,0 +1,82 @@
+import { templateSet } from "./templates";
+
+/** Where a site's theme lives in R2: `themes/<site_id>/<theme_name>/{layouts,templates,assets,locales}/`. */
+export const themePrefix = (siteId: number, theme: string) => `themes/${siteId}/${theme}/`;
+
+export interface LoadedTheme {
+  /** Names the theme's state: part of the page cache's keys and of the assets' URLs. */
+  version: string;
+  render(template: string, context: Record<string, unknown>): string;
+  has(template: string): boolean;
+  locale(language: string): Record<string, string>;
+}
+
+const loaded = new Map<string, { version: string; theme: Promise<LoadedTheme> }>();
+
+async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
+  const objects: R2Object[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    objects.push(...page.objects);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return objects;
+}
+
+/**
+ * A site's theme, parsed once per isolate for as long as its files do not change (the version is
+ * made of their etags); undefined when the site has no theme in R2.
+ */
+export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string): Promise<LoadedTheme | undefined> {
+  const prefix = themePrefix(siteId, theme);
+  const objects = (await listAll(bucket, prefix)).filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
+  if (!objects.length) return undefined;
+  const version = await digest(objects.map((o) => `${o.key}:${o.etag}`).join("\n"));
+  const key = `${siteId}/${theme}`;
+  const cached = loaded.get(key);
+  if (cached?.version === version) return cached.theme;
+  const theme_ = (async (): Promise<LoadedTheme> => {
+    const files = await Promise.all(objects.map(async (o) => [o.key.slice(prefix.length), await (await bucket.get(o.key))!.text()] as const));
+    const templates = Object.fromEntries(files.filter(([name]) => name.endsWith(".j2")));
+    const locales = Object.fromEntries(files.filter(([name]) => name.startsWith("locales/")).map(([name, text]) => [name.slice(8, -5), JSON.parse(text) as Record<string, string>]));
+    const set = await templateSet(templates);
+    return {
+      version,
+      render: (template, context) => set.render(template, context),
+      has: (template) => template in templates,
+      locale: (language) => ({ ...(locales.en ?? {}), ...(locales[language] ?? {}) }),
+    };
+  })();
+  loaded.set(key, { version, theme: theme_ });
+  theme_.catch(() => loaded.delete(key));
+  return theme_;
+}
+
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const ASSET_TYPES: Record<string, string> = {
+  css: "text/css; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  woff2: "font/woff2",
+  woff: "font/woff",
+  ico: "image/x-icon",
+};
+
+/** A theme's asset, with its type, its ETag, and for good in caches (its URL carries the theme version). */
+export async function themeAsset(bucket: R2Bucket, siteId: number, theme: string, path: string): Promise<Response | undefined> {
+  const type = ASSET_TYPES[path.split(".").at(-1)?.toLowerCase() ?? ""];
+  if (!type || path.split("/").some((segment) => segment === ".." || segment === "")) return undefined;
+  const object = await bucket.get(`${themePrefix(siteId, theme)}assets/${path}`);
+  if (!object) return undefined;
+  return new Response(object.body, { headers: { "Content-Type": type, ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" } });
+}

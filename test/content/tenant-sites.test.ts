@@ -1,0 +1,113 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createCategory, putContentTag } from "../../src/content/admin";
+import { memberScope } from "../../src/content/tenancy";
+import { database } from "../../src/platform/database";
+import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { call } from "../helpers/requests";
+
+/** The page's HTML with minijinja's escaped slashes (`&#x2f;`, as valid as `/`) written plainly. */
+const htmlOf = async (res: Response) => (await res.text()).replaceAll("&#x2f;", "/");
+
+let tenant: TestTenant;
+let slug: string;
+let storyId: number;
+
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).all<{ slug: string }>()).results;
+  slug = site!.slug;
+  const db = database(env);
+  const scope = memberScope(tenant.tenantId);
+  const news = await createCategory(db, scope, { siteId: tenant.siteId, name: "News", slug: "news", description: "What happened" });
+  storyId = await seedContent(tenant, { title: "Harbour reopens", categoryIds: [news.id], bodyMarkdown: "The **harbour** is open." });
+  await seedContent(tenant, { title: "Hafen offen", language: "de", translationOf: storyId });
+  await putContentTag(db, scope, { siteId: tenant.siteId, type: "menu", name: "main", definition: { items: [{ label: "News", link: { category: news.id } }] } });
+  await installDefaultTheme(tenant.siteId);
+});
+
+describe("tenant sites by host", () => {
+  it("serves the home page of <slug>.localhost from the site's theme", async () => {
+    const res = await sitePage(slug);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("Content-Security-Policy")).toContain("default-src 'self'");
+    const html = await htmlOf(res);
+    expect(html).toContain(`<a class="brand" href="/">`);
+    expect(html).toContain('<a href="/harbour-reopens">Harbour reopens</a>');
+    expect(html).not.toContain("Hafen offen");
+    expect(html).toMatch(/<link rel="stylesheet" href="\/themes\/\d+\/default\/css\/site\.css\?v=[0-9a-f]{16}">/);
+    expect(html).toContain('<li><a href="/c/news">News</a>');
+  });
+
+  it("serves a content page with its title, canonical URL, JSON-LD and language links", async () => {
+    const html = await htmlOf(await sitePage(slug, "/harbour-reopens"));
+    expect(html).toMatch(/<title>Harbour reopens · Site [^<]+<\/title>/);
+    expect(html).toContain(`<link rel="canonical" href="http://${slug}.localhost/harbour-reopens">`);
+    expect(html).toContain("<p>The <strong>harbour</strong> is open.</p>");
+    expect(html).toContain('<link rel="alternate" hreflang="de" href="/hafen-offen">');
+    const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>;
+    expect(jsonld).toMatchObject({ "@type": "Article", headline: "Harbour reopens" });
+  });
+
+  it("serves a category page, and the theme's 404 page for anything else", async () => {
+    expect(await (await sitePage(slug, "/c/news")).text()).toContain("<h1>News</h1>");
+    const missing = await sitePage(slug, "/no-such-page");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("<h1>Page not found</h1>");
+    expect((await sitePage(slug, "/c/nothing")).status).toBe(404);
+  });
+
+  it("serves the theme's assets with their type, only under the site's own id", async () => {
+    const css = await sitePage(slug, `/themes/${tenant.siteId}/default/css/site.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get("Content-Type")).toBe("text/css; charset=utf-8");
+    expect(css.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const other = await createTestTenant();
+    await installDefaultTheme(other.siteId);
+    expect((await sitePage(slug, `/themes/${other.siteId}/default/css/site.css`)).status).toBe(404);
+    expect((await sitePage(slug, `/themes/${tenant.siteId}/default/../../secret.css`)).status).toBe(404);
+  });
+
+  it("leaves other hosts to the API", async () => {
+    const res = await call("/");
+    expect(res.headers.get("Content-Type")).toContain("application/json");
+    expect((await SELFless("http://unknown-site.localhost/")).status).toBe(404);
+  });
+
+  it("answers from the edge cache until the site changes", async () => {
+    const fresh = await createTestTenant();
+    const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(fresh.siteId).all<{ slug: string }>()).results;
+    await installDefaultTheme(fresh.siteId);
+    expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("MISS");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("HIT");
+    const created = (await (await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, { siteId: fresh.siteId, title: "Fresh", slug: "fresh", language: "en" })).json()) as { data: { id: number } };
+    await admin("POST", `/tenants/${fresh.tenantId}/contents/${created.data.id}/publish`, fresh.session, {});
+    const after = await sitePage(site!.slug);
+    expect(after.headers.get("X-Cache")).toBe("MISS");
+    expect(await htmlOf(after)).toContain('<a href="/fresh">Fresh</a>');
+  });
+
+  it("answers a template error page, not a dead isolate, for a template that loops", async () => {
+    const broken = await createTestTenant();
+    const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(broken.siteId).all<{ slug: string }>()).results;
+    await installDefaultTheme(broken.siteId, {
+      ...env.TEST_DEFAULT_THEME,
+      "templates/index.html.j2": "{% for a in range(10000) %}{% for b in range(10000) %}{{ b }}{% endfor %}{% endfor %}",
+    });
+    const res = await sitePage(site!.slug);
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain("Template error");
+    expect((await sitePage(slug)).status).toBe(200);
+  });
+
+  it("answers 503 for a site without a theme", async () => {
+    const bare = await createTestTenant();
+    const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(bare.siteId).all<{ slug: string }>()).results;
+    const res = await sitePage(site!.slug);
+    expect(res.status).toBe(503);
+  });
+});
+
+const SELFless = (url: string) => import("cloudflare:test").then(({ SELF }) => SELF.fetch(url));
