@@ -135,6 +135,40 @@ describe("roles", () => {
   });
 });
 
+describe("reads and the remaining writes", () => {
+  it("lists and changes sites, lists categories and contents by status, and puts, lists and deletes content tags", async () => {
+    const base = `/tenants/${tenant.tenantId}`;
+    const sites = await send<{ id: number }[]>("GET", `${base}/sites`, tenant.session);
+    expect(sites.body.data.map((s) => s.id)).toContain(tenant.siteId);
+    const renamed = await send("PATCH", `${base}/sites/${tenant.siteId}`, tenant.session, { name: "Renamed", seoDescription: "News of the city", aliases: [`alias-${tenant.siteId}.example.com`] });
+    expect(renamed.body.data).toMatchObject({ name: "Renamed", seoDescription: "News of the city", aliases: [`alias-${tenant.siteId}.example.com`] });
+
+    await send("POST", `${base}/categories`, tenant.session, { siteId: tenant.siteId, name: "Listed", slug: "listed" });
+    const cats = await send<{ slug: string }[]>("GET", `${base}/sites/${tenant.siteId}/categories`, tenant.session);
+    expect(cats.body.data.map((c) => c.slug)).toContain("listed");
+
+    const draft = await send<{ id: number }>("POST", `${base}/contents`, tenant.session, { siteId: tenant.siteId, title: "Status filter", slug: "status-filter", language: "en" });
+    const drafts = await send<{ items: { id: number; status: string }[] }>("GET", `${base}/contents?status=draft&siteId=${tenant.siteId}&size=100`, tenant.session);
+    expect(drafts.body.data.items.map((i) => i.id)).toContain(draft.body.data.id);
+    expect(drafts.body.data.items.every((i) => i.status === "draft")).toBe(true);
+    expect((await send("GET", `${base}/contents?status=gone`, tenant.session)).status).toBe(400);
+
+    const tag = await send<{ id: number }>("PUT", `${base}/tags`, tenant.session, { siteId: tenant.siteId, type: "taxonomy", name: "topics", definition: { tags: ["city", "sport"] } });
+    expect(tag.body.data).toMatchObject({ type: "taxonomy", name: "topics", definition: { tags: ["city", "sport"] } });
+    const tags = await send<{ name: string }[]>("GET", `${base}/sites/${tenant.siteId}/tags`, tenant.session);
+    expect(tags.body.data.map((t) => t.name)).toContain("topics");
+    const deep = await send("PUT", `${base}/tags`, tenant.session, {
+      siteId: tenant.siteId,
+      type: "menu",
+      name: "too-deep",
+      definition: { items: [{ label: "a", link: { url: "/" }, children: [{ label: "b", link: { url: "/" }, children: [{ label: "c", link: { url: "/" }, children: [] }] }] }] },
+    });
+    expect(deep.status).toBe(400);
+    expect((await send("DELETE", `${base}/tags/${tag.body.data.id}`, tenant.session)).status).toBe(200);
+    expect((await send("DELETE", `${base}/tags/${tag.body.data.id}`, tenant.session)).status).toBe(404);
+  });
+});
+
 describe("members", () => {
   it("adds a user who has logged in, changes their role, and lists the members", async () => {
     const user = await createUser({ email: `member-${Date.now()}@example.com` });
