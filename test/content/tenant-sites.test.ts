@@ -4,6 +4,7 @@ import { createCategory, putContentTag } from "../../src/content/admin";
 import { memberScope } from "../../src/content/tenancy";
 import { database } from "../../src/platform/database";
 import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { DOMParser } from "@xmldom/xmldom";
 import { call } from "../helpers/requests";
 
 /** The page's HTML with minijinja's escaped slashes (`&#x2f;`, as valid as `/`) written plainly. */
@@ -107,6 +108,54 @@ describe("tenant sites by host", () => {
     const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(bare.siteId).all<{ slug: string }>()).results;
     const res = await sitePage(site!.slug);
     expect(res.status).toBe(503);
+  });
+});
+
+describe("SEO outputs and redirects of tenant sites", () => {
+  const parse = (text: string) => {
+    const errors: string[] = [];
+    const doc = new DOMParser({ onError: (_level, message) => errors.push(message) }).parseFromString(text, "application/xml");
+    expect(errors).toEqual([]);
+    return doc;
+  };
+
+  it("serves a sitemap index, a sitemap of contents with lastmod, and one of categories, as valid XML", async () => {
+    const index = await sitePage(slug, "/sitemap.xml");
+    expect(index.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
+    const locs = [...parse(await index.text()).getElementsByTagName("loc")].map((l) => l.textContent);
+    expect(locs).toEqual([`http://${slug}.localhost/sitemap-contents.xml`, `http://${slug}.localhost/sitemap-categories.xml`]);
+    const contentsMap = parse(await (await sitePage(slug, "/sitemap-contents.xml")).text());
+    const urls = [...contentsMap.getElementsByTagName("url")].map((u) => [u.getElementsByTagName("loc")[0]!.textContent, u.getElementsByTagName("lastmod")[0]!.textContent]);
+    expect(urls).toContainEqual([`http://${slug}.localhost/harbour-reopens`, expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
+    const categoriesMap = await (await sitePage(slug, "/sitemap-categories.xml")).text();
+    expect(categoriesMap).toContain(`<loc>http://${slug}.localhost/c/news</loc>`);
+  });
+
+  it("serves robots.txt naming the sitemap, and RSS and Atom feeds", async () => {
+    expect(await (await sitePage(slug, "/robots.txt")).text()).toBe(`User-agent: *\nAllow: /\n\nSitemap: http://${slug}.localhost/sitemap.xml\n`);
+    const rss = parse(await (await sitePage(slug, "/feed.xml")).text());
+    expect([...rss.getElementsByTagName("item")].map((i) => i.getElementsByTagName("title")[0]!.textContent)).toContain("Harbour reopens");
+    const atom = parse(await (await sitePage(slug, "/atom.xml")).text());
+    expect(atom.getElementsByTagName("entry").length).toBeGreaterThan(0);
+  });
+
+  it("leaves noindex contents out of the sitemap and the feeds", async () => {
+    const hidden = await seedContent(tenant, { title: "Hidden page" });
+    await admin("PATCH", `/tenants/${tenant.tenantId}/contents/${hidden}`, tenant.session, { noindex: true });
+    expect(await (await sitePage(slug, "/sitemap-contents.xml")).text()).not.toContain("hidden-page");
+    expect(await (await sitePage(slug, "/feed.xml")).text()).not.toContain("Hidden page");
+    expect(await htmlOf(await sitePage(slug, "/hidden-page"))).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it("applies the site's redirects before its pages", async () => {
+    await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, { siteId: tenant.siteId, fromPath: "/old-harbour", toUrl: "/harbour-reopens" });
+    await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, { siteId: tenant.siteId, fromPath: "/elsewhere", toUrl: "https://example.com/", status: 302 });
+    const moved = await sitePage(slug, "/old-harbour", { redirect: "manual" });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("Location")).toBe("/harbour-reopens");
+    const temporary = await sitePage(slug, "/elsewhere", { redirect: "manual" });
+    expect(temporary.status).toBe(302);
+    expect(temporary.headers.get("Location")).toBe("https://example.com/");
   });
 });
 

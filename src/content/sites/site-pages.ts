@@ -3,7 +3,8 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import type { Database } from "../../platform/database";
 import { isPublic, listPublished, publishedContent } from "../headless";
-import { categories, contents, contentTags, sites, type Site } from "../schema";
+import { categories, contents, contentTags, redirects, sites, type Site } from "../schema";
+import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
 import { memberScope } from "../tenancy";
 import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
 import { TemplateError } from "./templates";
@@ -138,6 +139,24 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     const path = c.req.path.split("/").slice(4).join("/");
     return (await themeAsset(c.env.THEMES, siteId, c.req.param("theme"), path)) ?? c.text("Not found", 404);
   });
+  // A redirect of the site wins over its pages.
+  app.use("*", async (c, next) => {
+    const [redirect] = await c.var.db
+      .select({ toUrl: redirects.toUrl, status: redirects.status })
+      .from(redirects)
+      .where(and(eq(redirects.siteId, siteId), eq(redirects.fromPath, c.req.path)))
+      .limit(1);
+    if (redirect) return c.redirect(redirect.toUrl, redirect.status as 301 | 302);
+    await next();
+  });
+  const xmlAnswer = (body: string, type: string) => new Response(body, { headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
+  const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+  app.get("/robots.txt", (c) => c.text(robotsTxt(originOf(c))));
+  app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));
+  app.get("/sitemap-contents.xml", async (c) => xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), originOf(c), now()), "application/xml"));
+  app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), originOf(c)), "application/xml"));
+  app.get("/feed.xml", async (c) => xmlAnswer(await rssFeed(c.var.db, await siteOf(c), originOf(c), now()), "application/rss+xml"));
+  app.get("/atom.xml", async (c) => xmlAnswer(await atomFeed(c.var.db, await siteOf(c), originOf(c), now()), "application/atom+xml"));
   app.get("/", (c) =>
     withTheme(c, async (site) => {
       const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language: site.defaultLanguage, page: 1, size: 20 }, now());
