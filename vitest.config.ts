@@ -63,6 +63,8 @@ export default defineConfig({
           RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
           // Production's rules for webhook targets: https only, no private addresses.
           ENVIRONMENT: "test",
+          // Every ad impression written at once, so that a test sees it.
+          AD_FLUSH_SECONDS: "0",
           ENCYCLOPEDIA_FEED_URL: "https://feeds.test/encyclopedia.json",
           CHINA_FEED_URL: "https://feeds.test/china.json",
           REFERENCE_FEED_URL: "https://feeds.test/reference.json",

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { AppEnv } from "../platform/env";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
@@ -36,6 +37,9 @@ export const content: GroupModule = {
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES },
   mount: "/",
+  settings: z.object({
+    AD_FLUSH_SECONDS: z.coerce.number().int().min(0, { error: "must be a whole number of seconds" }).max(3600, { error: "must be at most 3600" }).optional(),
+  }),
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route("/", headlessRoutes());

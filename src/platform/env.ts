@@ -29,6 +29,8 @@ export interface OptionalSettings {
   CARRIER_API_URL?: string;
   /** DNS-over-HTTPS resolver used to refuse webhook hosts with private addresses. */
   DOH_RESOLVER_URL?: string;
+  /** Group C: how often a tenant site's ad impressions are written (seconds; default 10). */
+  AD_FLUSH_SECONDS?: string;
   /** Workers AI, when bound ([ai] in wrangler.toml): group I's second engine and a translator. */
   AI?: Ai;
   /** "workers-ai" makes Workers AI the default engine of group I (default "embedded"). */

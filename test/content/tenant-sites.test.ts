@@ -159,4 +159,35 @@ describe("SEO outputs and redirects of tenant sites", () => {
   });
 });
 
+describe("ads on tenant sites", () => {
+  it("shows a slot's ad in a sandboxed iframe, counts its impressions, and counts a click on the way to its link", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    await installDefaultTheme(site.siteId);
+    const created = (await (
+      await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, { siteId: site.siteId, kind: "html", slot: "sidebar", html: "<b>Sale</b><script>alert(1)</script>", link: "https://shop.example/", startsAt: "2026-01-01T00:00:00Z" })
+    ).json()) as { data: { id: number } };
+    const html = await htmlOf(await sitePage(row!.slug));
+    expect(html).toContain('<iframe sandbox="" title="Advertisement" srcdoc="&lt;b&gt;Sale&lt;');
+    expect(html).not.toContain("<script>alert(1)</script>");
+    const stats = await env.DB.prepare("SELECT impressions, clicks FROM ad_stats WHERE ad_id = ?").bind(created.data.id).first<{ impressions: number; clicks: number }>();
+    expect(stats!.impressions).toBeGreaterThanOrEqual(1);
+
+    const click = await sitePage(row!.slug, `/ads/${created.data.id}/click`, { redirect: "manual" });
+    expect(click.status).toBe(302);
+    expect(click.headers.get("Location")).toBe("https://shop.example/");
+    expect((await env.DB.prepare("SELECT clicks FROM ad_stats WHERE ad_id = ?").bind(created.data.id).first<{ clicks: number }>())!.clicks).toBe(1);
+    // Another site's ad is not this site's to count.
+    expect((await sitePage(slug, `/ads/${created.data.id}/click`, { redirect: "manual" })).status).toBe(404);
+  });
+
+  it("shows no ad outside its schedule", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    await installDefaultTheme(site.siteId);
+    await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, { siteId: site.siteId, kind: "html", slot: "sidebar", html: "<b>Later</b>", startsAt: "2099-01-01T00:00:00Z" });
+    expect(await htmlOf(await sitePage(row!.slug))).not.toContain('class="ad"');
+  });
+});
+
 const SELFless = (url: string) => import("cloudflare:test").then(({ SELF }) => SELF.fetch(url));

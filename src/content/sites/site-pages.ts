@@ -4,6 +4,7 @@ import type { AppEnv } from "../../platform/env";
 import type { Database } from "../../platform/database";
 import { isPublic, listPublished, publishedContent } from "../headless";
 import { categories, contents, contentTags, redirects, sites, type Site } from "../schema";
+import { adsForPage, countImpressions, recordClick, type ShownAd } from "./ads";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
 import { memberScope } from "../tenancy";
 import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
@@ -61,7 +62,7 @@ type Page = {
   data: Record<string, unknown>;
 };
 
-async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, page: Page): Promise<string> {
+async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
   const origin = new URL(c.req.url).origin;
   const locale = theme.locale(site.defaultLanguage);
   const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
@@ -69,6 +70,7 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
     site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
     page: { language: site.defaultLanguage, path: new URL(c.req.url).pathname },
     menus: await resolvedMenus(c.var.db, site),
+    ads: shownAds,
     seo: { title, description: page.description ?? site.seoDescription, canonical: `${origin}${new URL(c.req.url).pathname}`, noindex: page.noindex ?? false, ...page.seo },
     t: (key: string) => locale[key] ?? key,
     asset: (path: string) => `/themes/${site.id}/${site.theme}/${path}?v=${theme.version}`,
@@ -83,15 +85,22 @@ async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, bu
   const key = new Request(`https://site-cache.invalid/${site.id}/v${site.contentVersion}/t${theme.version}${url.pathname}${url.search}`);
   const cache = (caches as unknown as { default: Cache }).default;
   const hit = await cache.match(key);
+  const flushSeconds = c.env.AD_FLUSH_SECONDS === undefined ? undefined : Number(c.env.AD_FLUSH_SECONDS);
+  const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
   if (hit) {
     const headers = new Headers(hit.headers);
     headers.set("X-Cache", "HIT");
+    // A cached page shows the ads it was rendered with: they are counted on every view too.
+    count((hit.headers.get("X-Ads") ?? "").split(",").filter(Boolean).map(Number));
+    headers.delete("X-Ads");
     return new Response(hit.body, { status: hit.status, headers });
   }
   const page = await build();
+  const shownAds = await adsForPage(c.var.db, site, new Date().toISOString());
+  const adIds = Object.values(shownAds).map((ad) => ad.id);
   let html: string;
   try {
-    html = await renderPage(c, site, theme, page);
+    html = await renderPage(c, site, theme, page, shownAds);
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
@@ -103,7 +112,13 @@ async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, bu
     status: page.status,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=60, stale-while-revalidate=300", "X-Cache": "MISS" },
   });
-  if (page.status === 200) c.executionCtx.waitUntil(cache.put(key, response.clone()));
+  count(adIds);
+  if (page.status === 200) {
+    const stored = response.clone();
+    const headers = new Headers(stored.headers);
+    headers.set("X-Ads", adIds.join(","));
+    c.executionCtx.waitUntil(cache.put(key, new Response(stored.body, { status: 200, headers })));
+  }
   return response;
 }
 
@@ -151,6 +166,10 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   });
   const xmlAnswer = (body: string, type: string) => new Response(body, { headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
   const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+  app.get("/ads/:id{[0-9]+}/click", async (c) => {
+    const link = await recordClick(c.var.db, await siteOf(c), Number(c.req.param("id")));
+    return link ? c.redirect(link, 302) : c.text("Not found", 404);
+  });
   app.get("/robots.txt", (c) => c.text(robotsTxt(originOf(c))));
   app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));
   app.get("/sitemap-contents.xml", async (c) => xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), originOf(c), now()), "application/xml"));
