@@ -47,8 +47,16 @@ describe("tenant sites by host", () => {
     expect(html).toContain(`<link rel="canonical" href="http://${slug}.localhost/harbour-reopens">`);
     expect(html).toContain("<p>The <strong>harbour</strong> is open.</p>");
     expect(html).toContain('<link rel="alternate" hreflang="de" href="/hafen-offen">');
-    const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>;
-    expect(jsonld).toMatchObject({ "@type": "Article", headline: "Harbour reopens" });
+    const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>[];
+    expect(jsonld[0]).toMatchObject({ "@type": "Article", headline: "Harbour reopens" });
+    expect(jsonld[1]).toMatchObject({
+      "@type": "BreadcrumbList",
+      itemListElement: [
+        { position: 1, item: `http://${slug}.localhost/` },
+        { position: 2, name: "News", item: `http://${slug}.localhost/c/news` },
+        { position: 3, name: "Harbour reopens" },
+      ],
+    });
   });
 
   it("serves a category page, and the theme's 404 page for anything else", async () => {
@@ -156,6 +164,45 @@ describe("SEO outputs and redirects of tenant sites", () => {
     const temporary = await sitePage(slug, "/elsewhere", { redirect: "manual" });
     expect(temporary.status).toBe(302);
     expect(temporary.headers.get("Location")).toBe("https://example.com/");
+  });
+});
+
+describe("tag, search and paged lists", () => {
+  it("lists a tag's contents, finds contents by words, and pages a list", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    await installDefaultTheme(site.siteId);
+    for (let i = 1; i <= 12; i++) await seedContent(site, { title: `Ferry update ${i}`, tags: i % 2 ? ["ferry"] : [], publishAt: `2026-0${1 + (i % 9)}-0${1 + (i % 8)}T10:00:00Z` });
+    const tagged = await htmlOf(await sitePage(row!.slug, "/tag/ferry"));
+    expect(tagged).toContain("<h1>#ferry</h1>");
+    expect(tagged.match(/<article class="card">/g)).toHaveLength(6);
+    expect((await sitePage(row!.slug, "/tag/nothing-here")).status).toBe(404);
+
+    const first = await htmlOf(await sitePage(row!.slug));
+    expect(first.match(/<article class="card">/g)).toHaveLength(10);
+    expect(first).toContain('<a rel="next" href="/?page=2">Older</a>');
+    const second = await htmlOf(await sitePage(row!.slug, "/?page=2"));
+    expect(second.match(/<article class="card">/g)).toHaveLength(2);
+    expect(second).toContain('<a rel="prev" href="/?page=1">Newer</a>');
+
+    const found = await sitePage(row!.slug, "/search?q=update%2012");
+    const html = await htmlOf(found);
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toContain("Ferry update 12");
+    expect(html).not.toContain("Ferry update 11</a>");
+    expect(await htmlOf(await sitePage(row!.slug, "/search?q=%22%3Cscript%3E"))).not.toContain("<script>");
+  });
+
+  it("gives templates the site's taxonomies and posts queries as tags.<name>", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    await seedContent(site, { title: "Latest thing", tags: ["pick"] });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, { siteId: site.siteId, type: "posts", name: "picks", definition: { tags: ["pick"], limit: 3 } });
+    await installDefaultTheme(site.siteId, {
+      ...env.TEST_DEFAULT_THEME,
+      "templates/index.html.j2": "{% for p in tags.picks %}[{{ p.title }} {{ p.url }}]{% endfor %}",
+    });
+    expect(await htmlOf(await sitePage(row!.slug))).toBe("[Latest thing /latest-thing]");
   });
 });
 

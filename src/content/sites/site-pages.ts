@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import type { Database } from "../../platform/database";
@@ -51,6 +51,38 @@ async function resolvedMenus(db: Database, site: Site) {
   return Object.fromEntries(menus.map((m) => [m.name, resolve((m.definition as { items: MenuItem[] }).items)]));
 }
 
+interface TagDefinition {
+  categories?: number[];
+  tags?: string[];
+  order?: "newest" | "oldest" | "title";
+  limit?: number;
+}
+
+/**
+ * The site's taxonomy and posts tags, resolved for templates (`tags.<name>`): a taxonomy's
+ * categories (with URLs) and tag names, a posts query's contents.
+ */
+async function resolvedTags(db: Database, site: Site, now: string) {
+  const tags = await db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id)));
+  const resolved: Record<string, unknown> = {};
+  for (const tag of tags) {
+    const definition = tag.definition as TagDefinition;
+    if (tag.type === "taxonomy") {
+      const cats = definition.categories?.length
+        ? await db.select({ id: categories.id, name: categories.name, slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), inArray(categories.id, definition.categories)))
+        : [];
+      resolved[tag.name] = { categories: cats.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), tags: (definition.tags ?? []).map((name) => ({ name, url: `/tag/${encodeURIComponent(name)}` })) };
+    } else if (tag.type === "posts") {
+      const list = await listPublished(db, memberScope(site.tenantId), site, { categoryId: definition.categories?.[0], tag: definition.tags?.[0], page: 1, size: definition.limit ?? 10 }, now);
+      const items = list.items.map((i) => ({ ...i, url: `/${i.slug}` }));
+      if (definition.order === "oldest") items.reverse();
+      if (definition.order === "title") items.sort((a, b) => a.title.localeCompare(b.title));
+      resolved[tag.name] = items;
+    }
+  }
+  return resolved;
+}
+
 type Page = {
   template: string;
   status: 200 | 404;
@@ -58,7 +90,7 @@ type Page = {
   description?: string | null;
   noindex?: boolean;
   /** JSON-LD and a canonical URL of the content's own, where it has them. */
-  seo?: { jsonld?: object; canonical?: string };
+  seo?: { jsonld?: object[]; canonical?: string };
   data: Record<string, unknown>;
 };
 
@@ -70,6 +102,7 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
     site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
     page: { language: site.defaultLanguage, path: new URL(c.req.url).pathname },
     menus: await resolvedMenus(c.var.db, site),
+    tags: await resolvedTags(c.var.db, site, new Date().toISOString()),
     ads: shownAds,
     seo: { title, description: page.description ?? site.seoDescription, canonical: `${origin}${new URL(c.req.url).pathname}`, noindex: page.noindex ?? false, ...page.seo },
     t: (key: string) => locale[key] ?? key,
@@ -176,18 +209,54 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), originOf(c)), "application/xml"));
   app.get("/feed.xml", async (c) => xmlAnswer(await rssFeed(c.var.db, await siteOf(c), originOf(c), now()), "application/rss+xml"));
   app.get("/atom.xml", async (c) => xmlAnswer(await atomFeed(c.var.db, await siteOf(c), originOf(c), now()), "application/atom+xml"));
+  const PAGE_SIZE = 10;
+  /** `?page=` from 1; anything else is the first page. */
+  const pageOf = (c: Context<AppEnv>) => Math.max(1, Math.min(10_000, Number.parseInt(c.req.query("page") ?? "1", 10) || 1));
+  const pagination = (page: number, total: number) => {
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    return { page, pages, total, prev: page > 1 ? page - 1 : null, next: page < pages ? page + 1 : null };
+  };
   app.get("/", (c) =>
     withTheme(c, async (site) => {
-      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language: site.defaultLanguage, page: 1, size: 20 }, now());
-      return { template: "index", status: 200, title: site.name, data: { contents: list.items.map(item) } };
+      const page = pageOf(c);
+      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language: site.defaultLanguage, page, size: PAGE_SIZE }, now());
+      return { template: "index", status: 200, title: site.name, data: { contents: list.items.map(item), pagination: pagination(page, list.total) } };
+    }),
+  );
+  app.get("/tag/:tag", (c) =>
+    withTheme(c, async (site) => {
+      const page = pageOf(c);
+      const tag = decodeURIComponent(c.req.param("tag")).slice(0, 60);
+      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, page, size: PAGE_SIZE }, now());
+      if (list.total === 0) return notFound;
+      return { template: "tag", status: 200, title: `#${tag}`, data: { tag, contents: list.items.map(item), pagination: pagination(page, list.total) } };
+    }),
+  );
+  app.get("/search", (c) =>
+    withTheme(c, async (site) => {
+      const page = pageOf(c);
+      const query = (c.req.query("q") ?? "").slice(0, 200);
+      const words = query.match(/[\p{L}\p{N}]+/gu) ?? [];
+      const list = words.length
+        ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, page, size: PAGE_SIZE }, now())
+        : { items: [], total: 0 };
+      // Result pages are not for search engines.
+      return { template: "search", status: 200, title: query || "Search", noindex: true, data: { query, contents: list.items.map(item), pagination: pagination(page, list.total), page_base: `/search?q=${encodeURIComponent(query)}&page=` } };
     }),
   );
   app.get("/c/:slug", (c) =>
     withTheme(c, async (site) => {
       const [category] = await c.var.db.select().from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.slug, c.req.param("slug")))).limit(1);
       if (!category) return notFound;
-      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, page: 1, size: 20 }, now());
-      return { template: "category", status: 200, title: category.seoTitle ?? category.name, description: category.seoDescription ?? category.description, data: { category, contents: list.items.map(item) } };
+      const page = pageOf(c);
+      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, page, size: PAGE_SIZE }, now());
+      return {
+        template: "category",
+        status: 200,
+        title: category.seoTitle ?? category.name,
+        description: category.seoDescription ?? category.description,
+        data: { category, contents: list.items.map(item), pagination: pagination(page, list.total) },
+      };
     }),
   );
   app.get("/:slug", (c) =>
@@ -201,7 +270,14 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       if (!found) return notFound;
       const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
       const origin = new URL(c.req.url).origin;
-      const jsonld = { "@context": "https://schema.org", "@type": "Article", headline: content.title, datePublished: content.publishAt, description: content.intro, url: `${origin}/${content.slug}` };
+      const article = { "@context": "https://schema.org", "@type": "Article", headline: content.title, datePublished: content.publishAt, description: content.intro, url: `${origin}/${content.slug}` };
+      const crumbs = [{ name: site.name, url: `${origin}/` }, ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })), { name: content.title, url: `${origin}/${content.slug}` }];
+      const breadcrumbs = {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.name, item: crumb.url })),
+      };
+      const jsonld = [article, breadcrumbs];
       return {
         template: "content",
         status: 200,
