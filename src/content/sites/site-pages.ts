@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import type { Database } from "../../platform/database";
@@ -91,16 +91,19 @@ type Page = {
   noindex?: boolean;
   /** JSON-LD and a canonical URL of the content's own, where it has them. */
   seo?: { jsonld?: object[]; canonical?: string };
+  /** The page's language; the site's default when not set. */
+  language?: string;
   data: Record<string, unknown>;
 };
 
 async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
   const origin = new URL(c.req.url).origin;
-  const locale = theme.locale(site.defaultLanguage);
+  const language = page.language ?? site.defaultLanguage;
+  const locale = theme.locale(language);
   const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
   return theme.render(`templates/${page.template}.html.j2`, {
     site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
-    page: { language: site.defaultLanguage, path: new URL(c.req.url).pathname },
+    page: { language, path: new URL(c.req.url).pathname },
     menus: await resolvedMenus(c.var.db, site),
     tags: await resolvedTags(c.var.db, site, new Date().toISOString()),
     ads: shownAds,
@@ -174,12 +177,15 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   };
   const withTheme = async (c: Context<AppEnv>, build: (site: Site) => Promise<Page>) => {
     const site = await siteOf(c);
+    siteLanguage.set(site.id, site.defaultLanguage);
     const theme = await loadTheme(c.env.THEMES, site.id, site.theme);
     if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
     return cachedPage(c, site, theme, () => build(site));
   };
   const now = () => new Date().toISOString();
-  const item = (i: { slug: string }) => ({ ...i, url: `/${i.slug}` });
+  const siteLanguage = new Map<number, string>();
+  /** A content's URL: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
+  const item = <T extends { slug: string; language: string }>(i: T) => ({ ...i, url: i.language === siteLanguage.get(siteId) ? `/${i.slug}` : `/${i.language}/${i.slug}` });
 
   // An asset of this site's theme only: another site's path is a 404 here.
   app.get("/themes/:siteId/:theme/*", async (c) => {
@@ -216,13 +222,13 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     return { page, pages, total, prev: page > 1 ? page - 1 : null, next: page < pages ? page + 1 : null };
   };
-  app.get("/", (c) =>
-    withTheme(c, async (site) => {
-      const page = pageOf(c);
-      const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language: site.defaultLanguage, page, size: PAGE_SIZE }, now());
-      return { template: "index", status: 200, title: site.name, data: { contents: list.items.map(item), pagination: pagination(page, list.total) } };
-    }),
-  );
+  const home = async (c: Context<AppEnv>, site: Site, language: string): Promise<Page> => {
+    const page = pageOf(c);
+    const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language, page, size: PAGE_SIZE }, now());
+    const base = language === site.defaultLanguage ? "/" : `/${language}/`;
+    return { template: "index", status: 200, title: site.name, language, data: { contents: list.items.map(item), pagination: pagination(page, list.total), page_base: `${base}?page=` } };
+  };
+  app.get("/", (c) => withTheme(c, (site) => home(c, site, site.defaultLanguage)));
   app.get("/tag/:tag", (c) =>
     withTheme(c, async (site) => {
       const page = pageOf(c);
@@ -259,35 +265,41 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       };
     }),
   );
+  const contentPage = async (c: Context<AppEnv>, site: Site, slug: string, language: string): Promise<Page> => {
+    const [found] = await c.var.db
+      .select({ id: contents.id })
+      .from(contents)
+      .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.slug, slug), eq(contents.language, language), isPublic(now())))
+      .limit(1);
+    if (!found) return notFound;
+    const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
+    const origin = new URL(c.req.url).origin;
+    const own = `${origin}${item(content).url}`;
+    const article = { "@context": "https://schema.org", "@type": "Article", headline: content.title, datePublished: content.publishAt, description: content.intro, inLanguage: language, url: own };
+    const crumbs = [{ name: site.name, url: `${origin}/` }, ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })), { name: content.title, url: own }];
+    const breadcrumbs = {
+      "@context": "https://schema.org",
+      "@type": "BreadcrumbList",
+      itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.name, item: crumb.url })),
+    };
+    return {
+      template: "content",
+      status: 200,
+      title: content.seo.title,
+      description: content.seo.description,
+      noindex: content.seo.noindex,
+      language,
+      seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}) },
+      data: { content: { ...content, categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), translations: content.translations.map(item) } },
+    };
+  };
+  /** Another language of the site: `/<lang>/` its home, `/<lang>/<slug>` its contents. */
+  const otherLanguage = (site: Site, lang: string) => lang !== site.defaultLanguage && site.languages.includes(lang);
   app.get("/:slug", (c) =>
-    withTheme(c, async (site) => {
-      const [found] = await c.var.db
-        .select({ id: contents.id })
-        .from(contents)
-        .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.slug, c.req.param("slug")), isPublic(now())))
-        .orderBy(desc(sql`${contents.language} = ${site.defaultLanguage}`))
-        .limit(1);
-      if (!found) return notFound;
-      const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
-      const origin = new URL(c.req.url).origin;
-      const article = { "@context": "https://schema.org", "@type": "Article", headline: content.title, datePublished: content.publishAt, description: content.intro, url: `${origin}/${content.slug}` };
-      const crumbs = [{ name: site.name, url: `${origin}/` }, ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })), { name: content.title, url: `${origin}/${content.slug}` }];
-      const breadcrumbs = {
-        "@context": "https://schema.org",
-        "@type": "BreadcrumbList",
-        itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.name, item: crumb.url })),
-      };
-      const jsonld = [article, breadcrumbs];
-      return {
-        template: "content",
-        status: 200,
-        title: content.seo.title,
-        description: content.seo.description,
-        noindex: content.seo.noindex,
-        seo: { jsonld, ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}) },
-        data: { content: { ...content, categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), translations: content.translations.map(item) } },
-      };
-    }),
+    withTheme(c, (site) => (otherLanguage(site, c.req.param("slug")) ? home(c, site, c.req.param("slug")) : contentPage(c, site, c.req.param("slug"), site.defaultLanguage))),
+  );
+  app.get("/:lang/:slug", (c) =>
+    withTheme(c, async (site) => (otherLanguage(site, c.req.param("lang")) ? contentPage(c, site, c.req.param("slug"), c.req.param("lang")) : notFound)),
   );
   app.notFound((c) => withTheme(c, async () => notFound));
   return app;
