@@ -54,7 +54,8 @@ import { ads, auditLog, categories, contents, contentTags, media, MEMBER_ROLES, 
 import { adStatsOf, adsOf, createAd, deleteAd, deleteRedirect, putRedirect, redirectsOf, updateAd } from "./site-extras";
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "./tenant-keys";
 import { currentCsrfToken, endSession, startSession } from "./member-session";
-import { memberRole, memberScope, requireRole, type TenantScope } from "./tenancy";
+import { previewToken, themesOf, uploadTheme } from "./sites/theme-upload";
+import { memberRole, memberScope, requireRole, siteInScope, type TenantScope } from "./tenancy";
 
 export const ADMIN_BASE_PATH = "/admin/api";
 
@@ -83,6 +84,8 @@ const tenantPath = { params: z.object({ tenantId }) };
 const inTenantPath = <M extends z.ZodRawShape>(more: M) => ({ params: z.object({ tenantId, ...more }) });
 const ok = <T extends z.ZodType>(data: T, description: string, status: 200 | 201 = 200) => ({ ...tenantResponse(data, description, status), ...errors });
 const done = ok(z.object({ deleted: z.literal(true) }), "Deleted");
+
+const themeName = z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "name must be a theme's folder name: lower-case letters, digits, dashes" });
 
 /** An uploaded file's name as its uploader gave it: no path, no control characters. */
 const fileName = z
@@ -191,6 +194,22 @@ const routes = {
   adStats: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/ads/{id}/stats", summary: "An ad's impressions and clicks a day, the last 90 days (editor)",
     request: inTenantPath({ id: idParam("id") }),
     responses: ok(z.array(z.object({ day: z.string(), impressions: z.number().int(), clicks: z.number().int() })), "Days"),
+  }),
+  themes: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/themes", summary: "The site's themes in R2 and the active one (viewer)",
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    responses: ok(z.object({ active: z.string(), themes: z.array(z.string()) }), "Themes"),
+  }),
+  uploadTheme: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/sites/{siteId}/themes", summary: "Upload a theme as a zip (at most 20 MB), checked before it is stored (owner)",
+    request: {
+      ...inTenantPath({ siteId: idParam("siteId") }),
+      query: z.strictObject({ name: themeName }),
+      body: { required: true, content: { "application/zip": { schema: { type: "string", format: "binary" } } } },
+    },
+    responses: { ...ok(z.object({ name: z.string(), files: z.number().int(), previewUrl: z.string() }), "Stored, not active", 201), ...tenantErrorResponses(413, 415) },
+  }),
+  activateTheme: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/sites/{siteId}/themes/{name}/activate", summary: "Make a theme the site's (owner); activating the previous one rolls back",
+    request: inTenantPath({ siteId: idParam("siteId"), name: themeName.openapi({ param: { name: "name", in: "path" } }) }),
+    responses: ok(siteSchema, "The site"),
   }),
   audit: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/audit", summary: "Publishing, unpublishing and deletions, newest first (editor)",
     request: { ...tenantPath, query: z.strictObject({ page: queryInteger("page", 1, 100_000).optional(), size: queryInteger("size", 1, 100).optional() }) },
@@ -365,6 +384,30 @@ export function adminRoutes() {
   r.openapi(routes.adStats, async (c) => {
     const p = c.req.valid("param");
     return send(c, await adStatsOf(c.var.db, await member(c, p.tenantId, "editor"), p.id, 90));
+  });
+  r.openapi(routes.themes, async (c) => {
+    const p = c.req.valid("param");
+    const site = await siteInScope(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId);
+    return send(c, { active: site.theme, themes: await themesOf(c.env.THEMES, site.id) });
+  });
+  r.openapi(routes.uploadTheme, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "owner");
+    const site = await siteInScope(c.var.db, scope, p.siteId);
+    if ((c.req.header("Content-Type") ?? "").split(";")[0]!.trim() !== "application/zip") throw new ApiError(415, "A theme is uploaded as application/zip");
+    const { name } = c.req.valid("query");
+    const stored = await uploadTheme(c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
+    const token = await previewToken(c.env.JWT_SECRET, site.id, name);
+    return send(c, { ...stored, previewUrl: `/?theme_preview=${name}&token=${token}` }, 201);
+  });
+  r.openapi(routes.activateTheme, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "owner");
+    const site = await siteInScope(c.var.db, scope, p.siteId);
+    if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+    const updated = await updateSite(c.var.db, scope, site.id, { theme: p.name });
+    await c.var.db.insert(auditLog).values({ tenantId: scope.tenantId, userId: scope.userId, action: "activate-theme", subject: `site ${site.id}: ${p.name} (was ${site.theme})` });
+    return send(c, updated);
   });
   r.openapi(routes.audit, async (c) => {
     const { page = 1, size = 50 } = c.req.valid("query");

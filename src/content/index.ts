@@ -10,6 +10,7 @@ import { mediaRoutes } from "./media-routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
 import { authenticateMember } from "./member-session";
 import { siteIdForHost, sitePages } from "./sites/site-pages";
+import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { authenticateTenantKey } from "./tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
@@ -35,7 +36,7 @@ export const content: GroupModule = {
   ],
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, new URL(c.req.url).host), pages: sitePages },
-  bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES },
+  bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: z.object({
     AD_FLUSH_SECONDS: z.coerce.number().int().min(0, { error: "must be a whole number of seconds" }).max(3600, { error: "must be at most 3600" }).optional(),

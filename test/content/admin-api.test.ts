@@ -251,7 +251,9 @@ describe("cross-tenant walk", () => {
         .replace(/:id/, "1")
         .replace(/:version/, "1")
         .replace("/admin/api", "")
-        .replace(/\/media$/, route.method === "POST" ? `/media?siteId=${victim.siteId}&filename=x.png` : "/media");
+        .replace(/:name/, "default")
+        .replace(/\/media$/, route.method === "POST" ? `/media?siteId=${victim.siteId}&filename=x.png` : "/media")
+        .replace(/\/themes$/, route.method === "POST" ? "/themes?name=walk" : "/themes");
     const body = bodyFor(route.method, route.path, victim.siteId);
     // The victim's tenant in the path: the intruder is no member of it.
     const direct = await send(route.method, fill(victim.tenantId), intruder.session, body);

@@ -9,6 +9,8 @@ import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapI
 import { memberScope } from "../tenancy";
 import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
 import { TemplateError } from "./templates";
+import { previewToken } from "./theme-upload";
+import { constantTimeEqual } from "../../platform/crypto";
 
 const HOST_CACHE_MS = 60_000;
 const hosts = new Map<string, { siteId: number | null; until: number }>();
@@ -116,11 +118,12 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
 }
 
 /** A page from the edge cache under the site's content version and the theme's version, or rendered and kept. */
-async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, build: () => Promise<Page>): Promise<Response> {
+async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, build: () => Promise<Page>, preview = false): Promise<Response> {
   const url = new URL(c.req.url);
   const key = new Request(`https://site-cache.invalid/${site.id}/v${site.contentVersion}/t${theme.version}${url.pathname}${url.search}`);
   const cache = (caches as unknown as { default: Cache }).default;
-  const hit = await cache.match(key);
+  // A preview is for the members who have its link: never cached, never indexed.
+  const hit = preview ? undefined : await cache.match(key);
   const flushSeconds = c.env.AD_FLUSH_SECONDS === undefined ? undefined : Number(c.env.AD_FLUSH_SECONDS);
   const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
   if (hit) {
@@ -146,8 +149,11 @@ async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, bu
   }
   const response = new Response(html, {
     status: page.status,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=60, stale-while-revalidate=300", "X-Cache": "MISS" },
+    headers: preview
+      ? { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }
+      : { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=60, stale-while-revalidate=300", "X-Cache": "MISS" },
   });
+  if (preview) return response;
   count(adIds);
   if (page.status === 200) {
     const stored = response.clone();
@@ -176,11 +182,16 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     return site!;
   };
   const withTheme = async (c: Context<AppEnv>, build: (site: Site) => Promise<Page>) => {
-    const site = await siteOf(c);
-    siteLanguage.set(site.id, site.defaultLanguage);
+    const stored = await siteOf(c);
+    siteLanguage.set(stored.id, stored.defaultLanguage);
+    // An uploaded theme that is not active yet, shown to whoever has its preview link.
+    const wanted = c.req.query("theme_preview");
+    const preview =
+      wanted !== undefined && /^[a-z0-9-]{1,40}$/.test(wanted) && constantTimeEqual(c.req.query("token") ?? "", await previewToken(c.env.JWT_SECRET, stored.id, wanted));
+    const site = preview ? { ...stored, theme: wanted } : stored;
     const theme = await loadTheme(c.env.THEMES, site.id, site.theme);
     if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
-    return cachedPage(c, site, theme, () => build(site));
+    return cachedPage(c, site, theme, () => build(site), preview);
   };
   const now = () => new Date().toISOString();
   const siteLanguage = new Map<number, string>();

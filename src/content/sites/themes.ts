@@ -13,7 +13,7 @@ export interface LoadedTheme {
 
 const loaded = new Map<string, { version: string; theme: Promise<LoadedTheme> }>();
 
-async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
+export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
   const objects: R2Object[] = [];
   let cursor: string | undefined;
   do {

@@ -1,0 +1,97 @@
+import { env } from "cloudflare:test";
+import { strToU8, zipSync } from "fflate";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "../helpers/requests";
+import { createTestTenant, installDefaultTheme, memberWith, sitePage, type TestTenant } from "../helpers/content";
+
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
+
+let tenant: TestTenant;
+let slug: string;
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  await installDefaultTheme(tenant.siteId);
+});
+
+/** The default theme as a zip, with some files replaced or added. */
+function themeZip(changes: Record<string, string> = {}, prefix = "") {
+  const files = { ...env.TEST_DEFAULT_THEME, ...changes };
+  return zipSync(Object.fromEntries(Object.entries(files).map(([path, text]) => [`${prefix}${path}`, strToU8(text)])));
+}
+
+async function upload(zip: Uint8Array, name = "fresh", session = tenant.session, contentType = "application/zip") {
+  const res = await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes?name=${name}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${session}`, "Content-Type": contentType },
+    body: zip,
+  });
+  return { status: res.status, body: (await res.json()) as Envelope<{ name: string; files: number; previewUrl: string }> };
+}
+
+const text = async (res: Response) => (await res.text()).replaceAll("&#x2f;", "/");
+
+describe("theme upload, preview and activation", () => {
+  it("stores a checked zip, previews it by its link only, activates it, and rolls back", async () => {
+    const marker = '{% extends "layouts/base.html.j2" %}{% block main %}<p id="fresh">Fresh theme</p>{% endblock %}';
+    const stored = await upload(themeZip({ "templates/index.html.j2": marker }, "fresh-theme/"));
+    expect(stored.status).toBe(201);
+    expect(stored.body.data).toMatchObject({ name: "fresh", files: Object.keys(env.TEST_DEFAULT_THEME).length });
+
+    const listed = (await (await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })).json()) as Envelope<{ active: string; themes: string[] }>;
+    expect(listed.data).toEqual({ active: "default", themes: ["default", "fresh"] });
+
+    const preview = await sitePage(slug, stored.body.data.previewUrl);
+    expect(preview.headers.get("Cache-Control")).toBe("no-store");
+    expect(preview.headers.get("X-Robots-Tag")).toBe("noindex");
+    expect(await text(preview)).toContain('<p id="fresh">Fresh theme</p>');
+    expect(await text(await sitePage(slug, "/?theme_preview=fresh&token=forged"))).not.toContain("Fresh theme");
+    expect(await text(await sitePage(slug))).not.toContain("Fresh theme");
+
+    const activate = (theme: string) => call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes/${theme}/activate`, { method: "POST", headers: { Authorization: `Bearer ${tenant.session}` } });
+    expect((await activate("fresh")).status).toBe(200);
+    expect(await text(await sitePage(slug))).toContain("Fresh theme");
+    expect((await activate("default")).status).toBe(200);
+    expect(await text(await sitePage(slug))).not.toContain("Fresh theme");
+    expect((await activate("nowhere")).status).toBe(404);
+    const audit = await env.DB.prepare("SELECT subject FROM audit_log WHERE tenant_id = ? AND action = 'activate-theme' ORDER BY id").bind(tenant.tenantId).all<{ subject: string }>();
+    expect(audit.results.map((a) => a.subject)).toEqual([`site ${tenant.siteId}: fresh (was default)`, `site ${tenant.siteId}: default (was fresh)`]);
+  });
+
+  it.each([
+    ["zip slip", { "../evil.j2": "x" }, "../evil.j2: paths must be relative and stay inside the theme"],
+    ["an absolute path", { "/etc/evil.css": "x" }, "/etc/evil.css: paths must be relative and stay inside the theme"],
+    ["a file outside the theme's folders", { "secrets/key.json": "{}" }, "secrets/key.json: files belong in layouts, templates, assets, locales"],
+    ["a file of a forbidden type", { "assets/shell.php": "<?php" }, "assets/shell.php: .php files are not allowed in a theme"],
+    ["an include of a template the theme lacks", { "templates/index.html.j2": '{% include "partials/nowhere.html.j2" %}' }, "templates/index.html.j2 refers to partials/nowhere.html.j2, which the theme does not have"],
+    ["a template that does not parse", { "templates/index.html.j2": "{% if %}" }, "a template does not parse"],
+  ])("refuses %s", async (_what, changes, message) => {
+    const { status, body } = await upload(themeZip(changes as Record<string, string>), "bad");
+    expect(status).toBe(400);
+    expect(body.error!.message).toContain(`theme: ${message}`);
+    expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/bad/` })).objects).toEqual([]);
+  });
+
+  it("refuses a theme without its required templates, too many files, a zip bomb and what is not a zip", async () => {
+    const { "templates/404.html.j2": _dropped, ...without404 } = env.TEST_DEFAULT_THEME;
+    const missing = await upload(zipSync(Object.fromEntries(Object.entries(without404).map(([p, t]) => [p, strToU8(t)]))), "bad");
+    expect(missing.body.error!.message).toBe("theme: missing templates/404.html.j2");
+
+    const many = themeZip(Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`assets/css/f${i}.css`, "a{}"])));
+    expect((await upload(many, "bad")).body.error!.message).toBe("theme: more than 2000 files");
+
+    // A zip whose central directory declares 4 GB for one small file: refused before it is inflated.
+    const bomb = themeZip();
+    const view = new DataView(bomb.buffer, bomb.byteOffset, bomb.byteLength);
+    for (let at = 0; at < bomb.length - 46; at++) if (view.getUint32(at, true) === 0x02014b50) view.setUint32(at + 24, 0xfffffff0, true);
+    expect((await upload(bomb, "bad")).body.error!.message).toBe("theme: more than 60 MB once unpacked");
+
+    expect((await upload(strToU8("not a zip"), "bad")).body.error!.message).toBe("theme: the body is not a zip file");
+    expect((await upload(themeZip(), "bad", tenant.session, "application/octet-stream")).status).toBe(415);
+  });
+
+  it("is the owner's: an editor may not upload", async () => {
+    const editor = await memberWith(tenant, "editor");
+    expect((await upload(themeZip(), "mine", editor.session)).status).toBe(403);
+  });
+});
