@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createServer } from "node:http";
 import { eq } from "drizzle-orm";
-import { tenants } from "../src/content/schema";
+import { sites, tenants } from "../src/content/schema";
 import { createApp } from "../src/pickup/apps";
 import { createDemoTenant } from "../seed/content-demo";
 import { users } from "../src/platform/auth/tables";
@@ -11,6 +11,7 @@ import { database } from "../src/platform/database";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "./lib/local";
 import { runSeed } from "./seed";
+import { installTheme } from "./lib/themes";
 import { measureStartup } from "./lib/startup";
 
 const { values } = parseArgs({
@@ -26,9 +27,12 @@ const REQUESTS = Number(values.requests);
 const CONCURRENCY = Number(values.concurrency);
 const SCENARIO_TIME_CAP_MS = 60_000;
 const base = `http://127.0.0.1:${values.port}`;
+const siteBase = `http://localhost:${values.port}`;
 
 interface Scenario {
   name: string;
+  /** Another origin than the API's (a tenant site's host). */
+  base?: string;
   /** A function for a path that changes per request (to miss a cache). */
   path: string | (() => string);
   method?: "GET" | "POST";
@@ -52,7 +56,7 @@ function percentile(sorted: number[], p: number): number {
 const pathOf = (scenario: Scenario) => (typeof scenario.path === "function" ? scenario.path() : scenario.path);
 
 async function run(scenario: Scenario): Promise<Result> {
-  for (let i = 0; i < 50; i++) await (await fetch(base + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() })).arrayBuffer();
+  for (let i = 0; i < 50; i++) await (await fetch((scenario.base ?? base) + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() })).arrayBuffer();
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -62,7 +66,7 @@ async function run(scenario: Scenario): Promise<Result> {
     while (issued < REQUESTS && performance.now() < deadline) {
       issued++;
       const t0 = performance.now();
-      const res = await fetch(base + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() });
+      const res = await fetch((scenario.base ?? base) + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() });
       await res.arrayBuffer();
       latencies.push(performance.now() - t0);
       if (res.status !== 200) errors++;
@@ -116,6 +120,9 @@ const key = await withLocalBindings(async (env) => {
   // A demo tenant of its own (twelve contents) on the unlimited plan, for the C1 rows.
   const tenant = await createDemoTenant(db, user.id, { name: "Bench", slug: `bench-${Date.now()}`, demo: true });
   await db.update(tenants).set({ plan: "internal" }).where(eq(tenants.id, tenant.tenantId));
+  // Its site answers to http://localhost:<port>, beside the API on 127.0.0.1, rendered from the default theme.
+  await db.update(sites).set({ primaryDomain: "localhost" }).where(eq(sites.id, tenant.siteId));
+  await installTheme(env.THEMES, tenant.siteId, "themes/default");
   return { ...apiKey, appToken: app.appToken, tenant };
 });
 
@@ -193,6 +200,7 @@ const signed = (params: Record<string, string>) => () => {
 };
 
 let coldPage = 0;
+let renderedPage = 0;
 const scenarios: Scenario[] = [
   { name: "bare Hono route (GET /health, no auth)", path: "/health", headers: () => ({}) },
   { name: "T2 country/DE, secret", path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret },
@@ -212,6 +220,13 @@ const scenarios: Scenario[] = [
     // Each page number is a key the cache has not seen: the D1 queries run every time.
     path: () => `/api/mcp/contents?siteId=${key.tenant.siteId}&size=5&page=${++coldPage}`,
     headers: () => ({ "X-API-Key": key.tenant.token }),
+  },
+  { name: "site home page (Jinja2 theme), edge cache hit", base: siteBase, path: "/", headers: () => ({}) },
+  {
+    name: "site home page, rendered (a new cache key each request)",
+    base: siteBase,
+    path: () => `/?page=${++renderedPage}`,
+    headers: () => ({}),
   },
   {
     name: "P1 pickup submission (sandbox)",
