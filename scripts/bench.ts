@@ -121,7 +121,8 @@ const key = await withLocalBindings(async (env) => {
   const tenant = await createDemoTenant(db, user.id, { name: "Bench", slug: `bench-${Date.now()}`, demo: true });
   await db.update(tenants).set({ plan: "internal" }).where(eq(tenants.id, tenant.tenantId));
   // Its site answers to http://localhost:<port>, beside the API on 127.0.0.1, rendered from the default theme.
-  await db.update(sites).set({ primaryDomain: "localhost" }).where(eq(sites.id, tenant.siteId));
+  // The bench site of an earlier run gives the host up.
+  await db.batch([db.update(sites).set({ primaryDomain: null }).where(eq(sites.primaryDomain, "localhost")), db.update(sites).set({ primaryDomain: "localhost" }).where(eq(sites.id, tenant.siteId))]);
   await installTheme(env.THEMES, tenant.siteId, "themes/default");
   return { ...apiKey, appToken: app.appToken, tenant };
 });

@@ -1,7 +1,7 @@
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
 import { templateSet } from "./templates";
-import { listAll, themePrefix } from "./themes";
+import { forgetThemeListing, listAll, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -87,6 +87,7 @@ export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string
   const old = (await listAll(bucket, prefix)).map((o) => o.key);
   for (let i = 0; i < old.length; i += 1000) await bucket.delete(old.slice(i, i + 1000));
   for (const [path, bytes] of entries) await bucket.put(`${prefix}${path}`, bytes);
+  forgetThemeListing(siteId, name);
   return { name, files: entries.length };
 }
 

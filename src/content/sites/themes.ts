@@ -28,9 +28,25 @@ export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Objec
  * A site's theme, parsed once per isolate for as long as its files do not change (the version is
  * made of their etags); undefined when the site has no theme in R2.
  */
+/** How long an isolate trusts its listing of a theme's files: an upload over a theme of the same name shows within it. */
+const LISTING_TTL_MS = 30_000;
+const listings = new Map<string, { until: number; objects: Promise<R2Object[]> }>();
+
+function listTheme(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
+  const known = listings.get(prefix);
+  if (known && known.until > Date.now()) return known.objects;
+  const objects = listAll(bucket, prefix);
+  listings.set(prefix, { until: Date.now() + LISTING_TTL_MS, objects });
+  objects.catch(() => listings.delete(prefix));
+  return objects;
+}
+
+/** Forgets the listing of a theme, so that the next page reads it again (after an upload). */
+export const forgetThemeListing = (siteId: number, theme: string) => listings.delete(themePrefix(siteId, theme));
+
 export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string): Promise<LoadedTheme | undefined> {
   const prefix = themePrefix(siteId, theme);
-  const objects = (await listAll(bucket, prefix)).filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
+  const objects = (await listTheme(bucket, prefix)).filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
   if (!objects.length) return undefined;
   const version = await digest(objects.map((o) => `${o.key}:${o.etag}`).join("\n"));
   const key = `${siteId}/${theme}`;
