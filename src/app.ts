@@ -53,7 +53,8 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     await next();
   };
 
-  app.use("*", requestContext, securityHeaders, siteDispatch, surface);
+  // Settings are checked (surface) before a site is served, as before any API answer.
+  app.use("*", requestContext, securityHeaders, surface, siteDispatch);
   app.use("*", (c, next) => bodyLimitOf(c.req.path)(c, next));
   app.use("*", accessPolicy(groups.flatMap((g) => g.access), Object.assign({}, ...groups.map((g) => g.credentials ?? {}))));
   app.onError(handleError);
