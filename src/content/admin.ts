@@ -35,7 +35,7 @@ async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T>
 }
 
 /** The statement that tells the edge cache a site's content changed (cache.ts). */
-const bumpVersion = (db: Database, scope: TenantScope, siteId: number) =>
+export const bumpVersion = (db: Database, scope: TenantScope, siteId: number) =>
   db.update(sites).set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() }).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
 
 const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>

@@ -1,13 +1,11 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import type { adCreate, adUpdate, redirectWrite } from "./admin-params";
-import { ads, adStats, media, redirects, sites } from "./schema";
+import { bumpVersion } from "./admin";
+import { ads, adStats, media, redirects } from "./schema";
 import { inTenant, siteInScope, type TenantScope } from "./tenancy";
-
-const bumpVersion = (db: Database, scope: TenantScope, siteId: number) =>
-  db.update(sites).set({ contentVersion: sql`${sites.contentVersion} + 1` }).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
 
 // Redirects
 
