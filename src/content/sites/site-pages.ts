@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
+import { errorPage } from "../../platform/envelope";
 import type { AppEnv } from "../../platform/env";
 import type { Database } from "../../platform/database";
 import { isPublic, listPublished, publishedContent } from "../headless";
@@ -145,7 +146,7 @@ async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, bu
     c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
     // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
     const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
-    return c.html(`<!doctype html><meta charset="utf-8"><title>Template error</title><h1>Template error</h1><pre>${escapeHtml(message)}</pre>`, 500);
+    return c.html(errorPage(500, `Template error: ${message}`), 500);
   }
   const response = new Response(html, {
     status: page.status,
@@ -163,8 +164,6 @@ async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, bu
   }
   return response;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 const notFound: Page = { template: "404", status: 404, title: "Not found", noindex: true, data: {} };
 
