@@ -17,7 +17,7 @@ export async function cachedAnswer(c: Context<AppEnv>, site: Site, compute: () =
   const url = new URL(c.req.url);
   url.searchParams.sort();
   const key = new Request(`https://content-cache.invalid/site/${site.id}/v${site.contentVersion}${url.pathname}?${url.searchParams}`);
-  const cache = (caches as unknown as { default: Cache }).default;
+  const cache = caches.default;
   const hit = await cache.match(key);
   let body: string;
   let etag: string;

@@ -122,7 +122,7 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
 async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, build: () => Promise<Page>, preview = false): Promise<Response> {
   const url = new URL(c.req.url);
   const key = new Request(`https://site-cache.invalid/${site.id}/v${site.contentVersion}/t${theme.version}${url.pathname}${url.search}`);
-  const cache = (caches as unknown as { default: Cache }).default;
+  const cache = caches.default;
   // A preview is for the members who have its link: never cached, never indexed.
   const hit = preview ? undefined : await cache.match(key);
   const flushSeconds = c.env.AD_FLUSH_SECONDS === undefined ? undefined : Number(c.env.AD_FLUSH_SECONDS);
