@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { slugFrom } from "../src/content/admin-params";
 import { database } from "../src/platform/database";
 import { createDemoTenant } from "../seed/content-demo";
 import { findOrCreateLocalUser } from "./lib/keys";
@@ -8,7 +9,7 @@ const { values } = parseArgs({
   options: { name: { type: "string" }, slug: { type: "string" }, email: { type: "string", default: "dev@localhost" }, demo: { type: "boolean", default: false } },
 });
 if (!values.name) fail("usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]");
-const slug = values.slug ?? values.name!.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = values.slug ?? slugFrom(values.name!);
 if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) fail(`cannot make a slug of "${values.name}": give --slug`);
 
 ensureDevVars();

@@ -2,6 +2,18 @@ import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "./schema";
 import { languageCode, queryInteger } from "./params";
 
+/** A slug made of a title or a name: accents dropped, lower case, words joined by dashes, at most 70 characters. */
+export function slugFrom(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 70)
+    .replace(/-$/, "");
+}
+
 const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" }).max(80);
 const name = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
 const domain = z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });

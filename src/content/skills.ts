@@ -3,22 +3,13 @@ import type { Bindings } from "../platform/env";
 import type { Database } from "../platform/database";
 import { generateText, languageOf, summaryOf, translateText } from "../intelligence/service";
 import { createContent } from "./admin";
+import { slugFrom } from "./admin-params";
 import { contents, type Site } from "./schema";
 import { inTenant, type TenantScope } from "./tenancy";
 
 export const ARTICLE_STYLES = ["news", "blog", "guide", "formal", "casual"] as const;
 
 const languageName = (code: string) => new Intl.DisplayNames(["en"], { type: "language" }).of(code) ?? code;
-const slugOf = (title: string) =>
-  title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .slice(0, 70)
-    .replace(/-$/, "") || "article";
-
 /** A slug not yet used in the site and language: the title's, or with -2, -3 … after it. */
 async function freeSlug(db: Database, scope: TenantScope, site: Site, language: string, base: string): Promise<string> {
   const taken = new Set(
@@ -60,7 +51,7 @@ export async function generateArticle(
   const title = cutToCharacters((heading?.[1] ?? input.topic).trim(), 200);
   const body = (heading ? text.replace(heading[0], "") : text).trim();
   const intro = cutToCharacters(plain(body.split(/\n{2,}/).find((p) => !p.startsWith("#")) ?? body), 300);
-  const slug = await freeSlug(db, scope, site, language, slugOf(title));
+  const slug = await freeSlug(db, scope, site, language, slugFrom(title) || "article");
   const draft = await createContent(db, scope, authorId, { siteId: site.id, title, slug, intro, bodyMarkdown: body, language });
   return {
     contentId: draft.id,

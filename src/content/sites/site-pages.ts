@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { errorPage } from "../../platform/envelope";
+import { handleError } from "../../platform/errors";
 import type { AppEnv } from "../../platform/env";
 import type { Database } from "../../platform/database";
 import { isPublic, listPublished, publishedContent } from "../headless";
@@ -170,12 +171,15 @@ const notFound: Page = { template: "404", status: 404, title: "Not found", noind
 /** A tenant's web site, chosen by Host: home, category pages, content pages and the theme's assets. */
 export function sitePages(siteId: number, parent: Context<AppEnv>) {
   const app = new Hono<AppEnv>();
-  // The request's database and log, as the platform made them for it.
+  // The request's database and log, as the platform made them for it, and its error handling:
+  // an unexpected failure is logged with the request id and answered as an HTML error page.
   app.use("*", async (c, next) => {
     c.set("db", parent.var.db);
     c.set("log", parent.var.log);
+    c.set("envelope", "html");
     await next();
   });
+  app.onError(handleError);
   const siteOf = async (c: Context<AppEnv>) => {
     const [site] = await c.var.db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
     return site!;
