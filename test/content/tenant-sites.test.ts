@@ -168,6 +168,26 @@ describe("SEO outputs and redirects of tenant sites", () => {
   });
 });
 
+describe("menus", () => {
+  it("links a menu item to a content by its address, in its language", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const english = await seedContent(site, { title: "About us" });
+    const german = await seedContent(site, { title: "Ueber uns", language: "de", translationOf: english });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
+      siteId: site.siteId,
+      type: "menu",
+      name: "main",
+      definition: { items: [{ label: "About", link: { content: english } }, { label: "Ueber", link: { content: german } }, { label: "Gone", link: { content: 999999 } }] },
+    });
+    await installDefaultTheme(site.siteId);
+    const html = await htmlOf(await sitePage(row!.slug));
+    expect(html).toContain('<li><a href="/about-us">About</a>');
+    expect(html).toContain('<li><a href="/de/ueber-uns">Ueber</a>');
+    expect(html).toContain('<li><a href="/">Gone</a>');
+  });
+});
+
 describe("language versions", () => {
   it("serves the site's other languages under /<lang>/, with their own strings and links back", async () => {
     const home = await htmlOf(await sitePage(slug, "/de"));

@@ -42,15 +42,25 @@ interface MenuItem {
 
 /** Menus with every link made a URL of the site. */
 async function resolvedMenus(db: Database, site: Site) {
-  const scope = memberScope(site.tenantId);
-  const [menus, cats, slugs] = await db.batch([
-    db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu"))),
-    db.select({ id: categories.id, slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, scope.tenantId), eq(categories.siteId, site.id))),
-    db.select({ id: contents.id, slug: contents.slug }).from(contents).where(and(eq(contents.tenantId, scope.tenantId), eq(contents.siteId, site.id))),
+  const menus = await db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu")));
+  if (!menus.length) return {};
+  // Only the contents the menus name are read, not every content of the site.
+  const named = (items: MenuItem[]): number[] => items.flatMap((item) => [...(item.link.content !== undefined ? [item.link.content] : []), ...named(item.children ?? [])]);
+  const contentIds = [...new Set(menus.flatMap((m) => named((m.definition as { items: MenuItem[] }).items)))];
+  const [cats, linked] = await Promise.all([
+    db.select({ id: categories.id, slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id))),
+    contentIds.length
+      ? db.select({ id: contents.id, slug: contents.slug, language: contents.language }).from(contents).where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), inArray(contents.id, contentIds)))
+      : Promise.resolve([]),
   ]);
+  const contentUrl = (id: number) => {
+    const found = linked.find((c) => c.id === id);
+    if (!found) return "/";
+    return found.language === site.defaultLanguage ? `/${found.slug}` : `/${found.language}/${found.slug}`;
+  };
   const urlOf = (link: MenuItem["link"]) =>
     link.url ??
-    (link.category !== undefined ? `/c/${cats.find((c) => c.id === link.category)?.slug ?? ""}` : link.content !== undefined ? `/${slugs.find((c) => c.id === link.content)?.slug ?? ""}` : `/tag/${encodeURIComponent(link.tag ?? "")}`);
+    (link.category !== undefined ? `/c/${cats.find((c) => c.id === link.category)?.slug ?? ""}` : link.content !== undefined ? contentUrl(link.content) : `/tag/${encodeURIComponent(link.tag ?? "")}`);
   const resolve = (items: MenuItem[]): unknown[] => items.map((item) => ({ label: item.label, url: urlOf(item.link), children: resolve(item.children ?? []) }));
   return Object.fromEntries(menus.map((m) => [m.name, resolve((m.definition as { items: MenuItem[] }).items)]));
 }
