@@ -28,6 +28,7 @@ import {
   tenantsOf,
   updateCategory,
   updateContent,
+  activateTheme,
   updateSite,
   versionsOf,
 } from "./admin";
@@ -405,9 +406,7 @@ export function adminRoutes() {
     const scope = await member(c, p.tenantId, "owner");
     const site = await siteInScope(c.var.db, scope, p.siteId);
     if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
-    const updated = await updateSite(c.var.db, scope, site.id, { theme: p.name });
-    await c.var.db.insert(auditLog).values({ tenantId: scope.tenantId, userId: scope.userId, action: "activate-theme", subject: `site ${site.id}: ${p.name} (was ${site.theme})` });
-    return send(c, updated);
+    return send(c, await activateTheme(c.var.db, scope, site, p.name, scope.userId));
   });
   r.openapi(routes.audit, async (c) => {
     const { page = 1, size = 50 } = c.req.valid("query");

@@ -16,6 +16,7 @@ import {
   type Content,
   type ContentStatus,
   type MemberRole,
+  type Site,
   sites,
   tenantMembers,
   tenants,
@@ -100,6 +101,19 @@ export async function updateSite(db: Database, scope: TenantScope, siteId: numbe
       .returning();
     return site!;
   });
+}
+
+/** Makes a theme the site's and records who did, in one batch: the site's pages change at once. */
+export async function activateTheme(db: Database, scope: TenantScope, site: Site, theme: string, userId: number) {
+  const [[updated]] = await db.batch([
+    db
+      .update(sites)
+      .set({ theme, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+      .where(inTenant(sites.tenantId, scope, eq(sites.id, site.id)))
+      .returning(),
+    audit(db, scope, userId, "activate-theme", `site ${site.id}: ${theme} (was ${site.theme})`),
+  ]);
+  return updated!;
 }
 
 // Categories
