@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { slugFrom } from "../src/content/admin-params";
+import { slugFrom } from "../src/content/slugs";
 import { database } from "../src/platform/database";
 import { createDemoTenant } from "../seed/content-demo";
 import { findOrCreateLocalUser } from "./lib/keys";

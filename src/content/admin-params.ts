@@ -2,18 +2,6 @@ import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "./schema";
 import { languageCode, queryInteger } from "./params";
 
-/** A slug made of a title or a name: accents dropped, lower case, words joined by dashes, at most 70 characters. */
-export function slugFrom(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .slice(0, 70)
-    .replace(/-$/, "");
-}
-
 const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" }).max(80);
 const name = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
 const domain = z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });
@@ -53,6 +41,11 @@ export const categoryCreate = z.strictObject({
   seoDescription: z.string().max(300).nullable().optional(),
 });
 export const categoryUpdate = categoryCreate.omit({ siteId: true }).partial();
+/** The new order of one parent's subcategories (null: the top level), each named once. */
+export const categoryOrder = z.strictObject({
+  parentId: z.number().int().positive().nullable(),
+  ids: z.array(z.number().int().positive()).min(1).max(500),
+});
 
 /** A body is bounded before it is rendered: 200,000 characters of Markdown. */
 export const MAX_BODY_CHARACTERS = 200_000;

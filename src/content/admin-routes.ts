@@ -19,6 +19,7 @@ import {
   deleteContent,
   deleteContentTag,
   listContents,
+  orderCategories,
   membersOf,
   putContentTag,
   restoreVersion,
@@ -30,10 +31,13 @@ import {
   updateContent,
   activateTheme,
   updateSite,
+  versionOf,
   versionsOf,
+  previewContentTag,
 } from "./admin";
 import {
   categoryCreate,
+  categoryOrder,
   categoryUpdate,
   contentCreate,
   contentListQuery,
@@ -127,6 +131,10 @@ const routes = {
     request: inTenantPath({ siteId: idParam("siteId") }),
     responses: ok(z.array(categorySchema), "Categories"),
   }),
+  orderCategories: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/sites/{siteId}/categories/order", summary: "Order one parent's subcategories (editor)",
+    request: { ...inTenantPath({ siteId: idParam("siteId") }), ...json(categoryOrder) },
+    responses: ok(z.array(categorySchema), "Categories, in the new order"),
+  }),
   createCategory: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/categories", summary: "Create a category (editor)", request: { ...tenantPath, ...json(categoryCreate) }, responses: { ...ok(categorySchema, "Created", 201), ...tenantErrorResponses(409) } }),
   updateCategory: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/categories/{id}", summary: "Change a category (editor)",
     request: { ...inTenantPath({ id: idParam("id") }), ...json(categoryUpdate) },
@@ -156,6 +164,14 @@ const routes = {
   restore: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/contents/{id}/versions/{version}/restore", summary: "Save an old version's text as the newest (author: own drafts; editor: any)",
     request: inTenantPath({ id: idParam("id"), version: idParam("version") }),
     responses: ok(contentSchema, "The content"),
+  }),
+  version: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/contents/{id}/versions/{version}", summary: "One saved version with its text, for a diff (viewer)",
+    request: inTenantPath({ id: idParam("id"), version: idParam("version") }),
+    responses: ok(z.object({ version: z.number().int(), title: z.string(), intro: z.string(), bodyMarkdown: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() }), "The version"),
+  }),
+  tagPreview: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/tags/{id}/preview", summary: "What templates read for a content tag now: menu items with URLs, a taxonomy's members, a posts query's contents (viewer)",
+    request: inTenantPath({ id: idParam("id") }),
+    responses: ok(z.unknown().openapi({ description: "The value of menus.<name> or tags.<name>" }), "The resolved tag"),
   }),
   tags: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/tags", summary: "Content tags: menus, taxonomies, posts (viewer)",
     request: inTenantPath({ siteId: idParam("siteId") }),
@@ -198,7 +214,7 @@ const routes = {
   }),
   themes: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/themes", summary: "The site's themes in R2 and the active one (viewer)",
     request: inTenantPath({ siteId: idParam("siteId") }),
-    responses: ok(z.object({ active: z.string(), themes: z.array(z.string()) }), "Themes"),
+    responses: ok(z.object({ active: z.string(), previous: z.string().nullable().openapi({ description: "The theme active before the last activation: activating it rolls back" }), themes: z.array(z.string()) }), "Themes"),
   }),
   uploadTheme: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/sites/{siteId}/themes", summary: "Upload a theme as a zip (at most 20 MB), checked before it is stored (owner)",
     request: {
@@ -262,6 +278,10 @@ export function adminRoutes() {
     const p = c.req.valid("param");
     return send(c, await categoriesOf(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId));
   });
+  r.openapi(routes.orderCategories, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await orderCategories(c.var.db, await member(c, p.tenantId, "editor"), p.siteId, c.req.valid("json")));
+  });
   r.openapi(routes.createCategory, async (c) => send(c, await createCategory(c.var.db, await member(c, c.req.valid("param").tenantId, "editor"), c.req.valid("json")), 201));
   r.openapi(routes.updateCategory, async (c) => {
     const p = c.req.valid("param");
@@ -315,6 +335,14 @@ export function adminRoutes() {
     const scope = await member(c, p.tenantId, "author");
     await mayEdit(c, scope, p.id);
     return send(c, await restoreVersion(c.var.db, scope, p.id, p.version, scope.userId));
+  });
+  r.openapi(routes.version, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await versionOf(c.var.db, await member(c, p.tenantId, "viewer"), p.id, p.version));
+  });
+  r.openapi(routes.tagPreview, async (c) => {
+    const p = c.req.valid("param");
+    return send(c, await previewContentTag(c.var.db, await member(c, p.tenantId, "viewer"), p.id));
   });
   r.openapi(routes.tags, async (c) => {
     const p = c.req.valid("param");
@@ -389,7 +417,7 @@ export function adminRoutes() {
   r.openapi(routes.themes, async (c) => {
     const p = c.req.valid("param");
     const site = await siteInScope(c.var.db, await member(c, p.tenantId, "viewer"), p.siteId);
-    return send(c, { active: site.theme, themes: await themesOf(c.env.THEMES, site.id) });
+    return send(c, { active: site.theme, previous: site.previousTheme, themes: await themesOf(c.env.THEMES, site.id) });
   });
   r.openapi(routes.uploadTheme, async (c) => {
     const p = c.req.valid("param");

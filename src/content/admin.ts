@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { users } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
-import type { categoryCreate, categoryUpdate, contentCreate, contentTagWrite, contentUpdate, siteCreate, siteUpdate } from "./admin-params";
+import type { categoryCreate, categoryOrder, categoryUpdate, contentCreate, contentTagWrite, contentUpdate, siteCreate, siteUpdate } from "./admin-params";
 import { renderMarkdown } from "./markdown";
 import {
   auditLog,
@@ -21,6 +21,7 @@ import {
   tenantMembers,
   tenants,
 } from "./schema";
+import { resolvedMenus, resolvedTag } from "./sites/template-tags";
 import { inTenant, siteInScope, type TenantScope } from "./tenancy";
 
 /** A unique index refused the write: the slug, domain or name is taken. */
@@ -108,7 +109,7 @@ export async function activateTheme(db: Database, scope: TenantScope, site: Site
   const [[updated]] = await db.batch([
     db
       .update(sites)
-      .set({ theme, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+      .set({ theme, previousTheme: site.theme === theme ? site.previousTheme : site.theme, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
       .where(inTenant(sites.tenantId, scope, eq(sites.id, site.id)))
       .returning(),
     audit(db, scope, userId, "activate-theme", `site ${site.id}: ${theme} (was ${site.theme})`),
@@ -161,6 +162,19 @@ export async function updateCategory(db: Database, scope: TenantScope, id: numbe
     ]);
     return category!;
   });
+}
+
+/** Puts a parent's subcategories (or the top level) in the given order, all in one batch. */
+export async function orderCategories(db: Database, scope: TenantScope, siteId: number, input: z.infer<typeof categoryOrder>) {
+  const all = await categoriesOf(db, scope, siteId);
+  const siblings = all.filter((category) => category.parentId === input.parentId).map((category) => category.id);
+  const given = new Set(input.ids);
+  if (given.size !== input.ids.length || given.size !== siblings.length || siblings.some((id) => !given.has(id))) {
+    throw new ApiError(400, `ids: must list each of the ${siblings.length} categories under ${input.parentId === null ? "the top level" : `category ${input.parentId}`} once`);
+  }
+  const [first, ...rest] = input.ids.map((id, position) => db.update(categories).set({ position }).where(inTenant(categories.tenantId, scope, eq(categories.id, id))));
+  await db.batch([first!, ...rest, bumpVersion(db, scope, siteId)]);
+  return categoriesOf(db, scope, siteId);
 }
 
 /** A category with children or contents stays: 409 says which. */
@@ -302,14 +316,20 @@ export async function versionsOf(db: Database, scope: TenantScope, id: number) {
     .orderBy(desc(contentVersions.version));
 }
 
-/** A restore is a new save with an old version's text. */
-export async function restoreVersion(db: Database, scope: TenantScope, id: number, version: number, userId: number) {
-  const [old] = await db
-    .select()
+/** One saved version with its text (the console diffs two). */
+export async function versionOf(db: Database, scope: TenantScope, id: number, version: number) {
+  const [found] = await db
+    .select({ version: contentVersions.version, title: contentVersions.title, intro: contentVersions.intro, bodyMarkdown: contentVersions.bodyMarkdown, savedBy: contentVersions.savedBy, savedAt: contentVersions.savedAt })
     .from(contentVersions)
     .where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id), eq(contentVersions.version, version)))
     .limit(1);
-  if (!old) throw new ApiError(404, `Content ${id} has no version ${version}`);
+  if (!found) throw new ApiError(404, `Content ${id} has no version ${version}`);
+  return found;
+}
+
+/** A restore is a new save with an old version's text. */
+export async function restoreVersion(db: Database, scope: TenantScope, id: number, version: number, userId: number) {
+  const old = await versionOf(db, scope, id, version);
   return updateContent(db, scope, id, userId, { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown });
 }
 
@@ -332,6 +352,15 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
     bumpVersion(db, scope, input.siteId),
   ]);
   return tag!;
+}
+
+/** What templates would read for a content tag now: a menu's items with URLs, a taxonomy's members, a posts query's contents. */
+export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
+  const [tag] = await db.select().from(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))).limit(1);
+  if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
+  const site = await siteInScope(db, scope, tag.siteId);
+  if (tag.type === "menu") return (await resolvedMenus(db, site))[tag.name] ?? [];
+  return resolvedTag(db, site, tag, new Date().toISOString());
 }
 
 export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {

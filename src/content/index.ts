@@ -4,6 +4,7 @@ import type { AppEnv } from "../platform/env";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 import { ADMIN_BASE_PATH, adminRoutes } from "./admin-routes";
+import { CONSOLE_PATH, consoleRoutes } from "./console-shell";
 import { headlessRoutes } from "./headless-routes";
 import { MAX_MEDIA_BYTES } from "./media";
 import { mediaRoutes } from "./media-routes";
@@ -22,6 +23,7 @@ export const content: GroupModule = {
     { prefix: SKILLS_BASE_PATH, envelope: "tenant" },
     { prefix: ADMIN_BASE_PATH, envelope: "tenant" },
     { prefix: "/media", envelope: "tenant" },
+    { prefix: CONSOLE_PATH, envelope: "html" },
   ],
   access: [
     { prefix: "/api/mcp", credential: "tenant-key", resource: "content" },
@@ -33,6 +35,8 @@ export const content: GroupModule = {
     { prefix: ADMIN_BASE_PATH, credential: "member" },
     // The sites' images and files: public, under keys nobody can guess.
     { prefix: "/media", credential: "public" },
+    // The console's page and files hold no data: everything it shows comes from the admin API.
+    { prefix: CONSOLE_PATH, credential: "public" },
   ],
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, new URL(c.req.url).host), pages: sitePages },
@@ -47,6 +51,7 @@ export const content: GroupModule = {
     router.route(SKILLS_BASE_PATH, skillsRoutes());
     router.route(ADMIN_BASE_PATH, adminRoutes());
     router.route("/media", mediaRoutes());
+    router.route(CONSOLE_PATH, consoleRoutes());
     return router;
   },
 };

@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { PLANS, users } from "../platform/auth/tables";
-import { currentTimestamp } from "../platform/database";
+import { currentTimestamp } from "../platform/columns";
 
 /** Every table of group C carries `tenant_id`: the service filters on it in one place (tenancy.ts). */
 
@@ -52,6 +52,8 @@ export const sites = sqliteTable(
     languages: text("languages", { mode: "json" }).$type<string[]>().notNull().default([]),
     timezone: text("timezone").notNull().default("UTC"),
     theme: text("theme").notNull().default("default"),
+    /** The theme active before the last activation: the console's roll back. */
+    previousTheme: text("previous_theme"),
     seoTitlePattern: text("seo_title_pattern").notNull().default("{title} · {site}"),
     seoDescription: text("seo_description"),
     seoImage: text("seo_image"),
@@ -289,3 +291,7 @@ export type Category = typeof categories.$inferSelect;
 export type Content = typeof contents.$inferSelect;
 export type ContentTag = typeof contentTags.$inferSelect;
 export type TenantKey = typeof tenantKeys.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
+export type Media = typeof media.$inferSelect;
+export type Redirect = typeof redirects.$inferSelect;
+export type Ad = typeof ads.$inferSelect;

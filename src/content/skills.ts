@@ -3,7 +3,7 @@ import type { Bindings } from "../platform/env";
 import type { Database } from "../platform/database";
 import { generateText, languageOf, summaryOf, translateText } from "../intelligence/service";
 import { createContent } from "./admin";
-import { slugFrom } from "./admin-params";
+import { slugFrom } from "./slugs";
 import { contents, type Site } from "./schema";
 import { inTenant, type TenantScope } from "./tenancy";
 

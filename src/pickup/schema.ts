@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { currentTimestamp } from "../platform/database";
+import { currentTimestamp } from "../platform/columns";
 import { users } from "../platform/auth/tables";
 
 /** An app of group P: its token authenticates pickups, its secrets are kept encrypted because they are used. */

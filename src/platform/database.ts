@@ -1,11 +1,8 @@
-import { sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { Bindings } from "./env";
 
 export type Database = DrizzleD1Database;
 
-/** The default of a created_at column: the database's clock as ISO 8601 with milliseconds, UTC. */
-export const currentTimestamp = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
 /** One Drizzle instance per D1 binding, made once per isolate rather than once per request. */
 const instances = new WeakMap<D1Database, Database>();

@@ -55,7 +55,8 @@ export function errorBody(kind: EnvelopeKind, status: ContentfulStatusCode, mess
       // FastAPI's shape: 422 lists the failing fields under `detail`.
       return fields ? { detail: fields.map((f) => ({ loc: f.field.split("."), msg: f.message })) } : { detail: message };
     case "tenant":
-      return { success: false, error: { code: TENANT_ERROR_CODES[status] ?? "internal_error", message } };
+      // `fields` lets a form show each failing field's message beside it (the admin console does).
+      return { success: false, error: { code: TENANT_ERROR_CODES[status] ?? "internal_error", message, ...(fields ? { fields } : {}) } };
     case "html":
     case "text":
       return message;

@@ -34,7 +34,7 @@ export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: st
   const fields = fieldErrors(error, prefix);
   if (envelopeOf(c) === "account") return new ApiError(422, "Validation failed", fields);
   const first = fields[0]!;
-  return new ApiError(400, `${first.field}: ${first.message}`);
+  return new ApiError(400, `${first.field}: ${first.message}`, envelopeOf(c) === "tenant" ? fields : undefined);
 }
 
 export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {

@@ -108,7 +108,14 @@ export function bizContentBody(params: z.ZodType) {
 }
 
 const tenantErrorSchema = z
-  .object({ success: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) })
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      fields: z.array(z.object({ field: z.string(), message: z.string() })).optional().openapi({ description: "On a validation failure: every failing field (a dotted path) and its rule" }),
+    }),
+  })
   .openapi("TenantError");
 
 const TENANT_ERROR_TEXT = {

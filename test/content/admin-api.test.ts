@@ -225,6 +225,7 @@ describe("cross-tenant walk", () => {
     if (path.endsWith("/members")) return { email: "nobody@example.com", role: "viewer" };
     if (path.endsWith("/sites/:siteId")) return { name: "Renamed" };
     if (path.endsWith("/sites")) return { name: "x", slug: `walk-${Date.now()}` };
+    if (path.endsWith("/categories/order")) return { parentId: null, ids: [1] };
     if (path.endsWith("/categories")) return { siteId, name: "x", slug: "x" };
     if (path.endsWith("/categories/:id")) return { name: "x" };
     if (path.endsWith("/contents")) return { siteId, title: "x", slug: "x", language: "en" };
@@ -265,5 +266,80 @@ describe("cross-tenant walk", () => {
     const fields = (body ?? {}) as { siteId?: number; siteIds?: number[] };
     const namesVictimsSite = route.path.includes(":siteId") || fields.siteId === victim.siteId || Boolean(fields.siteIds?.includes(victim.siteId));
     if (namesVictimsSite) expect([404, 400], `${route.method} ${fill(intruder.tenantId)}`).toContain(sideways.status);
+  });
+});
+
+describe("what the console needs beyond the resources", () => {
+  // Each test makes a tenant of its own: the shared one has spent its plan's requests a minute by now.
+  it("lists every failing field of a body, so that a form shows each beside its field", async () => {
+    const own = await createTestTenant();
+    const res = await send("POST", `/tenants/${own.tenantId}/contents`, own.session, { siteId: own.siteId, title: "", slug: "Bad Slug", language: "en" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: "invalid_request",
+      message: "body.title: must not be empty",
+      fields: [
+        { field: "body.title", message: "must not be empty" },
+        { field: "body.slug", message: "slug must be lower-case letters and digits joined by single dashes" },
+      ],
+    });
+  });
+
+  it("gives one saved version with its text, for a diff; 404 for a version that was never saved", async () => {
+    const own = await createTestTenant();
+    const base = `/tenants/${own.tenantId}/contents`;
+    const created = await send<{ id: number }>("POST", base, own.session, { siteId: own.siteId, title: "Diffed", slug: `diffed-${Date.now()}`, language: "en", bodyMarkdown: "one\ntwo" });
+    const id = created.body.data.id;
+    await send("PATCH", `${base}/${id}`, own.session, { bodyMarkdown: "one\nthree" });
+    const first = await send("GET", `${base}/${id}/versions/1`, own.session);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ version: 1, title: "Diffed", intro: "", bodyMarkdown: "one\ntwo", savedBy: own.ownerId });
+    expect((await send("GET", `${base}/${id}/versions/2`, own.session)).body.data).toMatchObject({ version: 2, bodyMarkdown: "one\nthree" });
+    const missing = await send("GET", `${base}/${id}/versions/9`, own.session);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toEqual({ code: "not_found", message: `Content ${id} has no version 9` });
+  });
+
+  it("orders one parent's subcategories in a batch, and refuses a list that leaves one out or adds a stranger", async () => {
+    const own = await createTestTenant();
+    const base = `/tenants/${own.tenantId}`;
+    const make = async (name: string, parentId: number | null = null) =>
+      (await send<{ id: number }>("POST", `${base}/categories`, own.session, { siteId: own.siteId, name, slug: `${name}-${Date.now()}`, parentId })).body.data.id;
+    const parent = await make("ordered");
+    const [a, b, c] = [await make("a", parent), await make("b", parent), await make("c", parent)];
+    const path = `${base}/sites/${own.siteId}/categories/order`;
+    const ordered = await send<{ id: number; parentId: number | null; position: number }[]>("PUT", path, own.session, { parentId: parent, ids: [c, a, b] });
+    expect(ordered.status).toBe(200);
+    expect(ordered.body.data.filter((cat) => cat.parentId === parent).map((cat) => [cat.id, cat.position])).toEqual([[c, 0], [a, 1], [b, 2]]);
+    for (const ids of [[c, a], [c, a, b, b], [c, a, b, parent]]) {
+      const refused = await send("PUT", path, own.session, { parentId: parent, ids });
+      expect(refused.status, JSON.stringify(ids)).toBe(400);
+      expect(refused.body.error!.message).toBe(`ids: must list each of the 3 categories under category ${parent} once`);
+    }
+    const viewer = await memberWith(own, "viewer");
+    expect((await send("PUT", path, viewer.session, { parentId: parent, ids: [a, b, c] })).status).toBe(403);
+  });
+
+  it("previews what templates read for a content tag: a menu's URLs, a posts query's published contents", async () => {
+    const own = await createTestTenant();
+    const base = `/tenants/${own.tenantId}`;
+    const slug = `previewed-${Date.now()}`;
+    const post = await send<{ id: number }>("POST", `${base}/contents`, own.session, { siteId: own.siteId, title: "Previewed", slug, language: "en", tags: ["preview"] });
+    await send("POST", `${base}/contents/${post.body.data.id}/publish`, own.session, {});
+    const menu = await send<{ id: number }>("PUT", `${base}/tags`, own.session, {
+      siteId: own.siteId,
+      type: "menu",
+      name: "preview-menu",
+      definition: { items: [{ label: "Post", link: { content: post.body.data.id } }, { label: "Away", link: { url: "https://example.com/" } }] },
+    });
+    const menuPreview = await send("GET", `${base}/tags/${menu.body.data.id}/preview`, own.session);
+    expect(menuPreview.body.data).toEqual([
+      { label: "Post", url: `/${slug}`, children: [] },
+      { label: "Away", url: "https://example.com/", children: [] },
+    ]);
+    const posts = await send<{ id: number }>("PUT", `${base}/tags`, own.session, { siteId: own.siteId, type: "posts", name: "preview-posts", definition: { tags: ["preview"], limit: 5 } });
+    const postsPreview = await send<{ title: string; url: string }[]>("GET", `${base}/tags/${posts.body.data.id}/preview`, own.session);
+    expect(postsPreview.body.data.map((p) => [p.title, p.url])).toEqual([["Previewed", `/${slug}`]]);
+    expect((await send("GET", `${base}/tags/999999/preview`, own.session)).status).toBe(404);
   });
 });

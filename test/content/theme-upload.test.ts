@@ -38,8 +38,8 @@ describe("theme upload, preview and activation", () => {
     expect(stored.status).toBe(201);
     expect(stored.body.data).toMatchObject({ name: "fresh", files: Object.keys(env.TEST_DEFAULT_THEME).length });
 
-    const listed = (await (await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })).json()) as Envelope<{ active: string; themes: string[] }>;
-    expect(listed.data).toEqual({ active: "default", themes: ["default", "fresh"] });
+    const listed = (await (await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })).json()) as Envelope<{ active: string; previous: string | null; themes: string[] }>;
+    expect(listed.data).toEqual({ active: "default", previous: null, themes: ["default", "fresh"] });
 
     const preview = await sitePage(slug, stored.body.data.previewUrl);
     expect(preview.headers.get("Cache-Control")).toBe("no-store");
@@ -51,11 +51,17 @@ describe("theme upload, preview and activation", () => {
     const activate = (theme: string) => call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes/${theme}/activate`, { method: "POST", headers: { Authorization: `Bearer ${tenant.session}` } });
     expect((await activate("fresh")).status).toBe(200);
     expect(await text(await sitePage(slug))).toContain("Fresh theme");
+    // The theme before the last activation: what the console's "roll back" activates.
+    const themes = async () => ((await (await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })).json()) as Envelope<{ active: string; previous: string | null }>).data;
+    expect(await themes()).toMatchObject({ active: "fresh", previous: "default" });
+    expect((await activate("fresh")).status).toBe(200);
+    expect(await themes()).toMatchObject({ active: "fresh", previous: "default" });
     expect((await activate("default")).status).toBe(200);
     expect(await text(await sitePage(slug))).not.toContain("Fresh theme");
     expect((await activate("nowhere")).status).toBe(404);
     const audit = await env.DB.prepare("SELECT subject FROM audit_log WHERE tenant_id = ? AND action = 'activate-theme' ORDER BY id").bind(tenant.tenantId).all<{ subject: string }>();
-    expect(audit.results.map((a) => a.subject)).toEqual([`site ${tenant.siteId}: fresh (was default)`, `site ${tenant.siteId}: default (was fresh)`]);
+    expect(await themes()).toMatchObject({ active: "default", previous: "fresh" });
+    expect(audit.results.map((a) => a.subject)).toEqual([`site ${tenant.siteId}: fresh (was default)`, `site ${tenant.siteId}: fresh (was fresh)`, `site ${tenant.siteId}: default (was fresh)`]);
   });
 
   it.each([

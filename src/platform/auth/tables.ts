@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { currentTimestamp } from "../database";
+import { currentTimestamp } from "../columns";
 
 export const PLANS = ["free", "basic", "enterprise", "internal"] as const;
 export type Plan = (typeof PLANS)[number];

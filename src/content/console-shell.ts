@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/errors";
+import { ADMIN_BASE_PATH } from "./admin-routes";
+
+export const CONSOLE_PATH = "/admin";
+
+/**
+ * The admin console: a single-page app (console/, built by Vite into public/admin) over the admin
+ * API. Every path under /admin but the API's is the app's page, so a reload or a shared link
+ * opens the screen it names; its scripts and styles come from the Worker's static assets.
+ */
+export function consoleRoutes() {
+  const router = new Hono<AppEnv>();
+  router.get("/assets/*", (c) => c.env.ASSETS.fetch(c.req.raw));
+  router.get("/*", async (c) => {
+    if (c.req.path.startsWith(`${ADMIN_BASE_PATH}/`) || c.req.path === ADMIN_BASE_PATH) return c.notFound();
+    const shell = await c.env.ASSETS.fetch(new URL(`${CONSOLE_PATH}/`, c.req.url));
+    if (!shell.ok) throw new ApiError(503, "The console is not built: npm run build:console");
+    return new Response(shell.body, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } });
+  });
+  return router;
+}
