@@ -59,6 +59,20 @@ describe("tenant sites by host", () => {
     });
   });
 
+  it("gives Open Graph and Twitter cards: the cover as an absolute image address on its page, a plain card elsewhere", async () => {
+    await seedContent(tenant, { title: "Covered story", coverImages: "/media/1/1/cover.png" });
+    const html = await htmlOf(await sitePage(slug, "/covered-story"));
+    expect(html).toContain(`<meta property="og:image" content="http://${slug}.localhost/media/1/1/cover.png">`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(html).toContain(`<meta name="twitter:image" content="http://${slug}.localhost/media/1/1/cover.png">`);
+    expect(html).toContain('<meta property="og:type" content="article">');
+    const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>[];
+    expect(jsonld[0]).toMatchObject({ "@type": "Article", image: `http://${slug}.localhost/media/1/1/cover.png` });
+    const plain = await htmlOf(await sitePage(slug, "/harbour-reopens"));
+    expect(plain).toContain('<meta name="twitter:card" content="summary">');
+    expect(plain).not.toContain("og:image");
+  });
+
   it("serves a category page, and the theme's 404 page for anything else", async () => {
     expect(await (await sitePage(slug, "/c/news")).text()).toContain("<h1>News</h1>");
     const missing = await sitePage(slug, "/no-such-page");

@@ -52,7 +52,16 @@ export async function memberWith(tenant: Pick<TestTenant, "tenantId">, role: Mem
 /** A content written straight through the service: published now unless told otherwise. */
 export async function seedContent(
   tenant: Pick<TestTenant, "tenantId" | "siteId" | "ownerId">,
-  fields: { title?: string; language?: string; bodyMarkdown?: string; categoryIds?: number[]; tags?: string[]; publishAt?: string | null; translationOf?: number } = {},
+  fields: {
+    title?: string;
+    language?: string;
+    bodyMarkdown?: string;
+    coverImages?: string;
+    categoryIds?: number[];
+    tags?: string[];
+    publishAt?: string | null;
+    translationOf?: number;
+  } = {},
 ) {
   const db = database(env);
   const scope = memberScope(tenant.tenantId);
@@ -64,6 +73,7 @@ export async function seedContent(
     intro: `About ${title}`,
     bodyMarkdown: fields.bodyMarkdown ?? `# ${title}\n\nText.`,
     language: fields.language ?? "en",
+    coverImages: fields.coverImages,
     categoryIds: fields.categoryIds,
     tags: fields.tags,
     translationOf: fields.translationOf,

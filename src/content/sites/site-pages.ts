@@ -42,11 +42,13 @@ type Page = {
   description?: string | null;
   noindex?: boolean;
   /** JSON-LD and a canonical URL of the content's own, where it has them. */
-  seo?: { jsonld?: object[]; canonical?: string };
+  seo?: { jsonld?: object[]; canonical?: string; image?: string };
   /** The page's language; the site's default when not set. */
   language?: string;
   data: Record<string, unknown>;
 };
+
+const absoluteUrl = (origin: string, url: string | null | undefined) => (url ? new URL(url, origin).href : null);
 
 async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
   const origin = new URL(c.req.url).origin;
@@ -59,7 +61,15 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
     menus: await resolvedMenus(c.var.db, site),
     tags: await resolvedTags(c.var.db, site, new Date().toISOString()),
     ads: shownAds,
-    seo: { title, description: page.description ?? site.seoDescription, canonical: `${origin}${new URL(c.req.url).pathname}`, noindex: page.noindex ?? false, ...page.seo },
+    seo: {
+      title,
+      description: page.description ?? site.seoDescription,
+      canonical: `${origin}${new URL(c.req.url).pathname}`,
+      noindex: page.noindex ?? false,
+      ...page.seo,
+      // Open Graph and Twitter cards want an absolute address: the content's cover, else the site's image.
+      image: absoluteUrl(origin, page.seo?.image ?? site.seoImage),
+    },
     t: (key: string) => locale[key] ?? key,
     asset: (path: string) => `/themes/${site.id}/${site.theme}/${path}?v=${theme.version}`,
     url_for: (name: string, slug?: string) => (name === "home" ? "/" : name === "category" ? `/c/${slug}` : `/${slug ?? ""}`),
@@ -237,7 +247,17 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
     const origin = new URL(c.req.url).origin;
     const own = `${origin}${item(content).url}`;
-    const article = { "@context": "https://schema.org", "@type": "Article", headline: content.title, datePublished: content.publishAt, description: content.intro, inLanguage: language, url: own };
+    const image = absoluteUrl(origin, content.coverImages);
+    const article = {
+      "@context": "https://schema.org",
+      "@type": "Article",
+      headline: content.title,
+      datePublished: content.publishAt,
+      description: content.intro,
+      inLanguage: language,
+      url: own,
+      ...(image ? { image } : {}),
+    };
     const crumbs = [{ name: site.name, url: `${origin}/` }, ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })), { name: content.title, url: own }];
     const breadcrumbs = {
       "@context": "https://schema.org",
@@ -251,7 +271,7 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       description: content.seo.description,
       noindex: content.seo.noindex,
       language,
-      seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}) },
+      seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}), ...(image ? { image } : {}) },
       data: { content: { ...content, categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), translations: content.translations.map(item) } },
     };
   };
