@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "dist", "build", ".wrangler", "migrations", "public/docs/vendor"] },
+  { ignores: ["node_modules", "dist", "build", ".wrangler", "migrations", "public/docs/vendor", "public/admin"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

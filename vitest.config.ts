@@ -4,6 +4,7 @@ import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
+import { buildConsole } from "./scripts/lib/console-build";
 import { copyDocsAssets } from "./scripts/lib/docs-assets";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
@@ -33,9 +34,11 @@ const ISOLATED = [
   "test/reference/shipped-catalogues.test.ts",
 ];
 const FUZZ = "test/fuzz/**/*.test.ts";
+const BROWSER = "test/browser/**";
 
-// wrangler.toml's [assets] directory must hold the docs page's files before the pool starts.
+// wrangler.toml's [assets] directory must hold the docs page's files and the console before the pool starts.
 copyDocsAssets();
+await buildConsole();
 
 export default defineConfig({
   plugins: [
@@ -107,8 +110,20 @@ export default defineConfig({
     // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
     // shared reference data and the pickups leave queued work behind: their files run alone.
     projects: [
-      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ISOLATED, FUZZ] } },
+      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ISOLATED, FUZZ, BROWSER] } },
       { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED } },
+      // The admin console in headless Chromium against `wrangler dev` (test/browser/global-setup.ts):
+      // Node, not workerd, and none of the pool's bindings.
+      {
+        test: {
+          name: "browser",
+          include: ["test/browser/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/browser/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       // `npm run fuzz` (a CI stage of its own): thousands of requests, so not in `npm test`.
       {
         extends: true,

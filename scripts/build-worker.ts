@@ -6,12 +6,14 @@
  */
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
+import { buildConsole } from "./lib/console-build";
 import { copyDocsAssets } from "./lib/docs-assets";
 
 const OUT_DIR = "build/worker";
 
 rmSync(OUT_DIR, { recursive: true, force: true });
 copyDocsAssets();
+await buildConsole();
 const started = Date.now();
 const result = await build({
   entryPoints: { index: "src/index.ts" },

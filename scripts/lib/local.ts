@@ -57,12 +57,16 @@ function scriptsConfig(): string {
   return SCRIPTS_CONFIG;
 }
 
-/** The local bindings `wrangler dev` uses (same persisted state), for scripts that reuse the Worker's code. */
-export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>): Promise<T> {
+/**
+ * The local bindings `wrangler dev` uses (same persisted state), for scripts that reuse the Worker's
+ * code; `persistTo` is another state folder (as `wrangler dev --persist-to`), for the browser tests.
+ */
+export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>, options: { persistTo?: string } = {}): Promise<T> {
   // wrangler would print "Using secrets defined in .dev.vars" on stdout, which carries our results.
   const logLevel = process.env.WRANGLER_LOG;
   process.env.WRANGLER_LOG = logLevel ?? "warn";
-  const proxy = await getPlatformProxy<Bindings>({ configPath: scriptsConfig(), persist: true, remoteBindings: false });
+  const persist = options.persistTo ? { path: `${options.persistTo}/v3` } : true;
+  const proxy = await getPlatformProxy<Bindings>({ configPath: scriptsConfig(), persist, remoteBindings: false });
   try {
     return await work(proxy.env);
   } finally {
@@ -83,8 +87,8 @@ export interface LocalServer {
  * Killing only wrangler would leave its workerd serving the port, and the next run would measure
  * the old one.
  */
-export function startLocalServer(port: string, env: Record<string, string> = {}): LocalServer {
-  const server = spawn(WRANGLER, ["dev", "--port", port, "--ip", "127.0.0.1", "--log-level", "error"], {
+export function startLocalServer(port: string, env: Record<string, string> = {}, extraArgs: string[] = []): LocalServer {
+  const server = spawn(WRANGLER, ["dev", "--port", port, "--ip", "127.0.0.1", "--log-level", "error", ...extraArgs], {
     stdio: "ignore",
     detached: true,
     env: { ...quietWrangler, ...env },

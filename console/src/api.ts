@@ -1,0 +1,78 @@
+/** The admin API (/admin/api), with the console's session cookie and its CSRF token on writes. */
+
+const BASE = "/admin/api";
+
+/** A failed call: the API's message, and each failing field's message by its dotted path. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface FailureBody {
+  success: false;
+  error: { code: string; message: string; fields?: { field: string; message: string }[] };
+}
+
+let csrfToken: string | null = null;
+
+export const setCsrfToken = (token: string | null) => {
+  csrfToken = token;
+};
+
+type Body = unknown;
+
+/** Calls the admin API; a Blob or File is sent as itself (uploads), anything else as JSON. */
+export async function api<T>(method: string, path: string, body?: Body, headers: Record<string, string> = {}): Promise<T> {
+  const init: RequestInit = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
+  const sent = init.headers as Record<string, string>;
+  if (method !== "GET" && csrfToken) sent["X-CSRF-Token"] = csrfToken;
+  if (body instanceof Blob) {
+    init.body = body;
+    sent["Content-Type"] ??= body.type || "application/octet-stream";
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    sent["Content-Type"] = "application/json";
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${BASE}${path}`, init);
+  } catch {
+    throw new ApiFailure(0, "The service did not answer: check the connection and try again");
+  }
+  const parsed = (await response.json().catch(() => null)) as { success: true; data: T } | FailureBody | null;
+  if (!parsed) throw new ApiFailure(response.status, `The service answered ${response.status} without a readable body`);
+  if (!parsed.success) {
+    // Fields are named as the form names them: a body's "body.slug" is the form's "slug".
+    const fields = Object.fromEntries((parsed.error.fields ?? []).map((f) => [f.field.replace(/^body\./, ""), f.message]));
+    throw new ApiFailure(response.status, parsed.error.message, fields);
+  }
+  return parsed.data;
+}
+
+export const get = <T>(path: string) => api<T>("GET", path);
+
+// The shapes of the admin API's answers: the tables' own rows (a column added is a field here too).
+import type { Ad, AuditEntry, Category, Content as ContentRow, ContentTag, Media as MediaRow, Redirect, Site, TenantKey as TenantKeyRow } from "../../src/content/schema";
+export type { Ad, AuditEntry, Category, ContentTag, Redirect, Site };
+export type Role = Tenant["role"];
+export type Content = ContentRow & { categoryIds?: number[] };
+export type ContentStatus = Content["status"];
+export type TagType = ContentTag["type"];
+export type Media = MediaRow & { url: string };
+export type TenantKey = Omit<TenantKeyRow, "tokenHash">;
+export interface Tenant { id: number; name: string; slug: string; role: "owner" | "editor" | "author" | "viewer" }
+export interface Page<T> { items: T[]; total: number; page: number; size: number }
+export interface Version { version: number; title: string; savedBy: number | null; savedAt: string }
+export interface VersionText extends Version { intro: string; bodyMarkdown: string }
+export interface AdDay { day: string; impressions: number; clicks: number }
+export interface Member { userId: number; email: string; fullName?: string | null; role: Role }
+export interface Themes { active: string; previous: string | null; themes: string[] }
+
+const ROLE_RANK: Record<Role, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };
+/** Whether a member's role reaches the one an action needs (the API checks it again). */
+export const reaches = (role: Role, needed: Role) => ROLE_RANK[role] >= ROLE_RANK[needed];

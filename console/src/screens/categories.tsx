@@ -1,0 +1,125 @@
+import { useState } from "hono/jsx/dom";
+import { slugFrom } from "../../../src/content/slugs";
+import { api, get, type Category } from "../api";
+import { useWorkspace } from "../session";
+import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+
+/** The category tree: drag a category among its siblings (or use its buttons) to order them. */
+export function CategoriesScreen() {
+  const { tenant, site, can } = useWorkspace();
+  const path = `/tenants/${tenant.id}/sites/${site.id}/categories`;
+  const load = useLoad(() => get<Category[]>(path), [path]);
+  const order = useSubmit();
+  const [dragged, setDragged] = useState<Category | null>(null);
+
+  const move = async (category: Category, beforeId: number | null) => {
+    const siblings = (load.data ?? []).filter((c) => c.parentId === category.parentId && c.id !== category.id).map((c) => c.id);
+    const at = beforeId === null ? siblings.length : siblings.indexOf(beforeId);
+    siblings.splice(at < 0 ? siblings.length : at, 0, category.id);
+    if (await order.run(() => api("PUT", `${path}/order`, { parentId: category.parentId, ids: siblings }), `Moved ${category.name}.`)) load.reload();
+  };
+  const step = (category: Category, by: -1 | 1) => {
+    const siblings = (load.data ?? []).filter((c) => c.parentId === category.parentId);
+    const index = siblings.findIndex((c) => c.id === category.id);
+    const target = siblings[index + by];
+    if (!target) return;
+    move(category, by === -1 ? target.id : (siblings[index + 2]?.id ?? null));
+  };
+
+  const branch = (parentId: number | null) => {
+    const children = (load.data ?? []).filter((c) => c.parentId === parentId);
+    if (!children.length) return null;
+    return (
+      <ul class="tree" role={parentId === null ? "list" : undefined}>
+        {children.map((category, index) => (
+          <li
+            draggable={can("editor")}
+            class={dragged?.id === category.id ? "dragging" : ""}
+            onDragStart={(e: DragEvent) => {
+              e.stopPropagation();
+              setDragged(category);
+            }}
+            onDragEnd={() => setDragged(null)}
+            onDragOver={(e: DragEvent) => {
+              if (dragged && dragged.parentId === category.parentId) e.preventDefault();
+            }}
+            onDrop={(e: DragEvent) => {
+              e.preventDefault();
+              e.stopPropagation();
+              if (dragged && dragged.id !== category.id && dragged.parentId === category.parentId) move(dragged, category.id);
+              setDragged(null);
+            }}
+          >
+            <div class="tree-item">
+              <span aria-hidden="true" class="grip">
+                ⋮⋮
+              </span>
+              <strong>{category.name}</strong> <code>/c/{category.slug}</code>
+              {can("editor") ? (
+                <span class="actions">
+                  <button type="button" disabled={index === 0 || order.busy} onClick={() => step(category, -1)} aria-label={`Move ${category.name} up`}>
+                    ↑
+                  </button>
+                  <button type="button" disabled={index === children.length - 1 || order.busy} onClick={() => step(category, 1)} aria-label={`Move ${category.name} down`}>
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    onClick={async () => {
+                      if (confirm(`Delete the category ${category.name}?`) && (await order.run(() => api("DELETE", `/tenants/${tenant.id}/categories/${category.id}`), `Deleted ${category.name}.`))) load.reload();
+                    }}
+                  >
+                    Delete<span class="visually-hidden"> {category.name}</span>
+                  </button>
+                </span>
+              ) : null}
+            </div>
+            {branch(category.id)}
+          </li>
+        ))}
+      </ul>
+    );
+  };
+
+  return (
+    <Screen title="Categories">
+      <Outcome failure={order.failure} done={order.done} />
+      {!load.data ? <Loading failure={load.failure} /> : load.data.length ? branch(null) : <p>No categories yet.</p>}
+      {can("editor") && load.data ? <NewCategory categories={load.data} onCreated={load.reload} /> : null}
+    </Screen>
+  );
+}
+
+function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
+  const { tenant, site } = useWorkspace();
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState("");
+  const [parent, setParent] = useState("");
+  const create = useSubmit();
+  return (
+    <form
+      class="panel"
+      aria-labelledby="new-category"
+      onSubmit={async (e: Event) => {
+        e.preventDefault();
+        const body = { siteId: site.id, name, slug: slug || slugFrom(name), parentId: parent ? Number(parent) : null, position: props.categories.length };
+        if (await create.run(() => api("POST", `/tenants/${tenant.id}/categories`, body), `Created ${name}.`)) {
+          setName("");
+          setSlug("");
+          props.onCreated();
+        }
+      }}
+    >
+      <h2 id="new-category">New category</h2>
+      <Outcome failure={create.failure} done={create.done} />
+      <div class="row">
+        <TextField label="Name" name="name" value={name} onValue={setName} error={create.fieldError("name")} required />
+        <TextField label="Slug" name="slug" value={slug} onValue={setSlug} placeholder={slugFrom(name)} error={create.fieldError("slug")} />
+        <SelectField label="Parent" name="parentId" value={parent} onValue={setParent} options={[["", "None (top level)"], ...props.categories.map((c): [string, string] => [String(c.id), c.name])]} error={create.fieldError("parentId")} />
+      </div>
+      <button class="primary" type="submit" disabled={create.busy}>
+        Create category
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from "hono/jsx/dom";
+import { api, get, type TenantKey } from "../api";
+import { useWorkspace } from "../session";
+import { CheckField, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit } from "../ui";
+
+const SCOPES = ["content:read", "content:write"] as const;
+
+/** System management → API keys: the tenant's keys for the content API; a new key is shown once. */
+export function KeysScreen() {
+  const { tenant, sites } = useWorkspace();
+  const load = useLoad(() => get<TenantKey[]>(`/tenants/${tenant.id}/keys`), [tenant.id]);
+  const action = useSubmit();
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<string[]>(["content:read"]);
+  const [siteIds, setSiteIds] = useState<number[]>([]);
+  const [issued, setIssued] = useState<string | null>(null);
+  return (
+    <Screen title="API keys">
+      <Outcome failure={action.failure} done={action.done} />
+      {issued ? (
+        <div class="alert ok" role="alert">
+          <p>
+            <strong>Copy the key now: it is shown this once.</strong> Send it as <code>X-API-Key</code>.
+          </p>
+          <p>
+            <code class="secret" aria-label="The new key">
+              {issued}
+            </code>{" "}
+            <button type="button" onClick={() => navigator.clipboard?.writeText(issued)}>
+              Copy the key
+            </button>{" "}
+            <button type="button" onClick={() => setIssued(null)}>
+              I have copied it
+            </button>
+          </p>
+        </div>
+      ) : null}
+      {!load.data ? (
+        <Loading failure={load.failure} />
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Sites</th>
+              <th scope="col">Created</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {load.data.map((key) => (
+              <tr>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.maskedToken}</code>
+                </td>
+                <td>{key.scopes.length ? key.scopes.join(", ") : "all"}</td>
+                <td>{key.siteIds ? key.siteIds.map((id) => sites.find((s) => s.id === id)?.name ?? id).join(", ") : "all"}</td>
+                <td>{formatDate(key.createdAt)}</td>
+                <td>
+                  {key.isActive ? (
+                    <button
+                      type="button"
+                      onClick={async () => confirm(`Revoke the key ${key.name}? Calls with it fail from the next request.`) && (await action.run(() => api("DELETE", `/tenants/${tenant.id}/keys/${key.id}`), `Revoked ${key.name}.`)) && load.reload()}
+                    >
+                      Revoke<span class="visually-hidden"> {key.name}</span>
+                    </button>
+                  ) : (
+                    "revoked"
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form
+        class="panel"
+        aria-labelledby="new-key"
+        onSubmit={async (e: Event) => {
+          e.preventDefault();
+          const created = await action.run(() => api<TenantKey & { token: string }>("POST", `/tenants/${tenant.id}/keys`, { name, scopes, siteIds: siteIds.length ? siteIds : null }), `Created ${name}.`);
+          if (created) {
+            setIssued(created.token);
+            setName("");
+            load.reload();
+          }
+        }}
+      >
+        <h2 id="new-key">Create a key</h2>
+        <TextField label="Name" name="name" value={name} onValue={setName} error={action.fieldError("name")} hint="Who or what uses it" required />
+        <fieldset class="group">
+          <legend>Scopes</legend>
+          {SCOPES.map((scope) => (
+            <CheckField label={scope} checked={scopes.includes(scope)} onValue={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
+          ))}
+        </fieldset>
+        <fieldset class="group">
+          <legend>Sites (none chosen: every site)</legend>
+          {sites.map((site) => (
+            <CheckField label={site.name} checked={siteIds.includes(site.id)} onValue={(on) => setSiteIds(on ? [...siteIds, site.id] : siteIds.filter((s) => s !== site.id))} />
+          ))}
+        </fieldset>
+        <button class="primary" type="submit" disabled={action.busy}>
+          Create key
+        </button>
+      </form>
+    </Screen>
+  );
+}

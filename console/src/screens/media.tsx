@@ -1,0 +1,84 @@
+import { useRef, useState } from "hono/jsx/dom";
+import { api, get, type Media } from "../api";
+import { useWorkspace } from "../session";
+import { formatDate, Loading, Outcome, Screen, useLoad, useSubmit } from "../ui";
+
+const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
+
+/** The site's images and files: drop or choose files to upload, copy an address, delete. */
+export function MediaScreen() {
+  const { tenant, site, can } = useWorkspace();
+  const load = useLoad(() => get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`), [tenant.id, site.id]);
+  const action = useSubmit();
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const upload = async (files: FileList | null | undefined) => {
+    for (const file of Array.from(files ?? [])) {
+      await action.run(() => api("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file), `Uploaded ${file.name}.`);
+    }
+    load.reload();
+  };
+  return (
+    <Screen title="Media">
+      <Outcome failure={action.failure} done={action.done} />
+      {can("author") ? (
+        <div
+          class={`dropzone${over ? " over" : ""}`}
+          onDragOver={(e: DragEvent) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e: DragEvent) => {
+            e.preventDefault();
+            setOver(false);
+            upload(e.dataTransfer?.files);
+          }}
+        >
+          <p>Drop images or PDFs here (at most 5 MB each), or</p>
+          <label class="button">
+            Choose files
+            <input ref={input} class="visually-hidden" type="file" multiple accept="image/*,application/pdf" onChange={() => upload(input.current?.files)} />
+          </label>
+        </div>
+      ) : null}
+      {!load.data ? (
+        <Loading failure={load.failure} />
+      ) : load.data.length === 0 ? (
+        <p>No media yet.</p>
+      ) : (
+        <ul class="media-grid">
+          {load.data.map((item) => (
+            <li>
+              {item.contentType.startsWith("image/") ? <img src={item.url} alt={item.filename} loading="lazy" /> : <span class="file">{item.contentType}</span>}
+              <p>
+                <a href={item.url} target="_blank" rel="noopener">
+                  {item.filename}
+                </a>
+                <br />
+                <small>
+                  {kib(item.size)} · {formatDate(item.createdAt)}
+                </small>
+              </p>
+              <div class="actions">
+                <button type="button" onClick={() => navigator.clipboard?.writeText(new URL(item.url, location.href).href)}>
+                  Copy address<span class="visually-hidden"> of {item.filename}</span>
+                </button>
+                {can("editor") ? (
+                  <button
+                    type="button"
+                    onClick={async () => {
+                      if (confirm(`Delete ${item.filename}?`) && (await action.run(() => api("DELETE", `/tenants/${tenant.id}/media/${item.id}`), `Deleted ${item.filename}.`))) load.reload();
+                    }}
+                  >
+                    Delete<span class="visually-hidden"> {item.filename}</span>
+                  </button>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Screen>
+  );
+}

@@ -1,0 +1,196 @@
+import type { Child } from "hono/jsx/dom";
+import { useCallback, useEffect, useId, useRef, useState } from "hono/jsx/dom";
+import { ApiFailure } from "./api";
+
+/**
+ * Loads data for a screen; `reload` after a change. While a reload runs the screen keeps showing
+ * the data it has; when the dependencies change (another content, another site) the old data is
+ * dropped at once, so that nothing is shown, or edited, under the wrong id.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; failure?: ApiFailure; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  const lastRound = useRef(round);
+  useEffect(() => {
+    let current = true;
+    const reloading = lastRound.current !== round;
+    lastRound.current = round;
+    setState((s) => (reloading ? { ...s, loading: true } : { loading: true }));
+    load().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: unknown) => current && setState({ failure: asFailure(error), loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, round]);
+  return { ...state, reload: useCallback(() => setRound((r) => r + 1), []) };
+}
+
+export const asFailure = (error: unknown) => (error instanceof ApiFailure ? error : new ApiFailure(0, error instanceof Error ? error.message : String(error)));
+
+/**
+ * A form's submission: runs the call, keeps the API's failure (its message above the form, each
+ * field's beside the field) and says when it worked.
+ */
+export function useSubmit() {
+  const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState("");
+  const run = async <T,>(work: () => Promise<T>, success?: string): Promise<T | undefined> => {
+    setBusy(true);
+    setFailure(undefined);
+    setDone("");
+    try {
+      const result = await work();
+      if (success) setDone(success);
+      return result;
+    } catch (error) {
+      setFailure(asFailure(error));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { failure, busy, done, run, fieldError: (name: string) => failure?.fields[name] };
+}
+
+/** The form's outcome, announced to screen readers: an error as an alert, a success politely. */
+export function Outcome({ failure, done }: { failure?: ApiFailure; done?: string }) {
+  return (
+    <div>
+      {failure ? (
+        <p class="alert error" role="alert">
+          {failure.message}
+        </p>
+      ) : null}
+      <p class="alert ok" role="status" aria-live="polite">
+        {done ?? ""}
+      </p>
+    </div>
+  );
+}
+
+interface FieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  error?: string;
+  hint?: string;
+  type?: string;
+  required?: boolean;
+  multiline?: number;
+  placeholder?: string;
+  disabled?: boolean;
+}
+
+/** A labelled input whose error is tied to it (aria-invalid, aria-describedby). */
+export function TextField(props: FieldProps) {
+  const id = useId();
+  const describedBy = [props.hint ? `${id}-hint` : "", props.error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const common = {
+    id,
+    name: props.name,
+    value: props.value,
+    required: props.required,
+    placeholder: props.placeholder,
+    disabled: props.disabled,
+    "aria-invalid": props.error ? "true" : undefined,
+    "aria-describedby": describedBy,
+    onInput: (e: Event) => props.onValue((e.target as HTMLInputElement).value),
+  };
+  return (
+    <div class={`field${props.error ? " invalid" : ""}`}>
+      <label for={id}>{props.label}</label>
+      {props.multiline ? <textarea rows={props.multiline} {...common} /> : <input type={props.type ?? "text"} {...common} />}
+      {props.hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {props.hint}
+        </small>
+      ) : null}
+      {props.error ? (
+        <small id={`${id}-error`} class="field-error">
+          {props.error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField(props: { label: string; name: string; value: string; onValue: (v: string) => void; options: [string, string][]; error?: string; disabled?: boolean }) {
+  const id = useId();
+  return (
+    <div class={`field${props.error ? " invalid" : ""}`}>
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        disabled={props.disabled}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+        onChange={(e: Event) => props.onValue((e.target as HTMLSelectElement).value)}
+      >
+        {props.options.map(([value, text]) => (
+          <option value={value} selected={value === props.value}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {props.error ? (
+        <small id={`${id}-error`} class="field-error">
+          {props.error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function CheckField(props: { label: string; checked: boolean; onValue: (v: boolean) => void; name?: string }) {
+  return (
+    <label class="check">
+      <input type="checkbox" name={props.name} checked={props.checked} onChange={(e: Event) => props.onValue((e.target as HTMLInputElement).checked)} /> {props.label}
+    </label>
+  );
+}
+
+/** A screen: its heading (focused on arrival, so a screen reader hears where it is) and body. */
+export function Screen(props: { title: string; actions?: Child; children: Child }) {
+  useEffect(() => {
+    document.title = `${props.title} · Console`;
+    document.getElementById("screen-title")?.focus();
+  }, [props.title]);
+  return (
+    <section aria-labelledby="screen-title">
+      <header class="screen-head">
+        <h1 id="screen-title" tabindex={-1}>
+          {props.title}
+        </h1>
+        {props.actions ? <div class="actions">{props.actions}</div> : null}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+/** A load in progress or failed, in place of the screen's data. */
+export function Loading({ failure }: { failure?: ApiFailure }) {
+  return failure ? (
+    <p class="alert error" role="alert">
+      {failure.message}
+    </p>
+  ) : (
+    <p aria-busy="true">Loading…</p>
+  );
+}
+
+export const formatDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—");
+
+/** The value of a datetime-local input as a UTC ISO instant, and back. */
+export const localInputToIso = (value: string) => (value ? new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z") : "");
+export function isoToLocalInput(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

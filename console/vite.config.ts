@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+/** The admin console, built into the Worker's static assets (public/admin): no CDN, works offline. */
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "/admin/",
+  // Hono's JSX for the DOM: the same JSX the Worker's own pages would use, with no React to ship.
+  oxc: { jsx: { runtime: "automatic", importSource: "hono/jsx/dom" } },
+  build: {
+    outDir: fileURLToPath(new URL("../public/admin", import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: "assets",
+    target: "es2022",
+    reportCompressedSize: false,
+  },
+  logLevel: "warn",
+});

@@ -1,0 +1,236 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import { join, relative } from "node:path";
+import { zipSync } from "fflate";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+
+/**
+ * The admin console in headless Chromium against `wrangler dev` (global-setup.ts): a member signs
+ * in, writes, schedules and publishes a post with a cover, sees it on the demo site, its sitemap
+ * and feed, uploads and activates a theme, edits a menu, creates and revokes a key; a viewer is
+ * refused an editor's action. SCREENSHOTS=1 writes the screenshots of docs/console.md.
+ */
+
+const gateway = inject("gateway");
+const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+// Debian's chromium (`.ci/run` installs it); the flags keep it off this machine's closed network.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+// The smallest PNG: a 1×1 pixel, as a cover.
+const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+let browser: Browser;
+let page: Page;
+
+async function shot(target: Page, name: string) {
+  if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
+}
+
+/** The default theme as a zip, its home page marked, as a tenant would upload their own. */
+function themeZip(marker: string): Buffer {
+  const dir = "themes/default";
+  const files: Record<string, Uint8Array> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[relative(dir, path)] = new Uint8Array(readFileSync(path));
+  }
+  files["templates/index.html.j2"] = new TextEncoder().encode(`{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`);
+  return Buffer.from(zipSync(files));
+}
+
+/**
+ * A page of the demo site asked for by its host, from Node (whose resolver, unlike Chromium's, does
+ * not know `*.localhost`): the request goes to the server's address with the site's Host header.
+ */
+function sitePage(pathOrUrl: string): Promise<{ status: number; text: string }> {
+  const url = new URL(pathOrUrl, gateway.siteBase);
+  const server = new URL(gateway.base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: server.port, path: `${url.pathname}${url.search}`, headers: { Host: url.host } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function signIn(token: string, path = "/admin/") {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const signed = await context.newPage();
+  signed.on("dialog", (dialog) => dialog.accept());
+  await signed.goto(`${gateway.base}${path}#token=${token}`);
+  return signed;
+}
+
+const heading = (target: Page) => target.locator("h1#screen-title");
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  page = await signIn(gateway.ownerToken);
+});
+
+// A failed step says what the console showed: its messages are the evidence.
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail") console.error(`the console at ${page.url()}:\n${await page.locator("main").innerText().catch(() => "(no page)")}`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the admin console, in a browser", () => {
+  it("signs in from the token handed over in the address, and drops it from the address", async () => {
+    await expect.poll(() => heading(page).textContent()).toBe("Dashboard");
+    expect(page.url()).toBe(`${gateway.base}/admin/`);
+    await expect.poll(() => page.locator(".card h2").allTextContents()).toContain("Drafts (0)");
+    await shot(page, "console-dashboard");
+  });
+
+  const title = `Browser post ${Date.now()}`;
+  const slug = title.toLowerCase().replaceAll(" ", "-");
+
+  it("shows the API's message beside the field it is about", async () => {
+    await page.getByRole("link", { name: "Contents", exact: true }).click();
+    await page.getByRole("link", { name: "New content" }).click();
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Slug", { exact: true }).fill("Not A Slug");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    const slugField = page.getByLabel("Slug", { exact: true });
+    await expect.poll(() => slugField.getAttribute("aria-invalid")).toBe("true");
+    const described = await slugField.getAttribute("aria-describedby");
+    const error = page.locator(`[id="${described!.split(" ").pop()}"]`);
+    expect(await error.textContent()).toBe("slug must be lower-case letters and digits joined by single dashes");
+    expect(await page.getByRole("alert").first().textContent()).toContain("body.slug");
+  });
+
+  it("writes a post with a cover and a live preview, and saves it as a draft", async () => {
+    await page.getByLabel("Slug", { exact: true }).fill(slug);
+    await page.getByLabel("Body (Markdown)", { exact: true }).fill("Hello from **the browser**.");
+    await expect.poll(() => page.locator(".preview .prose").innerHTML()).toContain("<strong>the browser</strong>");
+    await page.locator('input[name="cover"]').setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PIXEL_PNG });
+    await expect.poll(() => page.locator('.dropzone img[alt="The cover"]').getAttribute("src")).toMatch(/^\/media\//);
+    await page.getByLabel("SEO description", { exact: true }).fill("A post written by the browser test.");
+    await expect.poll(() => page.locator(".serp").textContent()).toContain("A post written by the browser test.");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect.poll(() => page.url()).toMatch(/\/admin\/contents\/\d+$/);
+    await expect.poll(() => page.locator(".meta .badge").textContent()).toBe("draft");
+    // The saved draft, as the editor shows it after the save and after a reload.
+    for (const reload of [false, true]) {
+      if (reload) await page.reload();
+      await expect.poll(() => page.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
+      expect(await page.getByLabel("Body (Markdown)", { exact: true }).inputValue()).toBe("Hello from **the browser**.");
+      await expect.poll(() => page.locator(".preview .prose").innerHTML()).toContain("<strong>the browser</strong>");
+    }
+    await shot(page, "console-editor");
+  });
+
+  it("schedules it (not on the site yet), then publishes it: on the site, in the sitemap and the feed", async () => {
+    const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
+    const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel("Publish at (your time)", { exact: true }).fill(local);
+    await page.getByRole("button", { name: "Schedule" }).click();
+    await expect.poll(() => page.locator(".meta .badge").textContent()).toBe("scheduled");
+    expect((await sitePage(`/${slug}`)).status).toBe(404);
+
+    await page.getByRole("button", { name: "Publish now" }).click();
+    await expect.poll(() => page.locator(".meta .badge").textContent()).toBe("published");
+    const site = await browser.newPage();
+    await site.goto(`${gateway.siteBase}/${slug}`);
+    expect(await site.locator("h1").first().textContent()).toContain(title);
+    expect(await site.locator("article").innerHTML()).toContain("<strong>the browser</strong>");
+    expect(await site.locator('meta[property="og:image"]').getAttribute("content")).toMatch(/\/media\//);
+    await site.goto(`${gateway.siteBase}/`);
+    await shot(site, "demo-site-home");
+    await site.close();
+    expect((await sitePage("/sitemap-contents.xml")).text).toContain(`${gateway.siteBase}/${slug}</loc>`);
+    expect((await sitePage("/feed.xml")).text).toContain(`<title>${title}</title>`);
+  });
+
+  it("edits the main menu, which the site renders at once", async () => {
+    await page.getByRole("link", { name: "Content tags" }).click();
+    await page.getByRole("button", { name: "Edit main" }).click();
+    await page.getByRole("button", { name: "Add an item" }).click();
+    const labels = page.getByLabel(/^Item \d+ label$/);
+    await labels.last().fill("Browser menu item");
+    await page.getByLabel("Address", { exact: true }).last().fill("/browser-menu-item");
+    await page.getByRole("button", { name: "Save content tag" }).click();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.");
+    await page.getByRole("button", { name: "Preview main" }).click();
+    await expect.poll(() => page.locator("pre.json").textContent()).toContain("/browser-menu-item");
+    const home = (await sitePage("/")).text;
+    expect(home).toMatch(/<a href="(\/|&#x2f;)browser-menu-item">Browser menu item<\/a>/);
+  });
+
+  it("uploads a theme, previews it, activates it and rolls back", async () => {
+    await page.getByRole("link", { name: "Themes" }).click();
+    await page.getByLabel("Theme name", { exact: true }).fill("fresh");
+    await page.getByLabel("Zip file", { exact: true }).setInputFiles({ name: "fresh.zip", mimeType: "application/zip", buffer: themeZip("Fresh from the browser") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    const preview = page.getByRole("link", { name: "preview the site with this theme" });
+    await expect.poll(() => preview.count()).toBe(1);
+    expect((await sitePage((await preview.getAttribute("href"))!)).text).toContain("Fresh from the browser");
+    expect((await sitePage("/")).text).not.toContain("Fresh from the browser");
+    await shot(page, "console-themes");
+
+    await page.getByRole("button", { name: "Activate fresh" }).click();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("fresh is the site's theme now.");
+    expect((await sitePage("/")).text).toContain("Fresh from the browser");
+    await page.getByRole("button", { name: "Roll back to default" }).click();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Rolled back to default.");
+    expect((await sitePage("/")).text).not.toContain("Fresh from the browser");
+  });
+
+  it("creates a tenant key shown once, which the content API takes until it is revoked", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("browser key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const token = (await page.getByLabel("The new key").textContent())!;
+    expect(token).toMatch(/^svc_tk_/);
+    const headless = () => fetch(`${gateway.base}/api/mcp/site/info?siteId=${gateway.siteId}`, { headers: { "X-API-Key": token } });
+    expect((await headless()).status).toBe(200);
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    expect(await page.locator("main").textContent()).not.toContain(token);
+    await page.getByRole("button", { name: "Revoke browser key" }).click();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Revoked browser key.");
+    expect((await headless()).status).toBe(401);
+  });
+
+  it("lets a viewer read but not act: no editor's controls, and the API refuses the action", async () => {
+    const viewer = await signIn(gateway.viewerToken, "/admin/contents");
+    await expect.poll(() => heading(viewer).textContent()).toBe("Contents");
+    expect(await viewer.getByRole("link", { name: "New content" }).count()).toBe(0);
+    expect(await viewer.getByRole("link", { name: "API keys" }).count()).toBe(0);
+    await viewer.getByRole("link", { name: title }).click();
+    await expect.poll(() => viewer.locator("#editor-note").textContent()).toBe("Your role lets you read this content, not change it.");
+    expect(await viewer.getByRole("button", { name: "Publish now" }).count()).toBe(0);
+    // The same action sent anyway, with the viewer's own session and CSRF token.
+    const id = viewer.url().split("/").pop();
+    const status = await viewer.evaluate(async ({ tenantId, id }) => {
+      const session = await (await fetch("/admin/api/session")).json();
+      const res = await fetch(`/admin/api/tenants/${tenantId}/contents/${id}/unpublish`, { method: "POST", headers: { "X-CSRF-Token": session.data.csrfToken } });
+      return res.status;
+    }, { tenantId: gateway.tenantId, id });
+    expect(status).toBe(403);
+    await viewer.context().close();
+  });
+
+  it("is usable on a phone and in the dark", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark", isMobile: true });
+    const small = await phone.newPage();
+    await small.goto(`${gateway.base}/admin/#token=${gateway.ownerToken}`);
+    await expect.poll(() => heading(small).textContent()).toBe("Dashboard");
+    await expect.poll(() => small.locator(".card").count()).toBe(4);
+    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const background = await small.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe("rgb(21, 24, 28)");
+    await shot(small, "console-phone-dark");
+    await phone.close();
+  });
+});
