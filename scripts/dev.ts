@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { sites, tenants } from "../src/content/schema";
 import { findTenantKey, issueTenantKey } from "../src/content/tenant-keys";
 import { findKeyByToken } from "../src/platform/auth/api-keys";
+import { issueAccessToken } from "../src/platform/auth/jwt";
 import { createDemoTenant, type DemoTenant } from "../seed/content-demo";
 import { database } from "../src/platform/database";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
@@ -80,6 +81,8 @@ const key = await developmentKey();
 const demo = await demoTenant();
 const themeFiles = await withLocalBindings((env) => installTheme(env.THEMES, demo.siteId, "themes/default"));
 step(`installed the default theme (${themeFiles} files) for the demo site`);
+// The console signs in with a JWT of group A; locally there is no identity provider to ask.
+const consoleToken = await withLocalBindings(async (env) => issueAccessToken(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).casdoorId));
 
 const base = `http://localhost:${port}`;
 process.stderr.write(`
@@ -96,6 +99,9 @@ process.stderr.write(`
     curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
 
   The demo site: http://${demo.siteSlug}.localhost:${port}/
+
+  The admin console, signed in as dev@localhost (the demo tenant's owner) for 24 hours:
+    ${base}/admin/#token=${consoleToken}
 
   API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
 

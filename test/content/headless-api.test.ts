@@ -72,7 +72,7 @@ describe("C1 published contents", () => {
     ]) {
       const res = await read<never>(`/api/mcp/contents?siteId=${tenant.siteId}&${query}`, tenant.token);
       expect(res.res.status, query).toBe(400);
-      expect(res.body!.error).toEqual({ code: "invalid_request", message: expect.stringContaining(message) });
+      expect(res.body!.error).toEqual({ code: "invalid_request", message: expect.stringContaining(message), fields: [expect.objectContaining({ field: expect.any(String) })] });
     }
     expect((await read<never>("/api/mcp/contents", tenant.token)).res.status).toBe(400);
   });

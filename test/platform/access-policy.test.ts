@@ -7,8 +7,9 @@ import type { GroupModule } from "../../src/platform/group";
 import { createRouter } from "../../src/platform/openapi";
 import { service } from "../../src/service";
 
-// The sites' media are public by design: their keys are random (docs/content.md).
-const PUBLIC = ["/health", "/openapi.json", "/docs", "/docs/*", "/auth/login", "/auth/callback", "/auth/refresh", "/media/1/1/1"];
+// The sites' media are public by design: their keys are random (docs/content.md). The console's
+// page and files hold no data (docs/console.md).
+const PUBLIC = ["/health", "/openapi.json", "/docs", "/docs/*", "/auth/login", "/auth/callback", "/auth/refresh", "/media/1/1/1", "/admin/*", "/admin/assets/*"];
 const ruleFor = accessRuleFinder(GROUPS.flatMap((g) => g.access));
 
 /** Hono's pattern of a registered route, written as a request path (`:id` → `1`). */
