@@ -194,3 +194,54 @@ export function isoToLocalInput(iso: string | null | undefined): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** A table's column headings; an empty heading is the actions column, named for screen readers. */
+export function TableHead({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th scope="col">{column || <span class="visually-hidden">Actions</span>}</th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** Files dropped here or chosen with its button (the keyboard's way in). */
+export function DropZone(props: { label: string; button: string; accept: string; multiple?: boolean; name?: string; onFiles: (files: File[]) => void; children?: Child }) {
+  const [over, setOver] = useState(false);
+  const id = useId();
+  return (
+    <div
+      class={`dropzone${over ? " over" : ""}`}
+      aria-labelledby={id}
+      onDragOver={(e: DragEvent) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e: DragEvent) => {
+        e.preventDefault();
+        setOver(false);
+        props.onFiles(Array.from(e.dataTransfer?.files ?? []));
+      }}
+    >
+      <span id={id} class="visually-hidden">
+        {props.label}
+      </span>
+      {props.children}
+      <label class="button">
+        {props.button}
+        <input
+          class="visually-hidden"
+          type="file"
+          name={props.name}
+          multiple={props.multiple}
+          accept={props.accept}
+          onChange={(e: Event) => props.onFiles(Array.from((e.target as HTMLInputElement).files ?? []))}
+        />
+      </label>
+    </div>
+  );
+}

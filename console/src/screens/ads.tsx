@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Ad, type AdDay, type Media } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
 import type { ScreenProps } from "./index";
 
 /** The site's ads: their daily impressions and clicks as a chart, and a form to add one. */
@@ -21,18 +21,7 @@ export function AdsScreen({ query }: ScreenProps) {
       ) : (
         <>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Slot</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Weight</th>
-                <th scope="col">Runs</th>
-                <th scope="col">Active</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Slot", "Kind", "Weight", "Runs", "Active", ""]} />
             <tbody>
               {load.data.ads.map((row) => (
                 <tr aria-current={row.id === ad?.id ? "true" : undefined}>
@@ -107,13 +96,7 @@ function AdChart({ ad }: { ad: Ad }) {
       <details>
         <summary>The numbers</summary>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Impressions</th>
-              <th scope="col">Clicks</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Day", "Impressions", "Clicks"]} />
           <tbody>
             {days.map((d) => (
               <tr>

@@ -1,7 +1,7 @@
 import { get, type AuditEntry } from "../api";
 import { navigate } from "../router";
 import { useWorkspace } from "../session";
-import { formatDate, Loading, Screen, useLoad } from "../ui";
+import { formatDate, Loading, Screen, useLoad, TableHead } from "../ui";
 import type { ScreenProps } from "./index";
 
 const SIZE = 50;
@@ -19,14 +19,7 @@ export function AuditScreen({ query }: ScreenProps) {
         <p>Nothing recorded{page > 1 ? " on this page" : " yet"}.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who (user id)</th>
-              <th scope="col">Action</th>
-              <th scope="col">Subject</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Who (user id)", "Action", "Subject"]} />
           <tbody>
             {load.data.map((entry) => (
               <tr>

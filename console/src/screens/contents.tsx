@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState } from "hono/jsx/dom";
+import { useEffect, useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Category, type Content, type ContentStatus, type Media, type Page, type Version, type VersionText } from "../api";
 import { diffLines } from "../diff";
 import { CONSOLE_BASE, navigate } from "../router";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, DropZone, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
 import type { ScreenProps } from "./index";
 
 const STATUSES: ContentStatus[] = ["draft", "scheduled", "published"];
@@ -45,14 +45,7 @@ export function ContentsScreen({ query }: ScreenProps) {
       ) : (
         <>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Language</th>
-                <th scope="col">Status</th>
-                <th scope="col">Changed</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Title", "Language", "Status", "Changed"]} />
             <tbody>
               {load.data.items.map((content) => (
                 <tr>
@@ -281,8 +274,6 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
 function CoverField(props: { value: string; onValue: (v: string) => void; error?: string }) {
   const { tenant, site } = useWorkspace();
   const upload = useSubmit();
-  const [over, setOver] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const send = async (file: File | undefined) => {
     if (!file) return;
     const stored = await upload.run(
@@ -293,34 +284,17 @@ function CoverField(props: { value: string; onValue: (v: string) => void; error?
   };
   return (
     <div class={`field${props.error ? " invalid" : ""}`}>
-      <span class="label" id="cover-label">
+      <span class="label" aria-hidden="true">
         Cover image
       </span>
-      <div
-        class={`dropzone${over ? " over" : ""}`}
-        aria-labelledby="cover-label"
-        onDragOver={(e: DragEvent) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e: DragEvent) => {
-          e.preventDefault();
-          setOver(false);
-          send(e.dataTransfer?.files[0]);
-        }}
-      >
+      <DropZone label="Cover image" button="Choose an image" name="cover" accept="image/png,image/jpeg,image/webp,image/gif" onFiles={(files) => send(files[0])}>
         {props.value ? <img src={props.value} alt="The cover" /> : <p>Drop an image here, or</p>}
-        <label class="button">
-          Choose an image
-          <input ref={input} class="visually-hidden" type="file" name="cover" accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml" onChange={() => send(input.current?.files?.[0])} />
-        </label>
         {props.value ? (
           <button type="button" onClick={() => props.onValue("")}>
             Remove the cover
           </button>
         ) : null}
-      </div>
+      </DropZone>
       <Outcome failure={upload.failure} done={upload.done} />
       {props.error ? <small class="field-error">{props.error}</small> : null}
     </div>
@@ -436,16 +410,7 @@ function Versions(props: { content: Content; editable: boolean; onRestored: () =
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Title</th>
-              <th scope="col">Saved</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Version", "Title", "Saved", ""]} />
           <tbody>
             {load.data.map((version) => (
               <tr>

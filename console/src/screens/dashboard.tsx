@@ -1,7 +1,7 @@
 import { get, type Ad, type AdDay, type AuditEntry, type Content, type Page } from "../api";
 import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
-import { formatDate, Loading, Screen, useLoad } from "../ui";
+import { formatDate, Loading, Screen, useLoad, TableHead } from "../ui";
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
@@ -61,13 +61,7 @@ export function DashboardScreen() {
             <h2>Ads, last 7 days</h2>
             {load.data.adWeeks.length ? (
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Slot</th>
-                    <th scope="col">Impressions</th>
-                    <th scope="col">Clicks</th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Slot", "Impressions", "Clicks"]} />
                 <tbody>
                   {load.data.adWeeks.map((row) => (
                     <tr>

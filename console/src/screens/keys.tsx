@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type TenantKey } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, TableHead } from "../ui";
 
 const SCOPES = ["content:read", "content:write"] as const;
 
@@ -39,16 +39,7 @@ export function KeysScreen() {
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Sites</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Key", "Scopes", "Sites", "Created", "State"]} />
           <tbody>
             {load.data.map((key) => (
               <tr>

@@ -1,7 +1,6 @@
-import { useRef, useState } from "hono/jsx/dom";
 import { api, get, type Media } from "../api";
 import { useWorkspace } from "../session";
-import { formatDate, Loading, Outcome, Screen, useLoad, useSubmit } from "../ui";
+import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit } from "../ui";
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
@@ -10,10 +9,8 @@ export function MediaScreen() {
   const { tenant, site, can } = useWorkspace();
   const load = useLoad(() => get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`), [tenant.id, site.id]);
   const action = useSubmit();
-  const [over, setOver] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const upload = async (files: FileList | null | undefined) => {
-    for (const file of Array.from(files ?? [])) {
+  const upload = async (files: File[]) => {
+    for (const file of files) {
       await action.run(() => api("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file), `Uploaded ${file.name}.`);
     }
     load.reload();
@@ -22,25 +19,9 @@ export function MediaScreen() {
     <Screen title="Media">
       <Outcome failure={action.failure} done={action.done} />
       {can("author") ? (
-        <div
-          class={`dropzone${over ? " over" : ""}`}
-          onDragOver={(e: DragEvent) => {
-            e.preventDefault();
-            setOver(true);
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={(e: DragEvent) => {
-            e.preventDefault();
-            setOver(false);
-            upload(e.dataTransfer?.files);
-          }}
-        >
+        <DropZone label="Upload media" button="Choose files" accept="image/*,application/pdf" multiple onFiles={upload}>
           <p>Drop images or PDFs here (at most 5 MB each), or</p>
-          <label class="button">
-            Choose files
-            <input ref={input} class="visually-hidden" type="file" multiple accept="image/*,application/pdf" onChange={() => upload(input.current?.files)} />
-          </label>
-        </div>
+        </DropZone>
       ) : null}
       {!load.data ? (
         <Loading failure={load.failure} />

@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Member, type Role } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
 
 const ROLES: [Role, string][] = [
   ["viewer", "Viewer: reads everything"],
@@ -25,13 +25,7 @@ export function MembersScreen() {
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Email", "Name", "Role"]} />
           <tbody>
             {load.data.map((member) => (
               <tr>

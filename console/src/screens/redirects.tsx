@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Redirect } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
 
 /** Old addresses of the site sent on to new ones (301 or 302), before any page is looked up. */
 export function RedirectsScreen() {
@@ -20,16 +20,7 @@ export function RedirectsScreen() {
         <p>No redirects yet.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["From", "To", "Status", ""]} />
           <tbody>
             {load.data.map((redirect) => (
               <tr>

@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Category, type ContentTag, type TagType } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
 
 type LinkKind = "url" | "category" | "content" | "tag";
 /** A menu as rows, each with its depth (0–2): the editor's shape of the API's item tree. */
@@ -56,15 +56,7 @@ export function TagsScreen() {
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Type", ""]} />
           <tbody>
             {load.data.tags.map((tag) => (
               <tr>
