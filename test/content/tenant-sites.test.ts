@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory, putContentTag } from "../../src/content/admin";
 import { memberScope } from "../../src/content/tenancy";
+import { tagNamesRead } from "../../src/content/sites/themes";
 import { database } from "../../src/platform/database";
 import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
 import { DOMParser } from "@xmldom/xmldom";
@@ -254,6 +255,33 @@ describe("tag, search and paged lists", () => {
       "templates/index.html.j2": "{% for p in tags.picks %}[{{ p.title }} {{ p.url }}]{% endfor %}",
     });
     expect(await htmlOf(await sitePage(row!.slug))).toBe("[Latest thing /latest-thing]");
+  });
+
+  it("resolves the tags a theme reads by a written name, by a bracketed one, or all of them when it reads them otherwise", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    await seedContent(site, { title: "Bracketed thing", tags: ["pick"] });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, { siteId: site.siteId, type: "posts", name: "top-picks", definition: { tags: ["pick"] } });
+    await installDefaultTheme(site.siteId, { ...env.TEST_DEFAULT_THEME, "templates/index.html.j2": "{% for p in tags['top-picks'] %}[{{ p.title }}]{% endfor %}" });
+    expect(await htmlOf(await sitePage(row!.slug))).toBe("[Bracketed thing]");
+  });
+});
+
+describe("the content tags a theme reads", () => {
+  it.each([
+    ["no tags at all", ["{{ site.name }}{% for t in content.tags %}{{ t }}{% endfor %}"], []],
+    ["written names and bracketed ones, across templates", ["{{ tags.picks }}", "{% for p in tags['top-picks'] %}{% endfor %}{{ tags . spaced }}"], ["picks", "top-picks", "spaced"]],
+    ["a post's own tag list is not the context's tags", ["{% for p in tags.picks %}{{ p.tags }}{% endfor %}"], ["picks"]],
+  ])("%s", (_what, sources, names) => {
+    expect(tagNamesRead(sources)).toEqual(new Set(names));
+  });
+
+  it.each([
+    ["a computed name", "{{ tags[name] }}"],
+    ["a loop over them", "{% for name, tag in tags|items %}{% endfor %}"],
+    ["passing them on", "{{ macros.list(tags) }}"],
+  ])("counts %s as reading all of them", (_what, source) => {
+    expect(tagNamesRead(["{{ tags.picks }}", source])).toBe("all");
   });
 });
 

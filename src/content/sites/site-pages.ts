@@ -59,7 +59,7 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
     site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
     page: { language, path: new URL(c.req.url).pathname },
     menus: await resolvedMenus(c.var.db, site),
-    tags: await resolvedTags(c.var.db, site, new Date().toISOString()),
+    tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames),
     ads: shownAds,
     seo: {
       title,

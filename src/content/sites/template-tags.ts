@@ -49,11 +49,14 @@ interface TagDefinition {
 
 /**
  * The site's taxonomy and posts tags, resolved for templates (`tags.<name>`): a taxonomy's
- * categories (with URLs) and tag names, a posts query's contents.
+ * categories (with URLs) and tag names, a posts query's contents. Only the names the theme's
+ * templates read are resolved (themes.ts `tagNamesRead`): a page does no query for a tag it never shows.
  */
-export async function resolvedTags(db: Database, site: Site, now: string) {
-  const tags = await db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), ne(contentTags.type, "menu")));
+export async function resolvedTags(db: Database, site: Site, now: string, names: ReadonlySet<string> | "all") {
   const resolved: Record<string, unknown> = {};
+  if (names !== "all" && names.size === 0) return resolved;
+  const named = names === "all" ? [] : [inArray(contentTags.name, [...names])];
+  const tags = await db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), ne(contentTags.type, "menu"), ...named));
   for (const tag of tags) resolved[tag.name] = await resolvedTag(db, site, tag, now);
   return resolved;
 }

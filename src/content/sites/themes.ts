@@ -9,6 +9,25 @@ export interface LoadedTheme {
   render(template: string, context: Record<string, unknown>): string;
   has(template: string): boolean;
   locale(language: string): Record<string, string>;
+  /** The content tags its templates read, so that a render resolves only those ("all": one reads them by a computed name). */
+  tagNames: ReadonlySet<string> | "all";
+}
+
+/**
+ * The content tag names templates read: `tags.name` and `tags['name']`. Any other use of `tags`
+ * (a computed name, a loop over it, passing it on) counts as reading them all.
+ */
+export function tagNamesRead(sources: string[]): ReadonlySet<string> | "all" {
+  const names = new Set<string>();
+  for (const source of sources) {
+    // `tags` as a name of its own: not `content.tags` or `post.tags`, which are a content's tag list.
+    for (const use of source.matchAll(/(?<![\w.])tags\b\s*(?:\.\s*(\w+)|\[\s*(['"])([^'"]+)\2\s*\]|)/g)) {
+      const name = use[1] ?? use[3];
+      if (!name) return "all";
+      names.add(name);
+    }
+  }
+  return names;
 }
 
 const loaded = new Map<string, { version: string; theme: Promise<LoadedTheme> }>();
@@ -24,10 +43,6 @@ export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Objec
   return objects;
 }
 
-/**
- * A site's theme, parsed once per isolate for as long as its files do not change (the version is
- * made of their etags); undefined when the site has no theme in R2.
- */
 /** How long an isolate trusts its listing of a theme's files: an upload over a theme of the same name shows within it. */
 const LISTING_TTL_MS = 30_000;
 const listings = new Map<string, { until: number; objects: Promise<R2Object[]> }>();
@@ -44,6 +59,10 @@ function listTheme(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
 /** Forgets the listing of a theme, so that the next page reads it again (after an upload). */
 export const forgetThemeListing = (siteId: number, theme: string) => listings.delete(themePrefix(siteId, theme));
 
+/**
+ * A site's theme, parsed once per isolate for as long as its files do not change (the version is
+ * made of their etags); undefined when the site has no theme in R2.
+ */
 export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string): Promise<LoadedTheme | undefined> {
   const prefix = themePrefix(siteId, theme);
   const objects = (await listTheme(bucket, prefix)).filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
@@ -62,6 +81,7 @@ export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string)
       render: (template, context) => set.render(template, context),
       has: (template) => template in templates,
       locale: (language) => ({ ...(locales.en ?? {}), ...(locales[language] ?? {}) }),
+      tagNames: tagNamesRead(Object.values(templates)),
     };
   })();
   loaded.set(key, { version, theme: theme_ });
