@@ -1,6 +1,7 @@
 import { accounts } from "./accounts";
 import { content } from "./content";
 import { intelligence } from "./intelligence";
+import { miniprograms } from "./miniprograms";
 import { pickup } from "./pickup";
 import type { Surface } from "./platform/group";
 import { reference } from "./reference";
@@ -12,7 +13,7 @@ import { tax } from "./tax";
  * The service, group by group. Adding a group is writing its folder with an `index.ts` that
  * exports a `GroupModule`, and one line here (docs/adding-a-group.md).
  */
-const API_GROUPS = [accounts, tax, intelligence, reference, pickup, content];
+const API_GROUPS = [accounts, tax, intelligence, reference, pickup, content, miniprograms];
 
 export const JOBS = API_GROUPS.flatMap((group) => group.jobs ?? []);
 

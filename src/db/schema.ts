@@ -6,3 +6,4 @@ export * from "../platform/auth/tables";
 export * from "../reference/schema";
 export * from "../tax/schema";
 export * from "../content/schema";
+export * from "../miniprograms/schema";

@@ -68,3 +68,10 @@ export async function generateText(env: Bindings, system: string, prompt: string
   if (!text) throw new ApiError(502, "The language model answered with no text");
   return { text, engine: "openai" };
 }
+
+/** A black-on-white QR code of `data` as a PNG (the mini-program sandbox's codes); the encoder loads on first use. */
+export async function qrCodePng(data: string, size = 430): Promise<Uint8Array> {
+  const [{ renderQrCode }, { oneAtATime }] = await Promise.all([import("./qrcode"), import("./compute-gate")]);
+  const image = await oneAtATime(() => renderQrCode({ data, size, foreground: [0, 0, 0], background: [255, 255, 255], errorCorrection: "M" }));
+  return image.png;
+}

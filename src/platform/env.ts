@@ -45,6 +45,13 @@ export interface OptionalSettings {
   OPENAI_BASE_URL?: string;
   OPENAI_API_KEY?: string;
   OPENAI_MODEL?: string;
+  /** Group D: WeChat's API (unset: the sandbox in development, api.weixin.qq.com in production). */
+  WECHAT_API_BASE?: string;
+  /** Group D: the third-party platform's (component's) credentials at WeChat's open platform. */
+  WECHAT_COMPONENT_APPID?: string;
+  WECHAT_COMPONENT_SECRET?: string;
+  WECHAT_MESSAGE_TOKEN?: string;
+  WECHAT_ENCODING_AES_KEY?: string;
 }
 
 export interface Variables {

@@ -1,0 +1,76 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { database } from "../platform/database";
+import type { AppEnv, Bindings } from "../platform/env";
+import type { GroupModule } from "../platform/group";
+import { createRouter } from "../platform/openapi";
+import { providerUrl } from "../platform/settings";
+import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
+import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
+import { pushVerifyTicket, SANDBOX_PATH } from "./sandbox";
+import { CODES_PATH, pollAudits, syncTemplates } from "./service";
+import { authorizerAccessToken, componentAccessToken, credentialsDue } from "./tokens";
+import { upstreamOf } from "./upstream";
+
+const base = DEPOSITS_BASE_PATH;
+// Scheduled work runs outside a request: nothing it starts needs to outlive it.
+const inline = (work: Promise<unknown>) => void work.catch(() => undefined);
+const contextFor = (env: Bindings) => ({ db: database(env), env, upstream: upstreamOf(env, inline) });
+
+/** D · Hosted mini-programs: the service as a WeChat third-party platform (open platform component). */
+export const miniprograms: GroupModule = {
+  name: "miniprograms",
+  title: "D hosted mini-programs",
+  surfaces: [
+    { prefix: DEPOSITS_BASE_PATH, envelope: "tenant" },
+    { prefix: PUSH_PATH, envelope: "text" },
+    { prefix: SANDBOX_PATH, envelope: "text" },
+  ],
+  access: [
+    // Reads (D1, D2, D7, D8) need miniprogram:read, though the interface makes every call a POST.
+    { prefix: `${base}/minipram/list`, credential: "bearer", resource: "miniprogram", readOnly: true },
+    { prefix: `${base}/minipram/tpls`, credential: "bearer", resource: "miniprogram", readOnly: true },
+    { prefix: `${base}/minipram/steps`, credential: "bearer", resource: "miniprogram", readOnly: true },
+    { prefix: `${base}/wxa/tester/infor`, credential: "bearer", resource: "miniprogram", readOnly: true },
+    { prefix: `${base}/wxa/auditstate`, credential: "bearer", resource: "miniprogram", readOnly: true },
+    { prefix: `${base}/minipram`, credential: "bearer", resource: "miniprogram" },
+    { prefix: `${base}/wxa`, credential: "bearer", resource: "miniprogram" },
+    // The code images live under random keys, like the sites' media.
+    { prefix: CODES_PATH, credential: "public" },
+    // WeChat's pushes carry their own proof (msg_signature over the encrypted message).
+    { prefix: PUSH_PATH, credential: "public" },
+    // Answers only outside production (sandbox.ts).
+    { prefix: SANDBOX_PATH, credential: "public" },
+  ],
+  mount: "/",
+  router: (): OpenAPIHono<AppEnv> => {
+    const router = createRouter();
+    router.route(DEPOSITS_BASE_PATH, miniprogramRoutes());
+    router.route("/", miniprogramPublicRoutes());
+    return router;
+  },
+  tasks: [
+    {
+      // Tokens are refreshed before they lapse (a quarter of an hour ahead), one worker at a time.
+      name: "wechat-credentials",
+      cron: "*/5 * * * *",
+      run: async (env) => {
+        const ctx = contextFor(env);
+        if (ctx.upstream.sandbox) await pushVerifyTicket(env, inline);
+        const due = await credentialsDue(ctx.db);
+        if (due.component) await componentAccessToken(ctx, true);
+        for (const mp of due.authorizers) await authorizerAccessToken(ctx, mp, true);
+        return { component: due.component, authorizers: due.authorizers.length };
+      },
+    },
+    { name: "wechat-audits", cron: "*/5 * * * *", run: (env) => pollAudits(contextFor(env)) },
+    { name: "wechat-templates", cron: "15 2 * * *", run: (env) => syncTemplates(contextFor(env)) },
+  ],
+  settings: z.object({
+    WECHAT_API_BASE: providerUrl.optional(),
+    WECHAT_COMPONENT_APPID: z.string().regex(/^[A-Za-z0-9_]{6,40}$/, { error: "must be the component's app id" }).optional(),
+    WECHAT_COMPONENT_SECRET: z.string().min(8, { error: "must be the component's app secret" }).optional(),
+    WECHAT_MESSAGE_TOKEN: z.string().regex(/^[A-Za-z0-9]{3,32}$/, { error: "must be 3 to 32 letters and digits, as on the open platform" }).optional(),
+    WECHAT_ENCODING_AES_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}$/, { error: "must be the 43-character EncodingAESKey" }).optional(),
+  }),
+};

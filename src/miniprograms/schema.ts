@@ -1,0 +1,120 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { currentTimestamp } from "../platform/columns";
+import { users } from "../platform/auth/tables";
+
+/**
+ * A hosted mini-program's way from configuration to release; each step needs the one before
+ * (service.ts `STEP_NEEDS`). `audit_submitted` holds while WeChat audits: the audit's own state
+ * (`auditStatus`) says passed, rejected, auditing, withdrawn or delayed.
+ */
+export const STAGES = ["configured", "authorized", "name_verified", "profile_updated", "code_committed", "audit_submitted", "audit_passed", "released"] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** WeChat's audit states: 0 passed, 1 rejected, 2 auditing, 3 withdrawn, 4 delayed. */
+export const AUDIT_STATES = { passed: 0, rejected: 1, auditing: 2, withdrawn: 3, delayed: 4 } as const;
+
+export const miniprograms = sqliteTable(
+  "miniprograms",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The user whose keys may manage it: another user's id is a 404. */
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    icon: text("icon"),
+    license: text("license"),
+    licenseType: text("license_type"),
+    introduction: text("introduction"),
+    configType: text("config_type").notNull().default("standard"),
+    /** The mini-program's app id once its owner has authorized the platform. */
+    authorizerAppId: text("authorizer_app_id"),
+    /** AES-GCM sealed (KEY_ENCRYPTION_KEY): it rotates at each refresh, and losing it loses the authorization. */
+    authorizerRefreshToken: text("authorizer_refresh_token"),
+    /** The pre-auth code of the authorization link last made for it: the authorized event names it. */
+    preAuthCode: text("pre_auth_code"),
+    stage: text("stage", { enum: STAGES }).notNull().default("configured"),
+    templateId: integer("template_id"),
+    templateVersion: text("template_version"),
+    extJson: text("ext_json"),
+    auditId: text("audit_id"),
+    auditStatus: integer("audit_status"),
+    auditReason: text("audit_reason"),
+    auditScreenshots: text("audit_screenshots", { mode: "json" }).$type<string[]>(),
+    /** R2 keys of the tester QR code and the unlimited wxa code (D7), served at /deposits/codes/<key>. */
+    testQrKey: text("test_qr_key"),
+    wxaCodeKey: text("wxa_code_key"),
+    testers: text("testers", { mode: "json" }).$type<string[]>().notNull().default([]),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+    updatedAt: text("updated_at").notNull().default(currentTimestamp),
+  },
+  (t) => [index("miniprograms_owner").on(t.ownerId), uniqueIndex("miniprograms_appid").on(t.authorizerAppId)],
+);
+export type Miniprogram = typeof miniprograms.$inferSelect;
+
+/** Every step taken on a mini-program: when, by which key, what was asked and what WeChat answered. */
+export const miniprogramSteps = sqliteTable(
+  "miniprogram_steps",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    miniprogramId: integer("miniprogram_id")
+      .notNull()
+      .references(() => miniprograms.id),
+    step: text("step").notNull(),
+    /** The API key that asked, or null for WeChat's pushes and the scheduled jobs. */
+    actorKeyId: integer("actor_key_id"),
+    request: text("request", { mode: "json" }).$type<unknown>(),
+    answer: text("answer", { mode: "json" }).$type<unknown>(),
+    at: text("at").notNull().default(currentTimestamp),
+  },
+  (t) => [index("miniprogram_steps_miniprogram").on(t.miniprogramId, t.id)],
+);
+
+/** The platform's code templates (wxa/gettemplatelist), kept in step by a scheduled job. */
+export const codeTemplates = sqliteTable("code_templates", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  version: text("version").notNull(),
+  description: text("description").notNull().default(""),
+  createdAt: text("created_at").notNull(),
+});
+export type CodeTemplate = typeof codeTemplates.$inferSelect;
+
+/**
+ * The platform's credentials from WeChat: the verify ticket, the component access token and each
+ * authorizer's access token, sealed. A refresh takes the row's lease first, so that one worker
+ * at a time refreshes (an authorizer's refresh token rotates: a lost race loses it).
+ */
+export const wechatCredentials = sqliteTable("wechat_credentials", {
+  name: text("name").primaryKey(),
+  sealedValue: text("sealed_value"),
+  expiresAt: text("expires_at"),
+  leaseHolder: text("lease_holder"),
+  leaseUntil: text("lease_until"),
+  updatedAt: text("updated_at").notNull().default(currentTimestamp),
+});
+
+/** The sandbox upstream's own state: what WeChat would keep for each authorized mini-program. */
+export const sandboxApps = sqliteTable("wechat_sandbox_apps", {
+  appId: text("app_id").primaryKey(),
+  /** The one refresh token that works now: each refresh rotates it, as WeChat does. */
+  refreshToken: text("refresh_token").notNull(),
+  nickname: text("nickname"),
+  signature: text("signature"),
+  headImageMediaId: text("head_image_media_id"),
+  commit: text("commit", { mode: "json" }).$type<{ templateId: number; userVersion: string; extJson: string }>(),
+  /** The next audit's outcome, steered by POST /wechat-sandbox/steer: pass or fail, after so many seconds. */
+  steering: text("steering", { mode: "json" }).$type<{ outcome: "pass" | "fail"; reason?: string; delaySeconds: number }>(),
+  testers: text("testers", { mode: "json" }).$type<string[]>().notNull().default([]),
+  releasedVersion: text("released_version"),
+});
+
+export const sandboxAudits = sqliteTable("wechat_sandbox_audits", {
+  auditId: integer("audit_id").primaryKey({ autoIncrement: true }),
+  appId: text("app_id").notNull(),
+  outcome: text("outcome", { enum: ["pass", "fail"] }).notNull(),
+  reason: text("reason"),
+  decideAt: text("decide_at").notNull(),
+  /** Set once the audit's push event has gone to the receiver. */
+  pushedAt: text("pushed_at"),
+});
