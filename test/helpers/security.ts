@@ -49,7 +49,8 @@ export async function securityCredentials(): Promise<Credentials> {
   const [owner] = await database(env).select({ userId: apps.userId }).from(apps).where(eq(apps.id, deactivatedApp.appId));
   await deactivateUser(owner!.userId);
   return {
-    otherScope: await createTestKey({ scopes: ["miniprogram:read"] }),
+    // A scope of a resource no key-guarded route asks for (group C's routes take tenant keys).
+    otherScope: await createTestKey({ scopes: ["content:read"] }),
     revoked,
     deactivated,
     nonAdmin: await createTestKey(),

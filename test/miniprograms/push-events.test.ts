@@ -1,0 +1,72 @@
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { upstreamOf } from "../../src/miniprograms/upstream";
+import { encryptMessage, messageSignature, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
+import type { TestKey } from "../helpers/credentials";
+import { authorizedMiniprogram, componentAppId, deposits, miniprogramKey, push, pushTicket } from "../helpers/miniprograms";
+
+const sealedTicket = async () => (await env.DB.prepare("SELECT sealed_value, updated_at FROM wechat_credentials WHERE name = 'component_verify_ticket'").first<{ sealed_value: string; updated_at: string }>())!;
+const now = () => Math.floor(Date.now() / 1000);
+
+let key: TestKey;
+beforeAll(async () => {
+  key = await miniprogramKey();
+});
+
+describe("WeChat's pushes", () => {
+  it("stores a verify ticket sealed, and answers the plain text success", async () => {
+    const ticket = `ticket@@@sandbox-${crypto.randomUUID()}`;
+    const res = await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    expect(await res.text()).toBe("success");
+    const stored = await sealedTicket();
+    expect(stored.sealed_value).toMatch(/^v1\./);
+    expect(stored.sealed_value).not.toContain(ticket);
+  });
+
+  it("refuses a bad signature, a missing one, and a message sealed for another app id, changing nothing", async () => {
+    await pushTicket();
+    const before = await sealedTicket();
+    const event = { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: "ticket@@@sandbox-forged" };
+    const forged = await push("/wechat/component/events", event, (m) => (m.query.msg_signature = "0".repeat(40)));
+    expect(forged.status).toBe(401);
+    expect(await forged.text()).toBe("The push's msg_signature does not match");
+    const unsigned = await push("/wechat/component/events", event, (m) => delete m.query.msg_signature);
+    expect(unsigned.status).toBe(400);
+    // Signed with our token, but sealed for another app id: as if meant for another platform.
+    const { component } = upstreamOf(env, () => {});
+    const otherApp = await encryptMessage(xmlOf(event), "wxsomeoneelse0001", component.encodingAesKey);
+    const signature = await messageSignature(component.messageToken, "1", "n", otherApp);
+    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?timestamp=1&nonce=n&msg_signature=${signature}`, { method: "POST", body: xmlOf({ AppId: "wxsomeoneelse0001", Encrypt: otherApp }) });
+    expect(wrongApp.status).toBe(401);
+    expect(await wrongApp.text()).toBe("The push could not be opened: the message is for app id wxsomeoneelse0001, not ours");
+    expect(await sealedTicket()).toEqual(before);
+  });
+
+  it("moves the audit state on weapp_audit_fail, _delay and _success", async () => {
+    const { id, appId } = await authorizedMiniprogram(key, "Pushed Shop");
+    await env.DB.prepare("UPDATE miniprograms SET stage = 'audit_submitted', audit_id = '7', audit_status = 2 WHERE id = ?").bind(Number(id)).run();
+    const event = (name: string, more: Record<string, string | number> = {}) => push(`/wechat/miniprogram/events/${appId}`, { ToUserName: "gh_x", FromUserName: "o_x", CreateTime: now(), MsgType: "event", Event: name, ...more });
+    const stage = async () => (await env.DB.prepare("SELECT stage, audit_status, audit_reason FROM miniprograms WHERE id = ?").bind(Number(id)).first())!;
+    expect(await (await event("weapp_audit_fail", { Reason: "Blurry icon", FailTime: now(), ScreenShot: "m1|m2" })).text()).toBe("success");
+    expect(await stage()).toEqual({ stage: "audit_submitted", audit_status: 1, audit_reason: "Blurry icon" });
+    await event("weapp_audit_delay", { Reason: "Holiday", DelayTime: now() });
+    expect(await stage()).toMatchObject({ audit_status: 4 });
+    await event("weapp_audit_success", { SuccTime: now() });
+    expect(await stage()).toMatchObject({ stage: "audit_passed", audit_status: 0 });
+    const steps = await deposits<{ steps: { step: string; request: { source: string } }[] }>("/minipram/steps", key, { id });
+    expect(steps.body.data.steps.filter((s) => s.step === "audit_result").map((s) => s.request.source)).toEqual(["push", "push", "push"]);
+  });
+
+  it("takes back an authorization on unauthorized: tokens gone, stage configured", async () => {
+    const { id, appId } = await authorizedMiniprogram(key, "Leaving Shop");
+    await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "unauthorized", AuthorizerAppid: appId });
+    const row = (await env.DB.prepare("SELECT stage, authorizer_app_id, authorizer_refresh_token FROM miniprograms WHERE id = ?").bind(Number(id)).first())!;
+    expect(row).toEqual({ stage: "configured", authorizer_app_id: null, authorizer_refresh_token: null });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM wechat_credentials WHERE name = ?").bind(`authorizer_access_token:${appId}`).first("n")).toBe(0);
+    const refused = await deposits("/wxa/nameverify", key, { id, name: "Any" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toBe(`D3 name verification needs the stage authorized; mini-program ${id} is at configured`);
+  });
+});
