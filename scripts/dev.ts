@@ -6,6 +6,7 @@ import { findTenantKey, issueTenantKey } from "../src/content/tenant-keys";
 import { findKeyByToken } from "../src/platform/auth/api-keys";
 import { issueAccessToken } from "../src/platform/auth/jwt";
 import { createDemoTenant, type DemoTenant } from "../seed/content-demo";
+import { createDemoMiniprogram } from "../seed/miniprogram-demo";
 import { database } from "../src/platform/database";
 import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
 import { installTheme } from "./lib/themes";
@@ -81,6 +82,8 @@ const key = await developmentKey();
 const demo = await demoTenant();
 const themeFiles = await withLocalBindings((env) => installTheme(env.THEMES, demo.siteId, "themes/default"));
 step(`installed the default theme (${themeFiles} files) for the demo site`);
+const miniprogram = await withLocalBindings(async (env) => createDemoMiniprogram(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).id));
+step(`the demo mini-program ${miniprogram.id} is authorized in the WeChat sandbox (app id ${miniprogram.appId})`);
 // The console signs in with a JWT of group A; locally there is no identity provider to ask.
 const consoleToken = await withLocalBindings(async (env) => issueAccessToken(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).casdoorId));
 
@@ -99,6 +102,9 @@ process.stderr.write(`
     curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
 
   The demo site: http://${demo.siteSlug}.localhost:${port}/
+
+  Group D, the demo mini-program in the WeChat sandbox (README: from configuration to release):
+    curl -s -X POST ${base}/deposits/minipram/list -H "Authorization: Bearer ${key.token}"
 
   The admin console, signed in as dev@localhost (the demo tenant's owner) for 24 hours:
     ${base}/admin/#token=${consoleToken}

@@ -1,0 +1,38 @@
+import { and, eq } from "drizzle-orm";
+import { SANDBOX_BASE, pushVerifyTicket, sandboxFetch } from "../src/miniprograms/sandbox";
+import { miniprograms } from "../src/miniprograms/schema";
+import { authorizationLink, completeAuthorization, createMiniprogram, syncTemplates } from "../src/miniprograms/service";
+import { upstreamOf } from "../src/miniprograms/upstream";
+import { database } from "../src/platform/database";
+import type { Bindings } from "../src/platform/env";
+
+export interface DemoMiniprogram {
+  id: number;
+  appId: string;
+}
+
+/**
+ * Group D on a development machine: a verify ticket pushed by the sandbox, its code templates
+ * copied to D1, and one configuration authorized through the sandbox's authorization page, owned
+ * by `ownerId` (so the development key reaches it). Made once; later runs find it.
+ */
+export async function createDemoMiniprogram(env: Bindings, ownerId: number): Promise<DemoMiniprogram> {
+  const pending: Promise<unknown>[] = [];
+  const waitUntil = (work: Promise<unknown>) => void pending.push(work);
+  const db = database(env);
+  const ctx = { db, env, upstream: upstreamOf(env, waitUntil) };
+  await pushVerifyTicket(env, waitUntil);
+  await syncTemplates(ctx);
+  const [existing] = await db.select().from(miniprograms).where(and(eq(miniprograms.ownerId, ownerId), eq(miniprograms.name, "Demo Mini Shop"))).limit(1);
+  if (existing?.authorizerAppId) return { id: existing.id, appId: existing.authorizerAppId };
+  const actor = { userId: ownerId, keyId: null };
+  const mp = existing ?? (await createMiniprogram(db, actor, { name: "Demo Mini Shop" }));
+  const { authorizeUrl } = await authorizationLink(ctx, actor, mp, "http://localhost");
+  // The owner's consent on the sandbox's authorization page, then their redirect back to us.
+  const consent = await sandboxFetch(new Request(authorizeUrl.replace("http://localhost/wechat-sandbox", SANDBOX_BASE)), env, waitUntil);
+  const back = new URL(consent.headers.get("Location")!);
+  const state = back.pathname.split("/").pop()!;
+  const authorized = await completeAuthorization(ctx, { miniprogramId: mp.id, state }, back.searchParams.get("auth_code")!, "npm run dev");
+  await Promise.allSettled(pending);
+  return { id: authorized.id, appId: authorized.authorizerAppId! };
+}
