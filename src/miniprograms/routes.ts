@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { tenantEnvelope } from "../platform/envelope";
 import type { AppEnv } from "../platform/env";
 import { createRouter, tenantErrorResponses, tenantResponse } from "../platform/openapi";
@@ -86,11 +86,22 @@ const contextOf = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, upstream:
 /** The service's own origin, for the links it hands out (authorization callback, code images). */
 const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 
+const emptyBodyAsObject: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if ((await c.req.raw.clone().text()).trim() === "") {
+    const headers = new Headers(c.req.raw.headers);
+    headers.set("Content-Type", "application/json");
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers, body: "{}" });
+  }
+  await next();
+};
+
 /** D1–D10 and the configuration's own routes, `{ success, data }`. */
 export function miniprogramRoutes() {
   const r = createRouter();
   const send = <T>(c: Context<AppEnv>, data: T) => c.json(tenantEnvelope(data), 200) as never;
-  // D1 and D2 take no body at all too: the defaults then apply.
+  // D1 and D2 take no body at all too (an empty one, even labelled JSON): the defaults then apply.
+  r.use("/minipram/list", emptyBodyAsObject);
+  r.use("/minipram/tpls", emptyBodyAsObject);
   r.openapi(routes.list, async (c) => {
     const p = miniprogramPage.parse(c.req.valid("json") ?? {});
     return send(c, await listMiniprograms(c.var.db, actorOf(c), p.pageNumber, p.pageSize));

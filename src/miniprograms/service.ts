@@ -142,12 +142,20 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
     if (!constantTimeEqual(target.state, await authorizationState(ctx, mp.id, mp.preAuthCode))) throw new ApiError(403, "This authorization does not belong to the link the platform made");
   }
   const token = await componentAccessToken(ctx);
-  const { authorization_info: info } = await callWeChat<{ authorization_info: { authorizer_appid: string; authorizer_access_token: string; expires_in: number; authorizer_refresh_token: string } }>(
-    ctx.upstream.transport,
-    "/cgi-bin/component/api_query_auth",
-    { component_access_token: token },
-    { component_appid: ctx.upstream.component.appId, authorization_code: authorizationCode },
-  );
+  let info: { authorizer_appid: string; authorizer_access_token: string; expires_in: number; authorizer_refresh_token: string };
+  try {
+    ({ authorization_info: info } = await callWeChat<{ authorization_info: typeof info }>(
+      ctx.upstream.transport,
+      "/cgi-bin/component/api_query_auth",
+      { component_access_token: token },
+      { component_appid: ctx.upstream.component.appId, authorization_code: authorizationCode },
+    ));
+  } catch (error) {
+    // The push and the owner's redirect bring the same code; the other one may have used it meanwhile.
+    const [now] = await db.select().from(miniprograms).where(eq(miniprograms.id, mp.id)).limit(1);
+    if (error instanceof WeChatError && now?.authorizerAppId && !now.preAuthCode) return now;
+    throw error;
+  }
   if (mp.authorizerAppId === info.authorizer_appid && rank(mp.stage) >= rank("authorized")) return mp;
   const [sealedRefresh, sealedAccess] = await Promise.all([sealCredential(env, info.authorizer_refresh_token), sealCredential(env, info.authorizer_access_token)]);
   const [[updated]] = await db.batch([
@@ -202,10 +210,12 @@ async function fetchImage(ctx: TokenContext, url: string, field: string): Promis
   if (problem) throw new ApiError(400, `${field}: the URL ${problem}`);
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "error" });
+    // Not followed: a redirect could lead past the outbound rules checked above.
+    res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "manual" });
   } catch {
     throw new ApiError(502, `${field}: ${url} could not be fetched`);
   }
+  if (res.status >= 300 && res.status < 400) throw new ApiError(400, `${field}: ${url} redirects; give the image's own address`);
   const type = (res.headers.get("Content-Type") ?? "").split(";")[0]!.trim();
   if (!res.ok) throw new ApiError(502, `${field}: ${url} answered ${res.status}`);
   if (!["image/png", "image/jpeg"].includes(type)) throw new ApiError(400, `${field}: must be a PNG or JPEG image, not ${type || "an unknown type"}`);

@@ -34,6 +34,7 @@ const TENANT_ERROR_CODES: Record<number, string> = {
   409: "conflict",
   412: "precondition_failed",
   413: "payload_too_large",
+  415: "unsupported_media_type",
   422: "invalid_request",
   429: "rate_limited",
   502: "upstream_failed",

@@ -160,6 +160,15 @@ describe("who may do what", () => {
     }
   });
 
+  it("takes D1 and D2 with no body, or an empty one labelled JSON, and refuses another media type", async () => {
+    const empty = await SELF.fetch(`${ORIGIN}/deposits/minipram/tpls`, { method: "POST", headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "application/json" } });
+    expect(((await empty.json()) as { data: { CurrPage: number } }).data.CurrPage).toBe(1);
+    expect((await deposits("/minipram/list", key)).status).toBe(200);
+    const text = await SELF.fetch(`${ORIGIN}/deposits/minipram/list`, { method: "POST", headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "text/plain" }, body: "x" });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toEqual({ success: false, error: { code: "unsupported_media_type", message: "Unsupported Media Type" } });
+  });
+
   it("pages D1 by 20 and D2 by 15 unless asked", async () => {
     const lister = await miniprogramKey();
     for (let i = 0; i < 3; i++) await deposits("/minipram/create", lister, { name: `Config ${i}` });
