@@ -6,6 +6,8 @@ import { upstreamOf } from "../src/miniprograms/upstream";
 import { database } from "../src/platform/database";
 import type { Bindings } from "../src/platform/env";
 
+const DEMO_CONFIG_TYPE = "demo";
+
 export interface DemoMiniprogram {
   id: number;
   appId: string;
@@ -23,10 +25,11 @@ export async function createDemoMiniprogram(env: Bindings, ownerId: number): Pro
   const ctx = { db, env, upstream: upstreamOf(env, waitUntil) };
   await pushVerifyTicket(env, waitUntil);
   await syncTemplates(ctx);
-  const [existing] = await db.select().from(miniprograms).where(and(eq(miniprograms.ownerId, ownerId), eq(miniprograms.name, "Demo Mini Shop"))).limit(1);
+  // Found by its config type: D4 renames it.
+  const [existing] = await db.select().from(miniprograms).where(and(eq(miniprograms.ownerId, ownerId), eq(miniprograms.configType, DEMO_CONFIG_TYPE))).limit(1);
   if (existing?.authorizerAppId) return { id: existing.id, appId: existing.authorizerAppId };
   const actor = { userId: ownerId, keyId: null };
-  const mp = existing ?? (await createMiniprogram(db, actor, { name: "Demo Mini Shop" }));
+  const mp = existing ?? (await createMiniprogram(db, actor, { name: "Demo Mini Shop", configType: DEMO_CONFIG_TYPE }));
   const { authorizeUrl } = await authorizationLink(ctx, actor, mp, "http://localhost");
   // The owner's consent on the sandbox's authorization page, then their redirect back to us.
   const consent = await sandboxFetch(new Request(authorizeUrl.replace("http://localhost/wechat-sandbox", SANDBOX_BASE)), env, waitUntil);
