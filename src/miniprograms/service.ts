@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
@@ -158,16 +158,35 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   }
   if (mp.authorizerAppId === info.authorizer_appid && rank(mp.stage) >= rank("authorized")) return mp;
   const [sealedRefresh, sealedAccess] = await Promise.all([sealCredential(env, info.authorizer_refresh_token), sealCredential(env, info.authorizer_access_token)]);
-  const [[updated]] = await db.batch([
+  // The push and the redirect may both get here: the first to clear the pre-auth code records the step.
+  const won = mp.preAuthCode ? eq(miniprograms.preAuthCode, mp.preAuthCode) : isNull(miniprograms.preAuthCode);
+  const [, updated] = await db.batch([
+    // Recorded only while the pre-auth code is still the one read: in the same transaction as the update below.
+    db.insert(miniprogramSteps).select(
+      db
+        .select({
+          // Every column, in the table's order (drizzle's insert-select); a NULL id is numbered by SQLite.
+          id: sql<null>`NULL`.as("id"),
+          miniprogramId: miniprograms.id,
+          step: sql<string>`'authorized'`.as("step"),
+          actorKeyId: sql<null>`NULL`.as("actor_key_id"),
+          request: sql<string>`${JSON.stringify({ source })}`.as("request"),
+          answer: sql<string>`${JSON.stringify({ authorizerAppId: info.authorizer_appid })}`.as("answer"),
+          at: sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`.as("at"),
+        })
+        .from(miniprograms)
+        .where(and(eq(miniprograms.id, mp.id), won)),
+    ),
     db
       .update(miniprograms)
       .set({ authorizerAppId: info.authorizer_appid, authorizerRefreshToken: sealedRefresh, preAuthCode: null, stage: "authorized", updatedAt: new Date().toISOString() })
-      .where(eq(miniprograms.id, mp.id))
+      .where(and(eq(miniprograms.id, mp.id), won))
       .returning(),
     authorizerTokenWrite(db, info.authorizer_appid, sealedAccess, info.expires_in),
-    stepRecord(db, mp.id, "authorized", null, { source }, { authorizerAppId: info.authorizer_appid }),
   ]);
-  return updated!;
+  if (updated[0]) return updated[0];
+  const [now] = await db.select().from(miniprograms).where(eq(miniprograms.id, mp.id)).limit(1);
+  return now!;
 }
 
 /** The owner took the authorization back: the tokens are gone, the configuration waits for a new one. */

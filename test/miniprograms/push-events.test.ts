@@ -59,6 +59,24 @@ describe("WeChat's pushes", () => {
     expect(steps.body.data.steps.filter((s) => s.step === "audit_result").map((s) => s.request.source)).toEqual(["push", "push", "push"]);
   });
 
+  it("records one authorization when the owner's redirect and WeChat's push bring the same code at once", async () => {
+    const created = await deposits<{ id: number }>("/minipram/create", key, { name: "Twice Told Shop" });
+    const id = String(created.body.data.id);
+    const link = new URL((await deposits<{ authorizeUrl: string }>("/minipram/authorize", key, { id })).body.data.authorizeUrl);
+    const consent = await SELF.fetch(link.href, { redirect: "manual" });
+    const back = consent.headers.get("Location")!;
+    const code = new URL(back).searchParams.get("auth_code")!;
+    const [redirect, pushed] = await Promise.all([
+      SELF.fetch(back),
+      push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "authorized", AuthorizerAppid: code.split("@@@")[1]!, AuthorizationCode: code, PreAuthCode: link.searchParams.get("pre_auth_code")! }),
+    ]);
+    expect([redirect.status, await pushed.text()]).toEqual([200, "success"]);
+    await new Promise((r) => setTimeout(r, 200)); // the sandbox's own push, sent in the background
+    const steps = await deposits<{ stage: string; steps: { step: string }[] }>("/minipram/steps", key, { id });
+    expect(steps.body.data.stage).toBe("authorized");
+    expect(steps.body.data.steps.filter((s) => s.step === "authorized")).toHaveLength(1);
+  });
+
   it("takes back an authorization on unauthorized: tokens gone, stage configured", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Leaving Shop");
     await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "unauthorized", AuthorizerAppid: appId });
