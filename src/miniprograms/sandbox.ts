@@ -333,7 +333,7 @@ export function sandboxApp() {
   });
 
   // A PNG to point D4's icon and licence at on a development machine (it has no image server).
-  app.get("/sample.png", async (c) => new Response(await qrCodePng("https://sandbox.weixin.local/sample", 144), { headers: { "Content-Type": "image/png" } }));
+  app.get("/sample.png", async () => new Response(await qrCodePng("https://sandbox.weixin.local/sample", 144), { headers: { "Content-Type": "image/png" } }));
 
   app.post("/push-ticket", async (c) => {
     await pushVerifyTicket(c.env, waitUntilOf(c));
