@@ -109,14 +109,18 @@ export function TextField(props: FieldProps) {
           {props.hint}
         </small>
       ) : null}
-      {props.error ? (
-        <small id={`${id}-error`} class="field-error">
-          {props.error}
-        </small>
-      ) : null}
+      <FieldError id={`${id}-error`} error={props.error} />
     </div>
   );
 }
+
+/** A field's message, under it, named by the field's aria-describedby. */
+const FieldError = ({ id, error }: { id: string; error?: string }) =>
+  error ? (
+    <small id={id} class="field-error">
+      {error}
+    </small>
+  ) : null;
 
 export function SelectField(props: { label: string; name: string; value: string; onValue: (v: string) => void; options: [string, string][]; error?: string; disabled?: boolean }) {
   const id = useId();
@@ -137,11 +141,7 @@ export function SelectField(props: { label: string; name: string; value: string;
           </option>
         ))}
       </select>
-      {props.error ? (
-        <small id={`${id}-error`} class="field-error">
-          {props.error}
-        </small>
-      ) : null}
+      <FieldError id={`${id}-error`} error={props.error} />
     </div>
   );
 }

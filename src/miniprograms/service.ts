@@ -95,10 +95,18 @@ async function asAuthorizer<T>(ctx: TokenContext, mp: Miniprogram, call: (token:
   }
 }
 
-/** WeChat's own answer for the interface's `{errcode, errmsg}` shapes, with our reading of it. */
-function weChatOutcome(error: unknown): { errcode: number; errmsg: string; message: string } {
-  if (error instanceof WeChatError) return { errcode: error.errcode, errmsg: error.errmsg, message: error.message };
-  throw error;
+/** WeChat's answer in the interface's `{ errcode, errmsg }` shapes: its refusal too, with our reading of it. */
+type WeChatOutcome<T> = { errcode: number; errmsg: string; message?: string } & Partial<T>;
+
+/** A call for D3, D5, D6, D9 and D10: success shaped by `shape`, WeChat's refusal kept as it came. */
+async function weChatOutcome<R extends WeChatAnswer, T extends object>(ctx: TokenContext, mp: Miniprogram, call: (token: string) => Promise<R>, shape: (result: R) => T): Promise<WeChatOutcome<T>> {
+  try {
+    const result = await asAuthorizer(ctx, mp, call);
+    return { errcode: 0, errmsg: String(result.errmsg ?? "ok"), ...shape(result) };
+  } catch (error) {
+    if (error instanceof WeChatError) return { errcode: error.errcode, errmsg: error.errmsg, message: error.message } as WeChatOutcome<T>;
+    throw error;
+  }
 }
 
 /** A WeChat failure in an answer without errcode (D4, D7, D8): 502 with our reading of it. */
@@ -205,13 +213,12 @@ export async function revokeAuthorization(db: Database, appId: string, event: un
 export async function verifyName(ctx: TokenContext, actor: Actor, mp: Miniprogram, name: string) {
   requireStage(mp, "nameverify");
   const request = { name };
-  let answer: { errcode: number; errmsg: string; message?: string; hitCondition?: boolean; wording?: string };
-  try {
-    const result = await asAuthorizer(ctx, mp, (token) => callWeChat<WeChatAnswer & { hit_condition?: boolean; wording?: string }>(ctx.upstream.transport, "/cgi-bin/wxverify/checkwxverifynickname", { access_token: token }, { nick_name: name }));
-    answer = { errcode: 0, errmsg: String(result.errmsg ?? "ok"), hitCondition: Boolean(result.hit_condition), wording: result.wording ?? "" };
-  } catch (error) {
-    answer = weChatOutcome(error);
-  }
+  const answer = await weChatOutcome(
+    ctx,
+    mp,
+    (token) => callWeChat<WeChatAnswer & { hit_condition?: boolean; wording?: string }>(ctx.upstream.transport, "/cgi-bin/wxverify/checkwxverifynickname", { access_token: token }, { nick_name: name }),
+    (result) => ({ hitCondition: Boolean(result.hit_condition), wording: result.wording ?? "" }),
+  );
   const passed = answer.errcode === 0 && !answer.hitCondition;
   const { db } = ctx;
   await db.batch([
@@ -288,13 +295,7 @@ export async function commitCode(ctx: TokenContext, actor: Actor, mp: Miniprogra
   if (!template) throw new ApiError(404, `No code template ${templateId}: D2 lists them`);
   const extJson = JSON.stringify({ extEnable: true, extAppid: mp.authorizerAppId, ext: { configurationId: mp.id, name: mp.name } });
   const request = { template_id: templateId, ext_json: extJson, user_version: template.version, user_desc: template.name };
-  let answer: { errcode: number; errmsg: string; message?: string };
-  try {
-    const result = await asAuthorizer(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/commit", { access_token: token }, request));
-    answer = { errcode: 0, errmsg: String(result.errmsg ?? "ok") };
-  } catch (error) {
-    answer = weChatOutcome(error);
-  }
+  const answer = await weChatOutcome(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/commit", { access_token: token }, request), () => ({}));
   const committed = answer.errcode === 0;
   await db.batch([
     db
@@ -316,13 +317,12 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
     requireStage(mp, "submitaudit");
     if (rank(mp.stage) > rank("code_committed")) throw new ApiError(409, `D6 audit submission needs the stage code_committed (a new commit after a release or a passed audit); mini-program ${mp.id} is at ${mp.stage}`);
   }
-  let answer: { errcode: number; errmsg: string; message?: string; auditid?: string };
-  try {
-    const result = await asAuthorizer(ctx, mp, (token) => callWeChat<WeChatAnswer & { auditid: number | string }>(ctx.upstream.transport, "/wxa/submit_audit", { access_token: token }, {}));
-    answer = { errcode: 0, errmsg: String(result.errmsg ?? "ok"), auditid: String(result.auditid) };
-  } catch (error) {
-    answer = weChatOutcome(error);
-  }
+  const answer = await weChatOutcome(
+    ctx,
+    mp,
+    (token) => callWeChat<WeChatAnswer & { auditid: number | string }>(ctx.upstream.transport, "/wxa/submit_audit", { access_token: token }, {}),
+    (result) => ({ auditid: String(result.auditid) }),
+  );
   const { db } = ctx;
   await db.batch([
     db
@@ -370,13 +370,7 @@ export async function auditState(ctx: TokenContext, actor: Actor, mp: Miniprogra
 /** D9: the audited version goes live. */
 export async function release(ctx: TokenContext, actor: Actor, mp: Miniprogram) {
   requireStage(mp, "release");
-  let answer: { errcode: number; errmsg: string; message?: string };
-  try {
-    const result = await asAuthorizer(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/release", { access_token: token }, {}));
-    answer = { errcode: 0, errmsg: String(result.errmsg ?? "ok") };
-  } catch (error) {
-    answer = weChatOutcome(error);
-  }
+  const answer = await weChatOutcome(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/release", { access_token: token }, {}), () => ({}));
   const { db } = ctx;
   await db.batch([
     db.update(miniprograms).set({ ...(answer.errcode === 0 ? { stage: stageAfter(mp, "release") } : {}), updatedAt: new Date().toISOString() }).where(eq(miniprograms.id, mp.id)),
@@ -388,13 +382,12 @@ export async function release(ctx: TokenContext, actor: Actor, mp: Miniprogram) 
 /** D10: a tester by WeChat id. */
 export async function bindTester(ctx: TokenContext, actor: Actor, mp: Miniprogram, messengerId: string) {
   requireStage(mp, "bindtester");
-  let answer: { errcode: number; errmsg: string; message?: string; userstr?: string };
-  try {
-    const result = await asAuthorizer(ctx, mp, (token) => callWeChat<WeChatAnswer & { userstr?: string }>(ctx.upstream.transport, "/wxa/bind_tester", { access_token: token }, { wechatid: messengerId }));
-    answer = { errcode: 0, errmsg: String(result.errmsg ?? "ok"), userstr: result.userstr };
-  } catch (error) {
-    answer = weChatOutcome(error);
-  }
+  const answer = await weChatOutcome(
+    ctx,
+    mp,
+    (token) => callWeChat<WeChatAnswer & { userstr?: string }>(ctx.upstream.transport, "/wxa/bind_tester", { access_token: token }, { wechatid: messengerId }),
+    (result) => ({ userstr: result.userstr }),
+  );
   const { db } = ctx;
   await db.batch([
     db
