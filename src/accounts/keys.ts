@@ -1,5 +1,5 @@
 import { and, count, desc, eq } from "drizzle-orm";
-import { issueApiKey, type IssuedApiKey } from "../platform/auth/api-keys";
+import { forgetCachedKeys, issueApiKey, type IssuedApiKey } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
 import { scopeAllows, type ScopeResource } from "../platform/auth/scopes";
 import { apiKeys, type ApiKey, type Plan } from "../platform/auth/tables";
@@ -64,4 +64,5 @@ export async function ownKey(db: Database, userId: number, id: number): Promise<
 export async function revokeKey(db: Database, userId: number, id: number): Promise<void> {
   await ownKey(db, userId, id);
   await db.update(apiKeys).set({ isActive: false }).where(eq(apiKeys.id, id));
+  forgetCachedKeys({ keyId: id });
 }

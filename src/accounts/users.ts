@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { forgetCachedKeys } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
 import { users, type User } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
@@ -55,4 +56,5 @@ export async function deactivateUser(db: Database, caller: Principal, id: number
       .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), sql`(SELECT is_active FROM users WHERE id = ${id}) = 0`)),
   ]);
   if (deactivated.length === 0) throw new ApiError(409, "The last active admin cannot be deactivated");
+  forgetCachedKeys({ userId: id });
 }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { issueApiKey } from "../../src/platform/auth/api-keys";
+import { forgetCachedKeys, issueApiKey } from "../../src/platform/auth/api-keys";
 import { apiKeys, type Plan, type Role, users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 
@@ -33,10 +33,13 @@ export async function createTestKey(
   return { token: issued.token, secret: issued.secret, keyId: issued.key.id, userId: user!.id };
 }
 
+/** Revokes as the service does, in this isolate: the row, and the isolate's cached copy. */
 export async function revokeKey(keyId: number) {
   await database(env).update(apiKeys).set({ isActive: false }).where(eq(apiKeys.id, keyId));
+  forgetCachedKeys({ keyId });
 }
 
 export async function deactivateUser(userId: number) {
   await database(env).update(users).set({ isActive: false }).where(eq(users.id, userId));
+  forgetCachedKeys({ userId });
 }

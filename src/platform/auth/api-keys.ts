@@ -59,15 +59,47 @@ export interface KeyWithUser {
   user: User;
 }
 
+/**
+ * Keys found lately, per isolate, by token hash: the hot path skips the database. An entry lives
+ * `KEY_CACHE_MS`, so a key revoked (or a user deactivated) elsewhere stops working here within
+ * that bound; where it is revoked, `forgetCachedKeys` drops it at once. Most recently used last;
+ * the oldest goes when the cache is full. Unknown tokens are not cached.
+ */
+export const KEY_CACHE_MS = 10_000;
+const KEY_CACHE_SIZE = 1000;
+const verifiedKeys = new Map<string, { found: KeyWithUser; until: number; secret?: Promise<string> }>();
+
+/** Drops cached keys: one key, or every key of a user (revoked, deactivated, changed). */
+export function forgetCachedKeys(which: { keyId?: number; userId?: number }) {
+  for (const [hash, entry] of verifiedKeys) {
+    if (entry.found.key.id === which.keyId || entry.found.user.id === which.userId) verifiedKeys.delete(hash);
+  }
+}
+
 /** Looks a presented token up by its hash: the index finds it, no comparison of secrets is involved. */
 export async function findKeyByToken(db: Database, token: string): Promise<KeyWithUser | undefined> {
-  const [row] = await db
-    .select({ key: apiKeys, user: users })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.tokenHash, await sha256Hex(token)))
-    .limit(1);
+  const hash = await sha256Hex(token);
+  const cached = verifiedKeys.get(hash);
+  if (cached && cached.until > Date.now()) {
+    verifiedKeys.delete(hash);
+    verifiedKeys.set(hash, cached);
+    return cached.found;
+  }
+  const [row] = await db.select({ key: apiKeys, user: users }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.tokenHash, hash)).limit(1);
+  verifiedKeys.delete(hash);
+  if (row) {
+    verifiedKeys.set(hash, { found: row, until: Date.now() + KEY_CACHE_MS });
+    if (verifiedKeys.size > KEY_CACHE_SIZE) verifiedKeys.delete(verifiedKeys.keys().next().value!);
+  }
   return row;
+}
+
+/** A key's secret, decrypted once per cached entry rather than on every request. */
+export function keySecret(found: KeyWithUser, decrypt: (sealed: string) => Promise<string>): Promise<string> {
+  for (const entry of verifiedKeys.values()) {
+    if (entry.found === found) return (entry.secret ??= decrypt(found.key.encryptedSecret));
+  }
+  return decrypt(found.key.encryptedSecret);
 }
 
 /** Rule 2 of the interface: the key exists and is active, and so is its user. */
@@ -83,6 +115,8 @@ function noteKeyUse(c: Context<AppEnv>, { key }: KeyWithUser) {
   const now = Date.now();
   if (key.lastUsed && now - Date.parse(key.lastUsed) < LAST_USED_RESOLUTION_MS) return;
   const cutoff = new Date(now - LAST_USED_RESOLUTION_MS).toISOString();
+  // The cached row remembers it too, so that a cached key writes at most once a minute as well.
+  key.lastUsed = new Date(now).toISOString();
   c.executionCtx.waitUntil(
     c.var.db
       .update(apiKeys)

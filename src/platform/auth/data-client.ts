@@ -5,7 +5,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { clientAddress } from "../ip-ranges";
 import { consumeRateLimit, type RateWindow } from "../rate-limit";
-import { assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
+import { assertUsableKey, findKeyByToken, keyPrincipal, keySecret } from "./api-keys";
 import type { Principal } from "./principal";
 import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString, signingStringV2 } from "./signature";
 
@@ -99,7 +99,7 @@ export async function authenticateDataClient(c: Context<AppEnv>): Promise<Princi
   const presentedSecret = c.req.header("X-API-Secret");
   const signature = c.req.header("X-Signature");
   if (!presentedSecret && !signature) throw unauthorized("X-API-Secret or X-Signature header required");
-  const secret = await decryptSecret(found.key.encryptedSecret, c.env.KEY_ENCRYPTION_KEY);
+  const secret = await keySecret(found, (sealed) => decryptSecret(sealed, c.env.KEY_ENCRYPTION_KEY));
   if (presentedSecret) {
     if (!constantTimeEqual(secret, presentedSecret)) await failed(c, found.key.id, unauthorized("Invalid authentication credentials"));
   } else {
