@@ -27,7 +27,16 @@ const REQUESTS = Number(values.requests);
 const CONCURRENCY = Number(values.concurrency);
 const SCENARIO_TIME_CAP_MS = 60_000;
 const base = `http://127.0.0.1:${values.port}`;
+const barePort = String(Number(values.port) + 2);
+const bareBase = `http://127.0.0.1:${barePort}`;
 const siteBase = `http://localhost:${values.port}`;
+
+const BARE = "bare Hono route (its own Worker)";
+const HEALTH = "GET /health (the gateway, no auth)";
+const T2_SECRET = "T2 country/DE, secret";
+const T2_SIGNED = "T2 country/DE, signed";
+const O1 = "O1 country list (GET), secret";
+const C1_CACHED = "C1 contents, edge cache hit";
 
 interface Scenario {
   name: string;
@@ -85,10 +94,10 @@ async function run(scenario: Scenario): Promise<Result> {
   };
 }
 
-async function waitUntilReady(): Promise<void> {
+async function waitUntilReady(url: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok) return;
+      if ((await fetch(url)).ok) return;
     } catch {
       // not listening yet
     }
@@ -184,8 +193,31 @@ async function webhookDelay(samples: number): Promise<Result> {
   };
 }
 
-step(`bench: starting wrangler dev on port ${values.port}`);
+step(`bench: starting wrangler dev on port ${values.port}, and the bare route on ${barePort}`);
 const server = startLocalServer(values.port);
+const bare = startLocalServer(barePort, {}, ["--config", "scripts/bench-bare/wrangler.toml"]);
+
+/** The targets of issue 16: each scenario's requests/s against the bare route's, in the same run. */
+const TARGETS: { scenario: string; share: number }[] = [
+  { scenario: HEALTH, share: 0.9 },
+  { scenario: T2_SECRET, share: 0.6 },
+  { scenario: T2_SIGNED, share: 0.5 },
+  { scenario: O1, share: 0.7 },
+  { scenario: C1_CACHED, share: 0.7 },
+];
+const P99_TARGET = { scenario: T2_SECRET, timesBare: 2 };
+
+function ratios(results: Result[]) {
+  const of = (name: string) => results.find((r) => r.scenario === name)!;
+  const bareRow = of(BARE);
+  const rows = TARGETS.map(({ scenario, share }) => {
+    const measured = of(scenario).rps / bareRow.rps;
+    return { scenario, "share of bare req/s": `${(measured * 100).toFixed(0)} %`, target: `≥ ${share * 100} %`, met: measured >= share };
+  });
+  const p99 = of(P99_TARGET.scenario).p99 / bareRow.p99;
+  rows.push({ scenario: `${P99_TARGET.scenario}: p99`, "share of bare req/s": `${p99.toFixed(2)} × bare p99`, target: `≤ ${P99_TARGET.timesBare} ×`, met: p99 <= P99_TARGET.timesBare });
+  return rows;
+}
 
 const withSecret = () => ({ "X-API-Key": key.token, "X-API-Secret": key.secret });
 const signed = (params: Record<string, string>) => () => {
@@ -203,11 +235,12 @@ const signed = (params: Record<string, string>) => () => {
 let coldPage = 0;
 let renderedPage = 0;
 const scenarios: Scenario[] = [
-  { name: "bare Hono route (GET /health, no auth)", path: "/health", headers: () => ({}) },
-  { name: "T2 country/DE, secret", path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret },
-  { name: "T2 country/DE, signed", path: "/std/api/bigdata/taxrate/country/DE", headers: signed({}) },
+  { name: BARE, base: bareBase, path: "/", headers: () => ({}) },
+  { name: HEALTH, path: "/health", headers: () => ({}) },
+  { name: T2_SECRET, path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret },
+  { name: T2_SIGNED, path: "/std/api/bigdata/taxrate/country/DE", headers: signed({}) },
   { name: "T1 list page 0 size 20, secret", path: "/std/api/bigdata/taxrate/list?page=0&size=20", headers: withSecret },
-  { name: "O1 country list (GET), secret", path: "/std/open/country/list", headers: withSecret },
+  { name: O1, path: "/std/open/country/list", headers: withSecret },
   {
     name: "O6 HS keyword search 'coffee', secret",
     path: "/std/open/hs-code/list",
@@ -215,7 +248,7 @@ const scenarios: Scenario[] = [
     body: new URLSearchParams({ bizContent: JSON.stringify({ keywords: "coffee", size: 20 }) }).toString(),
     headers: () => ({ ...withSecret(), "Content-Type": "application/x-www-form-urlencoded" }),
   },
-  { name: "C1 contents, edge cache hit", path: `/api/mcp/contents?siteId=${key.tenant.siteId}`, headers: () => ({ "X-API-Key": key.tenant.token }) },
+  { name: C1_CACHED, path: `/api/mcp/contents?siteId=${key.tenant.siteId}`, headers: () => ({ "X-API-Key": key.tenant.token }) },
   {
     name: "C1 contents, cold (a new cache key each request)",
     // Each page number is a key the cache has not seen: the D1 queries run every time.
@@ -265,7 +298,8 @@ async function firstRequests(): Promise<{ group: string; ms: number; status: num
 }
 
 try {
-  await waitUntilReady();
+  await waitUntilReady(`${base}/health`);
+  await waitUntilReady(`${bareBase}/`);
   const firsts = await firstRequests();
   const results: Result[] = [];
   for (const scenario of scenarios) {
@@ -285,11 +319,17 @@ try {
   console.log("First request of each group after a fresh start, in this order:");
   console.table(firsts);
   mkdirSync(".bench", { recursive: true });
-  writeFileSync(".bench/results.json", JSON.stringify({ at: new Date().toISOString(), REQUESTS, CONCURRENCY, startup, firsts, results }, null, 2));
+  const targets = ratios(results);
+  console.log("\nAgainst the bare route, in this run (issue 16's targets):");
+  console.table(targets.map((t) => ({ ...t, met: t.met ? "yes" : "NO" })));
+  writeFileSync(".bench/results.json", JSON.stringify({ at: new Date().toISOString(), REQUESTS, CONCURRENCY, startup, firsts, results, targets }, null, 2));
   const errors = results.reduce((n, r) => n + r.errors, 0);
-  step(`bench: done; ${results.length} scenarios, ${errors} non-200 answers; written to .bench/results.json`);
-  if (errors > 0) process.exitCode = 1;
+  const missed = targets.filter((t) => !t.met);
+  step(`bench: done; ${results.length} scenarios, ${errors} non-200 answers, ${missed.length} of ${targets.length} targets missed; written to .bench/results.json`);
+  if (missed.length) process.stderr.write(`✗ bench: below target: ${missed.map((t) => t.scenario).join("; ")}\n`);
+  if (errors > 0 || missed.length > 0) process.exitCode = 1;
 } finally {
   server.stop();
+  bare.stop();
   receiver.close();
 }

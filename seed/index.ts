@@ -30,11 +30,21 @@ const correctZones: Write = (table, rows) =>
 const correctCurrencies: Write = (table, rows) =>
   upsertStatements(table, rows, ['("code")'], { name: "excluded.name", minor_units: "excluded.minor_units", withdrawn: "excluded.withdrawn" });
 
+/** Readers cache T and O answers under the data's version (platform/read-cache.ts): a seed makes them stale. */
+const dataVersionBump: SeedPart = {
+  name: "data version",
+  table: "data_versions",
+  rows: 1,
+  statements: [
+    "INSERT INTO data_versions (name, version, updated_at) VALUES ('reference', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT(name) DO UPDATE SET version = version + 1, updated_at = excluded.updated_at",
+  ],
+};
+
 /** The HS codes and the units of measure: large, public domain, and what the `hs` and `units` jobs keep current. */
 export function cataloguePart(): SeedPart[] {
   const { units: unitRows, links } = unitSeedRows();
   const unitsPart = part("units", units, unitRows);
-  return [part("hs codes", hsCodes, hsSeedRows()), { ...unitsPart, statements: [...unitsPart.statements, ...links] }];
+  return [part("hs codes", hsCodes, hsSeedRows()), { ...unitsPart, statements: [...unitsPart.statements, ...links] }, dataVersionBump];
 }
 
 /**
@@ -50,6 +60,6 @@ export async function seedParts(options: { catalogues: boolean } = { catalogues:
     part("zones", zones, zoneSeedRows(), correctZones),
     part("platforms", platforms, PLATFORMS),
     part("tax rates", taxRates, taxRateSeedRows(), correctTaxRates),
-    ...(options.catalogues ? cataloguePart() : []),
+    ...(options.catalogues ? cataloguePart() : [dataVersionBump]),
   ];
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
@@ -46,6 +46,27 @@ const stageAfter = (mp: Miniprogram, step: Step): Stage => {
 
 export const stepRecord = (db: Database, miniprogramId: number, step: string, actorKeyId: number | null, request: unknown, answer: unknown) =>
   db.insert(miniprogramSteps).values({ miniprogramId, step, actorKeyId, request, answer });
+
+/**
+ * A step recorded only while `when` holds for the configuration's row: put before the update that
+ * changes the row, in one batch, so that of two callers racing only the one that changes it records.
+ */
+const stepRecordIf = (db: Database, when: SQL | undefined, step: string, actorKeyId: number | null, request: unknown, answer: unknown) =>
+  db.insert(miniprogramSteps).select(
+    db
+      .select({
+        // Every column, in the table's order (drizzle's insert-select); a NULL id is numbered by SQLite.
+        id: sql<null>`NULL`.as("id"),
+        miniprogramId: miniprograms.id,
+        step: sql<string>`${step}`.as("step"),
+        actorKeyId: sql<number | null>`${actorKeyId}`.as("actor_key_id"),
+        request: sql<string>`${JSON.stringify(request)}`.as("request"),
+        answer: sql<string>`${JSON.stringify(answer)}`.as("answer"),
+        at: sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`.as("at"),
+      })
+      .from(miniprograms)
+      .where(when),
+  );
 
 /** The caller's mini-program; another user's id is a 404, as a missing one. */
 export async function miniprogramOf(db: Database, actor: Actor, rawId: string): Promise<Miniprogram> {
@@ -169,22 +190,7 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   // The push and the redirect may both get here: the first to clear the pre-auth code records the step.
   const won = mp.preAuthCode ? eq(miniprograms.preAuthCode, mp.preAuthCode) : isNull(miniprograms.preAuthCode);
   const [, updated] = await db.batch([
-    // Recorded only while the pre-auth code is still the one read: in the same transaction as the update below.
-    db.insert(miniprogramSteps).select(
-      db
-        .select({
-          // Every column, in the table's order (drizzle's insert-select); a NULL id is numbered by SQLite.
-          id: sql<null>`NULL`.as("id"),
-          miniprogramId: miniprograms.id,
-          step: sql<string>`'authorized'`.as("step"),
-          actorKeyId: sql<null>`NULL`.as("actor_key_id"),
-          request: sql<string>`${JSON.stringify({ source })}`.as("request"),
-          answer: sql<string>`${JSON.stringify({ authorizerAppId: info.authorizer_appid })}`.as("answer"),
-          at: sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`.as("at"),
-        })
-        .from(miniprograms)
-        .where(and(eq(miniprograms.id, mp.id), won)),
-    ),
+    stepRecordIf(db, and(eq(miniprograms.id, mp.id), won), "authorized", null, { source }, { authorizerAppId: info.authorizer_appid }),
     db
       .update(miniprograms)
       .set({ authorizerAppId: info.authorizer_appid, authorizerRefreshToken: sealedRefresh, preAuthCode: null, stage: "authorized", updatedAt: new Date().toISOString() })
@@ -341,15 +347,17 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
 export async function applyAuditResult(db: Database, mp: Miniprogram, result: { status: number; reason?: string; screenshots?: string[] }, source: string, actorKeyId: number | null = null) {
   const stage: Stage = result.status === AUDIT_STATES.passed ? (mp.stage === "released" ? "released" : "audit_passed") : "audit_submitted";
   if (mp.auditStatus === result.status && mp.stage === stage) return mp;
-  const [[updated]] = await db.batch([
+  // A push and a D8 may bring the same result at once: only the one that changes the row records it.
+  const changes = and(eq(miniprograms.id, mp.id), or(isNull(miniprograms.auditStatus), ne(miniprograms.auditStatus, result.status), ne(miniprograms.stage, stage)));
+  const [, updated] = await db.batch([
+    stepRecordIf(db, changes, "audit_result", actorKeyId, { source }, result),
     db
       .update(miniprograms)
       .set({ auditStatus: result.status, auditReason: result.reason || null, auditScreenshots: result.screenshots?.length ? result.screenshots : null, stage, updatedAt: new Date().toISOString() })
-      .where(eq(miniprograms.id, mp.id))
+      .where(changes)
       .returning(),
-    stepRecord(db, mp.id, "audit_result", actorKeyId, { source }, result),
   ]);
-  return updated!;
+  return updated[0] ?? mp;
 }
 
 /** D8: the latest audit's state, asked of WeChat (pushes keep it current too). */

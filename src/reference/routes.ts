@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../platform/env";
 import { notFound } from "../platform/errors";
+import { cachedReads } from "../platform/read-cache";
 import { createRouter } from "../platform/openapi";
 import { styleFRoutes } from "../platform/style-f";
 import {
@@ -55,6 +56,8 @@ const purchaseFields = (c: Context<AppEnv>) => c.env.PURCHASE_FIELDS;
 
 export function referenceRoutes() {
   const router = createRouter();
+  // The data changes only with a refresh job or the seed: answers are kept under its version.
+  router.use("*", cachedReads());
   const styleF = styleFRoutes(router, { tag: "O · Open reference data", envelope: "data", errors: [400, 401, 403, 404, 429] });
   const db = (c: Context<AppEnv>) => c.var.db;
 

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { dataEnvelope } from "../platform/envelope";
 import { ApiError, notFound } from "../platform/errors";
+import { cachedReads } from "../platform/read-cache";
 import { createRouter, DATA_SECURITY, dataErrorResponses, dataResponse, idParam } from "../platform/openapi";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
 import { RATE_LEVELS, TAX_TYPES, taxRateSchema } from "./schema";
@@ -163,6 +164,8 @@ function nonEmpty<T>(rates: T[], what: string): T[] {
 
 export function taxRoutes() {
   const router = createRouter();
+  // The data changes only with a refresh job or the seed: answers are kept under its version.
+  router.use("*", cachedReads());
   // Static paths are registered before `/{id}`, which would otherwise take them.
   router.openapi(routes.list, async (c) => {
     const { page, size } = c.req.valid("query");

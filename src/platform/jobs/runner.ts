@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Database } from "../database";
 import type { Bindings } from "../env";
 import { logger } from "../logging";
+import { bumpDataVersion } from "../read-cache";
 import { type JobCounts, type JobRun, jobRuns } from "./tables";
 
 /** A feed that cannot be used as it is: nothing is changed, and the run says why. */
@@ -125,7 +126,8 @@ export async function runJob(
   }
   if (plan.statements.length > 0) {
     const [first, ...rest] = plan.statements;
-    await db.batch([first!, ...rest]);
+    // The cached T and O answers go stale with the rows, in the same batch.
+    await db.batch([first!, ...rest, bumpDataVersion(db)]);
   }
   return finish("succeeded", plan.counts, null);
 }

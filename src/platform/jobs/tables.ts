@@ -27,3 +27,13 @@ export const jobRuns = sqliteTable(
 );
 
 export type JobRun = typeof jobRuns.$inferSelect;
+
+/**
+ * Versions of data that changes only in bulk (the refresh jobs, the seed): readers cache their
+ * answers under it (platform/read-cache.ts), so a run's changes are a new cache key.
+ */
+export const dataVersions = sqliteTable("data_versions", {
+  name: text("name").primaryKey(),
+  version: integer("version").notNull().default(1),
+  updatedAt: text("updated_at").notNull(),
+});
