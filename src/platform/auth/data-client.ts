@@ -79,8 +79,21 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
 
   // Checked after the signature, so that nobody can burn another client's nonces.
   const nonceKey = `nonce:${keyId}:${nonce}`;
-  if ((await c.env.KV.get(nonceKey)) !== null) throw unauthorized("Nonce has already been used");
-  await c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS });
+  if (nonceSeenHere(nonceKey) || (await c.env.KV.get(nonceKey)) !== null) throw unauthorized("Nonce has already been used");
+  rememberNonce(nonceKey);
+  // This isolate refuses a replay at once from memory; KV tells the others, written after the answer.
+  c.executionCtx.waitUntil(c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS }));
+}
+
+/** Nonces this isolate accepted, until they could no longer be replayed (the signature window); bounded. */
+const seenNonces = new Map<string, number>();
+const SEEN_NONCES_MAX = 20_000;
+const nonceSeenHere = (key: string) => (seenNonces.get(key) ?? 0) > Date.now();
+function rememberNonce(key: string) {
+  seenNonces.set(key, Date.now() + SIGNATURE_WINDOW_MS);
+  if (seenNonces.size <= SEEN_NONCES_MAX) return;
+  const now = Date.now();
+  for (const [old, until] of seenNonces) if (until <= now || seenNonces.size > SEEN_NONCES_MAX) seenNonces.delete(old);
 }
 
 /**
