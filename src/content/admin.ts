@@ -22,7 +22,7 @@ import {
   tenants,
 } from "./schema";
 import { resolvedMenus, resolvedTag } from "./sites/template-tags";
-import { inTenant, siteInScope, type TenantScope } from "./tenancy";
+import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "./tenancy";
 
 /** A unique index refused the write: the slug, domain or name is taken. */
 async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T> {
@@ -37,8 +37,11 @@ async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T>
 }
 
 /** The statement that tells the edge cache a site's content changed (cache.ts). */
-export const bumpVersion = (db: Database, scope: TenantScope, siteId: number) =>
-  db.update(sites).set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() }).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
+export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
+  // This isolate's cached copy of the site goes too: its version names the edge cache's key.
+  forgetSiteForReaders(siteId);
+  return db.update(sites).set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() }).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
+}
 
 const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>
   db.insert(auditLog).values({ tenantId: scope.tenantId, userId, action, subject });
@@ -94,6 +97,7 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
 
 export async function updateSite(db: Database, scope: TenantScope, siteId: number, input: z.infer<typeof siteUpdate>) {
   await siteInScope(db, scope, siteId);
+  forgetSiteForReaders(siteId);
   return unlessTaken("The site slug or its domain", async () => {
     const [site] = await db
       .update(sites)
@@ -106,6 +110,7 @@ export async function updateSite(db: Database, scope: TenantScope, siteId: numbe
 
 /** Makes a theme the site's and records who did, in one batch: the site's pages change at once. */
 export async function activateTheme(db: Database, scope: TenantScope, site: Site, theme: string, userId: number) {
+  forgetSiteForReaders(site.id);
   const [[updated]] = await db.batch([
     db
       .update(sites)

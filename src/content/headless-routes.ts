@@ -6,7 +6,7 @@ import { cachedAnswer } from "./cache";
 import { categoryTree, listPublished, publishedContent, siteInfo } from "./headless";
 import { contentListQuery, siteIdQuery } from "./params";
 import { contents } from "./schema";
-import { inTenant, keyScope, siteInScope } from "./tenancy";
+import { inTenant, keyScope, siteForReaders } from "./tenancy";
 
 const common = { tags: ["C · Content delivery"], security: [{ TenantKey: [] }] };
 const errors = tenantErrorResponses(400, 401, 403, 404, 429);
@@ -109,7 +109,7 @@ export function headlessRoutes() {
   router.openapi(routes.list, async (c) => {
     const { siteId, page = 1, size = 20, ...filters } = c.req.valid("query");
     const scope = keyScope(c.var.principal);
-    const site = await siteInScope(c.var.db, scope, siteId);
+    const site = await siteForReaders(c.var.db, scope, siteId);
     return cachedAnswer(c, site, () => listPublished(c.var.db, scope, site, { ...filters, page, size }, now())) as never;
   });
   router.openapi(routes.one, async (c) => {
@@ -117,19 +117,19 @@ export function headlessRoutes() {
     const scope = keyScope(c.var.principal);
     const [found] = await c.var.db.select({ siteId: contents.siteId }).from(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id))).limit(1);
     if (!found) throw new ApiError(404, `No published content with id ${id}`);
-    const site = await siteInScope(c.var.db, scope, found.siteId).catch(() => {
+    const site = await siteForReaders(c.var.db, scope, found.siteId).catch(() => {
       throw new ApiError(404, `No published content with id ${id}`);
     });
     return cachedAnswer(c, site, () => publishedContent(c.var.db, scope, id, now())) as never;
   });
   router.openapi(routes.tree, async (c) => {
     const scope = keyScope(c.var.principal);
-    const site = await siteInScope(c.var.db, scope, c.req.valid("query").siteId);
+    const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
     return cachedAnswer(c, site, () => categoryTree(c.var.db, scope, site)) as never;
   });
   router.openapi(routes.info, async (c) => {
     const scope = keyScope(c.var.principal);
-    const site = await siteInScope(c.var.db, scope, c.req.valid("query").siteId);
+    const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
     return cachedAnswer(c, site, () => siteInfo(c.var.db, scope, site)) as never;
   });
   return router;

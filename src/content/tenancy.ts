@@ -3,6 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Principal } from "../platform/auth/principal";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
+import { IsolateCache } from "../platform/isolate-cache";
 import { type MemberRole, sites, tenantMembers, type Site } from "./schema";
 
 /**
@@ -33,6 +34,28 @@ export async function siteInScope(db: Database, scope: TenantScope, siteId: numb
   const [site] = await db.select().from(sites).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId))).limit(1);
   if (!site || (scope.siteIds && !scope.siteIds.includes(site.id))) throw new ApiError(404, `No site with id ${siteId}`);
   return site;
+}
+
+/**
+ * Sites as the read API (C1–C4) sees them, per isolate for `SITE_CACHE_MS`: the content version in
+ * a cached site names the edge cache's key, so a publish shows at once in the isolate that made it
+ * (admin.ts forgets the site) and within that bound in the others.
+ */
+export const SITE_CACHE_MS = 10_000;
+const readerSites = new IsolateCache<Site>(1000, SITE_CACHE_MS);
+
+export const forgetSiteForReaders = (siteId: number) => readerSites.forget((site) => site.id === siteId);
+
+/** `siteInScope` for the read API: the same checks, the row from the isolate's cache when fresh. */
+export async function siteForReaders(db: Database, scope: TenantScope, siteId: number): Promise<Site> {
+  const cached = readerSites.get(String(siteId));
+  if (!cached) {
+    const site = await siteInScope(db, scope, siteId);
+    readerSites.set(String(siteId), site);
+    return site;
+  }
+  if (cached.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(cached.id))) throw new ApiError(404, `No site with id ${siteId}`);
+  return cached;
 }
 
 const ROLE_RANK: Record<MemberRole, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };

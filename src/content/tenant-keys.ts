@@ -1,12 +1,13 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { maskToken } from "../platform/auth/api-keys";
+import { KEY_CACHE_MS, maskToken } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
 import { randomBase62, sha256Hex } from "../platform/crypto";
 import type { Database } from "../platform/database";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
-import { tenantKeys, tenants, type TenantKey } from "./schema";
+import { IsolateCache } from "../platform/isolate-cache";
+import { tenantKeys, tenants, type Tenant, type TenantKey } from "./schema";
 
 export const TENANT_KEY_PREFIX = "svc_tk_";
 const TENANT_KEY = /^svc_tk_[0-9A-Za-z]{40}$/;
@@ -36,18 +37,24 @@ export async function revokeTenantKey(db: Database, tenantId: number, keyId: num
     .set({ isActive: false })
     .where(and(eq(tenantKeys.id, keyId), eq(tenantKeys.tenantId, tenantId)))
     .returning();
+  forgetCachedTenantKeys({ keyId });
   return key;
 }
 
 /** The key and tenant of a token, by its hash; undefined for a token no key has. */
+/** Tenant keys found lately, per isolate, as group A's keys are (the same 10 s bound after a revocation elsewhere). */
+const verifiedTenantKeys = new IsolateCache<{ key: TenantKey; tenant: Tenant }>(1000, KEY_CACHE_MS);
+
+export const forgetCachedTenantKeys = (which: { keyId?: number; tenantId?: number }) =>
+  verifiedTenantKeys.forget(({ key, tenant }) => key.id === which.keyId || tenant.id === which.tenantId);
+
 export async function findTenantKey(db: Database, token: string) {
   if (!TENANT_KEY.test(token)) return undefined;
-  const [found] = await db
-    .select({ key: tenantKeys, tenant: tenants })
-    .from(tenantKeys)
-    .innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId))
-    .where(eq(tenantKeys.tokenHash, await sha256Hex(token)))
-    .limit(1);
+  const hash = await sha256Hex(token);
+  const cached = verifiedTenantKeys.get(hash);
+  if (cached) return cached;
+  const [found] = await db.select({ key: tenantKeys, tenant: tenants }).from(tenantKeys).innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId)).where(eq(tenantKeys.tokenHash, hash)).limit(1);
+  if (found) verifiedTenantKeys.set(hash, found);
   return found;
 }
 

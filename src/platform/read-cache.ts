@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Database } from "./database";
 import { readBizContent } from "./biz-content";
 import type { AppEnv } from "./env";
+import { IsolateCache } from "./isolate-cache";
 import { dataVersions } from "./jobs/tables";
 
 /** The reference data of groups T and O: one version for both, bumped by each job run that changes rows and by the seed. */
@@ -39,17 +40,9 @@ interface Kept {
   contentType: string;
 }
 
-/** Answers kept in this isolate: most recently used last, at most this many and this large each. */
-const KEPT_ENTRIES = 500;
+/** Answers kept in this isolate (most recently used last), and none larger than this. */
+const kept = new IsolateCache<Kept>(500);
 const KEPT_BODY_BYTES = 256 * 1024;
-const kept = new Map<string, Kept>();
-
-function keep(key: string, answer: Kept) {
-  if (answer.body.length > KEPT_BODY_BYTES) return;
-  kept.delete(key);
-  kept.set(key, answer);
-  if (kept.size > KEPT_ENTRIES) kept.delete(kept.keys().next().value!);
-}
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 const digest = async (text: string) => hex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)));
@@ -73,10 +66,7 @@ export function cachedReads(name = REFERENCE_DATA): MiddlewareHandler<AppEnv> {
     const key = `https://read-cache.invalid/${name}/v${version}/${c.req.method}/${body ? await digest(body) : "-"}${url.pathname}?${url.searchParams}`;
     let answer = kept.get(key);
     let source = "isolate";
-    if (answer) {
-      kept.delete(key);
-      kept.set(key, answer);
-    } else {
+    if (!answer) {
       const edge = await caches.default.match(key);
       if (edge) {
         answer = { body: await edge.text(), etag: edge.headers.get("ETag")!, contentType: edge.headers.get("Content-Type")! };
@@ -93,7 +83,7 @@ export function cachedReads(name = REFERENCE_DATA): MiddlewareHandler<AppEnv> {
       c.executionCtx.waitUntil(caches.default.put(key, new Response(stored.body, { headers: { "Content-Type": stored.contentType, ETag: stored.etag, "Cache-Control": "max-age=86400" } })));
       source = "miss";
     }
-    keep(key, answer);
+    if (answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);
     // Clients may keep it too, asking again with If-None-Match.
     const headers = { ETag: answer.etag, "Cache-Control": "private, no-cache", "X-Cache": source === "miss" ? "MISS" : "HIT" };
     if (c.req.header("If-None-Match") === answer.etag) {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { createContent, createSite, createTenant, setPublication } from "../../src/content/admin";
 import { memberScope } from "../../src/content/tenancy";
 import { tenantKeys, tenants, type MemberRole } from "../../src/content/schema";
-import { issueTenantKey } from "../../src/content/tenant-keys";
+import { forgetCachedTenantKeys, issueTenantKey } from "../../src/content/tenant-keys";
 import { database } from "../../src/platform/database";
 import { createUser, sessionFor, uniqueTag } from "./accounts";
 import { call } from "./requests";
@@ -33,12 +33,15 @@ export async function tenantKey(tenant: Pick<TestTenant, "tenantId" | "ownerId">
   return (await issueTenantKey(database(env), tenant.tenantId, tenant.ownerId, { name: "test", siteIds: options.siteIds ?? null, scopes: options.scopes ?? [] })).token;
 }
 
+/** Revokes as the service does, in this isolate: the rows, and the isolate's cached copies. */
 export async function revokeTenantKeys(tenantId: number) {
   await database(env).update(tenantKeys).set({ isActive: false }).where(eq(tenantKeys.tenantId, tenantId));
+  forgetCachedTenantKeys({ tenantId });
 }
 
 export async function deactivateTenant(tenantId: number) {
   await database(env).update(tenants).set({ isActive: false }).where(eq(tenants.id, tenantId));
+  forgetCachedTenantKeys({ tenantId });
 }
 
 /** A member of the tenant with that role, and their session. */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { KEY_CACHE_MS } from "../../src/platform/auth/api-keys";
 import { accountJson, createUser, sessionFor } from "../helpers/accounts";
 import { createTestKey } from "../helpers/credentials";
+import { createTestTenant, headless } from "../helpers/content";
 import { getWithSecret } from "../helpers/requests";
 
 const STANDARD_DE = "/std/api/bigdata/taxrate/country/DE/standard";
@@ -43,6 +44,16 @@ describe("verified keys, cached per isolate", () => {
     expect((await getWithSecret(STANDARD_DE, key)).status).toBe(200);
     expect((await accountJson("DELETE", `/api/users/${key.userId}`, admin)).status).toBe(200);
     expect((await getWithSecret(STANDARD_DE, key)).status).toBe(401);
+  });
+
+  it("are tenant keys too: refused within the bound once revoked elsewhere", async () => {
+    const tenant = await createTestTenant();
+    const read = () => headless(`/api/mcp/site/info?siteId=${tenant.siteId}`, tenant.token);
+    expect((await read()).status).toBe(200);
+    await env.DB.prepare("UPDATE tenant_keys SET is_active = 0 WHERE tenant_id = ?").bind(tenant.tenantId).run();
+    expect((await read()).status).toBe(200);
+    later(KEY_CACHE_MS + 1);
+    expect((await read()).status).toBe(401);
   });
 
   it("still check the secret on every request", async () => {

@@ -5,6 +5,7 @@ import type { Database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import type { Principal } from "./principal";
+import { IsolateCache } from "../isolate-cache";
 import { apiKeys, type ApiKey, type Plan, type User, users } from "./tables";
 
 export const API_KEY_PREFIX = "svc_sk_";
@@ -66,39 +67,28 @@ export interface KeyWithUser {
  * the oldest goes when the cache is full. Unknown tokens are not cached.
  */
 export const KEY_CACHE_MS = 10_000;
-const KEY_CACHE_SIZE = 1000;
-const verifiedKeys = new Map<string, { found: KeyWithUser; until: number; secret?: Promise<string> }>();
+const verifiedKeys = new IsolateCache<{ found: KeyWithUser; secret?: Promise<string> }>(1000, KEY_CACHE_MS);
 
 /** Drops cached keys: one key, or every key of a user (revoked, deactivated, changed). */
 export function forgetCachedKeys(which: { keyId?: number; userId?: number }) {
-  for (const [hash, entry] of verifiedKeys) {
-    if (entry.found.key.id === which.keyId || entry.found.user.id === which.userId) verifiedKeys.delete(hash);
-  }
+  verifiedKeys.forget(({ found }) => found.key.id === which.keyId || found.user.id === which.userId);
 }
 
 /** Looks a presented token up by its hash: the index finds it, no comparison of secrets is involved. */
 export async function findKeyByToken(db: Database, token: string): Promise<KeyWithUser | undefined> {
   const hash = await sha256Hex(token);
   const cached = verifiedKeys.get(hash);
-  if (cached && cached.until > Date.now()) {
-    verifiedKeys.delete(hash);
-    verifiedKeys.set(hash, cached);
-    return cached.found;
-  }
+  if (cached) return cached.found;
   const [row] = await db.select({ key: apiKeys, user: users }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.tokenHash, hash)).limit(1);
-  verifiedKeys.delete(hash);
-  if (row) {
-    verifiedKeys.set(hash, { found: row, until: Date.now() + KEY_CACHE_MS });
-    if (verifiedKeys.size > KEY_CACHE_SIZE) verifiedKeys.delete(verifiedKeys.keys().next().value!);
-  }
+  if (row) verifiedKeys.set(hash, { found: row });
   return row;
 }
 
 /** A key's secret, decrypted once per cached entry rather than on every request. */
 export function keySecret(found: KeyWithUser, decrypt: (sealed: string) => Promise<string>): Promise<string> {
-  for (const entry of verifiedKeys.values()) {
-    if (entry.found === found) return (entry.secret ??= decrypt(found.key.encryptedSecret));
-  }
+  // The cache's key is the token's hash, which the row holds.
+  const entry = verifiedKeys.get(found.key.tokenHash);
+  if (entry?.found === found) return (entry.secret ??= decrypt(found.key.encryptedSecret));
   return decrypt(found.key.encryptedSecret);
 }
 
