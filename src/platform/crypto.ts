@@ -1,3 +1,4 @@
+import { IsolateCache } from "./isolate-cache";
 import { badRequest } from "./errors";
 // Web Crypto only, so the same code runs in the Worker and in the Node scripts.
 
@@ -42,11 +43,16 @@ export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
+/** Imported HMAC keys by their secret, per isolate: a signed request's key is imported once, not per request. */
+const hmacKeys = new IsolateCache<Promise<CryptoKey>>(1000);
+
 export async function hmacSha256Hex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
-  return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(text)));
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    hmacKeys.set(secret, key);
+  }
+  return toHex(await crypto.subtle.sign("HMAC", await key, encoder.encode(text)));
 }
 
 /** Compares without an early exit, so the time taken does not tell how much of a guess was right. */

@@ -73,13 +73,16 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   // X-Signature-Version 2 binds method and path; without it, the interface's original form (1).
   const version = c.req.header("X-Signature-Version") ?? "1";
   if (version !== "1" && version !== "2") throw unauthorized("X-Signature-Version must be 1 or 2");
+  const nonceKey = `nonce:${keyId}:${nonce}`;
+  // Read while the signature is computed; only a good signature writes the nonce (below), so that
+  // nobody can burn another client's nonces.
+  const usedElsewhere = nonceSeenHere(nonceKey) ? Promise.resolve("here") : c.env.KV.get(nonceKey);
+  // A bad signature throws before the read is awaited: its failure, if any, must not go unhandled.
+  usedElsewhere.catch(() => undefined);
   const params = await businessParams(c);
   const canonical = version === "2" ? signingStringV2(c.req.method, c.req.path, params, timestamp, nonce) : signingString(params, timestamp, nonce);
   if (!(await signatureMatches(secret, canonical, signature))) await failed(c, keyId, unauthorized("Invalid signature"));
-
-  // Checked after the signature, so that nobody can burn another client's nonces.
-  const nonceKey = `nonce:${keyId}:${nonce}`;
-  if (nonceSeenHere(nonceKey) || (await c.env.KV.get(nonceKey)) !== null) throw unauthorized("Nonce has already been used");
+  if ((await usedElsewhere) !== null) throw unauthorized("Nonce has already been used");
   rememberNonce(nonceKey);
   // This isolate refuses a replay at once from memory; KV tells the others, written after the answer.
   c.executionCtx.waitUntil(c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS }));
