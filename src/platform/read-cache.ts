@@ -35,7 +35,8 @@ export function bumpDataVersion(db: Database, name = REFERENCE_DATA) {
 }
 
 interface Kept {
-  body: string;
+  /** Encoded once: a hot answer is sent as the bytes it was, not encoded again per request. */
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
   contentType: string;
 }
@@ -45,7 +46,7 @@ const kept = new IsolateCache<Kept>(500);
 const KEPT_BODY_BYTES = 256 * 1024;
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-const digest = async (text: string) => hex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)));
+const digest = async (data: string | Uint8Array) => hex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
 
 /**
  * Reads of data that changes only with its version (T and O): the answer is kept in the isolate
@@ -69,7 +70,7 @@ export function cachedReads(name = REFERENCE_DATA): MiddlewareHandler<AppEnv> {
     if (!answer) {
       const edge = await caches.default.match(key);
       if (edge) {
-        answer = { body: await edge.text(), etag: edge.headers.get("ETag")!, contentType: edge.headers.get("Content-Type")! };
+        answer = { body: new Uint8Array(await edge.arrayBuffer()), etag: edge.headers.get("ETag")!, contentType: edge.headers.get("Content-Type")! };
         source = "edge";
       }
     }
@@ -77,8 +78,8 @@ export function cachedReads(name = REFERENCE_DATA): MiddlewareHandler<AppEnv> {
       await next();
       const type = c.res.headers.get("Content-Type") ?? "";
       if (c.res.status !== 200 || !type.startsWith("application/json")) return;
-      const text = await c.res.clone().text();
-      answer = { body: text, etag: `"v${version}-${(await digest(text)).slice(0, 16)}"`, contentType: type };
+      const bytes = new Uint8Array(await c.res.clone().arrayBuffer());
+      answer = { body: bytes, etag: `"v${version}-${(await digest(bytes)).slice(0, 16)}"`, contentType: type };
       const stored = answer;
       c.executionCtx.waitUntil(caches.default.put(key, new Response(stored.body, { headers: { "Content-Type": stored.contentType, ETag: stored.etag, "Cache-Control": "max-age=86400" } })));
       source = "miss";
