@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { database } from "./database";
+import { requestDatabase } from "./database";
 import type { AppEnv } from "./env";
 
 type Level = "info" | "warn" | "error";
@@ -41,10 +41,13 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const log = logger({ requestId });
   c.set("requestId", requestId);
   c.set("log", log);
-  c.set("db", database(c.env));
+  const { db, session } = requestDatabase(c.env, c.req.method, c.req.header("X-D1-Bookmark"));
+  c.set("db", db);
   const started = Date.now();
   await next();
   c.header("X-Request-Id", requestId);
+  const bookmark = session.getBookmark();
+  if (bookmark) c.header("X-D1-Bookmark", bookmark);
   const ms = Date.now() - started;
   // Every invocation is in Workers' own logs (observability in wrangler.toml): the Worker writes
   // a line of its own for what needs a look, a client error, a failure or a slow answer.

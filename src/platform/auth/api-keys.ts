@@ -75,11 +75,14 @@ export function forgetCachedKeys(which: { keyId?: number; userId?: number }) {
 }
 
 /** Looks a presented token up by its hash: the index finds it, no comparison of secrets is involved. */
-export async function findKeyByToken(db: Database, token: string): Promise<KeyWithUser | undefined> {
+export async function findKeyByToken(db: Database, token: string, primary?: Database): Promise<KeyWithUser | undefined> {
   const hash = await sha256Hex(token);
   const cached = verifiedKeys.get(hash);
   if (cached) return cached.found;
-  const [row] = await db.select({ key: apiKeys, user: users }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.tokenHash, hash)).limit(1);
+  const lookup = (from: Database) => from.select({ key: apiKeys, user: users }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.tokenHash, hash)).limit(1);
+  // A key made a moment ago may not have reached the replica that answered: the primary has it.
+  let [row] = await lookup(db);
+  if (!row && primary) [row] = await lookup(primary);
   if (row) verifiedKeys.set(hash, { found: row });
   return row;
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
+import { database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { API_KEY_PREFIX, assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
@@ -21,7 +22,7 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
 
   if (token.startsWith(API_KEY_PREFIX)) {
     if (!accept.keys) throw new ApiError(401, "Invalid authentication credentials");
-    const found = await findKeyByToken(c.var.db, token);
+    const found = await findKeyByToken(c.var.db, token, database(c.env));
     assertUsableKey(found);
     return keyPrincipal(c, found);
   }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { readBizContent } from "../biz-content";
 import { constantTimeEqual, decryptSecret } from "../crypto";
+import { database } from "../database";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { clientAddress } from "../ip-ranges";
@@ -107,7 +108,7 @@ export async function authenticateDataClient(c: Context<AppEnv>): Promise<Princi
   const token = c.req.header("X-API-Key");
   if (!token) throw unauthorized("X-API-Key header required");
   await refuseWhileThrottled(c, addressLimit(c));
-  const found = await findKeyByToken(c.var.db, token);
+  const found = await findKeyByToken(c.var.db, token, database(c.env));
   if (!found) await failed(c, undefined, unauthorized("Invalid authentication credentials"));
   assertUsableKey(found);
   await refuseWhileThrottled(c, keyLimit(found.key.id));
