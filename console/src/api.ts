@@ -19,6 +19,8 @@ interface FailureBody {
 }
 
 let csrfToken: string | null = null;
+/** D1's bookmark of the last answer: sent back, so that a read after a write sees it from any replica. */
+let bookmark: string | null = null;
 
 export const setCsrfToken = (token: string | null) => {
   csrfToken = token;
@@ -31,6 +33,7 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
   const init: RequestInit = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
   const sent = init.headers as Record<string, string>;
   if (method !== "GET" && csrfToken) sent["X-CSRF-Token"] = csrfToken;
+  if (bookmark) sent["X-D1-Bookmark"] = bookmark;
   if (body instanceof Blob) {
     init.body = body;
     sent["Content-Type"] ??= body.type || "application/octet-stream";
@@ -44,6 +47,7 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
   } catch {
     throw new ApiFailure(0, "The service did not answer: check the connection and try again");
   }
+  bookmark = response.headers.get("X-D1-Bookmark") ?? bookmark;
   const parsed = (await response.json().catch(() => null)) as { success: true; data: T } | FailureBody | null;
   if (!parsed) throw new ApiFailure(response.status, `The service answered ${response.status} without a readable body`);
   if (!parsed.success) {
