@@ -60,7 +60,7 @@ export async function ownKey(db: Database, userId: number, id: number): Promise<
   return key;
 }
 
-/** Revoking is immediate: the next request with the key is refused. Revoking twice is harmless. */
+/** Revoking is immediate in this isolate and within 10 s in the others (the key cache, docs/consistency.md). Revoking twice is harmless. */
 export async function revokeKey(db: Database, userId: number, id: number): Promise<void> {
   await ownKey(db, userId, id);
   await db.update(apiKeys).set({ isActive: false }).where(eq(apiKeys.id, id));

@@ -80,7 +80,7 @@ const routes = {
     responses: { 200: json(userSchema, "The updated user"), ...errors(400, 404, 415, 422) },
   }),
   deactivateUser: createRoute({
-    ...common, method: "delete", path: "/api/users/{id}", summary: "A11 · Deactivate a user (admin); their keys and tokens stop at once",
+    ...common, method: "delete", path: "/api/users/{id}", summary: "A11 · Deactivate a user (admin); their keys and tokens stop at once (elsewhere within 10 s)",
     request: byId,
     responses: { 200: json(successSchema, "Deactivated"), ...errors(404, 409, 422) },
   }),

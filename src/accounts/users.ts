@@ -38,7 +38,7 @@ export async function updateUser(
 }
 
 /**
- * A11: admins only. The user's keys and JWTs stop at once (every request checks the user), their
+ * A11: admins only. The user's keys and JWTs stop at once here and within 10 s elsewhere (the key cache), their
  * refresh tokens are revoked with them, and the last active admin cannot be deactivated: the
  * condition is part of the UPDATE, so two admins cannot remove each other at the same moment.
  */
