@@ -37,9 +37,10 @@ export async function siteInScope(db: Database, scope: TenantScope, siteId: numb
 }
 
 /**
- * Sites as the read API (C1–C4) sees them, per isolate for `SITE_CACHE_MS`: the content version in
- * a cached site names the edge cache's key, so a publish shows at once in the isolate that made it
- * (admin.ts forgets the site) and within that bound in the others.
+ * Sites as the read API (C1–C4) and the sites' own pages see them, per isolate for
+ * `SITE_CACHE_MS`: the content version in a cached site names the edge cache's key, so a publish
+ * shows at once in the isolate that made it (admin.ts forgets the site) and within that bound in
+ * the others.
  */
 export const SITE_CACHE_MS = 10_000;
 const readerSites = new IsolateCache<Site>(1000, SITE_CACHE_MS);
@@ -56,6 +57,15 @@ export async function siteForReaders(db: Database, scope: TenantScope, siteId: n
   }
   if (cached.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(cached.id))) throw new ApiError(404, `No site with id ${siteId}`);
   return cached;
+}
+
+/** A site by id for its own web pages (its host named it), from the same isolate cache. */
+export async function siteById(db: Database, siteId: number): Promise<Site | undefined> {
+  const cached = readerSites.get(String(siteId));
+  if (cached) return cached;
+  const [site] = await db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
+  if (site) readerSites.set(String(siteId), site);
+  return site;
 }
 
 const ROLE_RANK: Record<MemberRole, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };

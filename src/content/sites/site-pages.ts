@@ -8,7 +8,7 @@ import { isPublic, listPublished, publishedContent } from "../headless";
 import { categories, contents, redirects, sites, type Site } from "../schema";
 import { adsForPage, countImpressions, recordClick, type ShownAd } from "./ads";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
-import { memberScope } from "../tenancy";
+import { memberScope, siteById } from "../tenancy";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
 import { TemplateError } from "./templates";
@@ -138,10 +138,8 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     await next();
   });
   app.onError(handleError);
-  const siteOf = async (c: Context<AppEnv>) => {
-    const [site] = await c.var.db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
-    return site!;
-  };
+  // From the isolate's cache of sites (10 s; a change made here forgets it at once).
+  const siteOf = async (c: Context<AppEnv>) => (await siteById(c.var.db, siteId))!;
   const withTheme = async (c: Context<AppEnv>, build: (site: Site) => Promise<Page>) => {
     const stored = await siteOf(c);
     siteLanguage.set(stored.id, stored.defaultLanguage);
