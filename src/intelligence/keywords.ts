@@ -88,8 +88,29 @@ export function extractKeywords(text: string, maxKeywords: number, includePhrase
     }
   }
   const best = Math.max(...results.map((r) => r.score));
-  return results
-    .sort((a, b) => b.score - a.score || b.frequency - a.frequency || a.term.localeCompare(b.term))
+  return withoutOverlaps(results.sort((a, b) => b.score - a.score || b.frequency - a.frequency || a.term.localeCompare(b.term)))
     .slice(0, maxKeywords)
     .map((r) => ({ ...r, score: roundScore(r.score / best) }));
+}
+
+/** Whether one run of stems holds the other, in order and adjacent ("ultimate guy" in "annual ultimate guy"). */
+function contains(outer: string[], inner: string[]): boolean {
+  if (inner.length > outer.length) return false;
+  for (let start = 0; start + inner.length <= outer.length; start++) if (inner.every((s, i) => outer[start + i] === s)) return true;
+  return false;
+}
+
+/**
+ * A phrase and the phrases inside it or around it count once: the best scored stays. Single words
+ * stay beside the phrases that hold them (a word and a phrase name different things).
+ */
+function withoutOverlaps(ranked: Keyword[]): Keyword[] {
+  const keptPhrases: string[][] = [];
+  return ranked.filter((keyword) => {
+    const stems = keyword.term.split(" ").map(stem);
+    if (stems.length < 2) return true;
+    if (keptPhrases.some((kept) => contains(kept, stems) || contains(stems, kept))) return false;
+    keptPhrases.push(stems);
+    return true;
+  });
 }

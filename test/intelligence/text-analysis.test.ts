@@ -194,6 +194,18 @@ describe("I2 summarization", () => {
 });
 
 describe("I8 keywords", () => {
+  it("counts a phrase and the phrases inside it once", async () => {
+    const text =
+      "The annual ultimate guy search opened today. Fans of the annual ultimate guy search queue early. " +
+      "The ultimate guy title goes to one winner of the annual ultimate guy search. Judges watch the annual ultimate guy closely.";
+    const { body } = await callAi<{ keywords: { term: string }[] }>("/keywords", { text, maxKeywords: 10 });
+    const phrases = body.data.keywords.map((k) => k.term).filter((term) => term.includes(" "));
+    expect(phrases.length).toBeGreaterThan(0);
+    for (const a of phrases) for (const b of phrases) if (a !== b) expect(` ${b} `.includes(` ${a} `), `${a} inside ${b}`).toBe(false);
+    // Single words stay beside the phrase that holds them.
+    expect(body.data.keywords.map((k) => k.term)).toContain("ultimate");
+  });
+
   it("ranks the repeated subject first, with frequencies and scores from 1 down", async () => {
     const { status, body } = await callAi<{ keywords: { term: string; score: number; frequency: number }[] }>("/keywords", { text: ARTICLE, maxKeywords: 5 });
     expect(status).toBe(200);
