@@ -36,12 +36,21 @@ export function detectLanguage(text: string, candidates = 5): DetectedLanguage |
   return { ...best, reliable: result.isReliable(), topCandidates };
 }
 
+/** Below this confidence the winner is not trusted to refuse a text. */
+const UNSURE_BELOW = 0.6;
+/** English this close to the winner (its softmax share) is taken as the text's language. */
+const ENGLISH_CLOSE = 0.1;
+
 /**
  * The language of a text for the English-only analysers: the caller's word if given, else
  * detection; text too short to tell is taken as English rather than refused.
  */
 export function textLanguage(text: string, declared?: string): string {
   if (declared) return declared.toLowerCase().split(/[-_]/)[0]!;
-  const detected = detectLanguage(text, 1);
-  return detected?.reliable ? detected.code : "en";
+  const detected = detectLanguage(text, 5);
+  if (!detected) return "en";
+  const english = detected.topCandidates.find((c) => c.code === "en")?.confidence ?? 0;
+  // Unsure (a weak winner, or English close behind it, as in short sentences): English is tried, not refused.
+  if (!detected.reliable || detected.confidence < UNSURE_BELOW || english >= ENGLISH_CLOSE) return "en";
+  return detected.code;
 }

@@ -88,6 +88,15 @@ describe("I3 sentiment", () => {
     expect(declared.body.msg).toContain("French (fr)");
   });
 
+  it("tries English, not a refusal, when detection is unsure of a short English sentence", async () => {
+    // eld takes this one for Norwegian (0.32), with English close behind (0.27).
+    const unsure = await callAi<{ overallSentiment: string }>("/sentiment", { text: "a warm , funny , engaging film ." });
+    expect(unsure.status).toBe(200);
+    expect(unsure.body.data.overallSentiment).toBe("positive");
+    const told = await callAi("/sentiment", { text: "a warm , funny , engaging film .", language: "en" });
+    expect(told.status).toBe(200);
+  });
+
   it("refuses an unknown engine", async () => {
     const { status, body } = await callAi("/sentiment", { text: "good", engine: "gpt" });
     expect(status).toBe(400);
