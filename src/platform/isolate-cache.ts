@@ -30,8 +30,4 @@ export class IsolateCache<V> {
   forget(test: (value: V) => boolean): void {
     for (const [key, entry] of this.#entries) if (test(entry.value)) this.#entries.delete(key);
   }
-
-  clear(): void {
-    this.#entries.clear();
-  }
 }
