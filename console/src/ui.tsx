@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx/dom";
 import { useCallback, useEffect, useId, useRef, useState } from "hono/jsx/dom";
-import { ApiFailure } from "./api";
+import { api, ApiFailure } from "./api";
 
 /**
  * Loads data for a screen; `reload` after a change. While a reload runs the screen keeps showing
@@ -243,5 +243,24 @@ export function DropZone(props: { label: string; button: string; accept: string;
         />
       </label>
     </div>
+  );
+}
+
+/**
+ * A removal: asks first (when `question` is given), sends `DELETE path` through the screen's
+ * submission (its message shown as the screen's), then reloads the screen's data.
+ */
+export function DeleteButton(props: { label?: string; name: string; question?: string; path: string; done: string; run: ReturnType<typeof useSubmit>["run"]; onDone: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        if (props.question && !confirm(props.question)) return;
+        if (await props.run(() => api("DELETE", props.path), props.done)) props.onDone();
+      }}
+    >
+      {props.label ?? "Delete"}
+      <span class="visually-hidden"> {props.name}</span>
+    </button>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Ad, type AdDay, type Media } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
+import { CheckField, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
 import type { ScreenProps } from "./index";
 
 /** The site's ads: their daily impressions and clicks as a chart, and a form to add one. */
@@ -46,9 +46,7 @@ export function AdsScreen({ query }: ScreenProps) {
                           {row.isActive ? "Pause" : "Resume"}
                           <span class="visually-hidden"> ad {row.id}</span>
                         </button>
-                        <button type="button" onClick={async () => confirm(`Delete ad ${row.id} and its counts?`) && (await action.run(() => api("DELETE", `/tenants/${tenant.id}/ads/${row.id}`), "Deleted.")) && load.reload()}>
-                          Delete<span class="visually-hidden"> ad {row.id}</span>
-                        </button>
+                        <DeleteButton name={`ad ${row.id}`} question={`Delete ad ${row.id} and its counts?`} path={`/tenants/${tenant.id}/ads/${row.id}`} done="Deleted." run={action.run} onDone={load.reload} />
                       </>
                     ) : null}
                   </td>

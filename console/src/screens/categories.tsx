@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Category } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
 
 /** The category tree: drag a category among its siblings (or use its buttons) to order them. */
 export function CategoriesScreen() {
@@ -63,14 +63,7 @@ export function CategoriesScreen() {
                   <button type="button" disabled={index === children.length - 1 || order.busy} onClick={() => step(category, 1)} aria-label={`Move ${category.name} down`}>
                     ↓
                   </button>
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      if (confirm(`Delete the category ${category.name}?`) && (await order.run(() => api("DELETE", `/tenants/${tenant.id}/categories/${category.id}`), `Deleted ${category.name}.`))) load.reload();
-                    }}
-                  >
-                    Delete<span class="visually-hidden"> {category.name}</span>
-                  </button>
+                  <DeleteButton name={category.name} question={`Delete the category ${category.name}?`} path={`/tenants/${tenant.id}/categories/${category.id}`} done={`Deleted ${category.name}.`} run={order.run} onDone={load.reload} />
                 </span>
               ) : null}
             </div>

@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type TenantKey } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, TableHead } from "../ui";
+import { CheckField, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
 
 const SCOPES = ["content:read", "content:write"] as const;
 
@@ -52,12 +52,7 @@ export function KeysScreen() {
                 <td>{formatDate(key.createdAt)}</td>
                 <td>
                   {key.isActive ? (
-                    <button
-                      type="button"
-                      onClick={async () => confirm(`Revoke the key ${key.name}? Calls with it fail from the next request.`) && (await action.run(() => api("DELETE", `/tenants/${tenant.id}/keys/${key.id}`), `Revoked ${key.name}.`)) && load.reload()}
-                    >
-                      Revoke<span class="visually-hidden"> {key.name}</span>
-                    </button>
+                    <DeleteButton label="Revoke" name={key.name} question={`Revoke the key ${key.name}? Calls with it fail from the next request.`} path={`/tenants/${tenant.id}/keys/${key.id}`} done={`Revoked ${key.name}.`} run={action.run} onDone={load.reload} />
                   ) : (
                     "revoked"
                   )}

@@ -1,6 +1,6 @@
 import { api, get, type Media } from "../api";
 import { useWorkspace } from "../session";
-import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit } from "../ui";
+import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton } from "../ui";
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
@@ -46,14 +46,7 @@ export function MediaScreen() {
                   Copy address<span class="visually-hidden"> of {item.filename}</span>
                 </button>
                 {can("editor") ? (
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      if (confirm(`Delete ${item.filename}?`) && (await action.run(() => api("DELETE", `/tenants/${tenant.id}/media/${item.id}`), `Deleted ${item.filename}.`))) load.reload();
-                    }}
-                  >
-                    Delete<span class="visually-hidden"> {item.filename}</span>
-                  </button>
+                  <DeleteButton name={item.filename} question={`Delete ${item.filename}?`} path={`/tenants/${tenant.id}/media/${item.id}`} done={`Deleted ${item.filename}.`} run={action.run} onDone={load.reload} />
                 ) : null}
               </div>
             </li>

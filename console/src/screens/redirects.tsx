@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Redirect } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
+import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
 
 /** Old addresses of the site sent on to new ones (301 or 302), before any page is looked up. */
 export function RedirectsScreen() {
@@ -33,9 +33,7 @@ export function RedirectsScreen() {
                 <td>{redirect.status}</td>
                 <td class="actions">
                   {can("editor") ? (
-                    <button type="button" onClick={async () => (await action.run(() => api("DELETE", `/tenants/${tenant.id}/redirects/${redirect.id}`), `Deleted the redirect of ${redirect.fromPath}.`)) && load.reload()}>
-                      Delete<span class="visually-hidden"> the redirect of {redirect.fromPath}</span>
-                    </button>
+                    <DeleteButton name={`the redirect of ${redirect.fromPath}`} path={`/tenants/${tenant.id}/redirects/${redirect.id}`} done={`Deleted the redirect of ${redirect.fromPath}.`} run={action.run} onDone={load.reload} />
                   ) : null}
                 </td>
               </tr>

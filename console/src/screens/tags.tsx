@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Category, type ContentTag, type TagType } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
+import { CheckField, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
 
 type LinkKind = "url" | "category" | "content" | "tag";
 /** A menu as rows, each with its depth (0–2): the editor's shape of the API's item tree. */
@@ -73,14 +73,7 @@ export function TagsScreen() {
                       <button type="button" onClick={() => setEditing(tag)}>
                         Edit<span class="visually-hidden"> {tag.name}</span>
                       </button>
-                      <button
-                        type="button"
-                        onClick={async () => {
-                          if (confirm(`Delete the content tag ${tag.name}?`) && (await action.run(() => api("DELETE", `/tenants/${tenant.id}/tags/${tag.id}`), `Deleted ${tag.name}.`))) load.reload();
-                        }}
-                      >
-                        Delete<span class="visually-hidden"> {tag.name}</span>
-                      </button>
+                      <DeleteButton name={tag.name} question={`Delete the content tag ${tag.name}?`} path={`/tenants/${tenant.id}/tags/${tag.id}`} done={`Deleted ${tag.name}.`} run={action.run} onDone={load.reload} />
                     </>
                   ) : null}
                 </td>
