@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { Database } from "./database";
 import { readBizContent } from "./biz-content";
+import { toHex } from "./crypto";
 import type { AppEnv } from "./env";
 import { IsolateCache } from "./isolate-cache";
 import { dataVersions } from "./jobs/tables";
@@ -45,8 +46,7 @@ interface Kept {
 const kept = new IsolateCache<Kept>(500);
 const KEPT_BODY_BYTES = 256 * 1024;
 
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-const digest = async (data: string | Uint8Array) => hex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
+const digest = async (data: string | Uint8Array<ArrayBuffer>) => toHex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
 
 /**
  * Reads of data that changes only with its version (T and O): the answer is kept in the isolate
