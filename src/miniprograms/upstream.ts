@@ -1,7 +1,7 @@
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { type WeChatTransport, WECHAT_API } from "./wechat/client";
-import { sandboxFetch, SANDBOX_BASE, SANDBOX_COMPONENT } from "./sandbox";
+import { sandboxComponent, sandboxFetch, SANDBOX_BASE } from "./sandbox";
 
 /** The platform's credentials at WeChat's open platform (the component). */
 export interface ComponentCredentials {
@@ -31,11 +31,9 @@ export function upstreamOf(env: Bindings, waitUntil: (work: Promise<unknown>) =>
     encodingAesKey: env.WECHAT_ENCODING_AES_KEY,
   };
   if (sandbox) {
-    return { sandbox, component: { ...SANDBOX_COMPONENT, ...definedOnly(given) }, transport: { base: SANDBOX_BASE, fetch: (request) => sandboxFetch(request, env, waitUntil) } };
+    return { sandbox, component: sandboxComponent(env), transport: { base: SANDBOX_BASE, fetch: (request) => sandboxFetch(request, env, waitUntil) } };
   }
   const missing = Object.entries(given).filter(([, value]) => !value);
   if (missing.length) throw new ApiError(503, "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY");
   return { sandbox, component: given as ComponentCredentials, transport: { base: env.WECHAT_API_BASE ?? WECHAT_API, fetch: (request) => fetch(request) } };
 }
-
-const definedOnly = <T extends Record<string, string | undefined>>(values: T) => Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Partial<Record<keyof T, string>>;
