@@ -1,9 +1,9 @@
 import { useEffect, useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
-import { api, get, type Category, type Content, type ContentStatus, type Media, type Page, type Version, type VersionText } from "../api";
+import { api, get, type Site, type Category, type Content, type ContentStatus, type Media, type Page, type Version, type VersionText } from "../api";
 import { diffLines } from "../diff";
 import { CONSOLE_BASE, navigate } from "../router";
-import { useWorkspace } from "../session";
+import { siteAddress, useWorkspace } from "../session";
 import { CheckField, DropZone, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
 import type { ScreenProps } from "./index";
 
@@ -237,11 +237,9 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   );
 }
 
-const publicUrl = (site: { primaryDomain: string | null; slug: string; defaultLanguage: string }, draft: { slug: string; language: string }) => {
-  const path = draft.language === site.defaultLanguage ? `/${draft.slug}` : `/${draft.language}/${draft.slug}`;
-  if (site.primaryDomain) return `https://${site.primaryDomain}${path}`;
-  return `${location.protocol}//${site.slug}.localhost${location.port ? `:${location.port}` : ""}${path}`;
-};
+/** A content's address on its site: the default language at /<slug>, the others at /<lang>/<slug>. */
+const publicUrl = (site: Site, draft: { slug: string; language: string }) =>
+  siteAddress(site, draft.language === site.defaultLanguage ? `/${draft.slug}` : `/${draft.language}/${draft.slug}`);
 
 /** Markdown with a live preview, rendered as the site renders it (markdown-it, raw HTML shown as text). */
 function MarkdownField(props: { value: string; onValue: (v: string) => void; error?: string }) {
