@@ -166,8 +166,9 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   const [mp] = await db.select().from(miniprograms).where(where).limit(1);
   if (!mp) throw new ApiError(404, "No mini-program waits for this authorization");
   if ("state" in target) {
-    // Already done (the push came first), or a redirect that is not the one our link asked for.
-    if (!mp.preAuthCode) return mp;
+    // Already done (the push came first); no link made at all; or a redirect our link did not ask for.
+    if (!mp.preAuthCode && mp.authorizerAppId) return mp;
+    if (!mp.preAuthCode) throw new ApiError(404, "No mini-program waits for this authorization");
     if (!constantTimeEqual(target.state, await authorizationState(ctx, mp.id, mp.preAuthCode))) throw new ApiError(403, "This authorization does not belong to the link the platform made");
   }
   const token = await componentAccessToken(ctx);

@@ -77,6 +77,18 @@ describe("WeChat's pushes", () => {
     expect(steps.body.data.steps.filter((s) => s.step === "authorized")).toHaveLength(1);
   });
 
+  it("refuses an owner's redirect for a configuration that never made a link, or with another link's state", async () => {
+    const created = await deposits<{ id: number }>("/minipram/create", key, { name: "Never Linked" });
+    const never = await SELF.fetch(`https://gateway.test/wechat/authorized/${created.body.data.id}/${"0".repeat(64)}?auth_code=x`);
+    expect(never.status).toBe(404);
+    expect(await never.text()).toBe("No mini-program waits for this authorization");
+    await deposits("/minipram/authorize", key, { id: String(created.body.data.id) });
+    const forged = await SELF.fetch(`https://gateway.test/wechat/authorized/${created.body.data.id}/${"0".repeat(64)}?auth_code=x`);
+    expect(forged.status).toBe(403);
+    const row = await env.DB.prepare("SELECT stage FROM miniprograms WHERE id = ?").bind(created.body.data.id).first<{ stage: string }>();
+    expect(row!.stage).toBe("configured");
+  });
+
   it("takes back an authorization on unauthorized: tokens gone, stage configured", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Leaving Shop");
     await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "unauthorized", AuthorizerAppid: appId });
