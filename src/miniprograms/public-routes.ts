@@ -1,6 +1,8 @@
-import { Hono, type Context } from "hono";
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { createRouter, tenantErrorResponses } from "../platform/openapi";
 import { receiveComponentPush, receiveMiniprogramPush } from "./push";
 import { sandboxApp, SANDBOX_PATH } from "./sandbox";
 import { CODES_PATH, completeAuthorization } from "./service";
@@ -13,32 +15,88 @@ export const PUSH_PATH = "/wechat";
  * credential), the owner's redirect after authorizing, the D7 code images (under random keys) and,
  * outside production, the sandbox.
  */
+const tags = ["D · Mini-programs"];
+const text = (description: string) => ({ description, content: { "text/plain": { schema: { type: "string" as const } } } });
+/** WeChat's push query: the message signature and what it covers besides the body. */
+const pushQuery = z.object({
+  timestamp: z.string().max(20).optional(),
+  nonce: z.string().max(64).optional(),
+  msg_signature: z.string().max(64).optional(),
+  encrypt_type: z.string().max(16).optional(),
+  signature: z.string().max(64).optional(),
+});
+const pushBody = { required: true, content: { "text/xml": { schema: { type: "string" as const, description: "<xml><AppId>…</AppId><Encrypt>…</Encrypt></xml>" } } } };
+const pushResponses = {
+  200: text('The plain text "success" (anything else makes WeChat push again)'),
+  400: text("No Encrypt element, or no timestamp, nonce and msg_signature; or a parameter too long"),
+  401: text("The signature does not match, or the message does not open with the platform's key and app id"),
+};
+
+const routes = {
+  componentEvents: createRoute({ tags, method: "post", path: `${PUSH_PATH}/component/events`, summary: "WeChat's pushes to the platform: verify tickets, authorizations (signed, encrypted)", request: { query: pushQuery, body: pushBody }, responses: pushResponses }),
+  miniprogramEvents: createRoute({
+    tags,
+    method: "post",
+    path: `${PUSH_PATH}/miniprogram/events/{appid}`,
+    summary: "WeChat's pushes for one mini-program: audit results (signed, encrypted)",
+    request: { params: z.object({ appid: z.string().max(40) }), query: pushQuery, body: pushBody },
+    responses: pushResponses,
+  }),
+  authorized: createRoute({
+    tags,
+    method: "get",
+    path: `${PUSH_PATH}/authorized/{id}/{state}`,
+    summary: "Where WeChat sends the mini-program's owner after authorizing the platform (the link of /deposits/minipram/authorize)",
+    request: {
+      params: z.object({ id: z.string().regex(/^\d{1,12}$/, { error: "id must be a configuration id" }), state: z.string().regex(/^[0-9a-f]{64}$/, { error: "state must be the link's" }) }),
+      query: z.object({ auth_code: z.string().min(1, { error: "auth_code is required" }).max(512), expires_in: z.string().max(10).optional() }),
+    },
+    responses: {
+      200: text("Authorized: a page the owner can close"),
+      400: text("A missing or malformed auth_code, id or state"),
+      403: text("The state is not the one of the link the platform made"),
+      404: text("No configuration waits for this authorization"),
+      502: text("WeChat refused the code or did not answer"),
+    },
+  }),
+  code: createRoute({
+    tags,
+    method: "get",
+    path: `${CODES_PATH}/{miniprogram}/{file}`,
+    summary: "A D7 code image (public; the name is random, a new commit makes new ones)",
+    request: { params: z.object({ miniprogram: z.string().regex(/^\d{1,12}$/, { error: "not a configuration id" }), file: z.string().regex(/^[a-z]+-[A-Za-z0-9]{20}\.png$/, { error: "not a code image's name" }) }) },
+    responses: { 200: { description: "The PNG, `Cache-Control: immutable`", content: { "image/png": { schema: { type: "string" as const, format: "binary" } } } }, ...tenantErrorResponses(400, 404) },
+  }),
+};
+
+/**
+ * What WeChat and browsers reach without an API key: the push receivers (their signature is their
+ * credential), the owner's redirect after authorizing, the D7 code images (under random keys) and,
+ * outside production, the sandbox (not in the API document: it is WeChat's API, not ours).
+ */
 export function miniprogramPublicRoutes() {
-  const router = new Hono<AppEnv>();
+  const router = createRouter();
   const waitUntilOf = (c: Context<AppEnv>) => (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   // WeChat wants the plain text "success"; anything else makes it retry.
-  router.post(`${PUSH_PATH}/component/events`, async (c) => {
-    await receiveComponentPush(c.var.db, c.env, waitUntilOf(c), c.req.query(), await c.req.text());
-    return c.text("success");
+  router.openapi(routes.componentEvents, async (c) => {
+    await receiveComponentPush(c.var.db, c.env, waitUntilOf(c), c.req.valid("query"), await c.req.text());
+    return c.text("success") as never;
   });
-  router.post(`${PUSH_PATH}/miniprogram/events/:appid`, async (c) => {
-    await receiveMiniprogramPush(c.var.db, c.env, waitUntilOf(c), c.req.param("appid"), c.req.query(), await c.req.text());
-    return c.text("success");
+  router.openapi(routes.miniprogramEvents, async (c) => {
+    await receiveMiniprogramPush(c.var.db, c.env, waitUntilOf(c), c.req.valid("param").appid, c.req.valid("query"), await c.req.text());
+    return c.text("success") as never;
   });
-  router.get(`${PUSH_PATH}/authorized/:id/:state`, async (c) => {
-    const code = c.req.query("auth_code");
-    const id = Number(c.req.param("id"));
-    if (!code || !Number.isSafeInteger(id)) throw new ApiError(400, "auth_code is required");
+  router.openapi(routes.authorized, async (c) => {
+    const { id, state } = c.req.valid("param");
     const ctx = { db: c.var.db, env: c.env, upstream: upstreamOf(c.env, waitUntilOf(c)) };
-    const mp = await completeAuthorization(ctx, { miniprogramId: id, state: c.req.param("state") }, code, "redirect");
-    return c.text(`Mini-program configuration ${mp.id} is authorized (app id ${mp.authorizerAppId}). You can close this page.`);
+    const mp = await completeAuthorization(ctx, { miniprogramId: Number(id), state }, c.req.valid("query").auth_code, "redirect");
+    return c.text(`Mini-program configuration ${mp.id} is authorized (app id ${mp.authorizerAppId}). You can close this page.`) as never;
   });
-  router.get(`${CODES_PATH}/:miniprogram/:file`, async (c) => {
-    const file = c.req.param("file");
-    if (!/^[a-z]+-[A-Za-z0-9]{20}\.png$/.test(file) || !/^\d+$/.test(c.req.param("miniprogram"))) throw new ApiError(404, "No such code");
-    const object = await c.env.MEDIA.get(`miniprogram-codes/${c.req.param("miniprogram")}/${file}`);
+  router.openapi(routes.code, async (c) => {
+    const { miniprogram, file } = c.req.valid("param");
+    const object = await c.env.MEDIA.get(`miniprogram-codes/${miniprogram}/${file}`);
     if (!object) throw new ApiError(404, "No such code");
-    return new Response(object.body, { headers: { "Content-Type": "image/png", ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" } });
+    return new Response(object.body, { headers: { "Content-Type": "image/png", ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" } }) as never;
   });
   router.all(`${SANDBOX_PATH}/*`, (c) => sandboxApp().fetch(c.req.raw, c.env, c.executionCtx));
   return router;

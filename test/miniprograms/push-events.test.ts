@@ -34,6 +34,9 @@ describe("WeChat's pushes", () => {
     expect(await forged.text()).toBe("The push's msg_signature does not match");
     const unsigned = await push("/wechat/component/events", event, (m) => delete m.query.msg_signature);
     expect(unsigned.status).toBe(400);
+    const oversized = await push("/wechat/component/events", event, (m) => (m.query.nonce = "n".repeat(65)));
+    expect(oversized.status).toBe(400);
+    expect(await oversized.text()).toMatch(/^nonce: /);
     // Signed with our token, but sealed for another app id: as if meant for another platform.
     const { component } = upstreamOf(env, () => {});
     const otherApp = await encryptMessage(xmlOf(event), "wxsomeoneelse0001", component.encodingAesKey);
