@@ -63,6 +63,8 @@ export interface Variables {
   envelope: EnvelopeKind;
   principal: Principal;
   businessParams: Record<string, unknown>;
+  /** A write the answer must wait for (a signed request's nonce); made while the route works. */
+  recordedBeforeAnswer?: Promise<boolean>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

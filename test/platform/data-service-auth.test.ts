@@ -181,6 +181,13 @@ describe("API2 · signed requests", () => {
     expect(stored.value).toBe("1");
   });
 
+  it("refuses a nonce another isolate recorded in KV", async () => {
+    const key = await createTestKey();
+    const headers = await signedHeaders(key);
+    await env.KV.put(`nonce:${key.keyId}:${headers["X-Nonce"]}`, "1", { expirationTtl: 600 });
+    await expectUnauthorized(await call(STANDARD_DE, { headers }), "Nonce has already been used");
+  });
+
   it("does not spend a nonce on a request with a bad signature", async () => {
     const key = await createTestKey();
     const good = await signedHeaders(key);

@@ -60,6 +60,8 @@ export function accessPolicy(rules: AccessRule[], groupCredentials: Record<strin
     if (rule.credential === "public") return next();
     await enforceRule(c, rule, credentials[rule.credential]!);
     await next();
+    const recorded = c.get("recordedBeforeAnswer");
+    if (recorded && !(await recorded)) throw new ApiError(503, "The request's nonce could not be recorded; retry with a new nonce");
   };
 }
 

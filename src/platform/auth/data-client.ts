@@ -85,8 +85,18 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   if (!(await signatureMatches(secret, canonical, signature))) await failed(c, keyId, unauthorized("Invalid signature"));
   if ((await usedElsewhere) !== null) throw unauthorized("Nonce has already been used");
   rememberNonce(nonceKey);
-  // This isolate refuses a replay at once from memory; KV tells the others, written after the answer.
-  c.executionCtx.waitUntil(c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS }));
+  // This isolate refuses a replay at once from memory; KV tells the others. The write runs while the
+  // route works, and the access policy holds the answer until it is done (DECISIONS: before the answer).
+  c.set(
+    "recordedBeforeAnswer",
+    c.env.KV.put(nonceKey, "1", { expirationTtl: NONCE_TTL_SECONDS }).then(
+      () => true,
+      (error: unknown) => {
+        c.get("log").error({ error: `nonce not recorded: ${String(error)}` });
+        return false;
+      },
+    ),
+  );
 }
 
 /** Nonces this isolate accepted, until they could no longer be replayed (the signature window); bounded. */
