@@ -62,6 +62,23 @@ export function spamAssassinEmails(): LabelledText[] {
   );
 }
 
+/**
+ * SMS Spam Collection v.1 (Almeida and Gómez Hidalgo, UCI Machine Learning Repository, CC BY 4.0):
+ * 5,574 English text messages, 747 spam; data/corpora/sms-spam-collection.tsv.
+ */
+export function smsMessages(): LabelledText[] {
+  return readFileSync(new URL("../../data/corpora/sms-spam-collection.tsv", import.meta.url), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf("\t");
+      return { label: line.slice(0, tab), text: line.slice(tab + 1) };
+    });
+}
+
+/** Of the training part, every tenth item fits the calibration instead of the weights. */
+export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
+
 /** Our own labelled sentences (data/classifiers, written for this project, CC0). */
 export function projectSentences(name: "topic" | "intent"): LabelledText[] {
   return readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8")

@@ -1,26 +1,58 @@
-import intentModel from "./models/intent.json";
-import sentimentModel from "./models/sentiment.json";
-import spamModel from "./models/spam.json";
-import topicModel from "./models/topic.json";
+import { featureBucket, probabilityOf, scoreText, textLength, weightsOf, type LinearModel } from "./linear-model";
 import { classifyText, features, strongestEvidence, type NaiveBayesModel } from "./naive-bayes";
 import { STOP_WORDS } from "./text";
 import { shares, topScore } from "./scores";
 import { CLASSIFIERS, type Classifier } from "./vocabulary";
 
+/** A trained classifier: a calibrated logistic regression (spam, sentiment) or naive Bayes (topic, intent). */
+type TrainedModel = { kind: "linear"; model: LinearModel } | { kind: "naive-bayes"; model: NaiveBayesModel };
 
-export const MODELS: Record<Classifier, NaiveBayesModel> = {
-  spam: spamModel,
-  sentiment: sentimentModel,
-  topic: topicModel,
-  intent: intentModel,
+// Each model is loaded when a request first needs it: the spam model alone is about half a megabyte.
+const LOADERS: Record<Classifier, () => Promise<TrainedModel>> = {
+  spam: async () => ({ kind: "linear", model: (await import("./models/spam.json")).default as LinearModel }),
+  sentiment: async () => ({ kind: "linear", model: (await import("./sentiment")).SENTIMENT_MODEL }),
+  topic: async () => ({ kind: "naive-bayes", model: (await import("./models/topic.json")).default }),
+  intent: async () => ({ kind: "naive-bayes", model: (await import("./models/intent.json")).default }),
 };
+
+const loaded = new Map<Classifier, Promise<TrainedModel>>();
+const trainedModel = (classifier: Classifier) => {
+  let model = loaded.get(classifier);
+  if (!model) loaded.set(classifier, (model = LOADERS[classifier]()));
+  return model;
+};
+
+const labelsOf = (trained: TrainedModel): readonly string[] => trained.model.labels;
+
+/** The probability of each label (of `labels` only, when given, renormalised). */
+async function labelProbabilities(trained: TrainedModel, text: string, labels?: readonly string[]): Promise<Record<string, number>> {
+  if (trained.kind === "naive-bayes") return classifyText(trained.model, text, labels);
+  const { model } = trained;
+  const valences = model.features.valences ? (await import("./sentiment")).VALENCES : undefined;
+  const p = probabilityOf(model, scoreText(model, text, valences).score, textLength(text));
+  const all: Record<string, number> = { [model.labels[0]]: 1 - p, [model.labels[1]]: p };
+  const kept = labels ?? model.labels;
+  return shares(kept, kept.map((l) => all[l]!));
+}
+
+/** Whether a word of a text, seen alone, is evidence for `label` more than for the others. */
+function leansTowards(trained: TrainedModel, token: string, label: string): boolean {
+  if (trained.kind === "linear") {
+    const weight = weightsOf(trained.model).get(featureBucket(`w:${token}`, trained.model.buckets)) ?? 0;
+    return label === trained.model.labels[1] ? weight > 0 : weight < 0;
+  }
+  const { model } = trained;
+  const counts = model.counts[label]![token] ?? 0;
+  const elsewhere = model.labels.filter((l) => l !== label).reduce((sum, l) => sum + (model.counts[l]![token] ?? 0), 0);
+  return counts > elsewhere;
+}
 
 export interface Classification {
   classification: string;
   confidence: number;
   scores: Record<string, number>;
-  /** How the labels were scored: the trained model, or similarity to custom category names. */
-  method: "naive-bayes" | "similarity" | "embeddings" | "workers-ai-model";
+  /** How the labels were scored: a trained model, or similarity to custom category names. */
+  method: "logistic-regression" | "naive-bayes" | "similarity" | "embeddings" | "workers-ai-model";
   spamIndicators?: string[];
 }
 
@@ -35,8 +67,21 @@ const SPAM_PATTERNS: [RegExp, string][] = [
   [/\b(?:click|call now|reply|unsubscribe|verify your account)\b/i, "call to action"],
 ];
 
-function spamIndicators(text: string, isSpam: boolean): string[] {
-  const words = isSpam ? strongestEvidence(MODELS.spam, text, "spam", 5).map((w) => `word: ${w}`) : [];
+/** Words that moved the spam model most towards spam, strongest first. */
+const SPAM_WORD_WEIGHT = 0.5;
+
+function spamIndicators(trained: TrainedModel, text: string, isSpam: boolean): string[] {
+  let words: string[] = [];
+  if (isSpam && trained.kind === "linear") {
+    words = [...scoreText(trained.model, text).contributions.entries()]
+      // Placeholders (a link, an amount) are reported by the patterns above; function words tell a reader nothing.
+      .filter(([word, weight]) => weight > SPAM_WORD_WEIGHT && !word.endsWith("token") && !STOP_WORDS.has(word))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([word]) => `word: ${word}`);
+  } else if (isSpam && trained.kind === "naive-bayes") {
+    words = strongestEvidence(trained.model, text, "spam", 5).map((w) => `word: ${w}`);
+  }
   return [...SPAM_PATTERNS.filter(([pattern]) => pattern.test(text)).map(([, cue]) => cue), ...words];
 }
 
@@ -46,19 +91,14 @@ function spamIndicators(text: string, isSpam: boolean): string[] {
  * text uses, turned into shares by a softmax. A category no word of the text touches gets the
  * smallest share; with no evidence at all the shares are equal.
  */
-function similarityScores(text: string, categories: readonly string[]): Record<string, number> {
+async function similarityScores(text: string, categories: readonly string[]): Promise<Record<string, number>> {
   const textTokens = features(text).filter((t) => !STOP_WORDS.has(t));
+  const models = await Promise.all(CLASSIFIERS.map(trainedModel));
   const evidence = categories.map((category) => {
     const own = new Set(features(category));
-    const learned = CLASSIFIERS.map((c) => MODELS[c]).find((m) => m.labels.includes(category.toLowerCase()));
-    return textTokens.reduce((sum, token) => {
-      if (own.has(token)) return sum + 3;
-      if (!learned) return sum;
-      const label = category.toLowerCase();
-      const counts = learned.counts[label]![token] ?? 0;
-      const elsewhere = learned.labels.filter((l) => l !== label).reduce((s, l) => s + (learned.counts[l]![token] ?? 0), 0);
-      return sum + (counts > elsewhere ? 1 : 0);
-    }, 0);
+    const label = category.toLowerCase();
+    const learned = models.find((m) => labelsOf(m).includes(label));
+    return textTokens.reduce((sum, token) => sum + (own.has(token) ? 3 : learned && leansTowards(learned, token, label) ? 1 : 0), 0);
   });
   return shares(categories, evidence.map((e) => Math.exp(e)));
 }
@@ -67,13 +107,13 @@ function similarityScores(text: string, categories: readonly string[]): Record<s
  * One of the trained classifiers; with `categories`, those labels only: the model's own when
  * they are all labels it knows, else similarity to the category names.
  */
-export function classify(text: string, classifier: Classifier, categories?: readonly string[]): Classification {
-  const model = MODELS[classifier];
-  const known = categories?.every((c) => model.labels.includes(c.toLowerCase()));
-  const method = !categories || known ? "naive-bayes" : "similarity";
-  const scores = method === "naive-bayes" ? classifyText(model, text, categories?.map((c) => c.toLowerCase())) : similarityScores(text, categories!);
+export async function classify(text: string, classifier: Classifier, categories?: readonly string[]): Promise<Classification> {
+  const trained = await trainedModel(classifier);
+  const known = categories?.every((c) => labelsOf(trained).includes(c.toLowerCase()));
+  const method = categories && !known ? "similarity" : trained.kind === "linear" ? "logistic-regression" : "naive-bayes";
+  const scores = method === "similarity" ? await similarityScores(text, categories!) : await labelProbabilities(trained, text, categories?.map((c) => c.toLowerCase()));
   const [classification, confidence] = topScore(scores);
   const result: Classification = { classification, confidence, scores, method };
-  if (classifier === "spam") result.spamIndicators = spamIndicators(text, classification === "spam");
+  if (classifier === "spam") result.spamIndicators = spamIndicators(trained, text, classification === "spam");
   return result;
 }

@@ -71,7 +71,7 @@ export const classifySchema = z.object({
   confidence: score,
   scores: z.record(z.string(), score),
   classifier: z.string(),
-  method: z.enum(["naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
+  method: z.enum(["logistic-regression", "naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
   spamIndicators: z.array(z.string()).optional(),
   language,
   engine,

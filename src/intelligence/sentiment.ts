@@ -1,7 +1,13 @@
 import Sentiment from "sentiment";
 import english from "sentiment/languages/en/index.js";
+import { probabilityOf, scoreText, textLength, type LinearModel, type Valences } from "./linear-model";
+import sentimentModel from "./models/sentiment.json";
 import { words } from "./text";
 import { roundScore, topScore } from "./scores";
+
+/** The trained polarity model (scripts/lib/linear-model-recipes.ts) and the AFINN valences it reads as features. */
+export const SENTIMENT_MODEL = sentimentModel as LinearModel;
+export const VALENCES: Valences = english.labels;
 
 export type Polarity = "positive" | "neutral" | "negative";
 
@@ -75,23 +81,24 @@ function emotionScores(text: string): Record<Emotion, number> {
   return Object.fromEntries(EMOTIONS.map((e) => [e, total ? roundScore(hits[e] / total) : 0])) as Record<Emotion, number>;
 }
 
+/** Within this distance of an even chance the model has not decided. */
+const UNDECIDED = 0.1;
+/** Neutral's largest share: the model unable to tell is not a confident neutral (the training sets have no neutral label). */
+const NEUTRAL_AT_MOST = 0.5;
+
 /**
- * Evidence for each side is the sum of the positive and of the negative word scores; neutral
- * weighs one point plus a little per word of text, so that one weak
- * word in a long text stays close to neutral.
+ * Polarity from the trained model: its calibrated probability that the text is positive. Away
+ * from an even chance the answer's confidence is that probability (calibrated: `npm run eval`
+ * reports the error); near it, neutral takes a share of at most one half, and wins only when
+ * the model leans neither way.
  */
 export function analyzeSentiment(text: string): SentimentResult {
   const result = analyzer.analyze(text, { language: "en-rules" });
-  let positive = 0;
-  let negative = 0;
-  for (const entry of result.calculation) {
-    const value = Object.values(entry)[0] ?? 0;
-    if (value > 0) positive += value;
-    else negative -= value;
-  }
-  const neutral = 1 + result.tokens.length / 20;
-  const total = positive + negative + neutral;
-  const scores = { positive: roundScore(positive / total), neutral: roundScore(neutral / total), negative: roundScore(negative / total) };
+  const { score, evidence } = scoreText(SENTIMENT_MODEL, text, VALENCES);
+  // A text with nothing the model knows is an even chance (not the training set's prior): neutral.
+  const positive = evidence === 0 ? 0.5 : probabilityOf(SENTIMENT_MODEL, score, textLength(text));
+  const neutral = NEUTRAL_AT_MOST * Math.max(0, 1 - Math.abs(positive - 0.5) / UNDECIDED);
+  const scores = { positive: roundScore(positive * (1 - neutral)), neutral: roundScore(neutral), negative: roundScore((1 - positive) * (1 - neutral)) };
   const [overallSentiment, confidence] = topScore(scores);
   return { overallSentiment, confidence, scores, emotions: emotionScores(text), score: roundScore(result.score), comparative: roundScore(result.comparative) };
 }

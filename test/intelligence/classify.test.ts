@@ -10,9 +10,27 @@ describe("I7 classifiers", () => {
       classifier: "spam",
     });
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ classification: "spam", method: "naive-bayes", engine: "embedded" });
+    expect(body.data).toMatchObject({ classification: "spam", method: "logistic-regression", engine: "embedded" });
     expect(body.data.confidence).toBeGreaterThan(0.9);
     expect(body.data.spamIndicators).toEqual(expect.arrayContaining(["contains a link", "repeated exclamation marks", "money or discount"]));
+  });
+
+  it.each([
+    ["Ok lar... Joking wif u oni..."],
+    ["dear, call me when u reach da station"],
+    ["I'll be there by &lt;#&gt; mins, wait for me"],
+  ])("takes a short personal message for ham, chat spelling and placeholders included: %s", async (text) => {
+    const { body } = await callAi<Classification>("/classify", { text, classifier: "spam" });
+    expect(body.data).toMatchObject({ classification: "ham", method: "logistic-regression" });
+    expect(body.data.confidence).toBeGreaterThan(0.9);
+  });
+
+  it("names the words that made a message spam, not placeholders or function words", async () => {
+    const { body } = await callAi<Classification>("/classify", { text: "URGENT! You have won a 1 week FREE membership in our £100,000 Prize Jackpot! Txt the word CLAIM to 81010", classifier: "spam" });
+    expect(body.data.classification).toBe("spam");
+    const words = body.data.spamIndicators!.filter((cue) => cue.startsWith("word: "));
+    expect(words.length).toBeGreaterThan(0);
+    expect(words.some((cue) => /token$|^word: (?:you|have|the|a|in|our)$/.test(cue))).toBe(false);
   });
 
   it("lets an ordinary message pass as ham", async () => {

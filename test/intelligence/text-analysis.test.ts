@@ -67,17 +67,25 @@ describe("I3 sentiment", () => {
     expect(body.data.emotions.joy).toBeGreaterThan(0.5);
   });
 
-  it("flips a negated word and scales an intensified one", async () => {
-    const negated = await callAi<{ overallSentiment: string; scores: Record<string, number> }>("/sentiment", { text: "This is not good at all." });
+  it("turns a negated positive word negative", async () => {
+    const negated = await callAi<{ overallSentiment: string }>("/sentiment", { text: "This is not good at all." });
     expect(negated.body.data.overallSentiment).toBe("negative");
-    const plain = await callAi<{ scores: { positive: number } }>("/sentiment", { text: "The service was good." });
-    const intensified = await callAi<{ scores: { positive: number } }>("/sentiment", { text: "The service was extremely good." });
-    expect(intensified.body.data.scores.positive).toBeGreaterThan(plain.body.data.scores.positive);
+    const plain = await callAi<{ overallSentiment: string }>("/sentiment", { text: "This is good." });
+    expect(plain.body.data.overallSentiment).toBe("positive");
   });
 
-  it("calls a plain statement neutral", async () => {
-    const { body } = await callAi<{ overallSentiment: string }>("/sentiment", { text: "The parcel was delivered on Tuesday at noon." });
-    expect(body.data.overallSentiment).toBe("neutral");
+  it("answers neutral, at half confidence, when the model knows no word of the text", async () => {
+    const { body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number> }>("/sentiment", { text: "The parcel was delivered on Tuesday at noon." });
+    expect(body.data).toMatchObject({ overallSentiment: "neutral", confidence: 0.5, scores: { positive: 0.25, neutral: 0.5, negative: 0.25 } });
+  });
+
+  it("gives a polar answer the model's calibrated probability, not a certainty", async () => {
+    const { body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number> }>("/sentiment", { text: "The food was cold and the waiter was rude." });
+    expect(body.data.overallSentiment).toBe("negative");
+    expect(body.data.scores.neutral).toBe(0);
+    expect(body.data.confidence).toBe(body.data.scores.negative);
+    expect(body.data.confidence).toBeGreaterThan(0.6);
+    expect(body.data.confidence).toBeLessThan(1);
   });
 
   it("says it supports English only instead of guessing", async () => {

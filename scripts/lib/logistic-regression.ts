@@ -1,0 +1,145 @@
+import { hashedFeatures, packWeights, textLength, weightsOf, type Calibration, type FeatureOptions, type LinearModel, type Valences } from "../../src/intelligence/linear-model";
+import type { LabelledText } from "./corpora";
+
+export interface TrainingOptions {
+  features: FeatureOptions;
+  buckets: number;
+  epochs: number;
+  /** L2 penalty per example step. */
+  l2: number;
+  /** Weights smaller than this are dropped from the shipped model. */
+  keepAbove: number;
+  /** A feature in fewer training texts than this is not learned (rare ones mostly memorise). */
+  minDocuments: number;
+  /** The label whose probability the model gives; the other is the only other one. */
+  positive: string;
+  source: string;
+  valences?: Valences;
+}
+
+interface Example {
+  buckets: number[];
+  y: number;
+}
+
+const MIN_CALIBRATION_ITEMS = 100;
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** A deterministic shuffle (the same model from the same data on every run). */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Logistic regression by AdaGrad over hashed features, with L2; classes weighted to balance them. */
+function fit(examples: Example[], options: TrainingOptions, progress: (epoch: number) => void) {
+  const weights = new Float64Array(options.buckets);
+  const squares = new Float64Array(options.buckets).fill(1e-8);
+  let bias = 0;
+  let biasSquares = 1e-8;
+  const positives = examples.filter((e) => e.y === 1).length;
+  const classWeight = [examples.length / (2 * (examples.length - positives)), examples.length / (2 * positives)];
+  const rate = 0.2;
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (const { buckets, y } of shuffled(examples, 7 + epoch)) {
+      let z = bias;
+      for (const b of buckets) z += weights[b]!;
+      const gradient = (sigmoid(z) - y) * classWeight[y]!;
+      for (const b of buckets) {
+        const g = gradient + options.l2 * weights[b]!;
+        squares[b]! += g * g;
+        weights[b]! -= (rate * g) / Math.sqrt(squares[b]!);
+      }
+      biasSquares += gradient * gradient;
+      bias -= (rate * gradient) / Math.sqrt(biasSquares);
+    }
+    progress(epoch + 1);
+  }
+  return { weights, bias };
+}
+
+/** Platt scaling: a and b of σ(a·score + b) that minimise the log loss of held-out scores (Newton's method). */
+export function fitCalibration(scores: number[], ys: number[]): Calibration {
+  // Platt's smoothed targets: a held-out set the model separates must not make it certain.
+  const positives = ys.filter((y) => y === 1).length;
+  const targets = ys.map((y) => (y === 1 ? (positives + 1) / (positives + 2) : 1 / (ys.length - positives + 2)));
+  let a = 1;
+  let b = 0;
+  for (let step = 0; step < 50; step++) {
+    let ga = 0;
+    let gb = 0;
+    let haa = 1e-9;
+    let hab = 0;
+    let hbb = 1e-9;
+    scores.forEach((s, i) => {
+      const p = sigmoid(a * s + b);
+      const error = p - targets[i]!;
+      const curvature = p * (1 - p);
+      ga += error * s;
+      gb += error;
+      haa += curvature * s * s;
+      hab += curvature * s;
+      hbb += curvature;
+    });
+    const determinant = haa * hbb - hab * hab;
+    const da = (hbb * ga - hab * gb) / determinant;
+    const db = (haa * gb - hab * ga) / determinant;
+    // Damped: a step never moves a parameter by more than one.
+    const damping = Math.max(1, Math.abs(da), Math.abs(db));
+    a -= da / damping;
+    b -= db / damping;
+    if (Math.abs(da) + Math.abs(db) < 1e-9) break;
+  }
+  return { a: Number(a.toFixed(4)), b: Number(b.toFixed(4)) };
+}
+
+/**
+ * Trains on `train`, fits the calibration on `calibration` (data the weights never saw), and keeps
+ * the weights that matter.
+ */
+export function trainLinearModel(train: LabelledText[], calibration: LabelledText[], options: TrainingOptions, progress: (message: string) => void): LinearModel {
+  const labels = [...new Set(train.map((e) => e.label))].sort();
+  if (labels.length !== 2 || !labels.includes(options.positive)) throw new Error(`expected two labels including ${options.positive}, got ${labels.join(", ")}`);
+  const negative = labels.find((l) => l !== options.positive)!;
+  const shape = { buckets: options.buckets, features: options.features };
+  const hashed = train.map((e) => hashedFeatures(e.text, shape, options.valences));
+  const documents = new Uint32Array(options.buckets);
+  for (const buckets of hashed) for (const b of buckets) documents[b]!++;
+  const examples = hashed.map((buckets, i) => ({ buckets: buckets.filter((b) => documents[b]! >= options.minDocuments), y: train[i]!.label === options.positive ? 1 : 0 }));
+  const { weights, bias } = fit(examples, options, (epoch) => progress(`epoch ${epoch}/${options.epochs}`));
+  const kept: [number, number][] = [];
+  weights.forEach((w, bucket) => {
+    if (Math.abs(w) >= options.keepAbove) kept.push([bucket, Number(w.toFixed(3))]);
+  });
+  const model: LinearModel = {
+    labels: [negative, options.positive],
+    buckets: options.buckets,
+    features: options.features,
+    bias: Number(bias.toFixed(4)),
+    weights: packWeights(kept),
+    calibration: { short: { a: 1, b: 0 }, long: { a: 1, b: 0 } },
+    source: options.source,
+  };
+  // Calibrated on the weights as shipped (packed), not as trained.
+  const table = weightsOf(model);
+  const scored = calibration.map((e) => ({
+    length: textLength(e.text),
+    score: hashedFeatures(e.text, shape, options.valences).reduce((sum, b) => sum + (table.get(b) ?? 0), model.bias),
+    y: e.label === options.positive ? 1 : 0,
+  }));
+  const fitOn = (items: typeof scored) => fitCalibration(items.map((i) => i.score), items.map((i) => i.y));
+  const overall = fitOn(scored);
+  // Short and long texts get a calibration each where there is enough held-out data for one.
+  for (const length of ["short", "long"] as const) {
+    const own = scored.filter((s) => s.length === length);
+    model.calibration[length] = own.length >= MIN_CALIBRATION_ITEMS && new Set(own.map((s) => s.y)).size === 2 ? fitOn(own) : overall;
+  }
+  return model;
+}

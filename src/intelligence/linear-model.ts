@@ -1,0 +1,227 @@
+import { STOP_WORDS, words } from "./text";
+
+/**
+ * A binary logistic regression over hashed word and character n-grams, as trained by
+ * `npm run train` (scripts/train-classifiers.ts). The trainer and the Worker share `textFeatures`,
+ * so that a text is seen the same way by both.
+ */
+export interface LinearModel {
+  /** The two labels: `labels[1]` is the one the probability is of. */
+  labels: [string, string];
+  /** Feature hashing space: a feature's bucket is its FNV-1a hash modulo this. */
+  buckets: number;
+  /** Which feature families the model was trained with. */
+  features: FeatureOptions;
+  bias: number;
+  /** The weights kept (the others were too small to matter), packed by `packWeights`. */
+  weights: PackedWeights;
+  /** Platt scaling fitted on held-out data, p = σ(a·score + b), for short texts and for long ones. */
+  calibration: Record<TextLength, Calibration>;
+  /** Where the training data came from, for the docs and the eval. */
+  source: string;
+}
+
+export interface Calibration {
+  a: number;
+  b: number;
+}
+
+export type TextLength = "short" | "long";
+
+export interface FeatureOptions {
+  /** Character n-grams of each word (with its boundaries), from 3 to this length; 0 for none. */
+  charNgrams: number;
+  /** Word pairs beside single words. */
+  wordPairs: boolean;
+  /**
+   * Each feature also in a copy of its own for short texts (messages, posts) or long ones (emails,
+   * reviews), so that one model learns what is common to both and what differs (Daumé, 2007).
+   */
+  lengthDomains?: boolean;
+  /** The message's shape: its length, shouting in capitals, runs of exclamation marks. */
+  shape?: boolean;
+  /** Leave out function words ("was", "the"), which carry a corpus's habits rather than the text's meaning. */
+  contentWordsOnly?: boolean;
+  /** Word valences (AFINN) as features: the sign and strength of each word, flipped after a negator. */
+  valences?: boolean;
+}
+
+/** Word → valence, −5..5; given when the model was trained with `valences`. */
+export type Valences = Record<string, number>;
+
+const FEATURE_TEXT_MAX = 1_500;
+
+/** Up to this many words a text is a short message. */
+const SHORT_TEXT_WORDS = 60;
+export const textLength = (text: string): TextLength => (words(text.slice(0, FEATURE_TEXT_MAX)).length <= SHORT_TEXT_WORDS ? "short" : "long");
+
+const NEGATORS = new Set(["not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "without", "hardly", "barely", "cannot"]);
+const NEGATION_ENDS = /[.,;:!?]/;
+/** Degree adverbs: the valence word after one counts one step stronger. */
+const INTENSIFIERS = new Set(["very", "really", "extremely", "incredibly", "absolutely", "totally", "so", "truly", "highly", "completely", "utterly", "super", "remarkably", "exceptionally", "deeply"]);
+
+/** The placeholders a message shows instead of its specifics: they are evidence, their values are not. */
+function normalized(text: string): string {
+  return text
+    .replace(/https?:\/\/\S+|www\.\S+/gi, " urltoken ")
+    .replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, " emailtoken ")
+    .replace(/(?:\+?\d[\d\s-]{8,}\d)/g, " phonetoken ")
+    .replace(/[$€£]\s?\d[\d,.]*/g, " moneytoken ")
+    .replace(/&lt;#&gt;|&lt;decimal&gt;|&lt;time&gt;|&lt;url&gt;|&lt;email&gt;/gi, " placeholdertoken ")
+    .replace(/\d+/g, (digits) => (digits.length >= 4 ? " longnumtoken " : " numtoken "));
+}
+
+/**
+ * The text's features: words (after a negator, marked as negated until the next punctuation),
+ * word pairs, character n-grams, lexicon valences, and the shape of the message.
+ */
+export function textFeatures(full: string, options: FeatureOptions, valences?: Valences): string[] {
+  const out: string[] = [];
+  // The opening of a long text decides as well as all of it, at a bounded cost.
+  const text = full.slice(0, FEATURE_TEXT_MAX);
+  const plain = normalized(text);
+  // Negation scope needs the punctuation that words() drops: walk the clauses.
+  const tokens: string[] = [];
+  let balance = 0;
+  for (const clause of plain.split(NEGATION_ENDS)) {
+    let negated = false;
+    let previous = "";
+    for (const word of words(clause)) {
+      if (options.contentWordsOnly && STOP_WORDS.has(word) && !NEGATORS.has(word) && !word.endsWith("n't")) continue;
+      const token = negated ? `not_${word}` : word;
+      tokens.push(token);
+      const valence = options.valences ? valences?.[word] : undefined;
+      if (valence) {
+        const strength = Math.abs(valence) + (INTENSIFIERS.has(previous) ? 1 : 0);
+        const sign = (valence > 0) !== negated ? 1 : -1;
+        out.push(`l:${sign > 0 ? "+" : "-"}${Math.min(strength, 5)}`);
+        balance += sign * strength;
+      }
+      previous = word;
+      if (NEGATORS.has(word) || word.endsWith("n't")) negated = true;
+    }
+  }
+  for (const token of tokens) out.push(`w:${token}`);
+  if (options.wordPairs) for (let i = 1; i < tokens.length; i++) out.push(`p:${tokens[i - 1]} ${tokens[i]}`);
+  if (options.charNgrams >= 3) {
+    for (const word of words(plain)) {
+      const padded = `<${word}>`;
+      for (let n = 3; n <= options.charNgrams; n++) for (let i = 0; i + n <= padded.length; i++) out.push(`c:${padded.slice(i, i + n)}`);
+    }
+  }
+  // No lexicon word is no evidence, not a feature: a plain statement stays at the model's even chance.
+  if (options.valences && balance !== 0) out.push(`l:balance${balance > 2 ? "++" : balance > 0 ? "+" : balance < -2 ? "--" : "-"}`);
+  const length = words(text).length;
+  if (options.shape) {
+    const letters = text.replace(/[^A-Za-z]/g, "");
+    const capitals = letters.replace(/[^A-Z]/g, "").length;
+    if (letters.length >= 6 && capitals / letters.length > 0.5) out.push("s:shouting");
+    if (/!{2,}/.test(text)) out.push("s:exclamations");
+    out.push(`s:length${length < 5 ? "<5" : length < 15 ? "<15" : length < 40 ? "<40" : "40+"}`);
+  }
+  if (!options.lengthDomains) return out;
+  const domain: TextLength = length <= SHORT_TEXT_WORDS ? "short" : "long";
+  return [...out, ...out.map((feature) => `${domain}|${feature}`)];
+}
+
+/** FNV-1a, 32 bits: stable across the trainer (Node) and the Worker. */
+export function featureBucket(feature: string, buckets: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < feature.length; i++) {
+    hash ^= feature.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % buckets;
+}
+
+/** Bucket counts of a text, each feature counted once (presence works better than counts on short texts). */
+export function hashedFeatures(text: string, model: Pick<LinearModel, "buckets" | "features">, valences?: Valences): number[] {
+  return [...new Set(textFeatures(text, model.features, valences).map((f) => featureBucket(f, model.buckets)))];
+}
+
+/**
+ * Weights as two base64 strings: the buckets, ascending, as variable-length gaps; the weights as
+ * 16-bit multiples of `scale`: a third of the size of JSON pairs, and the same model to 1/32767 of its largest weight.
+ */
+export interface PackedWeights {
+  count: number;
+  scale: number;
+  gaps: string;
+  values: string;
+}
+
+const toBase64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+export function packWeights(weights: [number, number][]): PackedWeights {
+  const sorted = [...weights].sort((a, b) => a[0] - b[0]);
+  const scale = sorted.reduce((top, [, w]) => Math.max(top, Math.abs(w)), 1e-9) / 32767;
+  const gaps: number[] = [];
+  let previous = 0;
+  for (const [bucket] of sorted) {
+    for (let gap = bucket - previous; ; gap >>>= 7) {
+      if (gap < 0x80) {
+        gaps.push(gap);
+        break;
+      }
+      gaps.push((gap & 0x7f) | 0x80);
+    }
+    previous = bucket;
+  }
+  const values = Int16Array.from(sorted, ([, w]) => Math.round(w / scale));
+  return { count: sorted.length, scale: Number(scale.toPrecision(8)), gaps: toBase64(Uint8Array.from(gaps)), values: toBase64(new Uint8Array(values.buffer)) };
+}
+
+export function unpackWeights(packed: PackedWeights): Map<number, number> {
+  const gaps = fromBase64(packed.gaps);
+  const values = new Int16Array(fromBase64(packed.values).buffer);
+  const table = new Map<number, number>();
+  let bucket = 0;
+  let at = 0;
+  for (let i = 0; i < packed.count; i++) {
+    let gap = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = gaps[at++]!;
+      gap |= (byte & 0x7f) << shift;
+      if (byte < 0x80) break;
+    }
+    bucket += gap;
+    table.set(bucket, values[i]! * packed.scale);
+  }
+  return table;
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+const weightTables = new WeakMap<LinearModel, Map<number, number>>();
+/** The model's weights by bucket, unpacked once per isolate. */
+export function weightsOf(model: LinearModel): Map<number, number> {
+  let table = weightTables.get(model);
+  if (!table) weightTables.set(model, (table = unpackWeights(model.weights)));
+  return table;
+}
+
+/** The raw score of a text (before calibration), the words that moved it, and how many features the model knew. */
+export function scoreText(model: LinearModel, text: string, valences?: Valences): { score: number; contributions: Map<string, number>; evidence: number } {
+  const table = weightsOf(model);
+  const contributions = new Map<string, number>();
+  let score = model.bias;
+  let evidence = 0;
+  const seen = new Set<number>();
+  for (const feature of textFeatures(text, model.features, valences)) {
+    const bucket = featureBucket(feature, model.buckets);
+    if (seen.has(bucket)) continue;
+    seen.add(bucket);
+    const weight = table.get(bucket) ?? 0;
+    score += weight;
+    if (weight !== 0) evidence++;
+    if (weight !== 0 && feature.startsWith("w:")) contributions.set(feature.slice(2), weight);
+  }
+  return { score, contributions, evidence };
+}
+
+/** The calibrated probability of `labels[1]` for a text of the given length. */
+export function probabilityOf(model: LinearModel, score: number, length: TextLength): number {
+  const { a, b } = model.calibration[length];
+  return sigmoid(a * score + b);
+}
