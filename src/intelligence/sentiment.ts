@@ -1,4 +1,3 @@
-import Sentiment from "sentiment";
 import english from "sentiment/languages/en/index.js";
 import { probabilityOf, scoreText, textLength, type LinearModel, type Valences } from "./linear-model";
 import sentimentModel from "./models/sentiment.json";
@@ -16,44 +15,11 @@ export interface SentimentResult {
   confidence: number;
   scores: Record<Polarity, number>;
   emotions: Record<Emotion, number>;
-  /** The AFINN score after negation and intensifiers, and per word of the text. */
-  score: number;
-  comparative: number;
 }
 
 const NEGATORS = new Set(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "hardly", "barely", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "haven't", "hasn't", "hadn't", "ain't"]);
-// Degree adverbs scale the next sentiment word (VADER's approach, with its usual factors rounded).
-const INTENSIFIERS: Record<string, number> = {
-  very: 1.5, really: 1.5, extremely: 1.8, incredibly: 1.8, absolutely: 1.8, totally: 1.5, so: 1.3, too: 1.3, truly: 1.5,
-  highly: 1.5, completely: 1.6, utterly: 1.8, super: 1.5, most: 1.4, remarkably: 1.5, exceptionally: 1.8, deeply: 1.5,
-  slightly: 0.5, somewhat: 0.6, barely: 0.4, "kind-of": 0.6, fairly: 0.7, rather: 0.8, quite: 1.2, little: 0.6, mildly: 0.5,
-};
-/** How far back a negator still flips a sentiment word ("not at all good", "never been so happy"). */
+/** How far back a negator still cancels an emotion word ("not at all happy", "never been so scared"). */
 const NEGATION_WINDOW = 3;
-
-/**
- * AFINN-165 valence (the `sentiment` package, emoji included) with a scoring rule of our own:
- * a negator in the three words before flips the sign, a degree adverb just before scales it.
- */
-const analyzer = new Sentiment();
-analyzer.registerLanguage("en-rules", {
-  labels: english.labels,
-  scoringStrategy: {
-    apply(tokens: string[], cursor: number, tokenScore: number) {
-      let score = tokenScore;
-      const previous = tokens[cursor - 1];
-      if (previous && INTENSIFIERS[previous]) score *= INTENSIFIERS[previous];
-      for (let i = Math.max(0, cursor - NEGATION_WINDOW); i < cursor; i++) {
-        if (NEGATORS.has(tokens[i]!)) {
-          // "not good" is weaker than "bad": VADER's damping of a flipped word.
-          score = -score * 0.75;
-          break;
-        }
-      }
-      return score;
-    },
-  },
-});
 
 export type Emotion = "joy" | "trust" | "surprise" | "sadness" | "anger" | "fear" | "disgust";
 
@@ -93,12 +59,11 @@ const NEUTRAL_AT_MOST = 0.5;
  * the model leans neither way.
  */
 export function analyzeSentiment(text: string): SentimentResult {
-  const result = analyzer.analyze(text, { language: "en-rules" });
   const { score, evidence } = scoreText(SENTIMENT_MODEL, text, VALENCES);
   // A text with nothing the model knows is an even chance (not the training set's prior): neutral.
   const positive = evidence === 0 ? 0.5 : probabilityOf(SENTIMENT_MODEL, score, textLength(text));
   const neutral = NEUTRAL_AT_MOST * Math.max(0, 1 - Math.abs(positive - 0.5) / UNDECIDED);
   const scores = { positive: roundScore(positive * (1 - neutral)), neutral: roundScore(neutral), negative: roundScore((1 - positive) * (1 - neutral)) };
   const [overallSentiment, confidence] = topScore(scores);
-  return { overallSentiment, confidence, scores, emotions: emotionScores(text), score: roundScore(result.score), comparative: roundScore(result.comparative) };
+  return { overallSentiment, confidence, scores, emotions: emotionScores(text) };
 }
