@@ -57,8 +57,6 @@ export const textLength = (text: string): TextLength => (words(text.slice(0, FEA
 
 const NEGATORS = new Set(["not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "without", "hardly", "barely", "cannot"]);
 const NEGATION_ENDS = /[.,;:!?]/;
-/** Degree adverbs: the valence word after one counts one step stronger. */
-const INTENSIFIERS = new Set(["very", "really", "extremely", "incredibly", "absolutely", "totally", "so", "truly", "highly", "completely", "utterly", "super", "remarkably", "exceptionally", "deeply"]);
 
 /** The placeholders a message shows instead of its specifics: they are evidence, their values are not. */
 function normalized(text: string): string {
@@ -85,19 +83,17 @@ export function textFeatures(full: string, options: FeatureOptions, valences?: V
   let balance = 0;
   for (const clause of plain.split(NEGATION_ENDS)) {
     let negated = false;
-    let previous = "";
     for (const word of words(clause)) {
       if (options.contentWordsOnly && STOP_WORDS.has(word) && !NEGATORS.has(word) && !word.endsWith("n't")) continue;
       const token = negated ? `not_${word}` : word;
       tokens.push(token);
       const valence = options.valences ? valences?.[word] : undefined;
       if (valence) {
-        const strength = Math.abs(valence) + (INTENSIFIERS.has(previous) ? 1 : 0);
+        const strength = Math.abs(valence);
         const sign = (valence > 0) !== negated ? 1 : -1;
         out.push(`l:${sign > 0 ? "+" : "-"}${Math.min(strength, 5)}`);
         balance += sign * strength;
       }
-      previous = word;
       if (NEGATORS.has(word) || word.endsWith("n't")) negated = true;
     }
   }
@@ -134,7 +130,7 @@ export function featureBucket(feature: string, buckets: number): number {
   return (hash >>> 0) % buckets;
 }
 
-/** Bucket counts of a text, each feature counted once (presence works better than counts on short texts). */
+/** The buckets of a text's features, each once (presence works better than counts on short texts). */
 export function hashedFeatures(text: string, model: Pick<LinearModel, "buckets" | "features">, valences?: Valences): number[] {
   return [...new Set(textFeatures(text, model.features, valences).map((f) => featureBucket(f, model.buckets)))];
 }
