@@ -121,6 +121,13 @@ describe("I3 sentiment", () => {
 describe("I4 named entities", () => {
   const TEXT = "Tim Cook, CEO of Apple Inc., visited Paris, France on March 3, 2025 and paid $4.5 million (12% more). Mail tim@apple.com or call +1 (408) 555-0100.";
 
+  it("runs the English model on a headline that is mostly names (eld: German 0.47, English 0.23)", async () => {
+    const { status, body } = await callAi<{ entities: { text: string; type: string }[]; language: string; languageSupport: string }>("/ner", { text: "Angela Merkel meets Emmanuel Macron in Paris" });
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ language: "en", languageSupport: "full" });
+    expect(body.data.entities.filter((e) => e.type === "PERSON").map((e) => e.text)).toEqual(["Angela Merkel", "Emmanuel Macron"]);
+  });
+
   it("finds every type with offsets that cut the entity out of the text", async () => {
     const { status, body } = await callAi<{ entities: { text: string; type: string; startOffset: number; endOffset: number; confidence: number }[]; languageSupport: string }>("/ner", { text: TEXT });
     expect(status).toBe(200);
