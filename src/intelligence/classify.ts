@@ -1,5 +1,5 @@
 import { featureBucket, probabilityOf, scoreText, textLength, weightsOf, type LinearModel } from "./linear-model";
-import { classifyText, features, strongestEvidence, type NaiveBayesModel } from "./naive-bayes";
+import { classifyText, features, type NaiveBayesModel } from "./naive-bayes";
 import { STOP_WORDS } from "./text";
 import { shares, topScore } from "./scores";
 import { CLASSIFIERS, type Classifier } from "./vocabulary";
@@ -24,15 +24,22 @@ const trainedModel = (classifier: Classifier) => {
 
 const labelsOf = (trained: TrainedModel): readonly string[] => trained.model.labels;
 
+/** What a trained model made of a text: each label's probability, and for a linear model the words that moved it. */
+interface LabelProbabilities {
+  scores: Record<string, number>;
+  contributions?: Map<string, number>;
+}
+
 /** The probability of each label (of `labels` only, when given, renormalised). */
-async function labelProbabilities(trained: TrainedModel, text: string, labels?: readonly string[]): Promise<Record<string, number>> {
-  if (trained.kind === "naive-bayes") return classifyText(trained.model, text, labels);
+async function labelProbabilities(trained: TrainedModel, text: string, labels?: readonly string[]): Promise<LabelProbabilities> {
+  if (trained.kind === "naive-bayes") return { scores: classifyText(trained.model, text, labels) };
   const { model } = trained;
   const valences = model.features.valences ? (await import("./sentiment")).VALENCES : undefined;
-  const p = probabilityOf(model, scoreText(model, text, valences).score, textLength(text));
+  const { score, contributions } = scoreText(model, text, valences);
+  const p = probabilityOf(model, score, textLength(text));
   const all: Record<string, number> = { [model.labels[0]]: 1 - p, [model.labels[1]]: p };
   const kept = labels ?? model.labels;
-  return shares(kept, kept.map((l) => all[l]!));
+  return { scores: shares(kept, kept.map((l) => all[l]!)), contributions };
 }
 
 /** Whether a word of a text, seen alone, is evidence for `label` more than for the others. */
@@ -67,21 +74,19 @@ const SPAM_PATTERNS: [RegExp, string][] = [
   [/\b(?:click|call now|reply|unsubscribe|verify your account)\b/i, "call to action"],
 ];
 
-/** Words that moved the spam model most towards spam, strongest first. */
+/** A word weighing more than this towards spam is named among the indicators. */
 const SPAM_WORD_WEIGHT = 0.5;
 
-function spamIndicators(trained: TrainedModel, text: string, isSpam: boolean): string[] {
-  let words: string[] = [];
-  if (isSpam && trained.kind === "linear") {
-    words = [...scoreText(trained.model, text).contributions.entries()]
-      // Placeholders (a link, an amount) are reported by the patterns above; function words tell a reader nothing.
-      .filter(([word, weight]) => weight > SPAM_WORD_WEIGHT && !word.endsWith("token") && !STOP_WORDS.has(word))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([word]) => `word: ${word}`);
-  } else if (isSpam && trained.kind === "naive-bayes") {
-    words = strongestEvidence(trained.model, text, "spam", 5).map((w) => `word: ${w}`);
-  }
+/** The cues found, and for spam the words (of the spam model's scoring pass) that weighed most. */
+function spamIndicators(text: string, isSpam: boolean, contributions: Map<string, number>): string[] {
+  const words = isSpam
+    ? [...contributions.entries()]
+        // Placeholders (a link, an amount) are reported by the patterns above; function words tell a reader nothing.
+        .filter(([word, weight]) => weight > SPAM_WORD_WEIGHT && !word.endsWith("token") && !STOP_WORDS.has(word))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([word]) => `word: ${word}`)
+    : [];
   return [...SPAM_PATTERNS.filter(([pattern]) => pattern.test(text)).map(([, cue]) => cue), ...words];
 }
 
@@ -111,9 +116,12 @@ export async function classify(text: string, classifier: Classifier, categories?
   const trained = await trainedModel(classifier);
   const known = categories?.every((c) => labelsOf(trained).includes(c.toLowerCase()));
   const method = categories && !known ? "similarity" : trained.kind === "linear" ? "logistic-regression" : "naive-bayes";
-  const scores = method === "similarity" ? await similarityScores(text, categories!) : await labelProbabilities(trained, text, categories?.map((c) => c.toLowerCase()));
+  const { scores, contributions } =
+    method === "similarity" ? { scores: await similarityScores(text, categories!), contributions: undefined } : await labelProbabilities(trained, text, categories?.map((c) => c.toLowerCase()));
   const [classification, confidence] = topScore(scores);
   const result: Classification = { classification, confidence, scores, method };
-  if (classifier === "spam") result.spamIndicators = spamIndicators(trained, text, classification === "spam");
+  if (classifier === "spam" && trained.kind === "linear") {
+    result.spamIndicators = spamIndicators(text, classification === "spam", contributions ?? scoreText(trained.model, text).contributions);
+  }
   return result;
 }

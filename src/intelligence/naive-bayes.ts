@@ -35,20 +35,3 @@ export function classifyText(model: NaiveBayesModel, text: string, labels: reado
   const top = Math.max(...logPosterior);
   return shares(labels, logPosterior.map((lp) => Math.exp(lp - top)));
 }
-
-/** The text's words that favour `label` most over the other labels (log-likelihood ratio). */
-export function strongestEvidence(model: NaiveBayesModel, text: string, label: string, limit: number): string[] {
-  const others = model.labels.filter((l) => l !== label);
-  const seen = new Map<string, string>();
-  for (const word of words(text)) {
-    const token = stem(word);
-    if (model.counts[label]![token] && !seen.has(token)) seen.set(token, word);
-  }
-  const ratio = (token: string) => logLikelihood(model, label, token) - Math.max(...others.map((o) => logLikelihood(model, o, token)));
-  return [...seen.entries()]
-    .map(([token, word]) => ({ word, ratio: ratio(token) }))
-    .filter((e) => e.ratio > 1)
-    .sort((a, b) => b.ratio - a.ratio)
-    .slice(0, limit)
-    .map((e) => e.word);
-}
