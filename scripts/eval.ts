@@ -4,10 +4,11 @@
  * expected calibration error of the confidences. The README's table is this script's output.
  */
 import { classify } from "../src/intelligence/classify";
+import { extractEntities } from "../src/intelligence/entities";
 import { probabilityOf, scoreText, textLength, type LinearModel } from "../src/intelligence/linear-model";
 import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, sentimentSentences, smsMessages, spamAssassinEmails, split, type LabelledText } from "./lib/corpora";
+import { calibrationSplit, nerSentences, sentimentSentences, smsMessages, spamAssassinEmails, split, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 
@@ -92,6 +93,38 @@ const classifier = (name: Classifier) => async (items: LabelledText[]) => {
   return (text: string) => results.get(text)!;
 };
 
+const ENTITY_TYPES = { PERSON: "PER", LOCATION: "LOC", ORGANIZATION: "ORG" } as const;
+
+/**
+ * Entity F1 over exact spans and types (CoNLL's measure). The majority baseline tags every token
+ * O and finds nothing; the ECE is of each found entity's confidence against its being right.
+ */
+async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
+  let tp = 0;
+  let found = 0;
+  let gold = 0;
+  const predictions: Prediction[] = [];
+  const outcomes: string[] = [];
+  for (const [i, sentence] of sentences.entries()) {
+    if (i % 50 === 0) process.stdout.write(`\r  ${i}/${sentences.length}`);
+    const entities = await extractEntities(sentence.text, ["PERSON", "LOCATION", "ORGANIZATION"], { patternsOnly: false });
+    const expected = new Set(sentence.entities.map((e) => `${e.start}:${e.end}:${e.type}`));
+    gold += expected.size;
+    for (const entity of entities) {
+      const right = expected.has(`${entity.startOffset}:${entity.endOffset}:${ENTITY_TYPES[entity.type as keyof typeof ENTITY_TYPES]}`);
+      found++;
+      if (right) tp++;
+      predictions.push({ label: "right", confidence: entity.confidence });
+      outcomes.push(right ? "right" : "wrong");
+    }
+  }
+  process.stdout.write("\r");
+  const precision = tp / Math.max(found, 1);
+  const recall = tp / Math.max(gold, 1);
+  const score = `F1 ${fixed(tp ? (2 * precision * recall) / (precision + recall) : 0)} (P ${fixed(precision)}, R ${fixed(recall)})`;
+  return { task: "I4 entities (PER, LOC, ORG)", set, items: sentences.length, score, baseline: "F1 0.000", ece: fixed(expectedCalibrationError(predictions, outcomes)) };
+}
+
 const started = Date.now();
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
 const steps: [string, () => Promise<Row>][] = [
@@ -102,6 +135,8 @@ const steps: [string, () => Promise<Row>][] = [
   ]),
   ["spam, SMS", async () => row("I7 spam", "SMS Spam Collection, held-out fifth", held.sms, await classifier("spam")(held.sms), "spam")],
   ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
+  ["entities, news", async () => entityRow("UNER English PUD, news sentences", nerSentences().filter((s) => s.domain === "news"))],
+  ["entities, wiki", async () => entityRow("UNER English PUD, Wikipedia sentences", nerSentences().filter((s) => s.domain === "wiki"))],
 ];
 const rows: Row[] = [];
 for (const [index, [name, run]] of steps.entries()) {

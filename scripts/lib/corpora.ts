@@ -89,3 +89,40 @@ export function projectSentences(name: "topic" | "intent"): LabelledText[] {
       return { label: label!, text: text! };
     });
 }
+
+/** A sentence with gold entities: the tokens joined by spaces, and each entity's character span. */
+export interface NerSentence {
+  text: string;
+  /** Where the sentence comes from, when the set says (UNER PUD: news or wiki). */
+  domain?: string;
+  tokens: { text: string; tag: string }[];
+  entities: { start: number; end: number; type: "PER" | "LOC" | "ORG" }[];
+}
+
+/**
+ * Universal NER's English PUD (CC BY-SA 3.0): 1,000 sentences, half news and half Wikipedia,
+ * tagged PER, LOC and ORG, one token a line (data/corpora/ner/uner-pud.tsv; source in data/corpora/README.md).
+ */
+export function nerSentences(): NerSentence[] {
+  const raw = readFileSync(new URL("../../data/corpora/ner/uner-pud.tsv", import.meta.url), "utf8");
+  return raw
+    .split(/\n\n+/)
+    .filter((block) => block.trim())
+    .map((block) => {
+      const lines = block.split("\n").filter(Boolean);
+      const domain = lines[0]!.startsWith("# ") ? lines.shift()!.slice(2) : undefined;
+      const tokens = lines.map((line) => {
+        const [text, tag] = line.split("\t");
+        return { text: text!, tag: tag! };
+      });
+      const entities: NerSentence["entities"] = [];
+      let offset = 0;
+      for (const token of tokens) {
+        const type = token.tag.slice(2) as "PER" | "LOC" | "ORG";
+        if (token.tag.startsWith("B-")) entities.push({ start: offset, end: offset + token.text.length, type });
+        else if (token.tag.startsWith("I-") && entities.at(-1)?.type === type) entities.at(-1)!.end = offset + token.text.length;
+        offset += token.text.length + 1;
+      }
+      return { text: tokens.map((t) => t.text).join(" "), domain, tokens, entities };
+    });
+}
