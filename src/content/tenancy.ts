@@ -29,11 +29,16 @@ export function keyScope(principal: Principal): TenantScope {
 /** The scope of a member: the whole tenant. */
 export const memberScope = (tenantId: number): TenantScope => ({ tenantId, siteIds: null });
 
-/** A site the scope may read, or a 404 as if it did not exist: another tenant's site is never a 403. */
+/** The site if the scope may read it, or a 404 as if it did not exist: another tenant's site is never a 403. */
+function readableIn(scope: TenantScope, siteId: number, site: Site | undefined): Site {
+  if (!site || site.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(site.id))) throw new ApiError(404, `No site with id ${siteId}`);
+  return site;
+}
+
+/** A site the scope may read, or a 404 as if it did not exist. */
 export async function siteInScope(db: Database, scope: TenantScope, siteId: number): Promise<Site> {
   const [site] = await db.select().from(sites).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId))).limit(1);
-  if (!site || (scope.siteIds && !scope.siteIds.includes(site.id))) throw new ApiError(404, `No site with id ${siteId}`);
-  return site;
+  return readableIn(scope, siteId, site);
 }
 
 /**
@@ -47,25 +52,18 @@ const readerSites = new IsolateCache<Site>(1000, SITE_CACHE_MS);
 
 export const forgetSiteForReaders = (siteId: number) => readerSites.forget((site) => site.id === siteId);
 
-/** `siteInScope` for the read API: the same checks, the row from the isolate's cache when fresh. */
-export async function siteForReaders(db: Database, scope: TenantScope, siteId: number): Promise<Site> {
-  const cached = readerSites.get(String(siteId));
-  if (!cached) {
-    const site = await siteInScope(db, scope, siteId);
-    readerSites.set(String(siteId), site);
-    return site;
-  }
-  if (cached.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(cached.id))) throw new ApiError(404, `No site with id ${siteId}`);
-  return cached;
-}
-
-/** A site by id for its own web pages (its host named it), from the same isolate cache. */
+/** A site by id, from the isolate's cache when fresh: for its own web pages (its host named it) and the read API. */
 export async function siteById(db: Database, siteId: number): Promise<Site | undefined> {
   const cached = readerSites.get(String(siteId));
   if (cached) return cached;
   const [site] = await db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
   if (site) readerSites.set(String(siteId), site);
   return site;
+}
+
+/** `siteInScope` for the read API: the same checks, the row from the isolate's cache when fresh. */
+export async function siteForReaders(db: Database, scope: TenantScope, siteId: number): Promise<Site> {
+  return readableIn(scope, siteId, await siteById(db, siteId));
 }
 
 const ROLE_RANK: Record<MemberRole, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };
