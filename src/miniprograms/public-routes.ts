@@ -10,11 +10,6 @@ import { upstreamOf } from "./upstream";
 
 export const PUSH_PATH = "/wechat";
 
-/**
- * What WeChat and browsers reach without an API key: the push receivers (their signature is their
- * credential), the owner's redirect after authorizing, the D7 code images (under random keys) and,
- * outside production, the sandbox.
- */
 const tags = ["D · Mini-programs"];
 const text = (description: string) => ({ description, content: { "text/plain": { schema: { type: "string" as const } } } });
 /** WeChat's push query: the message signature and what it covers besides the body. */
