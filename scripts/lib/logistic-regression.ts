@@ -1,4 +1,4 @@
-import { hashedFeatures, packWeights, textLength, weightsOf, type Calibration, type FeatureOptions, type LinearModel, type Valences } from "../../src/intelligence/linear-model";
+import { hashedFeatures, packWeights, scoreText, textLength, type Calibration, type FeatureOptions, type LinearModel, type Valences } from "../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
 
 export interface TrainingOptions {
@@ -127,11 +127,10 @@ export function trainLinearModel(train: LabelledText[], calibration: LabelledTex
     calibration: { short: { a: 1, b: 0 }, long: { a: 1, b: 0 } },
     source: options.source,
   };
-  // Calibrated on the weights as shipped (packed), not as trained.
-  const table = weightsOf(model);
+  // Calibrated on the weights as shipped (packed), not as trained: the Worker's own scoring.
   const scored = calibration.map((e) => ({
     length: textLength(e.text),
-    score: hashedFeatures(e.text, shape, options.valences).reduce((sum, b) => sum + (table.get(b) ?? 0), model.bias),
+    score: scoreText(model, e.text, options.valences).score,
     y: e.label === options.positive ? 1 : 0,
   }));
   const fitOn = (items: typeof scored) => fitCalibration(items.map((i) => i.score), items.map((i) => i.y));
