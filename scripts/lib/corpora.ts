@@ -15,6 +15,17 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
 export const isHeldOut = (index: number) => index % 5 === 4;
 export const split = <T>(items: T[]) => ({ train: items.filter((_, i) => !isHeldOut(i)), test: items.filter((_, i) => isHeldOut(i)) });
 
+/** A file of data/ with one `label<TAB>text` item a line. */
+function labelledLines(path: string): LabelledText[] {
+  return readFileSync(new URL(`../../data/${path}`, import.meta.url), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf("\t");
+      return { label: line.slice(0, tab), text: line.slice(tab + 1) };
+    });
+}
+
 /**
  * UCI Sentiment Labelled Sentences (Kotzias et al., KDD 2015; CC BY 4.0): 3,000 review sentences
  * from Amazon, IMDb and Yelp, as shipped in the test fixtures of the `sentiment` package.
@@ -66,29 +77,13 @@ export function spamAssassinEmails(): LabelledText[] {
  * SMS Spam Collection v.1 (Almeida and Gómez Hidalgo, UCI Machine Learning Repository, CC BY 4.0):
  * 5,574 English text messages, 747 spam; data/corpora/sms-spam-collection.tsv.
  */
-export function smsMessages(): LabelledText[] {
-  return readFileSync(new URL("../../data/corpora/sms-spam-collection.tsv", import.meta.url), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      const tab = line.indexOf("\t");
-      return { label: line.slice(0, tab), text: line.slice(tab + 1) };
-    });
-}
+export const smsMessages = () => labelledLines("corpora/sms-spam-collection.tsv");
 
 /** Of the training part, every tenth item fits the calibration instead of the weights. */
 export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
 
 /** Our own labelled sentences (data/classifiers, written for this project, CC0). */
-export function projectSentences(name: "topic" | "intent"): LabelledText[] {
-  return readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      const [label, text] = line.split("\t");
-      return { label: label!, text: text! };
-    });
-}
+export const projectSentences = (name: "topic" | "intent") => labelledLines(`classifiers/${name}.tsv`);
 
 /** A sentence with gold entities: the tokens joined by spaces, and each entity's character span. */
 export interface NerSentence {
