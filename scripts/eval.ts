@@ -93,7 +93,7 @@ const classifier = (name: Classifier) => async (items: LabelledText[]) => {
   return (text: string) => results.get(text)!;
 };
 
-const ENTITY_TYPES = { PERSON: "PER", LOCATION: "LOC", ORGANIZATION: "ORG" } as const;
+const CONLL_TYPE = { PERSON: "PER", LOCATION: "LOC", ORGANIZATION: "ORG" } as const;
 
 /**
  * Entity F1 over exact spans and types (CoNLL's measure). The majority baseline tags every token
@@ -111,7 +111,7 @@ async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
     const expected = new Set(sentence.entities.map((e) => `${e.start}:${e.end}:${e.type}`));
     gold += expected.size;
     for (const entity of entities) {
-      const right = expected.has(`${entity.startOffset}:${entity.endOffset}:${ENTITY_TYPES[entity.type as keyof typeof ENTITY_TYPES]}`);
+      const right = expected.has(`${entity.startOffset}:${entity.endOffset}:${CONLL_TYPE[entity.type as keyof typeof CONLL_TYPE]}`);
       found++;
       if (right) tp++;
       predictions.push({ label: "right", confidence: entity.confidence });
