@@ -5,10 +5,11 @@
  */
 import { classify } from "../src/intelligence/classify";
 import { extractEntities } from "../src/intelligence/entities";
+import { detectLanguage, DETECTABLE_LANGUAGES } from "../src/intelligence/language";
 import { probabilityOf, scoreText, textLength, type LinearModel } from "../src/intelligence/linear-model";
 import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, nerSentences, sentimentSentences, smsMessages, spamAssassinEmails, split, type LabelledText, type NerSentence } from "./lib/corpora";
+import { calibrationSplit, languageSentences, nerSentences, sentimentSentences, smsMessages, spamAssassinEmails, split, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 
@@ -125,7 +126,33 @@ async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
   return { task: "I4 entities (PER, LOC, ORG)", set, items: sentences.length, score, baseline: "F1 0.000", ece: fixed(expectedCalibrationError(predictions, outcomes)) };
 }
 
+/** The engine's answer for each held-out Tatoeba sentence, Galician's included. */
+function languageAnswers() {
+  return languageSentences("test").map((s) => {
+    const detected = detectLanguage(s.text);
+    return { ...s, known: DETECTABLE_LANGUAGES.includes(s.language), label: detected?.code ?? "und", confidence: detected?.confidence ?? 0, reliable: detected?.reliable ?? false };
+  });
+}
+
+type LanguageAnswer = ReturnType<typeof languageAnswers>[number];
+const percentOf = (items: LanguageAnswer[], test: (a: LanguageAnswer) => boolean) => `${((100 * items.filter(test).length) / Math.max(items.length, 1)).toFixed(1)} %`;
+
+/** How `reliable` sorts the answers: the share marked, how many of those are right, and how many Galician (unknown) ones slip through. */
+function reliableRow(answers: LanguageAnswer[]): Row {
+  const reliable = answers.filter((a) => a.reliable);
+  const unknown = answers.filter((a) => !a.known);
+  return {
+    task: "I6 `reliable`",
+    set: "the same with 200 Galician ones (a language eld does not know)",
+    items: answers.length,
+    score: `${percentOf(answers, (a) => a.reliable)} of answers reliable, ${percentOf(reliable, (a) => a.label === a.language)} of those right; Galician: ${percentOf(unknown, (a) => a.reliable)} reliable`,
+    baseline: `all reliable: ${percentOf(answers, (a) => a.label === a.language)} right`,
+    ece: fixed(expectedCalibrationError(answers, answers.map((a) => a.language))),
+  };
+}
+
 const started = Date.now();
+const language = languageAnswers();
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
 const steps: [string, () => Promise<Row>][] = [
   ["sentiment, held-out fifth", async () => row("I3/I7 sentiment", "UCI sentences (Amazon, IMDb, Yelp), held-out fifth", held.sentiment, polarity)],
@@ -137,6 +164,8 @@ const steps: [string, () => Promise<Row>][] = [
   ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
   ["entities, news", async () => entityRow("UNER English PUD, news sentences", nerSentences().filter((s) => s.domain === "news"))],
   ["entities, wiki", async () => entityRow("UNER English PUD, Wikipedia sentences", nerSentences().filter((s) => s.domain === "wiki"))],
+  ["language id", async () => row("I6 language id", "Tatoeba sentences in 9 of eld's languages", language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })), (text) => language.find((a) => a.text === text)!)],
+  ["language id, reliable", async () => reliableRow(language)],
 ];
 const rows: Row[] = [];
 for (const [index, [name, run]] of steps.entries()) {

@@ -2,12 +2,15 @@
  * `npm run train`: learns group I's classifiers from openly licensed data and writes them to
  * src/intelligence/models/, where the Worker loads them when a request needs one. Spam and
  * sentiment are logistic regressions over hashed n-grams (with calibrated probabilities); topic
- * and intent, learned from our own small sets, stay naive Bayes.
+ * and intent, learned from our own small sets, stay naive Bayes. Language identification keeps
+ * eld's model; its confidences and `reliable` threshold are fitted here.
  */
 import { writeFileSync } from "node:fs";
+import type { LanguageCalibration } from "../src/intelligence/language";
 import type { LinearModel } from "../src/intelligence/linear-model";
 import { features, type NaiveBayesModel } from "../src/intelligence/naive-bayes";
-import { calibrationSplit, projectSentences, type LabelledText } from "./lib/corpora";
+import { calibrationSplit, languageSentences, projectSentences, type LabelledText } from "./lib/corpora";
+import { calibrateLanguage } from "./lib/language-calibration";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 
@@ -45,7 +48,7 @@ function trainNaiveBayes(examples: LabelledText[], source: string, maxVocabulary
 }
 
 const started = Date.now();
-const write = (name: string, model: LinearModel | NaiveBayesModel) => {
+const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration) => {
   const json = JSON.stringify(model);
   writeFileSync(new URL(`../src/intelligence/models/${name}.json`, import.meta.url), `${json}\n`);
   return `${(json.length / 1024).toFixed(0)} KiB`;
@@ -66,6 +69,13 @@ const steps: [string, () => string][] = [
   ]),
   ["topic", () => `naive Bayes, ${write("topic", trainNaiveBayes(projectSentences("topic"), "the project's own topic sentences (data/classifiers/topic.tsv, CC0)", 5000))}`],
   ["intent", () => `naive Bayes, ${write("intent", trainNaiveBayes(projectSentences("intent"), "the project's own intent sentences (data/classifiers/intent.tsv, CC0)", 5000))}`],
+  [
+    "language",
+    () => {
+      const calibration = calibrateLanguage(languageSentences("calibration"), "Tatoeba sentences (CC BY 2.0 FR), data/corpora/language/tatoeba-calibration.tsv");
+      return `eld's scores calibrated, reliable from ${calibration.reliableAbove}, ${write("language", calibration)}`;
+    },
+  ],
 ];
 for (const [index, [name, run]] of steps.entries()) console.log(`[${index + 1}/${steps.length}] ${name}: ${run()}`);
 console.log(`Trained ${steps.length} classifiers in ${((Date.now() - started) / 1000).toFixed(1)} s into src/intelligence/models/`);

@@ -121,3 +121,25 @@ export function nerSentences(): NerSentence[] {
       return { text: tokens.map((t) => t.text).join(" "), domain, tokens, entities };
     });
 }
+
+/** A sentence of Tatoeba with its language (ISO 639-1). */
+export interface LanguageSentence {
+  text: string;
+  language: string;
+}
+
+/**
+ * Short Tatoeba sentences (CC BY 2.0 FR) in ten languages, nine of them eld's and Galician, which
+ * it does not know: `calibration` fits the confidences, `test` (none of the same sentences) is
+ * what `npm run eval` scores (data/corpora/language/; source in data/corpora/README.md).
+ */
+export function languageSentences(part: "calibration" | "test"): LanguageSentence[] {
+  const raw = readFileSync(new URL(`../../data/corpora/language/tatoeba-${part}.tsv`, import.meta.url), "utf8");
+  return raw
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [, language, text] = line.split("\t");
+      return { text: text!, language: language! };
+    });
+}
