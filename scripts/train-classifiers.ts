@@ -9,7 +9,9 @@ import { writeFileSync } from "node:fs";
 import type { LanguageCalibration } from "../src/intelligence/language";
 import type { LinearModel } from "../src/intelligence/linear-model";
 import { features, type NaiveBayesModel } from "../src/intelligence/naive-bayes";
-import { calibrationSplit, languageSentences, projectSentences, type LabelledText } from "./lib/corpora";
+import type { EntityTaggerModel } from "../src/intelligence/entity-tagger";
+import { calibrationSplit, languageSentences, nerSentences, projectSentences, type LabelledText } from "./lib/corpora";
+import { trainEntityTagger } from "./lib/entity-tagger-training";
 import { calibrateLanguage } from "./lib/language-calibration";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
@@ -47,8 +49,15 @@ function trainNaiveBayes(examples: LabelledText[], source: string, maxVocabulary
   return model;
 }
 
+const ENTITY_TAGGER = {
+  buckets: 1 << 18,
+  epochs: 6,
+  keepAbove: 2,
+  source: "UNER English EWT dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each",
+};
+
 const started = Date.now();
-const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration) => {
+const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel) => {
   const json = JSON.stringify(model);
   writeFileSync(new URL(`../src/intelligence/models/${name}.json`, import.meta.url), `${json}\n`);
   return `${(json.length / 1024).toFixed(0)} KiB`;
@@ -76,6 +85,18 @@ const steps: [string, () => string][] = [
       return `eld's scores calibrated, reliable from ${calibration.reliableAbove}, ${write("language", calibration)}`;
     },
   ],
+  [
+    "entities",
+    () => {
+      const { fit, calibration } = calibrationSplit((["uner-ewt", "wikigold", "btc", "wnut17"] as const).flatMap((set) => nerSentences(set)));
+      const model = trainEntityTagger(fit, calibration, ENTITY_TAGGER, (message) => process.stdout.write(`\r  entities: ${message}   `));
+      process.stdout.write("\r");
+      return `averaged perceptron, ${fit.length} sentences + ${calibration.length} for calibration, ${model.weights.count} weights, ${write("entities", model)}`;
+    },
+  ],
 ];
-for (const [index, [name, run]] of steps.entries()) console.log(`[${index + 1}/${steps.length}] ${name}: ${run()}`);
-console.log(`Trained ${steps.length} classifiers in ${((Date.now() - started) / 1000).toFixed(1)} s into src/intelligence/models/`);
+// `npm run train -- entities language` trains only those.
+const only = process.argv.slice(2);
+const chosen = steps.filter(([name]) => only.length === 0 || only.includes(name));
+for (const [index, [name, run]] of chosen.entries()) console.log(`[${index + 1}/${chosen.length}] ${name}: ${run()}`);
+console.log(`Trained ${chosen.length} models in ${((Date.now() - started) / 1000).toFixed(1)} s into src/intelligence/models/`);

@@ -90,33 +90,38 @@ export interface NerSentence {
   text: string;
   /** Where the sentence comes from, when the set says (UNER PUD: news or wiki). */
   domain?: string;
-  tokens: { text: string; tag: string }[];
+  tokens: { text: string; tag: string; start: number; end: number }[];
+  /** PER, LOC and ORG (the scored types; MISC stays in the tags only). */
   entities: { start: number; end: number; type: "PER" | "LOC" | "ORG" }[];
 }
 
-/**
- * Universal NER's English PUD (CC BY-SA 3.0): 1,000 sentences, half news and half Wikipedia,
- * tagged PER, LOC and ORG, one token a line (data/corpora/ner/uner-pud.tsv; source in data/corpora/README.md).
- */
-export function nerSentences(): NerSentence[] {
-  const raw = readFileSync(new URL("../../data/corpora/ner/uner-pud.tsv", import.meta.url), "utf8");
+/** The annotated sets in data/corpora/ner/ (licences and sources in data/corpora/README.md). */
+export type NerSet = "uner-pud" | "uner-ewt" | "wikigold" | "btc" | "wnut17";
+
+/** One token a line (`token<TAB>BIO tag`), a blank line between sentences, an optional `# domain` line before one. */
+export function nerSentences(set: NerSet = "uner-pud"): NerSentence[] {
+  const raw = readFileSync(new URL(`../../data/corpora/ner/${set}.tsv`, import.meta.url), "utf8");
   return raw
     .split(/\n\n+/)
     .filter((block) => block.trim())
     .map((block) => {
       const lines = block.split("\n").filter(Boolean);
       const domain = lines[0]!.startsWith("# ") ? lines.shift()!.slice(2) : undefined;
+      let offset = 0;
       const tokens = lines.map((line) => {
         const [text, tag] = line.split("\t");
-        return { text: text!, tag: tag! };
+        const token = { text: text!, tag: tag!, start: offset, end: offset + text!.length };
+        offset = token.end + 1;
+        return token;
       });
       const entities: NerSentence["entities"] = [];
-      let offset = 0;
+      let open = false;
       for (const token of tokens) {
-        const type = token.tag.slice(2) as "PER" | "LOC" | "ORG";
-        if (token.tag.startsWith("B-")) entities.push({ start: offset, end: offset + token.text.length, type });
-        else if (token.tag.startsWith("I-") && entities.at(-1)?.type === type) entities.at(-1)!.end = offset + token.text.length;
-        offset += token.text.length + 1;
+        const type = token.tag.slice(2);
+        const scored = type === "PER" || type === "LOC" || type === "ORG";
+        if (token.tag.startsWith("B-")) open = scored && entities.push({ start: token.start, end: token.end, type }) > 0;
+        else if (token.tag.startsWith("I-") && open && entities.at(-1)!.type === type) entities.at(-1)!.end = token.end;
+        else open = false;
       }
       return { text: tokens.map((t) => t.text).join(" "), domain, tokens, entities };
     });

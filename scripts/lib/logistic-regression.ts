@@ -27,7 +27,7 @@ const MIN_CALIBRATION_ITEMS = 100;
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** A deterministic shuffle (the same model from the same data on every run). */
-function shuffled<T>(items: T[], seed: number): T[] {
+export function shuffled<T>(items: T[], seed: number): T[] {
   const out = [...items];
   let state = seed;
   for (let i = out.length - 1; i > 0; i--) {

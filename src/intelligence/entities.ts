@@ -2,6 +2,9 @@ import nlp from "compromise";
 import datesPlugin from "compromise-dates";
 
 import { pauseForOtherRequests } from "./compute-gate";
+import { entityTokens, tagEntities, type EntityLabel, type EntityTaggerModel, type Token, type TokenHints } from "./entity-tagger";
+import taggerModel from "./models/entities.json";
+import { roundScore } from "./scores";
 import { sentences } from "./text";
 import { type EntityType, PATTERN_TYPES } from "./vocabulary";
 
@@ -79,17 +82,76 @@ function narrowed(text: string, match: CompromiseMatch, type: EntityType, confid
   return { text: trimmed, type, startOffset: start, endOffset: start + trimmed.length, confidence };
 }
 
-// compromise tags from its lexicon and rules; these are our estimates of how often each is right.
-const MODEL_CONFIDENCE: Partial<Record<EntityType, number>> = { PERSON: 0.8, ORGANIZATION: 0.75, LOCATION: 0.8, DATE: 0.85 };
-
 type Document = ReturnType<typeof nlp> & { dates(): View };
 
-const MODEL_VIEWS: [EntityType, (doc: Document) => View][] = [
-  ["PERSON", (doc) => doc.people()],
-  ["ORGANIZATION", (doc) => doc.organizations()],
-  ["LOCATION", (doc) => doc.places()],
-  ["DATE", (doc) => doc.dates()],
+/** compromise's readings that the tagger takes as hints. */
+const READINGS: [EntityLabel, (doc: Document) => View][] = [
+  ["PER", (doc) => doc.people()],
+  ["ORG", (doc) => doc.organizations()],
+  ["LOC", (doc) => doc.places()],
 ];
+
+/** compromise's lexicon tags grouped into the classes the tagger learns from. */
+const LEXICON_CLASSES: Record<string, string> = {
+  FemaleName: "first",
+  MaleName: "first",
+  FirstName: "first",
+  LastName: "last",
+  Person: "person",
+  Honorific: "title",
+  City: "city",
+  Country: "country",
+  Place: "place",
+  Region: "place",
+  Organization: "org",
+  SportsTeam: "team",
+  Demonym: "demonym",
+};
+
+// compromise types its model as `object`; the lexicon (word → tag or tags) is documented in its README.
+const lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
+
+function lexiconClass(phrase: string): string | undefined {
+  const tags = lexicon[phrase];
+  if (!tags) return undefined;
+  // A word the lexicon knows only as something else (a verb, an adjective) is a cue too.
+  return (Array.isArray(tags) ? tags : [tags]).map((t) => LEXICON_CLASSES[t]).find(Boolean) ?? "word";
+}
+
+/**
+ * What compromise makes of each token: the reading (person, place, organisation) of the span it
+ * is in, and the lexicon class of the longest phrase of up to three words that holds it.
+ * `base` is the document's offset in the tokens' text.
+ */
+export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: readonly Token[], base = 0): TokenHints[] {
+  const hints: TokenHints[] = tokens.map(() => ({}));
+  for (const [label, view] of READINGS) {
+    for (const match of view(doc as Document).json({ offset: true }) as CompromiseMatch[]) {
+      const span = narrowed(text, { ...match, offset: { start: base + match.offset.start, length: match.offset.length } }, "PERSON", 0);
+      if (!span) continue;
+      tokens.forEach((token, i) => {
+        if (token.start >= span.startOffset && token.end <= span.endOffset) hints[i]!.reading ??= label;
+      });
+    }
+  }
+  const lower = tokens.map((t) => t.text.toLowerCase());
+  for (const length of [3, 2, 1]) {
+    for (let i = 0; i + length <= tokens.length; i++) {
+      const found = lexiconClass(lower.slice(i, i + length).join(" "));
+      if (!found) continue;
+      for (let j = i; j < i + length; j++) hints[j]!.lexicon ??= found;
+    }
+  }
+  return hints;
+}
+
+/** compromise's hints for a text parsed on its own (the trainer's sentences). */
+export const hintsOfText = (text: string, tokens: readonly Token[]) => entityHints(nlp(text), text, tokens);
+
+const TAGGER_TYPES: Record<Exclude<EntityLabel, "MISC">, EntityType> = { PER: "PERSON", LOC: "LOCATION", ORG: "ORGANIZATION" };
+
+// compromise-dates' matches are rules, not a model; this is our estimate of how often they are right.
+const DATE_CONFIDENCE = 0.85;
 
 /**
  * compromise tags about 20,000 characters a second on the reference machine: the text is tagged
@@ -117,16 +179,25 @@ function* chunks(text: string): Generator<{ start: number; end: number }> {
 }
 
 async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Entity[]> {
-  const views = MODEL_VIEWS.filter(([type]) => wanted.has(type));
-  if (views.length === 0) return [];
+  const names = (["PERSON", "LOCATION", "ORGANIZATION"] as const).some((type) => wanted.has(type));
+  if (!names && !wanted.has("DATE")) return [];
   const found: Entity[] = [];
   for (const chunk of chunks(text)) {
     const doc = nlp(text.slice(chunk.start, chunk.end)) as Document;
-    for (const [type, view] of views) {
+    if (wanted.has("DATE")) {
       // dates: false keeps compromise-dates from resolving each date, which only its value needs.
-      for (const match of view(doc).json({ offset: true, dates: false } as { offset: true }) as CompromiseMatch[]) {
-        const entity = narrowed(text, { ...match, offset: { start: chunk.start + match.offset.start, length: match.offset.length } }, type, MODEL_CONFIDENCE[type]!);
+      for (const match of doc.dates().json({ offset: true, dates: false } as { offset: true }) as CompromiseMatch[]) {
+        const entity = narrowed(text, { ...match, offset: { start: chunk.start + match.offset.start, length: match.offset.length } }, "DATE", DATE_CONFIDENCE);
         if (entity) found.push(entity);
+      }
+    }
+    if (names) {
+      const tokens = entityTokens(text.slice(chunk.start, chunk.end), chunk.start);
+      for (const entity of tagEntities(taggerModel as EntityTaggerModel, tokens, entityHints(doc, text, tokens, chunk.start))) {
+        if (entity.label === "MISC") continue;
+        const startOffset = tokens[entity.first]!.start;
+        const endOffset = tokens[entity.last]!.end;
+        found.push({ text: text.slice(startOffset, endOffset), type: TAGGER_TYPES[entity.label], startOffset, endOffset, confidence: roundScore(entity.confidence) });
       }
     }
     await pauseForOtherRequests();
