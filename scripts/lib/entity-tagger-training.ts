@@ -1,5 +1,5 @@
 import { hintsOfText } from "../../src/intelligence/entities";
-import { allowedAfter, decode, entitySpans, featureRows, staticFeatures, tagFeatures, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
+import { bestTag, decode, entitySpans, featureRows, staticFeatures, tokenRows, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
 import { packWeights, unpackWeights } from "../../src/intelligence/linear-model";
 import type { NerSentence } from "./corpora";
 import { fitCalibration, shuffled } from "./logistic-regression";
@@ -40,17 +40,14 @@ function averagedWeights(prepared: Prepared[], options: TaggerOptions, progress:
   const sums = new Float64Array(size);
   let step = 1;
   const scores = new Float64Array(TAGS.length);
+  const weight = (index: number) => weights[index]!;
   for (let epoch = 1; epoch <= options.epochs; epoch++) {
     progress(`epoch ${epoch}/${options.epochs}`);
     for (const { sentence, rows, gold } of shuffled(prepared, epoch)) {
       const predicted: Tag[] = [];
       for (let i = 0; i < gold.length; i++) {
-        const previous = predicted[i - 1] ?? "O";
-        const all = [...rows[i]!, ...featureRows(tagFeatures(previous, predicted[i - 2] ?? "O", sentence.tokens[i]!.text), options.buckets)];
-        scores.fill(0);
-        for (const row of all) for (let t = 0; t < TAGS.length; t++) scores[t]! += weights[row + t]!;
-        let best = -1;
-        for (let t = 0; t < TAGS.length; t++) if (allowedAfter(previous, TAGS[t]!) && (best < 0 || scores[t]! > scores[best]!)) best = t;
+        const all = tokenRows(rows[i]!, predicted, i, sentence.tokens[i]!.text, options.buckets);
+        const best = bestTag(all, predicted[i - 1] ?? "O", weight, scores);
         const truth = TAGS.indexOf(gold[i]!);
         if (best !== truth) {
           for (const row of all) {

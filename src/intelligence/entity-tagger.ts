@@ -1,7 +1,7 @@
 /**
  * The named-entity tagger of the embedded engine: a greedy left-to-right averaged perceptron over
  * BIO tags (PER, LOC, ORG, and MISC, which is learned so that nationalities and titles are not
- * taken for places, and never returned), trained by `npm run train` on openly licensed annotated
+ * taken for places; I4 does not return it), trained by `npm run train` on openly licensed annotated
  * text (data/corpora/ner/). Features: the word, its shape and affixes, its neighbours, the tag
  * before it, compromise's lexicon (names, places, organisations) and compromise's own reading of
  * the sentence. Feature and tag are hashed together into one table (FNV-1a).
@@ -121,7 +121,7 @@ export function staticFeatures(tokens: readonly Token[], hints: readonly TokenHi
 }
 
 /** The features that depend on the tags already chosen. */
-export function tagFeatures(previous: Tag, beforePrevious: Tag, word: string): string[] {
+function tagFeatures(previous: Tag, beforePrevious: Tag, word: string): string[] {
   return [`t-1=${previous}`, `t-2=${beforePrevious}|${previous}`, `t-1w=${previous}|${word.toLowerCase()}`];
 }
 
@@ -131,7 +131,7 @@ export function featureRows(features: readonly string[], buckets: number): numbe
 }
 
 /** I-X only after B-X or I-X. */
-export const allowedAfter = (previous: Tag, tag: Tag) => !tag.startsWith("I-") || previous.slice(2) === tag.slice(2);
+const allowedAfter = (previous: Tag, tag: Tag) => !tag.startsWith("I-") || previous.slice(2) === tag.slice(2);
 
 export interface TaggedEntity {
   label: EntityLabel;
@@ -142,6 +142,21 @@ export interface TaggedEntity {
   probability: number;
 }
 
+/** A token's feature rows: its static ones and those of the two tags before it. */
+export const tokenRows = (fixed: readonly number[], tags: readonly Tag[], i: number, word: string, buckets: number) => [
+  ...fixed,
+  ...featureRows(tagFeatures(tags[i - 1] ?? "O", tags[i - 2] ?? "O", word), buckets),
+];
+
+/** Fills `scores` with each tag's score over the rows and returns the index of the best tag allowed after `previous`. */
+export function bestTag(rows: readonly number[], previous: Tag, weight: (index: number) => number, scores: Float64Array): number {
+  scores.fill(0);
+  for (const row of rows) for (let t = 0; t < TAGS.length; t++) scores[t]! += weight(row + t);
+  let best = -1;
+  for (let t = 0; t < TAGS.length; t++) if (allowedAfter(previous, TAGS[t]!) && (best < 0 || scores[t]! > scores[best]!)) best = t;
+  return best;
+}
+
 /** Greedy decoding: each token's best allowed tag given the tags before it; `weight(index)` reads the table. */
 export function decode(tokens: readonly Token[], hints: readonly TokenHints[], buckets: number, weight: (index: number) => number, temperature: number): { tags: Tag[]; probabilities: number[] } {
   const fixed = staticFeatures(tokens, hints).map((features) => featureRows(features, buckets));
@@ -150,11 +165,7 @@ export function decode(tokens: readonly Token[], hints: readonly TokenHints[], b
   const scores = new Float64Array(TAGS.length);
   for (let i = 0; i < tokens.length; i++) {
     const previous = tags[i - 1] ?? "O";
-    const rows = [...fixed[i]!, ...featureRows(tagFeatures(previous, tags[i - 2] ?? "O", tokens[i]!.text), buckets)];
-    scores.fill(0);
-    for (const row of rows) for (let t = 0; t < TAGS.length; t++) scores[t]! += weight(row + t);
-    let best = -1;
-    for (let t = 0; t < TAGS.length; t++) if (allowedAfter(previous, TAGS[t]!) && (best < 0 || scores[t]! > scores[best]!)) best = t;
+    const best = bestTag(tokenRows(fixed[i]!, tags, i, tokens[i]!.text, buckets), previous, weight, scores);
     let total = 0;
     for (let t = 0; t < TAGS.length; t++) if (allowedAfter(previous, TAGS[t]!)) total += Math.exp((scores[t]! - scores[best]!) / temperature);
     tags.push(TAGS[best]!);
