@@ -51,7 +51,7 @@ function trainNaiveBayes(examples: LabelledText[], source: string, maxVocabulary
 
 const ENTITY_TAGGER = {
   buckets: 1 << 18,
-  epochs: 6,
+  epochs: 10,
   keepAbove: 2,
   source: "UNER English EWT dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each",
 };

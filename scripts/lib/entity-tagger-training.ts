@@ -1,11 +1,12 @@
 import { hintsOfText } from "../../src/intelligence/entities";
-import { bestTag, decode, entitySpans, featureRows, staticFeatures, tokenRows, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
+import { bestTag, decode, entityConfidence, logOdds, entitySpans, featureRows, staticFeatures, tokenRows, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
 import { packWeights, unpackWeights } from "../../src/intelligence/linear-model";
 import type { NerSentence } from "./corpora";
 import { fitCalibration, shuffled } from "./logistic-regression";
 
 export interface TaggerOptions {
   buckets: number;
+  /** At most this many passes; the weights kept are those of the pass best on the held-out sentences. */
   epochs: number;
   /** Averaged weights smaller than this are dropped from the shipped model. */
   keepAbove: number;
@@ -29,11 +30,21 @@ function prepare(sentences: NerSentence[], buckets: number, progress: (message: 
   });
 }
 
+type Held = { sentence: NerSentence; hints: ReturnType<typeof hintsOfText> }[];
+
+/** Entity F1 (exact span and type) of weights on held-out sentences. */
+function heldOutF1(held: Held, buckets: number, weight: (index: number) => number): number {
+  const found = scoreEntities(held, { buckets }, weight, 1);
+  const gold = held.reduce((sum, { sentence }) => sum + sentence.entities.length, 0);
+  return (2 * found.filter((f) => f.right).length) / Math.max(found.length + gold, 1);
+}
+
 /**
  * An averaged perceptron (Collins 2002) trained greedily as it decodes: each token's features
- * include the tags it predicted before it, and a wrong tag moves the weights at once.
+ * include the tags it predicted before it, and a wrong tag moves the weights at once. After each
+ * pass the averaged weights are scored on the held-out sentences; the best pass's are kept.
  */
-function averagedWeights(prepared: Prepared[], options: TaggerOptions, progress: (message: string) => void): Float64Array {
+function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOptions, progress: (message: string) => void): { weights: Float64Array; epoch: number } {
   const size = options.buckets * TAGS.length;
   const weights = new Float64Array(size);
   // Each weight's sum of updates times the step they came at: the average is w - sums / steps.
@@ -41,8 +52,9 @@ function averagedWeights(prepared: Prepared[], options: TaggerOptions, progress:
   let step = 1;
   const scores = new Float64Array(TAGS.length);
   const weight = (index: number) => weights[index]!;
+  let best = { weights: weights, epoch: 0, f1: -1 };
   for (let epoch = 1; epoch <= options.epochs; epoch++) {
-    progress(`epoch ${epoch}/${options.epochs}`);
+    progress(`epoch ${epoch}/${options.epochs}${best.epoch ? `, best so far ${best.epoch} (held-out F1 ${best.f1.toFixed(3)})` : ""}`);
     for (const { sentence, rows, gold } of shuffled(prepared, epoch)) {
       const predicted: Tag[] = [];
       for (let i = 0; i < gold.length; i++) {
@@ -62,25 +74,29 @@ function averagedWeights(prepared: Prepared[], options: TaggerOptions, progress:
         step++;
       }
     }
+    const averaged = weights.map((w, i) => w - sums[i]! / step);
+    const f1 = heldOutF1(held, options.buckets, (index) => averaged[index]!);
+    if (f1 > best.f1) best = { weights: averaged, epoch, f1 };
   }
-  return weights.map((w, i) => w - sums[i]! / step);
+  return best;
 }
 
 /** The found PER, LOC and ORG entities of sentences, each with its mean tag probability and whether it is right. */
-export function scoreEntities(prepared: { sentence: NerSentence; hints: ReturnType<typeof hintsOfText> }[], model: Pick<EntityTaggerModel, "buckets">, weight: (index: number) => number, temperature: number) {
+export function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "buckets">, weight: (index: number) => number, temperature: number) {
   return prepared.flatMap(({ sentence, hints }) => {
     const { tags, probabilities } = decode(sentence.tokens, hints, model.buckets, weight, temperature);
     const gold = new Set(sentence.entities.map((e) => `${e.start}:${e.end}:${e.type}`));
-    return entitySpans(tags, probabilities)
+    return entitySpans(sentence.tokens, tags, probabilities)
       .filter((span) => span.label !== "MISC")
-      .map((span) => ({ probability: span.probability, right: gold.has(`${sentence.tokens[span.first]!.start}:${sentence.tokens[span.last]!.end}:${span.label}`) ? 1 : 0 }));
+      .map((span) => ({ ...span, right: gold.has(`${sentence.tokens[span.first]!.start}:${sentence.tokens[span.last]!.end}:${span.label}`) ? 1 : 0 }));
   });
 }
 
 /** Trains on `train`, then fits the temperature and the calibration of the shipped (packed) weights on `calibration`. */
 export function trainEntityTagger(train: NerSentence[], calibration: NerSentence[], options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
   const prepared = prepare(train, options.buckets, progress);
-  const averaged = averagedWeights(prepared, options, progress);
+  const held: Held = calibration.map((sentence) => ({ sentence, hints: hintsOfText(sentence.text, sentence.tokens) }));
+  const { weights: averaged, epoch } = averagedWeights(prepared, held, options, progress);
   const kept: [number, number][] = [];
   averaged.forEach((w, index) => {
     if (Math.abs(w) >= options.keepAbove) kept.push([index, w]);
@@ -89,19 +105,20 @@ export function trainEntityTagger(train: NerSentence[], calibration: NerSentence
   const table = unpackWeights(packed);
   const weight = (index: number) => table.get(index) ?? 0;
   progress("calibrating");
-  const held = calibration.map((sentence) => ({ sentence, hints: hintsOfText(sentence.text, sentence.tokens) }));
-  const fits = TEMPERATURES.map((temperature) => {
-    const found = scoreEntities(held, options, weight, temperature);
-    const calibrated = fitCalibration(
-      found.map((f) => f.probability),
+  const platt = (found: ReturnType<typeof scoreEntities>) =>
+    fitCalibration(
+      found.map((f) => logOdds(f.probability)),
       found.map((f) => f.right),
     );
+  const fits = TEMPERATURES.map((temperature) => {
+    const found = scoreEntities(held, options, weight, temperature);
+    const calibrated = platt(found);
     const loss = -found.reduce((sum, f) => {
-      const p = 1 / (1 + Math.exp(-(calibrated.a * f.probability + calibrated.b)));
+      const p = entityConfidence({ calibration: calibrated }, f.probability);
       return sum + Math.log(Math.max(f.right ? p : 1 - p, 1e-12));
     }, 0);
     return { temperature, calibrated, loss };
   });
   const best = fits.reduce((x, y) => (y.loss < x.loss ? y : x));
-  return { buckets: options.buckets, weights: packed, temperature: best.temperature, calibration: best.calibrated, source: options.source };
+  return { buckets: options.buckets, epochs: epoch, weights: packed, temperature: best.temperature, calibration: best.calibrated, source: options.source };
 }

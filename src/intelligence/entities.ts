@@ -66,6 +66,10 @@ interface CompromiseMatch {
   offset: { start: number; length: number };
 }
 
+interface CompromiseSentence {
+  terms: { tags: string[]; offset: { start: number; length: number } }[];
+}
+
 function narrowed(text: string, match: CompromiseMatch, type: EntityType, confidence: number): Entity | undefined {
   let start = match.offset.start;
   let value = text.slice(start, start + match.offset.length);
@@ -90,6 +94,9 @@ const READINGS: [EntityLabel, (doc: Document) => View][] = [
   ["ORG", (doc) => doc.organizations()],
   ["LOC", (doc) => doc.places()],
 ];
+
+/** compromise's term tags, most telling first: a term's part of speech is the first it has. */
+const PARTS_OF_SPEECH = ["Honorific", "Person", "Place", "Organization", "Demonym", "Acronym", "ProperNoun", "Value", "Date", "Pronoun", "Noun", "Verb", "Adjective", "Adverb", "Preposition", "Determiner", "Conjunction"];
 
 /** compromise's lexicon tags grouped into the classes the tagger learns from. */
 const LEXICON_CLASSES: Record<string, string> = {
@@ -120,7 +127,8 @@ function lexiconClass(phrase: string): string | undefined {
 
 /**
  * What compromise makes of each token: the reading (person, place, organisation) of the span it
- * is in, and the lexicon class of the longest phrase of up to three words that holds it.
+ * is in, its part of speech, and the lexicon class of the longest phrase of up to three words
+ * that holds it.
  * `base` is the document's offset in the tokens' text.
  */
 export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: readonly Token[], base = 0): TokenHints[] {
@@ -134,6 +142,13 @@ export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: r
       });
     }
   }
+  const terms = (doc.json({ offset: true, terms: { offset: true } }) as CompromiseSentence[]).flatMap((sentence) => sentence.terms);
+  let term = 0;
+  tokens.forEach((token, i) => {
+    while (term < terms.length && base + terms[term]!.offset.start + terms[term]!.offset.length <= token.start) term++;
+    const found = terms[term];
+    if (found && base + found.offset.start <= token.start) hints[i]!.partOfSpeech = PARTS_OF_SPEECH.find((tag) => found.tags.includes(tag)) ?? "other";
+  });
   const lower = tokens.map((t) => t.text.toLowerCase());
   for (const length of [3, 2, 1]) {
     for (let i = 0; i + length <= tokens.length; i++) {

@@ -14,8 +14,10 @@ export type EntityLabel = "PER" | "LOC" | "ORG" | "MISC";
 
 export interface EntityTaggerModel {
   buckets: number;
+  /** Passes over the training data, the number that did best on held-out sentences. */
+  epochs: number;
   weights: PackedWeights;
-  /** Platt scaling of an entity's mean tag probability (a softmax of the tag scores at `temperature`). */
+  /** Platt scaling of the log-odds of an entity's mean tag probability (a softmax of the tag scores at `temperature`). */
   temperature: number;
   calibration: Calibration;
   source: string;
@@ -33,6 +35,8 @@ export interface TokenHints {
   reading?: EntityLabel;
   /** The lexicon's class of the word, or of a phrase of up to three words the token is in. */
   lexicon?: string;
+  /** compromise's part of speech for the word (its most telling tag: Person, ProperNoun, Verb…). */
+  partOfSpeech?: string;
 }
 
 const ABBREVIATIONS = "Inc|Corp|Co|Ltd|Jr|Sr|St|Dr|Mr|Mrs|Ms|Prof|Gen|Gov|Sen|Rep|Mt|Ft|Bros|No|vs";
@@ -60,8 +64,8 @@ const NAME_JOINERS = new Set(["of", "and", "&", "the", "for", "de", "du", "la", 
  * For each token in a run of capitalised words (joiners allowed inside), the run's last word and
  * length: "Association" or "University" at its end says organisation from the run's first word on.
  */
-function capitalizedRuns(tokens: readonly Token[]): ({ last: string; length: number } | undefined)[] {
-  const runs: ({ last: string; length: number } | undefined)[] = tokens.map(() => undefined);
+function capitalizedRuns(tokens: readonly Token[]): ({ last: string; before: string; length: number } | undefined)[] {
+  const runs: ({ last: string; before: string; length: number } | undefined)[] = tokens.map(() => undefined);
   for (let i = 0; i < tokens.length; ) {
     if (!CAPITALIZED.test(tokens[i]!.text)) {
       i++;
@@ -72,7 +76,7 @@ function capitalizedRuns(tokens: readonly Token[]): ({ last: string; length: num
       if (CAPITALIZED.test(tokens[j]!.text)) end = j;
       else if (!NAME_JOINERS.has(tokens[j]!.text.toLowerCase())) break;
     }
-    const run = { last: tokens[end]!.text.toLowerCase(), length: Math.min(end - i + 1, 5) };
+    const run = { last: tokens[end]!.text.toLowerCase(), before: tokens[i - 1]?.text.toLowerCase() ?? "<s>", length: Math.min(end - i + 1, 5) };
     for (let j = i; j <= end; j++) runs[j] = run;
     i = end + 1;
   }
@@ -86,6 +90,7 @@ export function staticFeatures(tokens: readonly Token[], hints: readonly TokenHi
   const at = (values: readonly (string | undefined)[], i: number) => (i < 0 ? "<s>" : i >= values.length ? "</s>" : (values[i] ?? "-"));
   const readings = hints.map((h) => h.reading);
   const lexicon = hints.map((h) => h.lexicon);
+  const parts = hints.map((h) => h.partOfSpeech);
   const runs = capitalizedRuns(tokens);
   return tokens.map((token, i) => {
     const word = lower[i]!;
@@ -111,9 +116,12 @@ export function staticFeatures(tokens: readonly Token[], hints: readonly TokenHi
       `g-1=${at(lexicon, i - 1)}`,
       `g+1=${at(lexicon, i + 1)}`,
       `gs=${at(lexicon, i)}|${shapes[i]}`,
+      `pos=${at(parts, i)}`,
+      `pos-1=${at(parts, i - 1)}|${at(parts, i)}`,
+      `pos+1=${at(parts, i)}|${at(parts, i + 1)}`,
     ];
     const run = runs[i];
-    if (run) features.push(`run-last=${run.last}`, `run-length=${run.length}`);
+    if (run) features.push(`run-last=${run.last}`, `run-before=${run.before}`, `run-length=${run.length}`);
     if (i === 0) features.push(`first|s=${shapes[i]}`);
     if (token.text.length > 1 && token.text === token.text.toUpperCase() && /\p{Lu}/u.test(token.text)) features.push("caps");
     return features;
@@ -174,8 +182,11 @@ export function decode(tokens: readonly Token[], hints: readonly TokenHints[], b
   return { tags, probabilities };
 }
 
-/** The entities of a tag sequence with their tokens' mean tag probability. */
-export function entitySpans(tags: readonly Tag[], probabilities: readonly number[]): TaggedEntity[] {
+// A title before a name is not part of it (CoNLL's convention, and UNER's).
+const HONORIFIC = /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady)\.?$/;
+
+/** The entities of a tag sequence (MISC among them), with their tokens' mean tag probability; a title is left out of a name. */
+export function entitySpans(tokens: readonly Token[], tags: readonly Tag[], probabilities: readonly number[]): TaggedEntity[] {
   const spans: TaggedEntity[] = [];
   tags.forEach((tag, i) => {
     if (tag.startsWith("B-")) spans.push({ label: tag.slice(2) as EntityLabel, first: i, last: i, probability: probabilities[i]! });
@@ -185,16 +196,22 @@ export function entitySpans(tags: readonly Tag[], probabilities: readonly number
       span.last = i;
     }
   });
-  return spans;
+  return spans.flatMap((span) => {
+    const first = span.label === "PER" && HONORIFIC.test(tokens[span.first]!.text) ? span.first + 1 : span.first;
+    return first <= span.last ? [{ ...span, first }] : [];
+  });
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-// A title before a name is not part of it (CoNLL's convention, and UNER's).
-const HONORIFIC = /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady)\.?$/;
+/** The log-odds of a probability, bounded: what Platt scaling reads. */
+export const logOdds = (probability: number) => {
+  const p = Math.min(Math.max(probability, 1e-4), 1 - 1e-4);
+  return Math.log(p / (1 - p));
+};
 
 /** An entity's calibrated confidence from its mean tag probability. */
-export const entityConfidence = (model: Pick<EntityTaggerModel, "calibration">, probability: number) => sigmoid(model.calibration.a * probability + model.calibration.b);
+export const entityConfidence = (model: Pick<EntityTaggerModel, "calibration">, probability: number) => sigmoid(model.calibration.a * logOdds(probability) + model.calibration.b);
 
 const tables = new WeakMap<EntityTaggerModel, Map<number, number>>();
 
@@ -204,8 +221,5 @@ export function tagEntities(model: EntityTaggerModel, tokens: readonly Token[], 
   if (!table) tables.set(model, (table = unpackWeights(model.weights)));
   const weights = table;
   const { tags, probabilities } = decode(tokens, hints, model.buckets, (index) => weights.get(index) ?? 0, model.temperature);
-  return entitySpans(tags, probabilities).flatMap((span) => {
-    if (span.label === "PER" && HONORIFIC.test(tokens[span.first]!.text)) span.first++;
-    return span.first <= span.last ? [{ ...span, confidence: entityConfidence(model, span.probability) }] : [];
-  });
+  return entitySpans(tokens, tags, probabilities).map((span) => ({ ...span, confidence: entityConfidence(model, span.probability) }));
 }
