@@ -184,6 +184,8 @@ export function decode(tokens: readonly Token[], hints: readonly TokenHints[], b
 
 // A title before a name is not part of it (CoNLL's convention, and UNER's).
 const HONORIFIC = /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady)\.?$/;
+// A name does not end with a possessive, a joiner or punctuation ("University of" is a cut-off name).
+const NOT_A_NAME_END = /^(?:['’]s|of|and|the|for|&|[^\p{L}\p{N}])$/iu;
 
 /** The entities of a tag sequence (MISC among them), with their tokens' mean tag probability; a title is left out of a name. */
 export function entitySpans(tokens: readonly Token[], tags: readonly Tag[], probabilities: readonly number[]): TaggedEntity[] {
@@ -198,7 +200,9 @@ export function entitySpans(tokens: readonly Token[], tags: readonly Tag[], prob
   });
   return spans.flatMap((span) => {
     const first = span.label === "PER" && HONORIFIC.test(tokens[span.first]!.text) ? span.first + 1 : span.first;
-    return first <= span.last ? [{ ...span, first }] : [];
+    let last = span.last;
+    while (last > first && NOT_A_NAME_END.test(tokens[last]!.text)) last--;
+    return first <= last && !(first === last && NOT_A_NAME_END.test(tokens[first]!.text)) ? [{ ...span, first, last }] : [];
   });
 }
 
