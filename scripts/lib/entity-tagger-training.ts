@@ -1,12 +1,12 @@
 import { hintsOfText } from "../../src/intelligence/entities";
-import { bestTag, decode, entityConfidence, logOdds, entitySpans, featureRows, staticFeatures, tokenRows, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
+import { bestTag, decode, entityConfidence, logOdds, type TokenHints, entitySpans, featureRows, staticFeatures, tokenRows, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
 import { packWeights, unpackWeights } from "../../src/intelligence/linear-model";
-import type { NerSentence } from "./corpora";
+import { calibrationSplit, type NerSentence } from "./corpora";
 import { fitCalibration, shuffled } from "./logistic-regression";
 
 export interface TaggerOptions {
   buckets: number;
-  /** At most this many passes; the weights kept are those of the pass best on the held-out sentences. */
+  /** At most this many passes; the weights kept are those of the fewest passes near the best on the held-out sentences. */
   epochs: number;
   /** Averaged weights smaller than this are dropped from the shipped model. */
   keepAbove: number;
@@ -20,17 +20,27 @@ interface Prepared {
 }
 
 const TEMPERATURES = [0.5, 1, 2, 3, 4, 6, 8, 12, 16];
+/** A pass whose held-out F1 is this close to the best pass's is as good, and smaller. */
+const NEAR_BEST_F1 = 0.005;
+
+// compromise's hints of a sentence, read once however many taggers learn from it.
+const hintsCache = new WeakMap<NerSentence, TokenHints[]>();
+function hintsOf(sentence: NerSentence): TokenHints[] {
+  let hints = hintsCache.get(sentence);
+  if (!hints) hintsCache.set(sentence, (hints = hintsOfText(sentence.text, sentence.tokens)));
+  return hints;
+}
 
 function prepare(sentences: NerSentence[], buckets: number, progress: (message: string) => void): Prepared[] {
   return sentences.map((sentence, i) => {
     if (i % 500 === 0) progress(`compromise's hints ${i}/${sentences.length}`);
-    const hints = hintsOfText(sentence.text, sentence.tokens);
+    const hints = hintsOf(sentence);
     const rows = staticFeatures(sentence.tokens, hints).map((features) => featureRows(features, buckets));
     return { sentence, rows, gold: sentence.tokens.map((t) => t.tag as Tag) };
   });
 }
 
-type Held = { sentence: NerSentence; hints: ReturnType<typeof hintsOfText> }[];
+type Held = { sentence: NerSentence; hints: TokenHints[] }[];
 
 /** Entity F1 (exact span and type) of weights on held-out sentences. */
 function heldOutF1(held: Held, buckets: number, weight: (index: number) => number): number {
@@ -42,9 +52,9 @@ function heldOutF1(held: Held, buckets: number, weight: (index: number) => numbe
 /**
  * An averaged perceptron (Collins 2002) trained greedily as it decodes: each token's features
  * include the tags it predicted before it, and a wrong tag moves the weights at once. After each
- * pass the averaged weights are scored on the held-out sentences; the best pass's are kept.
+ * pass the averaged weights are scored on the held-out sentences.
  */
-function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOptions, progress: (message: string) => void): { weights: Float64Array; epoch: number } {
+function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOptions, progress: (message: string) => void): { weights: Float32Array; epoch: number } {
   const size = options.buckets * TAGS.length;
   const weights = new Float64Array(size);
   // Each weight's sum of updates times the step they came at: the average is w - sums / steps.
@@ -52,9 +62,9 @@ function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOption
   let step = 1;
   const scores = new Float64Array(TAGS.length);
   const weight = (index: number) => weights[index]!;
-  let best = { weights: weights, epoch: 0, f1: -1 };
+  const passes: { weights: Float32Array; epoch: number; f1: number }[] = [];
   for (let epoch = 1; epoch <= options.epochs; epoch++) {
-    progress(`epoch ${epoch}/${options.epochs}${best.epoch ? `, best so far ${best.epoch} (held-out F1 ${best.f1.toFixed(3)})` : ""}`);
+    progress(`epoch ${epoch}/${options.epochs}${passes.length ? ` (held-out F1 ${passes.at(-1)!.f1.toFixed(3)})` : ""}`);
     for (const { sentence, rows, gold } of shuffled(prepared, epoch)) {
       const predicted: Tag[] = [];
       for (let i = 0; i < gold.length; i++) {
@@ -74,11 +84,12 @@ function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOption
         step++;
       }
     }
-    const averaged = weights.map((w, i) => w - sums[i]! / step);
-    const f1 = heldOutF1(held, options.buckets, (index) => averaged[index]!);
-    if (f1 > best.f1) best = { weights: averaged, epoch, f1 };
+    const averaged = Float32Array.from(weights, (w, i) => w - sums[i]! / step);
+    passes.push({ weights: averaged, epoch, f1: heldOutF1(held, options.buckets, (index) => averaged[index]!) });
   }
-  return best;
+  // Held-out F1 flattens after a few passes while the weights keep growing in number: the fewest passes near the best.
+  const top = Math.max(...passes.map((p) => p.f1));
+  return passes.find((p) => p.f1 >= top - NEAR_BEST_F1)!;
 }
 
 /** The found PER, LOC and ORG entities of sentences, each with its mean tag probability and whether it is right. */
@@ -92,33 +103,66 @@ export function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "bu
   });
 }
 
-/** Trains on `train`, then fits the temperature and the calibration of the shipped (packed) weights on `calibration`. */
-export function trainEntityTagger(train: NerSentence[], calibration: NerSentence[], options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
-  const prepared = prepare(train, options.buckets, progress);
-  const held: Held = calibration.map((sentence) => ({ sentence, hints: hintsOfText(sentence.text, sentence.tokens) }));
-  const { weights: averaged, epoch } = averagedWeights(prepared, held, options, progress);
+/**
+ * The temperature and Platt scaling (of the log-odds) that make entity confidences likeliest over
+ * the sentences each tagger is scored on, pooled.
+ */
+function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets" | "weights">; held: Held }[]): Pick<EntityTaggerModel, "temperature" | "calibration"> {
+  const weights = scored.map(({ model }) => {
+    const table = unpackWeights(model.weights);
+    return (index: number) => table.get(index) ?? 0;
+  });
+  const fits = TEMPERATURES.map((temperature) => {
+    const found = scored.flatMap(({ model, held }, i) => scoreEntities(held, model, weights[i]!, temperature));
+    const calibration = fitCalibration(
+      found.map((f) => logOdds(f.probability)),
+      found.map((f) => f.right),
+    );
+    const loss = -found.reduce((sum, f) => {
+      const p = entityConfidence({ calibration }, f.probability);
+      return sum + Math.log(Math.max(f.right ? p : 1 - p, 1e-12));
+    }, 0);
+    return { temperature, calibration, loss };
+  });
+  const { temperature, calibration } = fits.reduce((x, y) => (y.loss < x.loss ? y : x));
+  return { temperature, calibration };
+}
+
+const withHints = (sentences: NerSentence[]): Held => sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence) }));
+
+/** The averaged, pruned and packed weights learned from `train`, the passes chosen on `held`. */
+function learnWeights(train: NerSentence[], held: NerSentence[], options: TaggerOptions, progress: (message: string) => void) {
+  const { weights: averaged, epoch } = averagedWeights(prepare(train, options.buckets, progress), withHints(held), options, progress);
   const kept: [number, number][] = [];
   averaged.forEach((w, index) => {
     if (Math.abs(w) >= options.keepAbove) kept.push([index, w]);
   });
-  const packed = packWeights(kept);
-  const table = unpackWeights(packed);
-  const weight = (index: number) => table.get(index) ?? 0;
-  progress("calibrating");
-  const platt = (found: ReturnType<typeof scoreEntities>) =>
-    fitCalibration(
-      found.map((f) => logOdds(f.probability)),
-      found.map((f) => f.right),
-    );
-  const fits = TEMPERATURES.map((temperature) => {
-    const found = scoreEntities(held, options, weight, temperature);
-    const calibrated = platt(found);
-    const loss = -found.reduce((sum, f) => {
-      const p = entityConfidence({ calibration: calibrated }, f.probability);
-      return sum + Math.log(Math.max(f.right ? p : 1 - p, 1e-12));
-    }, 0);
-    return { temperature, calibrated, loss };
+  return { buckets: options.buckets, weights: packWeights(kept), epochs: epoch };
+}
+
+/** Annotated sentences by corpus, and which corpora stand for the text the tagger is sent. */
+export interface TaggerCorpora {
+  corpora: Record<string, NerSentence[]>;
+  /** Each is left out of a tagger of its own, and that tagger's entities on it fit the confidences. */
+  unseen: string[];
+}
+
+/**
+ * Learns the tagger from every corpus (nine tenths of each; the passes chosen on the tenth left),
+ * then calibrates its confidences on text it has not seen: for each corpus in `unseen`, a tagger
+ * learned without it tags it, and the pooled entities fit the temperature and Platt scaling.
+ * Confidences fitted on held-out sentences of the training corpora were too high on other text.
+ */
+export function trainEntityTagger({ corpora, unseen }: TaggerCorpora, options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
+  const splits = Object.fromEntries(Object.entries(corpora).map(([name, sentences]) => [name, calibrationSplit(sentences)]));
+  const pooled = (names: string[], part: "fit" | "calibration") => names.flatMap((name) => splits[name]![part]);
+  const names = Object.keys(corpora);
+  const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), options, (message) => progress(`all corpora: ${message}`));
+  const scored = unseen.map((left) => {
+    const others = names.filter((name) => name !== left);
+    const without = learnWeights(pooled(others, "fit"), pooled(others, "calibration"), options, (message) => progress(`without ${left}: ${message}`));
+    return { model: without, held: withHints(corpora[left]!) };
   });
-  const best = fits.reduce((x, y) => (y.loss < x.loss ? y : x));
-  return { buckets: options.buckets, epochs: epoch, weights: packed, temperature: best.temperature, calibration: best.calibrated, source: options.source };
+  progress("calibrating");
+  return { ...model, ...fitTaggerCalibration(scored), source: options.source };
 }
