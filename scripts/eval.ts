@@ -8,10 +8,13 @@ import { extractEntities } from "../src/intelligence/entities";
 import { detectLanguage, DETECTABLE_LANGUAGES } from "../src/intelligence/language";
 import { probabilityOf, scoreText, textLength, type LinearModel } from "../src/intelligence/linear-model";
 import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
+import { summarize } from "../src/intelligence/summarize";
+import { sentences, words } from "../src/intelligence/text";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, languageSentences, nerSentences, sentimentSentences, smsMessages, spamAssassinEmails, split, type LabelledText, type NerSentence } from "./lib/corpora";
+import { calibrationSplit, languageSentences, nerSentences, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
+import { rouge1, rougeL } from "./lib/rouge";
 
 interface Prediction {
   label: string;
@@ -151,6 +154,37 @@ function reliableRow(answers: LanguageAnswer[]): Row {
   };
 }
 
+/**
+ * I2 against the person's summary of each article, as long as it (in words): ROUGE-1 and ROUGE-L
+ * of ours, and of the article's first three sentences cut to our summary's length.
+ */
+function summaryRow(): Row {
+  const articles = summarizedArticles();
+  const totals = { ours1: 0, oursL: 0, lead1: 0, leadL: 0 };
+  for (const article of articles) {
+    const text = article.paragraphs.join("\n\n");
+    const reference = words(article.summary);
+    const ours = words(summarize(text, { minLength: 1, maxLength: reference.length }).sentences.join(" "));
+    const lead = sentences(text)
+      .slice(0, 3)
+      .flatMap((s) => words(s.text))
+      .slice(0, ours.length);
+    totals.ours1 += rouge1(ours, reference);
+    totals.oursL += rougeL(ours, reference);
+    totals.lead1 += rouge1(lead, reference);
+    totals.leadL += rougeL(lead, reference);
+  }
+  const mean = (sum: number) => fixed(sum / articles.length);
+  return {
+    task: "I2 summaries",
+    set: "GUM's Wikinews articles, a person's one-sentence summary each",
+    items: articles.length,
+    score: `ROUGE-1 ${mean(totals.ours1)}, ROUGE-L ${mean(totals.oursL)}`,
+    baseline: `first three sentences, same length: ROUGE-1 ${mean(totals.lead1)}, ROUGE-L ${mean(totals.leadL)}`,
+    ece: "—",
+  };
+}
+
 const started = Date.now();
 const language = languageAnswers();
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
@@ -166,12 +200,13 @@ const steps: [string, () => Promise<Row>][] = [
   ["entities, wiki", async () => entityRow("UNER English PUD, Wikipedia sentences", nerSentences().filter((s) => s.domain === "wiki"))],
   ["language id", async () => row("I6 language id", "Tatoeba sentences in 9 of eld's languages", language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })), (text) => language.find((a) => a.text === text)!)],
   ["language id, reliable", async () => reliableRow(language)],
+  ["summaries", async () => summaryRow()],
 ];
 const rows: Row[] = [];
 for (const [index, [name, run]] of steps.entries()) {
   console.log(`[${index + 1}/${steps.length}] ${name}`);
   rows.push(await run());
 }
-console.log("\n| task | held-out set | items | embedded engine | majority class | ECE |\n|---|---|---|---|---|---|");
+console.log("\n| task | held-out set | items | embedded engine | baseline (majority class; I2: lead) | ECE |\n|---|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.task} | ${r.set} | ${r.items} | ${r.score} | ${r.baseline} | ${r.ece} |`);
 console.log(`\nScored ${rows.length} rows in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

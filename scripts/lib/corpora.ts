@@ -148,3 +148,24 @@ export function languageSentences(part: "calibration" | "test"): LanguageSentenc
       return { text: text!, language: language! };
     });
 }
+
+/** A news article with a summary written for it. */
+export interface SummarizedArticle {
+  id: string;
+  title: string;
+  summary: string;
+  /** The article's text after the headline (dateline first), one string a paragraph. */
+  paragraphs: string[];
+}
+
+/**
+ * The 24 Wikinews articles of the GUM corpus (texts CC BY 2.5, annotations CC BY 4.0), each with
+ * the one-sentence summary a person wrote for it (data/corpora/summaries/; source in data/corpora/README.md).
+ */
+export function summarizedArticles(): SummarizedArticle[] {
+  const raw = readFileSync(new URL("../../data/corpora/summaries/gum-news.jsonl", import.meta.url), "utf8");
+  return raw
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as SummarizedArticle);
+}

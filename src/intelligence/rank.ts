@@ -14,9 +14,11 @@ export const emptyGraph = (nodes: number): WeightedGraph => Array.from({ length:
  * memory follow the edges, so a text of 15,000 distinct words is a sparse graph, not 225 million
  * cells.
  */
-export function pageRank(graph: WeightedGraph, damping = 0.85, iterations = 40, tolerance = 1e-6): number[] {
+export function pageRank(graph: WeightedGraph, damping = 0.85, teleport?: readonly number[], iterations = 40, tolerance = 1e-6): number[] {
   const n = graph.length;
   if (n === 0) return [];
+  // Where a random walk restarts: everywhere alike, or as `teleport` says (personalised PageRank).
+  const restart = teleport ? Float64Array.from(teleport, (t) => (1 - damping) * t) : new Float64Array(n).fill((1 - damping) / n);
   // For each node, its neighbours and the share of its weight that flows to each.
   const flows = graph.map((edges) => {
     let out = 0;
@@ -26,7 +28,7 @@ export function pageRank(graph: WeightedGraph, damping = 0.85, iterations = 40, 
   let scores = new Float64Array(n).fill(1 / n);
   let next = new Float64Array(n);
   for (let iteration = 0; iteration < iterations; iteration++) {
-    next.fill((1 - damping) / n);
+    next.set(restart);
     for (let j = 0; j < n; j++) {
       const { to, share } = flows[j]!;
       const flowing = damping * scores[j]!;

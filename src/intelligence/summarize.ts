@@ -30,10 +30,22 @@ function truncateToWords(sentence: string, limit: number): string {
   return `${sentence.slice(0, last.index + last[0].length).replace(/[,;:]$/, "")}…`;
 }
 
+const DAMPING = 0.85;
+/** How fast the restart weight falls with a sentence's place: chosen on GUM's non-news documents (docs/intelligence.md). */
+const LEAD_DECAY = 1.5;
+
+/** The restart distribution of the walk: sentence i weighs 1/(i+1)^LEAD_DECAY, as writers put the gist first. */
+function leadBias(count: number): number[] {
+  const weights = Array.from({ length: count }, (_, i) => 1 / (i + 1) ** LEAD_DECAY);
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  return weights.map((w) => w / total);
+}
+
 /**
- * Extractive summary (TextRank, Mihalcea & Tarau 2004): sentences ranked by PageRank over their
- * similarity graph, taken best first while they fit within maxLength words, shown in text order.
- * When no whole sentence fits, the best one is cut at maxLength words.
+ * Extractive summary (TextRank, Mihalcea & Tarau 2004, with a restart biased to the opening
+ * sentences as in PositionRank): sentences ranked by personalised PageRank over their similarity
+ * graph, taken best first while they fit within maxLength words, shown in text order. When no
+ * whole sentence fits, the best one is cut at maxLength words.
  */
 export function summarize(text: string, options: SummaryOptions): Summary {
   const spans = sentences(text);
@@ -49,7 +61,7 @@ export function summarize(text: string, options: SummaryOptions): Summary {
       if (weight > 0) addEdge(graph, i, j, weight);
     }
   }
-  const scores = pageRank(graph);
+  const scores = pageRank(graph, DAMPING, leadBias(spans.length));
   // Ties (no shared words at all) go to the earlier sentence: leads carry most news.
   const order = spans.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b);
 
