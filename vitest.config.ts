@@ -47,6 +47,12 @@ export default defineConfig({
       // The tests load the TypeScript source; wrangler.toml's main is the built Worker.
       main: "./src/index.ts",
       miniflare: {
+        // Queue batches handed over at once instead of after wrangler's 5 s wait: the same
+        // consumers and retries as production, without the idle seconds in every pickup test.
+        queueConsumers: {
+          "gateway-pickups": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3 },
+          "gateway-webhooks": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3, deadLetterQueue: "gateway-webhooks-dlq" },
+        },
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           // Built here, in Node: some seed sources read their data files at run time.

@@ -1,5 +1,5 @@
 import { hintsOfText } from "../../src/intelligence/entities";
-import { bestTag, decode, entityConfidence, logOdds, type TokenHints, entitySpans, featureRows, staticFeatures, tokenRows, TAGS, type EntityTaggerModel, type Tag } from "../../src/intelligence/entity-tagger";
+import { bestTag, decode, entityConfidence, entitySpans, featureRows, logOdds, staticFeatures, TAGS, tokenRows, type EntityTaggerModel, type Tag, type TokenHints } from "../../src/intelligence/entity-tagger";
 import { packWeights, unpackWeights } from "../../src/intelligence/linear-model";
 import { calibrationSplit, type NerSentence } from "./corpora";
 import { fitCalibration, shuffled } from "./logistic-regression";
@@ -93,7 +93,7 @@ function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOption
 }
 
 /** The found PER, LOC and ORG entities of sentences, each with its mean tag probability and whether it is right. */
-export function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "buckets">, weight: (index: number) => number, temperature: number) {
+function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "buckets">, weight: (index: number) => number, temperature: number) {
   return prepared.flatMap(({ sentence, hints }) => {
     const { tags, probabilities } = decode(sentence.tokens, hints, model.buckets, weight, temperature);
     const gold = new Set(sentence.entities.map((e) => `${e.start}:${e.end}:${e.type}`));
