@@ -93,7 +93,7 @@ const steps: [string, () => string][] = [
       const model = trainEntityTagger({ corpora, unseen: ["uner-ewt", "wikigold"] }, ENTITY_TAGGER, (message) => process.stdout.write(`\r  entities: ${message}      `));
       process.stdout.write("\r");
       const sentences = Object.values(corpora).reduce((sum, c) => sum + c.length, 0);
-      return `averaged perceptron, ${sentences} sentences, ${model.epochs} passes, ${model.weights.count} weights, ${write("entities", model)}`;
+      return `averaged perceptron, ${sentences} sentences, ${model.epochs} passes, held-out F1 ${model.heldOutF1}, ${model.weights.count} weights, ${write("entities", model)}`;
     },
   ],
 ];

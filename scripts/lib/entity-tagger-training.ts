@@ -54,7 +54,7 @@ function heldOutF1(held: Held, buckets: number, weight: (index: number) => numbe
  * include the tags it predicted before it, and a wrong tag moves the weights at once. After each
  * pass the averaged weights are scored on the held-out sentences.
  */
-function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOptions, progress: (message: string) => void): { weights: Float32Array; epoch: number } {
+function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOptions, progress: (message: string) => void): { weights: Float32Array; epoch: number; f1: number } {
   const size = options.buckets * TAGS.length;
   const weights = new Float64Array(size);
   // Each weight's sum of updates times the step they came at: the average is w - sums / steps.
@@ -132,12 +132,12 @@ const withHints = (sentences: NerSentence[]): Held => sentences.map((sentence) =
 
 /** The averaged, pruned and packed weights learned from `train`, the passes chosen on `held`. */
 function learnWeights(train: NerSentence[], held: NerSentence[], options: TaggerOptions, progress: (message: string) => void) {
-  const { weights: averaged, epoch } = averagedWeights(prepare(train, options.buckets, progress), withHints(held), options, progress);
+  const { weights: averaged, epoch, f1 } = averagedWeights(prepare(train, options.buckets, progress), withHints(held), options, progress);
   const kept: [number, number][] = [];
   averaged.forEach((w, index) => {
     if (Math.abs(w) >= options.keepAbove) kept.push([index, w]);
   });
-  return { buckets: options.buckets, weights: packWeights(kept), epochs: epoch };
+  return { buckets: options.buckets, weights: packWeights(kept), epochs: epoch, heldOutF1: Number(f1.toFixed(4)) };
 }
 
 /** Annotated sentences by corpus, and which corpora stand for the text the tagger is sent. */
