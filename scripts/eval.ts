@@ -187,6 +187,7 @@ function summaryRow(): Row {
 
 const started = Date.now();
 const language = languageAnswers();
+const languageByText = new Map(language.map((a) => [a.text, a]));
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
 const steps: [string, () => Promise<Row>][] = [
   ["sentiment, held-out fifth", async () => row("I3/I7 sentiment", "UCI sentences (Amazon, IMDb, Yelp), held-out fifth", held.sentiment, polarity)],
@@ -198,7 +199,7 @@ const steps: [string, () => Promise<Row>][] = [
   ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
   ["entities, news", async () => entityRow("UNER English PUD, news sentences", nerSentences().filter((s) => s.domain === "news"))],
   ["entities, wiki", async () => entityRow("UNER English PUD, Wikipedia sentences", nerSentences().filter((s) => s.domain === "wiki"))],
-  ["language id", async () => row("I6 language id", "Tatoeba sentences in 9 of eld's languages", language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })), (text) => language.find((a) => a.text === text)!)],
+  ["language id", async () => row("I6 language id", "Tatoeba sentences in 9 of eld's languages", language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })), (text) => languageByText.get(text)!)],
   ["language id, reliable", async () => reliableRow(language)],
   ["summaries", async () => summaryRow()],
 ];

@@ -1,8 +1,8 @@
 import { hintsOfText } from "../../src/intelligence/entities";
 import { bestTag, decode, entityConfidence, entitySpans, featureRows, logOdds, staticFeatures, TAGS, tokenRows, type EntityTaggerModel, type Tag, type TokenHints } from "../../src/intelligence/entity-tagger";
-import { packWeights, unpackWeights } from "../../src/intelligence/linear-model";
+import { packWeights, weightsOf } from "../../src/intelligence/linear-model";
 import { calibrationSplit, type NerSentence } from "./corpora";
-import { fitCalibration, shuffled } from "./logistic-regression";
+import { fitCalibration, logLoss, shuffled } from "./logistic-regression";
 
 export interface TaggerOptions {
   buckets: number;
@@ -109,19 +109,20 @@ function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "buckets">
  */
 function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets" | "weights">; held: Held }[]): Pick<EntityTaggerModel, "temperature" | "calibration"> {
   const weights = scored.map(({ model }) => {
-    const table = unpackWeights(model.weights);
+    const table = weightsOf(model);
     return (index: number) => table.get(index) ?? 0;
   });
   const fits = TEMPERATURES.map((temperature) => {
     const found = scored.flatMap(({ model, held }, i) => scoreEntities(held, model, weights[i]!, temperature));
+    const outcomes = found.map((f) => f.right);
     const calibration = fitCalibration(
       found.map((f) => logOdds(f.probability)),
-      found.map((f) => f.right),
+      outcomes,
     );
-    const loss = -found.reduce((sum, f) => {
-      const p = entityConfidence({ calibration }, f.probability);
-      return sum + Math.log(Math.max(f.right ? p : 1 - p, 1e-12));
-    }, 0);
+    const loss = logLoss(
+      found.map((f) => entityConfidence({ calibration }, f.probability)),
+      outcomes,
+    );
     return { temperature, calibration, loss };
   });
   const { temperature, calibration } = fits.reduce((x, y) => (y.loss < x.loss ? y : x));

@@ -1,14 +1,13 @@
 import { DETECTABLE_LANGUAGES, languageScores, softmaxShares, winnerEvidence, type LanguageCalibration } from "../../src/intelligence/language";
 import type { LanguageSentence } from "./corpora";
-import { fitCalibration } from "./logistic-regression";
+import { plattScaled } from "../../src/intelligence/linear-model";
+import { fitCalibration, logLoss } from "./logistic-regression";
 
 /** Of the answers marked reliable on the calibration sentences, at least this share must be right. */
 export const RELIABLE_PRECISION = 0.98;
 const TEMPERATURES = Array.from({ length: 40 }, (_, i) => 0.01 * (i + 1));
 const TOP_SCORE_WEIGHTS = [0, 0.25, 0.5, 1, 2];
 const THRESHOLDS = Array.from({ length: 99 }, (_, i) => 0.01 * (i + 1));
-
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
  * Fits `LanguageCalibration` on labelled sentences, sentences in languages eld does not know
@@ -25,14 +24,14 @@ export function calibrateLanguage(sentences: LanguageSentence[], source: string)
   const known = scored.filter((s) => DETECTABLE_LANGUAGES.includes(s.language));
   const temperatureLoss = (temperature: number) =>
     known.reduce((sum, s) => sum - Math.log(Math.max(softmaxShares(s.scores, temperature).find(([code]) => code === s.language)?.[1] ?? 0, 1e-6)), 0);
-  const temperature = TEMPERATURES.reduce((best, t) => (temperatureLoss(t) < temperatureLoss(best) ? t : best));
+  const losses = TEMPERATURES.map(temperatureLoss);
+  const temperature = TEMPERATURES[losses.indexOf(Math.min(...losses))]!;
   const ys = scored.map((s) => s.right);
   const fits = TOP_SCORE_WEIGHTS.map((topScoreWeight) => {
     const evidence = scored.map((s) => winnerEvidence(s.scores, topScoreWeight));
     const { a, b } = fitCalibration(evidence, ys);
-    const chances = evidence.map((e) => sigmoid(a * e + b));
-    const loss = -chances.reduce((sum, p, i) => sum + Math.log(Math.max(ys[i] ? p : 1 - p, 1e-12)), 0);
-    return { topScoreWeight, a, b, chances, loss };
+    const chances = evidence.map((e) => plattScaled({ a, b }, e));
+    return { topScoreWeight, a, b, chances, loss: logLoss(chances, ys) };
   });
   const best = fits.reduce((x, y) => (y.loss < x.loss ? y : x));
   const precisionFrom = (threshold: number) => {

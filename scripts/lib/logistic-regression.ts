@@ -65,6 +65,10 @@ function fit(examples: Example[], options: TrainingOptions, progress: (epoch: nu
   return { weights, bias };
 }
 
+/** The log loss (natural log, summed) of probabilities against what happened (1 or 0). */
+export const logLoss = (probabilities: readonly number[], outcomes: readonly number[]) =>
+  -probabilities.reduce((sum, p, i) => sum + Math.log(Math.max(outcomes[i] ? p : 1 - p, 1e-12)), 0);
+
 /** Platt scaling: a and b of σ(a·score + b) that minimise the log loss of held-out scores (Newton's method). */
 export function fitCalibration(scores: number[], ys: number[]): Calibration {
   // Platt's smoothed targets: a held-out set the model separates must not make it certain.

@@ -6,7 +6,7 @@
  * before it, compromise's lexicon (names, places, organisations) and compromise's own reading of
  * the sentence. Feature and tag are hashed together into one table (FNV-1a).
  */
-import { featureBucket, unpackWeights, type Calibration, type PackedWeights } from "./linear-model";
+import { featureBucket, plattScaled, weightsOf, type Calibration, type PackedWeights } from "./linear-model";
 
 export const TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG", "B-MISC", "I-MISC"] as const;
 export type Tag = (typeof TAGS)[number];
@@ -212,8 +212,6 @@ export function entitySpans(tokens: readonly Token[], tags: readonly Tag[], prob
   });
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-
 /** The log-odds of a probability, bounded: what Platt scaling reads. */
 export const logOdds = (probability: number) => {
   const p = Math.min(Math.max(probability, 1e-4), 1 - 1e-4);
@@ -221,15 +219,11 @@ export const logOdds = (probability: number) => {
 };
 
 /** An entity's calibrated confidence from its mean tag probability. */
-export const entityConfidence = (model: Pick<EntityTaggerModel, "calibration">, probability: number) => sigmoid(model.calibration.a * logOdds(probability) + model.calibration.b);
-
-const tables = new WeakMap<EntityTaggerModel, Map<number, number>>();
+export const entityConfidence = (model: Pick<EntityTaggerModel, "calibration">, probability: number) => plattScaled(model.calibration, logOdds(probability));
 
 /** The entities of a sentence's tokens (MISC among them), with calibrated confidences. */
 export function tagEntities(model: EntityTaggerModel, tokens: readonly Token[], hints: readonly TokenHints[]): (TaggedEntity & { confidence: number })[] {
-  let table = tables.get(model);
-  if (!table) tables.set(model, (table = unpackWeights(model.weights)));
-  const weights = table;
+  const weights = weightsOf(model);
   const { tags, probabilities } = decode(tokens, hints, model.buckets, (index) => weights.get(index) ?? 0, model.temperature);
   return entitySpans(tokens, tags, probabilities).map((span) => ({ ...span, confidence: entityConfidence(model, span.probability) }));
 }

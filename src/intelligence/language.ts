@@ -1,5 +1,6 @@
 import { eld } from "eld/small";
 import calibration from "./models/language.json";
+import { plattScaled } from "./linear-model";
 import { roundScore } from "./scores";
 
 export interface LanguageCandidate {
@@ -78,7 +79,7 @@ export const winnerEvidence = (scores: [string, number][], topScoreWeight: numbe
 /** Each candidate's confidence, eld's best first: the winner's calibrated chance, the rest shared by the runners-up. */
 export function languageConfidences(scores: [string, number][], fitted: Omit<LanguageCalibration, "reliableAbove" | "source">): [code: string, confidence: number][] {
   if (!scores.length) return [];
-  const winner = 1 / (1 + Math.exp(-(fitted.a * winnerEvidence(scores, fitted.topScoreWeight) + fitted.b)));
+  const winner = plattScaled(fitted, winnerEvidence(scores, fitted.topScoreWeight));
   const shares = softmaxShares(scores, fitted.temperature);
   const others = 1 - shares[0]![1];
   // None above the winner, which keeps eld's order; what is left is the chance of a language outside the 60.

@@ -187,11 +187,12 @@ export function unpackWeights(packed: PackedWeights): Map<number, number> {
   return table;
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+/** Platt scaling: the calibrated probability σ(a·x + b) of a raw score x. */
+export const plattScaled = ({ a, b }: Calibration, x: number) => 1 / (1 + Math.exp(-(a * x + b)));
 
-const weightTables = new WeakMap<LinearModel, Map<number, number>>();
-/** The model's weights by bucket, unpacked once per isolate. */
-export function weightsOf(model: LinearModel): Map<number, number> {
+const weightTables = new WeakMap<{ weights: PackedWeights }, Map<number, number>>();
+/** A model's weights by bucket (or table index), unpacked once per isolate. */
+export function weightsOf(model: { weights: PackedWeights }): Map<number, number> {
   let table = weightTables.get(model);
   if (!table) weightTables.set(model, (table = unpackWeights(model.weights)));
   return table;
@@ -218,6 +219,5 @@ export function scoreText(model: LinearModel, text: string, valences?: Valences)
 
 /** The calibrated probability of `labels[1]` for a text of the given length. */
 export function probabilityOf(model: LinearModel, score: number, length: TextLength): number {
-  const { a, b } = model.calibration[length];
-  return sigmoid(a * score + b);
+  return plattScaled(model.calibration[length], score);
 }
