@@ -11,7 +11,7 @@ import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
 import { summarize } from "../src/intelligence/summarize";
 import { sentences, words } from "../src/intelligence/text";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, languageSentences, nerSentences, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
+import { calibrationSplit, languageSentences, nerSentences, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 import { rouge1, rougeL } from "./lib/rouge";
@@ -185,6 +185,7 @@ function summaryRow(): Row {
   };
 }
 
+requireCorpora();
 const started = Date.now();
 const language = languageAnswers();
 const languageByText = new Map(language.map((a) => [a.text, a]));

@@ -10,7 +10,7 @@ import type { LanguageCalibration } from "../src/intelligence/language";
 import type { LinearModel } from "../src/intelligence/linear-model";
 import { features, type NaiveBayesModel } from "../src/intelligence/naive-bayes";
 import type { EntityTaggerModel } from "../src/intelligence/entity-tagger";
-import { calibrationSplit, languageSentences, nerSentences, projectSentences, type LabelledText } from "./lib/corpora";
+import { calibrationSplit, languageSentences, nerSentences, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
 import { trainEntityTagger } from "./lib/entity-tagger-training";
 import { calibrateLanguage } from "./lib/language-calibration";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
@@ -56,6 +56,7 @@ const ENTITY_TAGGER = {
   source: "UNER English EWT dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, confidences fitted on EWT and WikiGold by taggers that did not learn from them",
 };
 
+requireCorpora();
 const started = Date.now();
 const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel) => {
   const json = JSON.stringify(model);

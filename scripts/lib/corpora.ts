@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -10,6 +10,29 @@ export interface LabelledText {
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+
+/** The files `npm run corpora` builds in data/corpora/ from their public sources (not committed). */
+export const CORPUS_FILES = [
+  "sms-spam-collection.tsv",
+  "ner/uner-pud.tsv",
+  "ner/uner-ewt.tsv",
+  "ner/wikigold.tsv",
+  "ner/btc.tsv",
+  "ner/wnut17.tsv",
+  "summaries/gum-news.jsonl",
+  "summaries/gum-other.jsonl",
+  "language/tatoeba-calibration.tsv",
+  "language/tatoeba-test.tsv",
+] as const;
+export type CorpusFile = (typeof CORPUS_FILES)[number];
+
+/** Stops a script that needs data/corpora/ with what to run when it has not been built. */
+export function requireCorpora(): void {
+  const missing = CORPUS_FILES.filter((file) => !existsSync(new URL(`../../data/corpora/${file}`, import.meta.url)));
+  if (missing.length === 0) return;
+  console.error(`data/corpora/ lacks ${missing.join(", ")}.\nRun \`npm run corpora\` once: it builds the labelled sets from their public sources (see data/corpora/README.md).`);
+  process.exit(1);
+}
 
 /** Every fifth item is held out for evaluation; the rest trains. The split never changes. */
 export const isHeldOut = (index: number) => index % 5 === 4;

