@@ -31,10 +31,14 @@ function truncateToWords(sentence: string, limit: number): string {
 }
 
 const DAMPING = 0.85;
-/** How fast the restart weight falls with a sentence's place: chosen on GUM's non-news documents (docs/intelligence.md). */
+/**
+ * How fast the restart weight falls with a sentence's place, and the fewest words a candidate has:
+ * both chosen on GUM's non-news documents (docs/intelligence.md, `npm run eval`).
+ */
 const LEAD_DECAY = 1.5;
+const CANDIDATE_WORDS = 6;
 
-/** The restart distribution of the walk: sentence i weighs 1/(i+1)^LEAD_DECAY, as writers put the gist first. */
+/** The restart distribution of the walk: candidate i weighs 1/(i+1)^LEAD_DECAY, as writers put the gist first. */
 function leadBias(count: number): number[] {
   const weights = Array.from({ length: count }, (_, i) => 1 / (i + 1) ** LEAD_DECAY);
   const total = weights.reduce((sum, w) => sum + w, 0);
@@ -44,8 +48,9 @@ function leadBias(count: number): number[] {
 /**
  * Extractive summary (TextRank, Mihalcea & Tarau 2004, with a restart biased to the opening
  * sentences as in PositionRank): sentences ranked by personalised PageRank over their similarity
- * graph, taken best first while they fit within maxLength words, shown in text order. When no
- * whole sentence fits, the best one is cut at maxLength words.
+ * graph, taken best first while they fit within maxLength words, shown in text order. A sentence
+ * of fewer than six words (a dateline, a heading, a byline) is a candidate only when no other is.
+ * The best sentence always leads: when it does not fit, it is cut at maxLength words.
  */
 export function summarize(text: string, options: SummaryOptions): Summary {
   const spans = sentences(text);
@@ -53,7 +58,10 @@ export function summarize(text: string, options: SummaryOptions): Summary {
   if (originalLength <= options.minLength) {
     return { sentences: spans.map((s) => s.text), originalLength, summaryLength: originalLength };
   }
-  const bags = spans.map((s) => contentWords(s.text));
+  const sizes = spans.map((s) => wordCount(s.text));
+  const long = spans.map((_, i) => i).filter((i) => sizes[i]! >= CANDIDATE_WORDS);
+  const candidates = long.length > 0 ? long : spans.map((_, i) => i);
+  const bags = candidates.map((i) => contentWords(spans[i]!.text));
   const graph = emptyGraph(bags.length);
   for (let i = 0; i < bags.length; i++) {
     for (let j = i + 1; j < bags.length; j++) {
@@ -61,22 +69,22 @@ export function summarize(text: string, options: SummaryOptions): Summary {
       if (weight > 0) addEdge(graph, i, j, weight);
     }
   }
-  const scores = pageRank(graph, DAMPING, leadBias(spans.length));
+  const scores = pageRank(graph, DAMPING, leadBias(candidates.length));
   // Ties (no shared words at all) go to the earlier sentence: leads carry most news.
-  const order = spans.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const order = candidates.map((_, k) => k).sort((a, b) => scores[b]! - scores[a]! || a - b).map((k) => candidates[k]!);
 
+  const best = order[0]!;
+  if (sizes[best]! > options.maxLength) {
+    const cut = truncateToWords(spans[best]!.text, options.maxLength);
+    return { sentences: [cut], originalLength, summaryLength: wordCount(cut) };
+  }
   const chosen: number[] = [];
   let length = 0;
   for (const index of order) {
-    const size = wordCount(spans[index]!.text);
-    if (length + size > options.maxLength) continue;
+    if (length + sizes[index]! > options.maxLength) continue;
     chosen.push(index);
-    length += size;
+    length += sizes[index]!;
     if (length >= options.minLength && length >= options.maxLength * 0.8) break;
-  }
-  if (chosen.length === 0) {
-    const cut = truncateToWords(spans[order[0]!]!.text, options.maxLength);
-    return { sentences: [cut], originalLength, summaryLength: wordCount(cut) };
   }
   const picked = chosen.sort((a, b) => a - b).map((i) => spans[i]!.text);
   return { sentences: picked, originalLength, summaryLength: length };

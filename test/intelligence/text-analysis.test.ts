@@ -238,9 +238,23 @@ describe("I2 summarization", () => {
   it("prefers the opening sentence to a later one that says the same", async () => {
     // Without the lead bias TextRank takes the fourth sentence: it shares a word more with the rest.
     const text =
-      "The council approved the school budget on Monday after a long debate. Teachers welcomed the school budget. Parents asked the council about the budget. The city council approved the new school budget for next year. The school budget grows next year.";
+      "The council approved the school budget on Monday after a long debate. Teachers warmly welcomed the school budget. Parents asked the council about the budget. The city council approved the new school budget for next year. The school budget grows next year.";
     const { body } = await callAi<{ summary: string }>("/summarize", { text, maxLength: 13, minLength: 1 });
     expect(body.data.summary).toBe("The council approved the school budget on Monday after a long debate.");
+  });
+
+  it("leaves out a dateline above the article", async () => {
+    const text =
+      "Friday, July 21, 2017\n\nThe robotics team from Herat won a silver medal at the competition in Washington. The team of six girls had been refused visas twice before the competition. The medal was for courageous achievement at the competition.";
+    const { body } = await callAi<{ summary: string }>("/summarize", { text, maxLength: 20, minLength: 1 });
+    expect(body.data.summary).toBe("The robotics team from Herat won a silver medal at the competition in Washington.");
+  });
+
+  it("cuts the best sentence to fit rather than fill the summary with lesser ones", async () => {
+    const text =
+      "The harbour authority approved a plan on Tuesday to dredge the northern channel, rebuild two piers and double the number of cargo berths by 2030. The plan costs money. Fishermen worry about the channel. The piers are old.";
+    const { body } = await callAi<{ summary: string; summaryLength: number }>("/summarize", { text, maxLength: 12, minLength: 1 });
+    expect(body.data).toMatchObject({ summary: "The harbour authority approved a plan on Tuesday to dredge the northern…", summaryLength: 12 });
   });
 
   it("answers bullets as an array of sentences", async () => {
