@@ -14,6 +14,7 @@ import type { Classifier } from "../src/intelligence/vocabulary";
 import { calibrationSplit, languageSentences, nerSentences, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
+import { seededRandom } from "./lib/random";
 import { rouge1, rougeL } from "./lib/rouge";
 
 interface Prediction {
@@ -159,13 +160,10 @@ function reliableRow(answers: LanguageAnswer[]): Row {
  * (a deterministic generator: the same interval on every run).
  */
 function bootstrapInterval(differences: number[]): [number, number] {
-  let state = 17;
+  const random = seededRandom(17);
   const means = Array.from({ length: 2000 }, () => {
     let sum = 0;
-    for (let i = 0; i < differences.length; i++) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      sum += differences[state % differences.length]!;
-    }
+    for (let i = 0; i < differences.length; i++) sum += differences[Math.floor(random() * differences.length)]!;
     return sum / differences.length;
   }).sort((a, b) => a - b);
   return [means[49]!, means[1949]!];

@@ -1,5 +1,6 @@
 import { hashedFeatures, packWeights, scoreText, textLength, type Calibration, type FeatureOptions, type LinearModel, type Valences } from "../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
+import { seededRandom } from "./random";
 
 export interface TrainingOptions {
   features: FeatureOptions;
@@ -29,10 +30,9 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 /** A deterministic shuffle (the same model from the same data on every run). */
 export function shuffled<T>(items: T[], seed: number): T[] {
   const out = [...items];
-  let state = seed;
+  const random = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const j = state % (i + 1);
+    const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
