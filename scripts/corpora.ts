@@ -33,6 +33,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const corporaDir = join(root, "data/corpora");
 const fromFlag = process.argv.indexOf("--from");
 const localClones = fromFlag >= 0 ? process.argv[fromFlag + 1] : undefined;
+if (fromFlag >= 0 && !localClones) {
+  console.error("--from needs a folder: npm run corpora -- --from DIR");
+  process.exit(1);
+}
 
 const git = (gitDir: string, ...args: string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
 
