@@ -65,21 +65,20 @@ function gitDirOf({ repo, commit }: Source): string {
 }
 
 const gitDirs = new Map<Source, string>();
+const gitDirFor = (source: Source) => gitDirs.get(source) ?? gitDirs.set(source, gitDirOf(source)).get(source)!;
+
 /** One file of a source, as it is at the pinned commit. */
 function read(source: Source, path: string): string {
-  if (!gitDirs.has(source)) gitDirs.set(source, gitDirOf(source));
+  const dir = gitDirFor(source);
   try {
-    return git(gitDirs.get(source)!, "show", `${source.commit}:${path}`);
+    return git(dir, "show", `${source.commit}:${path}`);
   } catch {
     throw new Error(`${source.repo} has no ${path} at ${source.commit.slice(0, 7)}`);
   }
 }
 
 /** Files under a folder of a source at its commit. */
-function list(source: Source, folder: string): string[] {
-  if (!gitDirs.has(source)) gitDirs.set(source, gitDirOf(source));
-  return git(gitDirs.get(source)!, "ls-tree", "--name-only", `${source.commit}:${folder}`).split("\n").filter(Boolean);
-}
+const list = (source: Source, folder: string) => git(gitDirFor(source), "ls-tree", "--name-only", `${source.commit}:${folder}`).split("\n").filter(Boolean);
 
 type Sentence = { domain?: string; tokens: [string, string][] };
 

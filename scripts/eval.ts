@@ -77,10 +77,9 @@ const polarity = (text: string): Prediction => {
   return positive >= 0.5 ? { label: "positive", confidence: positive } : { label: "negative", confidence: 1 - positive };
 };
 
-/** The shipped sentiment recipe trained without one site, scored on that site: a source it never saw. */
-function sentimentOnUnseenSite(site: "amazon" | "imdb" | "yelp"): (text: string) => Prediction {
-  const others = (["amazon", "imdb", "yelp"] as const).filter((s) => s !== site).flatMap((s) => sentimentSentences(s));
-  const { fit, calibration } = calibrationSplit(others);
+/** The shipped sentiment recipe (lexicon and options) trained on other examples, as a predictor. */
+function sentimentRecipeOn(examples: LabelledText[]): (text: string) => Prediction {
+  const { fit, calibration } = calibrationSplit(examples);
   fit.push(...LINEAR_MODELS.sentiment.lexicon());
   const model: LinearModel = trainLinearModel(fit, calibration, LINEAR_MODELS.sentiment.options, () => undefined);
   return (text) => {
@@ -89,21 +88,18 @@ function sentimentOnUnseenSite(site: "amazon" | "imdb" | "yelp"): (text: string)
   };
 }
 
+/** The recipe trained without one site, scored on that site: a source it never saw. */
+const sentimentOnUnseenSite = (site: "amazon" | "imdb" | "yelp") => sentimentRecipeOn((["amazon", "imdb", "yelp"] as const).filter((s) => s !== site).flatMap((s) => sentimentSentences(s)));
+
 /**
- * The shipped sentiment recipe trained on Reddit comments as well, as many as review sentences:
- * what learning a second domain would gain there and cost on reviews.
+ * The recipe trained on Reddit comments as well, as many as review sentences: what learning a
+ * second domain would gain there and cost on reviews.
  */
 function sentimentWithComments(): (text: string) => Prediction {
   const reviews = split(sentimentSentences()).train;
   const comments = redditComments("train");
   const every = comments.length / reviews.length;
-  const { fit, calibration } = calibrationSplit([...reviews, ...reviews.map((_, i) => comments[Math.floor(i * every)]!)]);
-  fit.push(...LINEAR_MODELS.sentiment.lexicon());
-  const model: LinearModel = trainLinearModel(fit, calibration, LINEAR_MODELS.sentiment.options, () => undefined);
-  return (text) => {
-    const p = probabilityOf(model, scoreText(model, text, VALENCES).score, textLength(text));
-    return p >= 0.5 ? { label: "positive", confidence: p } : { label: "negative", confidence: 1 - p };
-  };
+  return sentimentRecipeOn([...reviews, ...reviews.map((_, i) => comments[Math.floor(i * every)]!)]);
 }
 
 const classifier = (name: Classifier) => async (items: LabelledText[]) => {
