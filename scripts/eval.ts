@@ -117,29 +117,40 @@ const CONLL_TYPE = { PERSON: "PER", LOCATION: "LOC", ORGANIZATION: "ORG" } as co
  * Entity F1 over exact spans and types (CoNLL's measure). The majority baseline tags every token
  * O and finds nothing; the ECE is of each found entity's confidence against its being right.
  */
+/** Entity F1 over sentences' counts of right, found and gold entities. */
+const entityF1 = (counts: { tp: number; found: number; gold: number }[]) => {
+  const total = counts.reduce((sum, c) => ({ tp: sum.tp + c.tp, found: sum.found + c.found, gold: sum.gold + c.gold }), { tp: 0, found: 0, gold: 0 });
+  return (2 * total.tp) / Math.max(total.found + total.gold, 1);
+};
+
 async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
   let tp = 0;
   let found = 0;
   let gold = 0;
+  const counts: { tp: number; found: number; gold: number }[] = [];
   const predictions: Prediction[] = [];
   const outcomes: string[] = [];
   for (const [i, sentence] of sentences.entries()) {
     if (i % 50 === 0) process.stdout.write(`\r  ${i}/${sentences.length}`);
     const entities = await extractEntities(sentence.text, ["PERSON", "LOCATION", "ORGANIZATION"], { patternsOnly: false });
     const expected = new Set(sentence.entities.map((e) => `${e.start}:${e.end}:${e.type}`));
-    gold += expected.size;
+    const count = { tp: 0, found: entities.length, gold: expected.size };
     for (const entity of entities) {
       const right = expected.has(`${entity.startOffset}:${entity.endOffset}:${CONLL_TYPE[entity.type as keyof typeof CONLL_TYPE]}`);
-      found++;
-      if (right) tp++;
+      if (right) count.tp++;
       predictions.push({ label: "right", confidence: entity.confidence });
       outcomes.push(right ? "right" : "wrong");
     }
+    counts.push(count);
+    tp += count.tp;
+    found += count.found;
+    gold += count.gold;
   }
   process.stdout.write("\r");
   const precision = tp / Math.max(found, 1);
   const recall = tp / Math.max(gold, 1);
-  const score = `F1 ${fixed(tp ? (2 * precision * recall) / (precision + recall) : 0)} (P ${fixed(precision)}, R ${fixed(recall)})`;
+  const [low, high] = bootstrapInterval(counts, entityF1);
+  const score = `F1 ${fixed(entityF1(counts))} (P ${fixed(precision)}, R ${fixed(recall)}; 95 % interval ${fixed(low)}–${fixed(high)})`;
   return { task: "I4 entities (PER, LOC, ORG)", set, items: sentences.length, score, baseline: "F1 0.000", ece: fixed(expectedCalibrationError(predictions, outcomes)) };
 }
 
@@ -169,18 +180,16 @@ function reliableRow(answers: LanguageAnswer[]): Row {
 }
 
 /**
- * The 95 % interval of the mean of paired differences, by resampling the items 2,000 times
- * (a deterministic generator: the same interval on every run).
+ * The 95 % interval of a statistic of the items, by resampling them 2,000 times (a deterministic
+ * generator: the same interval on every run).
  */
-function bootstrapInterval(differences: number[]): [number, number] {
+function bootstrapInterval<T>(items: T[], statistic: (sample: T[]) => number): [number, number] {
   const random = seededRandom(17);
-  const means = Array.from({ length: 2000 }, () => {
-    let sum = 0;
-    for (let i = 0; i < differences.length; i++) sum += differences[Math.floor(random() * differences.length)]!;
-    return sum / differences.length;
-  }).sort((a, b) => a - b);
-  return [means[49]!, means[1949]!];
+  const values = Array.from({ length: 2000 }, () => statistic(items.map(() => items[Math.floor(random() * items.length)]!))).sort((a, b) => a - b);
+  return [values[49]!, values[1949]!];
 }
+
+const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 const signed = (value: number) => `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(3)}`;
 
@@ -208,8 +217,8 @@ function summaryRow(set: "news" | "other"): Row {
   }
   const mean = (sum: number) => fixed(sum / articles.length);
   const versusLead = (name: "rouge1" | "rougeL") => {
-    const [low, high] = bootstrapInterval(differences[name]);
-    const average = differences[name].reduce((sum, d) => sum + d, 0) / articles.length;
+    const [low, high] = bootstrapInterval(differences[name], meanOf);
+    const average = meanOf(differences[name]);
     return `${signed(average)} on the lead, 95 % interval ${signed(low)} to ${signed(high)}`;
   };
   return {
