@@ -113,21 +113,21 @@ const classifier = (name: Classifier) => async (items: LabelledText[]) => {
 
 const CONLL_TYPE = { PERSON: "PER", LOCATION: "LOC", ORGANIZATION: "ORG" } as const;
 
+type EntityCounts = { tp: number; found: number; gold: number };
+const totalOf = (counts: EntityCounts[]) => counts.reduce((sum, c) => ({ tp: sum.tp + c.tp, found: sum.found + c.found, gold: sum.gold + c.gold }), { tp: 0, found: 0, gold: 0 });
+
+/** Entity F1 over sentences' counts of right, found and gold entities. */
+const entityF1 = (counts: EntityCounts[]) => {
+  const total = totalOf(counts);
+  return (2 * total.tp) / Math.max(total.found + total.gold, 1);
+};
+
 /**
  * Entity F1 over exact spans and types (CoNLL's measure). The majority baseline tags every token
  * O and finds nothing; the ECE is of each found entity's confidence against its being right.
  */
-/** Entity F1 over sentences' counts of right, found and gold entities. */
-const entityF1 = (counts: { tp: number; found: number; gold: number }[]) => {
-  const total = counts.reduce((sum, c) => ({ tp: sum.tp + c.tp, found: sum.found + c.found, gold: sum.gold + c.gold }), { tp: 0, found: 0, gold: 0 });
-  return (2 * total.tp) / Math.max(total.found + total.gold, 1);
-};
-
 async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
-  let tp = 0;
-  let found = 0;
-  let gold = 0;
-  const counts: { tp: number; found: number; gold: number }[] = [];
+  const counts: EntityCounts[] = [];
   const predictions: Prediction[] = [];
   const outcomes: string[] = [];
   for (const [i, sentence] of sentences.entries()) {
@@ -142,11 +142,9 @@ async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
       outcomes.push(right ? "right" : "wrong");
     }
     counts.push(count);
-    tp += count.tp;
-    found += count.found;
-    gold += count.gold;
   }
   process.stdout.write("\r");
+  const { tp, found, gold } = totalOf(counts);
   const precision = tp / Math.max(found, 1);
   const recall = tp / Math.max(gold, 1);
   const [low, high] = bootstrapInterval(counts, entityF1);

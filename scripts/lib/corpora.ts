@@ -28,9 +28,12 @@ export const CORPUS_FILES = [
 ] as const;
 export type CorpusFile = (typeof CORPUS_FILES)[number];
 
+const corpusPath = (file: CorpusFile) => new URL(`../../data/corpora/${file}`, import.meta.url);
+const corpusText = (file: CorpusFile) => readFileSync(corpusPath(file), "utf8");
+
 /** Stops a script that needs data/corpora/ with what to run when it has not been built. */
 export function requireCorpora(): void {
-  const missing = CORPUS_FILES.filter((file) => !existsSync(new URL(`../../data/corpora/${file}`, import.meta.url)));
+  const missing = CORPUS_FILES.filter((file) => !existsSync(corpusPath(file)));
   if (missing.length === 0) return;
   console.error(`data/corpora/ lacks ${missing.join(", ")}.\nRun \`npm run corpora\` once: it builds the labelled sets from their public sources (see data/corpora/README.md).`);
   process.exit(1);
@@ -40,9 +43,9 @@ export function requireCorpora(): void {
 export const isHeldOut = (index: number) => index % 5 === 4;
 export const split = <T>(items: T[]) => ({ train: items.filter((_, i) => !isHeldOut(i)), test: items.filter((_, i) => isHeldOut(i)) });
 
-/** A file of data/ with one `label<TAB>text` item a line. */
-function labelledLines(path: string): LabelledText[] {
-  return readFileSync(new URL(`../../data/${path}`, import.meta.url), "utf8")
+/** A file's `label<TAB>text` items, one a line. */
+function labelledLines(text: string): LabelledText[] {
+  return text
     .split("\n")
     .filter(Boolean)
     .map((line) => {
@@ -102,19 +105,19 @@ export function spamAssassinEmails(): LabelledText[] {
  * SMS Spam Collection v.1 (Almeida and Gómez Hidalgo, UCI Machine Learning Repository, CC BY 4.0):
  * 5,574 English text messages, 747 spam; data/corpora/sms-spam-collection.tsv.
  */
-export const smsMessages = () => labelledLines("corpora/sms-spam-collection.tsv");
+export const smsMessages = () => labelledLines(corpusText("sms-spam-collection.tsv"));
 
 /**
  * GoEmotions (Demszky et al., ACL 2020; Apache-2.0): Reddit comments whose emotions are all
  * positive or all negative; `train` (its train and dev parts) and `test` (its test part, eval only).
  */
-export const redditComments = (part: "train" | "test") => labelledLines(`corpora/sentiment/goemotions-${part}.tsv`);
+export const redditComments = (part: "train" | "test") => labelledLines(corpusText(`sentiment/goemotions-${part}.tsv`));
 
 /** Of the training part, every tenth item fits the calibration instead of the weights. */
 export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
 
 /** Our own labelled sentences (data/classifiers, written for this project, CC0). */
-export const projectSentences = (name: "topic" | "intent") => labelledLines(`classifiers/${name}.tsv`);
+export const projectSentences = (name: "topic" | "intent") => labelledLines(readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8"));
 
 /** A sentence with gold entities: the tokens joined by spaces, and each entity's character span. */
 export interface NerSentence {
@@ -127,12 +130,11 @@ export interface NerSentence {
 }
 
 /** The annotated sets in data/corpora/ner/ (licences and sources in data/corpora/README.md). */
-export type NerSet = "uner-pud" | "uner-ewt" | "wikigold" | "btc" | "wnut17";
+export type NerSet = CorpusFile extends infer F ? (F extends `ner/${infer S}.tsv` ? S : never) : never;
 
 /** One token a line (`token<TAB>BIO tag`), a blank line between sentences, an optional `# domain` line before one. */
 export function nerSentences(set: NerSet = "uner-pud"): NerSentence[] {
-  const raw = readFileSync(new URL(`../../data/corpora/ner/${set}.tsv`, import.meta.url), "utf8");
-  return raw
+  return corpusText(`ner/${set}.tsv`)
     .split(/\n\n+/)
     .filter((block) => block.trim())
     .map((block) => {
@@ -170,8 +172,7 @@ export interface LanguageSentence {
  * what `npm run eval` scores (data/corpora/language/; source in data/corpora/README.md).
  */
 export function languageSentences(part: "calibration" | "test"): LanguageSentence[] {
-  const raw = readFileSync(new URL(`../../data/corpora/language/tatoeba-${part}.tsv`, import.meta.url), "utf8");
-  return raw
+  return corpusText(`language/tatoeba-${part}.tsv`)
     .split("\n")
     .filter(Boolean)
     .map((line) => {
@@ -185,7 +186,7 @@ export interface SummarizedArticle {
   id: string;
   title: string;
   summary: string;
-  /** The article's text after the headline (dateline first), one string a paragraph. */
+  /** The article's text without its headings (dateline first), one string a paragraph. */
   paragraphs: string[];
 }
 
@@ -195,8 +196,7 @@ export interface SummarizedArticle {
  * `npm run eval` scores, or its 84 documents of other genres, on which the summarizer was tuned.
  */
 export function summarizedArticles(set: "news" | "other" = "news"): SummarizedArticle[] {
-  const raw = readFileSync(new URL(`../../data/corpora/summaries/gum-${set}.jsonl`, import.meta.url), "utf8");
-  return raw
+  return corpusText(`summaries/gum-${set}.jsonl`)
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as SummarizedArticle);

@@ -30,7 +30,6 @@ function truncateToWords(sentence: string, limit: number): string {
   return `${sentence.slice(0, last.index + last[0].length).replace(/[,;:]$/, "")}…`;
 }
 
-const DAMPING = 0.85;
 /**
  * How fast the restart weight falls with a sentence's place, and the fewest words a candidate has:
  * both chosen on GUM's non-news documents (docs/intelligence.md, `npm run eval`).
@@ -69,7 +68,7 @@ export function summarize(text: string, options: SummaryOptions): Summary {
       if (weight > 0) addEdge(graph, i, j, weight);
     }
   }
-  const scores = pageRank(graph, DAMPING, leadBias(candidates.length));
+  const scores = pageRank(graph, { teleport: leadBias(candidates.length) });
   // Ties (no shared words at all) go to the earlier sentence: leads carry most news.
   const order = candidates.map((_, k) => k).sort((a, b) => scores[b]! - scores[a]! || a - b).map((k) => candidates[k]!);
 
