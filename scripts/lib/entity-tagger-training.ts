@@ -129,6 +129,9 @@ function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets"
   return { temperature, calibration };
 }
 
+/** `count` items spread evenly over `items`. */
+const evenSample = <T>(items: T[], count: number): T[] => Array.from({ length: Math.min(count, items.length) }, (_, i) => items[Math.floor((i * items.length) / Math.min(count, items.length))]!);
+
 const withHints = (sentences: NerSentence[]): Held => sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence) }));
 
 /** The averaged, pruned and packed weights learned from `train`, the passes chosen on `held`. */
@@ -159,10 +162,12 @@ export function trainEntityTagger({ corpora, unseen }: TaggerCorpora, options: T
   const pooled = (names: string[], part: "fit" | "calibration") => names.flatMap((name) => splits[name]![part]);
   const names = Object.keys(corpora);
   const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), options, (message) => progress(`all corpora: ${message}`));
+  // Each unseen corpus weighs the same in the fit, whatever its size: an even sample of each, as many sentences as the smallest has.
+  const share = Math.min(...unseen.map((name) => corpora[name]!.length));
   const scored = unseen.map((left) => {
     const others = names.filter((name) => name !== left);
     const without = learnWeights(pooled(others, "fit"), pooled(others, "calibration"), options, (message) => progress(`without ${left}: ${message}`));
-    return { model: without, held: withHints(corpora[left]!) };
+    return { model: without, held: withHints(evenSample(corpora[left]!, share)) };
   });
   progress("calibrating");
   return { ...model, ...fitTaggerCalibration(scored), source: options.source };
