@@ -11,7 +11,7 @@ import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
 import { summarize } from "../src/intelligence/summarize";
 import { sentences, words } from "../src/intelligence/text";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, languageSentences, nerSentences, redditComments, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
+import { calibrationSplit, evenSample, languageSentences, nerSentences, redditComments, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 import { seededRandom } from "./lib/random";
@@ -97,9 +97,7 @@ const sentimentOnUnseenSite = (site: "amazon" | "imdb" | "yelp") => sentimentRec
  */
 function sentimentWithComments(): (text: string) => Prediction {
   const reviews = split(sentimentSentences()).train;
-  const comments = redditComments("train");
-  const every = comments.length / reviews.length;
-  return sentimentRecipeOn([...reviews, ...reviews.map((_, i) => comments[Math.floor(i * every)]!)]);
+  return sentimentRecipeOn([...reviews, ...evenSample(redditComments("train"), reviews.length)]);
 }
 
 const classifier = (name: Classifier) => async (items: LabelledText[]) => {

@@ -113,6 +113,12 @@ export const smsMessages = () => labelledLines(corpusText("sms-spam-collection.t
  */
 export const redditComments = (part: "train" | "test") => labelledLines(corpusText(`sentiment/goemotions-${part}.tsv`));
 
+/** `count` items spread evenly over `items` (all of them when there are no more). */
+export function evenSample<T>(items: T[], count: number): T[] {
+  const n = Math.min(count, items.length);
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
+
 /** Of the training part, every tenth item fits the calibration instead of the weights. */
 export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
 

@@ -1,7 +1,7 @@
 import { hintsOfText } from "../../src/intelligence/entities";
 import { bestTag, decode, entityConfidence, entitySpans, featureRows, logOdds, staticFeatures, TAGS, tokenRows, type EntityTaggerModel, type Tag, type TokenHints } from "../../src/intelligence/entity-tagger";
 import { packWeights, weightsOf } from "../../src/intelligence/linear-model";
-import { calibrationSplit, type NerSentence } from "./corpora";
+import { calibrationSplit, evenSample, type NerSentence } from "./corpora";
 import { fitCalibration, logLoss, shuffled } from "./logistic-regression";
 
 export interface TaggerOptions {
@@ -128,9 +128,6 @@ function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets"
   const { temperature, calibration } = fits.reduce((x, y) => (y.loss < x.loss ? y : x));
   return { temperature, calibration };
 }
-
-/** `count` items spread evenly over `items`. */
-const evenSample = <T>(items: T[], count: number): T[] => Array.from({ length: Math.min(count, items.length) }, (_, i) => items[Math.floor((i * items.length) / Math.min(count, items.length))]!);
 
 const withHints = (sentences: NerSentence[]): Held => sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence) }));
 
