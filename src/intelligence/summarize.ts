@@ -23,6 +23,16 @@ function similarity(a: Set<string>, b: Set<string>): number {
   return shared / (Math.log(a.size) + Math.log(b.size));
 }
 
+/**
+ * A sentence without its asides in round brackets ("the Korean Central News Agency (KCNA)"): a
+ * summary spends its words on the statement. Kept because it gained in both ROUGE-1 and ROUGE-L on
+ * GUM's non-news documents (0.313/0.237 → 0.327/0.249). A sentence that is all aside stays whole.
+ */
+function withoutAsides(sentence: string): string {
+  const statement = sentence.replace(/\s*\([^()]*\)/g, "").replace(/\s+([,.;:!?])/g, "$1");
+  return wordCount(statement) > 0 ? statement : sentence;
+}
+
 function truncateToWords(sentence: string, limit: number): string {
   const matches = [...sentence.matchAll(/\S+/g)];
   if (matches.length <= limit) return sentence;
@@ -47,8 +57,9 @@ function leadBias(count: number): number[] {
 /**
  * Extractive summary (TextRank, Mihalcea & Tarau 2004, with a restart biased to the opening
  * sentences as in PositionRank): sentences ranked by personalised PageRank over their similarity
- * graph, taken best first while they fit within maxLength words, shown in text order. A sentence
- * of fewer than six words (a dateline, a heading, a byline) is a candidate only when no other is.
+ * graph, taken best first while they fit within maxLength words, shown in text order, each without
+ * its asides in brackets. A sentence of fewer than six words (a dateline, a heading, a byline) is a
+ * candidate only when no other is.
  * The best sentence always leads: when it does not fit, it is cut at maxLength words.
  */
 export function summarize(text: string, options: SummaryOptions): Summary {
@@ -57,10 +68,11 @@ export function summarize(text: string, options: SummaryOptions): Summary {
   if (originalLength <= options.minLength) {
     return { sentences: spans.map((s) => s.text), originalLength, summaryLength: originalLength };
   }
-  const sizes = spans.map((s) => wordCount(s.text));
+  const statements = spans.map((s) => withoutAsides(s.text));
+  const sizes = statements.map(wordCount);
   const long = spans.map((_, i) => i).filter((i) => sizes[i]! >= CANDIDATE_WORDS);
   const candidates = long.length > 0 ? long : spans.map((_, i) => i);
-  const bags = candidates.map((i) => contentWords(spans[i]!.text));
+  const bags = candidates.map((i) => contentWords(statements[i]!));
   const graph = emptyGraph(bags.length);
   for (let i = 0; i < bags.length; i++) {
     for (let j = i + 1; j < bags.length; j++) {
@@ -74,7 +86,7 @@ export function summarize(text: string, options: SummaryOptions): Summary {
 
   const best = order[0]!;
   if (sizes[best]! > options.maxLength) {
-    const cut = truncateToWords(spans[best]!.text, options.maxLength);
+    const cut = truncateToWords(statements[best]!, options.maxLength);
     return { sentences: [cut], originalLength, summaryLength: wordCount(cut) };
   }
   const chosen: number[] = [];
@@ -85,6 +97,6 @@ export function summarize(text: string, options: SummaryOptions): Summary {
     length += sizes[index]!;
     if (length >= options.minLength && length >= options.maxLength * 0.8) break;
   }
-  const picked = chosen.sort((a, b) => a - b).map((i) => spans[i]!.text);
+  const picked = chosen.sort((a, b) => a - b).map((i) => statements[i]!);
   return { sentences: picked, originalLength, summaryLength: length };
 }

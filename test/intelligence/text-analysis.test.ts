@@ -257,6 +257,13 @@ describe("I2 summarization", () => {
     expect(body.data).toMatchObject({ summary: "The harbour authority approved a plan on Tuesday to dredge the northern…", summaryLength: 12 });
   });
 
+  it("leaves the asides in brackets out of the sentences it takes", async () => {
+    const text =
+      "The state news agency (KCNA) said the army had been placed on high alert on Friday. The alert followed an exchange of artillery fire (the first in years). Schools near the border closed.";
+    const { body } = await callAi<{ summary: string; summaryLength: number }>("/summarize", { text, maxLength: 30, minLength: 1 });
+    expect(body.data).toMatchObject({ summary: "The state news agency said the army had been placed on high alert on Friday. The alert followed an exchange of artillery fire.", summaryLength: 23 });
+  });
+
   it("answers bullets as an array of sentences", async () => {
     const { body } = await callAi<{ summary: string[]; style: string }>("/summarize", { text: ARTICLE, style: "bullet", maxLength: 40, minLength: 10 });
     expect(Array.isArray(body.data.summary)).toBe(true);
