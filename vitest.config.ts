@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
@@ -47,12 +48,14 @@ export default defineConfig({
       // The tests load the TypeScript source; wrangler.toml's main is the built Worker.
       main: "./src/index.ts",
       miniflare: {
-        // Queue batches handed over at once instead of after wrangler's 5 s wait: the same
-        // consumers and retries as production, without the idle seconds in every pickup test.
-        queueConsumers: {
-          "gateway-pickups": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3 },
-          "gateway-webhooks": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3, deadLetterQueue: "gateway-webhooks-dlq" },
-        },
+        // Queue batches handed over at once instead of after wrangler's 5 s wait: wrangler.toml's
+        // consumers and retries, without the idle seconds in every pickup test.
+        queueConsumers: Object.fromEntries(
+          (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((consumer) => [
+            consumer.queue,
+            { maxBatchSize: consumer.max_batch_size, maxBatchTimeout: 0, maxRetries: consumer.max_retries, deadLetterQueue: consumer.dead_letter_queue },
+          ]),
+        ),
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           // Built here, in Node: some seed sources read their data files at run time.
