@@ -28,6 +28,14 @@ function themeFiles(dir: string): Record<string, string> {
   );
 }
 
+/** A `[[queues.consumers]]` entry of wrangler.toml, as wrangler reads it. */
+interface QueueConsumer {
+  queue: string;
+  max_batch_size?: number;
+  max_retries?: number;
+  dead_letter_queue?: string;
+}
+
 const ISOLATED = [
   "test/scheduler/**/*.test.ts",
   "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery}.test.ts",
@@ -51,7 +59,7 @@ export default defineConfig({
         // Queue batches handed over at once instead of after wrangler's 5 s wait: wrangler.toml's
         // consumers and retries, without the idle seconds in every pickup test.
         queueConsumers: Object.fromEntries(
-          (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((consumer) => [
+          (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((consumer: QueueConsumer) => [
             consumer.queue,
             { maxBatchSize: consumer.max_batch_size, maxBatchTimeout: 0, maxRetries: consumer.max_retries, deadLetterQueue: consumer.dead_letter_queue },
           ]),
