@@ -9,8 +9,8 @@ import { writeFileSync } from "node:fs";
 import type { LanguageCalibration } from "../src/intelligence/language";
 import type { LinearModel } from "../src/intelligence/linear-model";
 import { features, type NaiveBayesModel } from "../src/intelligence/naive-bayes";
-import type { EntityTaggerModel } from "../src/intelligence/entity-tagger";
-import { calibrationSplit, languageSentences, nerSentences, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
+import type { EntityTaggerModel, PersonNames } from "../src/intelligence/entity-tagger";
+import { calibrationSplit, languageSentences, nerSentences, personNames, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
 import { trainEntityTagger } from "./lib/entity-tagger-training";
 import { calibrateLanguage } from "./lib/language-calibration";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
@@ -53,12 +53,15 @@ const ENTITY_TAGGER = {
   buckets: 1 << 18,
   epochs: 10,
   keepAbove: 2,
-  source: "UNER English EWT train, dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, confidences fitted on EWT and WikiGold, in equal shares, by taggers that did not learn from them",
+  source: "UNER English EWT train, dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, confidences fitted on EWT and WikiGold, in equal shares, by taggers that did not learn from them; people's names from cspell's dictionary (MIT) as a gazetteer",
 };
+
+const PERSON_NAMES_SOURCE =
+  "@cspell/dict-people-names (github.com/streetsidesoftware/cspell-dicts, dictionaries/people-names; version in package-lock.json): MIT License, Copyright (c) 2023 Street Side Software <support@streetsidesoftware.nl>";
 
 requireCorpora();
 const started = Date.now();
-const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel) => {
+const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel | PersonNames) => {
   const json = JSON.stringify(model);
   writeFileSync(new URL(`../src/intelligence/models/${name}.json`, import.meta.url), `${json}\n`);
   return `${(json.length / 1024).toFixed(0)} KiB`;
@@ -90,11 +93,14 @@ const steps: [string, () => string][] = [
     "entities",
     () => {
       const corpora = Object.fromEntries((["uner-ewt", "wikigold", "btc", "wnut17"] as const).map((set) => [set, nerSentences(set)]));
+      const names = personNames();
+      // The Worker reads the gazetteer from this file; the tagger learns with the same list.
+      write("person-names", { names: names.join("\n"), source: PERSON_NAMES_SOURCE });
       // The edited-text corpora (web pages, Wikipedia) stand for what I4 is sent.
-      const model = trainEntityTagger({ corpora, unseen: ["uner-ewt", "wikigold"] }, ENTITY_TAGGER, (message) => process.stdout.write(`\r  entities: ${message}      `));
+      const model = trainEntityTagger({ corpora, unseen: ["uner-ewt", "wikigold"], personNames: new Set(names) }, ENTITY_TAGGER, (message) => process.stdout.write(`\r  entities: ${message}      `));
       process.stdout.write("\r");
       const sentences = Object.values(corpora).reduce((sum, c) => sum + c.length, 0);
-      return `averaged perceptron, ${sentences} sentences, ${model.epochs} passes, held-out F1 ${model.heldOutF1}, ${model.weights.count} weights, ${write("entities", model)}`;
+      return `averaged perceptron, ${sentences} sentences, ${names.length} names, ${model.epochs} passes, held-out F1 ${model.heldOutF1}, ${model.weights.count} weights, ${write("entities", model)}`;
     },
   ],
 ];

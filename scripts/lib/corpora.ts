@@ -119,6 +119,18 @@ export function evenSample<T>(items: T[], count: number): T[] {
   return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
 }
 
+/**
+ * People's names, one word each (first, middle or last, of many cultures), from the names
+ * dictionary of the cspell project (`@cspell/dict-people-names`, MIT): the tagger's gazetteer.
+ */
+export function personNames(): string[] {
+  const dictionary = readFileSync(join(dirname(require.resolve("@cspell/dict-people-names")), "dict/people-names.txt"), "utf8");
+  return dictionary
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"));
+}
+
 /** Of the training part, every tenth item fits the calibration instead of the weights. */
 export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
 

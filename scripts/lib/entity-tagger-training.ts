@@ -23,18 +23,18 @@ const TEMPERATURES = [0.5, 1, 2, 3, 4, 6, 8, 12, 16];
 /** A pass whose held-out F1 is this close to the best pass's is as good, and smaller. */
 const NEAR_BEST_F1 = 0.005;
 
-// compromise's hints of a sentence, read once however many taggers learn from it.
+// compromise's hints of a sentence, read once however many taggers learn from it (one gazetteer a run).
 const hintsCache = new WeakMap<NerSentence, TokenHints[]>();
-function hintsOf(sentence: NerSentence): TokenHints[] {
+function hintsOf(sentence: NerSentence, personNames: ReadonlySet<string>): TokenHints[] {
   let hints = hintsCache.get(sentence);
-  if (!hints) hintsCache.set(sentence, (hints = hintsOfText(sentence.text, sentence.tokens)));
+  if (!hints) hintsCache.set(sentence, (hints = hintsOfText(sentence.text, sentence.tokens, personNames)));
   return hints;
 }
 
-function prepare(sentences: NerSentence[], buckets: number, progress: (message: string) => void): Prepared[] {
+function prepare(sentences: NerSentence[], personNames: ReadonlySet<string>, buckets: number, progress: (message: string) => void): Prepared[] {
   return sentences.map((sentence, i) => {
     if (i % 500 === 0) progress(`compromise's hints ${i}/${sentences.length}`);
-    const hints = hintsOf(sentence);
+    const hints = hintsOf(sentence, personNames);
     const rows = staticFeatures(sentence.tokens, hints).map((features) => featureRows(features, buckets));
     return { sentence, rows, gold: sentence.tokens.map((t) => t.tag as Tag) };
   });
@@ -129,11 +129,11 @@ function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets"
   return { temperature, calibration };
 }
 
-const withHints = (sentences: NerSentence[]): Held => sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence) }));
+const withHints = (sentences: NerSentence[], personNames: ReadonlySet<string>): Held => sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence, personNames) }));
 
 /** The averaged, pruned and packed weights learned from `train`, the passes chosen on `held`. */
-function learnWeights(train: NerSentence[], held: NerSentence[], options: TaggerOptions, progress: (message: string) => void) {
-  const { weights: averaged, epoch, f1 } = averagedWeights(prepare(train, options.buckets, progress), withHints(held), options, progress);
+function learnWeights(train: NerSentence[], held: NerSentence[], personNames: ReadonlySet<string>, options: TaggerOptions, progress: (message: string) => void) {
+  const { weights: averaged, epoch, f1 } = averagedWeights(prepare(train, personNames, options.buckets, progress), withHints(held, personNames), options, progress);
   const kept: [number, number][] = [];
   averaged.forEach((w, index) => {
     if (Math.abs(w) >= options.keepAbove) kept.push([index, w]);
@@ -141,11 +141,13 @@ function learnWeights(train: NerSentence[], held: NerSentence[], options: Tagger
   return { buckets: options.buckets, weights: packWeights(kept), epochs: epoch, heldOutF1: Number(f1.toFixed(4)) };
 }
 
-/** Annotated sentences by corpus, and which corpora stand for the text the tagger is sent. */
+/** Annotated sentences by corpus, which corpora stand for the text the tagger is sent, and the gazetteer. */
 export interface TaggerCorpora {
   corpora: Record<string, NerSentence[]>;
   /** Each is left out of a tagger of its own, and that tagger's entities on it fit the confidences. */
   unseen: string[];
+  /** People's names: the tokens written so are marked for the tagger (the Worker ships the same list). */
+  personNames: ReadonlySet<string>;
 }
 
 /**
@@ -154,17 +156,17 @@ export interface TaggerCorpora {
  * learned without it tags it, and the pooled entities fit the temperature and Platt scaling.
  * Confidences fitted on held-out sentences of the training corpora were too high on other text.
  */
-export function trainEntityTagger({ corpora, unseen }: TaggerCorpora, options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
+export function trainEntityTagger({ corpora, unseen, personNames }: TaggerCorpora, options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
   const splits = Object.fromEntries(Object.entries(corpora).map(([name, sentences]) => [name, calibrationSplit(sentences)]));
   const pooled = (names: string[], part: "fit" | "calibration") => names.flatMap((name) => splits[name]![part]);
   const names = Object.keys(corpora);
-  const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), options, (message) => progress(`all corpora: ${message}`));
+  const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), personNames, options, (message) => progress(`all corpora: ${message}`));
   // Each unseen corpus weighs the same in the fit, whatever its size: an even sample of each, as many sentences as the smallest has.
   const share = Math.min(...unseen.map((name) => corpora[name]!.length));
   const scored = unseen.map((left) => {
     const others = names.filter((name) => name !== left);
-    const without = learnWeights(pooled(others, "fit"), pooled(others, "calibration"), options, (message) => progress(`without ${left}: ${message}`));
-    return { model: without, held: withHints(evenSample(corpora[left]!, share)) };
+    const without = learnWeights(pooled(others, "fit"), pooled(others, "calibration"), personNames, options, (message) => progress(`without ${left}: ${message}`));
+    return { model: without, held: withHints(evenSample(corpora[left]!, share), personNames) };
   });
   progress("calibrating");
   return { ...model, ...fitTaggerCalibration(scored), source: options.source };

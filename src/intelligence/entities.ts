@@ -4,6 +4,7 @@ import datesPlugin from "compromise-dates";
 import { pauseForOtherRequests } from "./compute-gate";
 import { entityTokens, tagEntities, type EntityLabel, type EntityTaggerModel, type Token, type TokenHints } from "./entity-tagger";
 import taggerModel from "./models/entities.json";
+import personNamesModel from "./models/person-names.json";
 import { roundScore } from "./scores";
 import { sentences } from "./text";
 import { type EntityType, PATTERN_TYPES } from "./vocabulary";
@@ -125,14 +126,17 @@ function lexiconClass(phrase: string): string | undefined {
   return (Array.isArray(tags) ? tags : [tags]).map((t) => LEXICON_CLASSES[t]).find(Boolean) ?? "word";
 }
 
+/** The gazetteer of people's names the shipped tagger learned with (written by `npm run train`). */
+const PERSON_NAMES: ReadonlySet<string> = new Set(personNamesModel.names.split("\n"));
+
 /**
  * What compromise makes of each token: the reading (person, place, organisation) of the span it
  * is in, its part of speech, and the lexicon class of the longest phrase of up to three words
- * that holds it.
+ * that holds it; and whether the word is in the gazetteer of people's names.
  * `base` is the document's offset in the tokens' text.
  */
-export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: readonly Token[], base = 0): TokenHints[] {
-  const hints: TokenHints[] = tokens.map(() => ({}));
+export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: readonly Token[], base = 0, personNames = PERSON_NAMES): TokenHints[] {
+  const hints: TokenHints[] = tokens.map((token) => (personNames.has(token.text) ? { personName: true } : {}));
   for (const [label, view] of READINGS) {
     for (const match of view(doc as Document).json({ offset: true }) as CompromiseMatch[]) {
       const span = narrowed(text, { ...match, offset: { start: base + match.offset.start, length: match.offset.length } }, "PERSON", 0);
@@ -160,8 +164,8 @@ export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: r
   return hints;
 }
 
-/** compromise's hints for a text parsed on its own (the trainer's sentences). */
-export const hintsOfText = (text: string, tokens: readonly Token[]) => entityHints(nlp(text), text, tokens);
+/** compromise's hints for a text parsed on its own (the trainer's sentences, with the gazetteer it is writing). */
+export const hintsOfText = (text: string, tokens: readonly Token[], personNames?: ReadonlySet<string>) => entityHints(nlp(text), text, tokens, 0, personNames);
 
 const TAGGER_TYPES: Record<Exclude<EntityLabel, "MISC">, EntityType> = { PER: "PERSON", LOC: "LOCATION", ORG: "ORGANIZATION" };
 

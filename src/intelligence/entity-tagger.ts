@@ -3,8 +3,8 @@
  * BIO tags (PER, LOC, ORG, and MISC, which is learned so that nationalities and titles are not
  * taken for places; I4 does not return it), trained by `npm run train` on openly licensed annotated
  * text (data/corpora/ner/). Features: the word, its shape and affixes, its neighbours, the tag
- * before it, compromise's lexicon (names, places, organisations) and compromise's own reading of
- * the sentence. Feature and tag are hashed together into one table (FNV-1a).
+ * before it, compromise's lexicon (names, places, organisations), compromise's own reading of the
+ * sentence, and a gazetteer of people's names. Feature and tag are hashed together into one table (FNV-1a).
  */
 import { featureBucket, plattScaled, weightsOf, type Calibration, type PackedWeights } from "./linear-model";
 
@@ -25,6 +25,12 @@ export interface EntityTaggerModel {
   source: string;
 }
 
+/** The gazetteer of people's names: one word a line (first, middle or last names), and where it comes from. */
+export interface PersonNames {
+  names: string;
+  source: string;
+}
+
 export interface Token {
   text: string;
   start: number;
@@ -39,6 +45,8 @@ export interface TokenHints {
   lexicon?: string;
   /** compromise's part of speech for the word (its most telling tag: Person, ProperNoun, Verb…). */
   partOfSpeech?: string;
+  /** The word, as written, is in the gazetteer of people's names (models/person-names.json). */
+  personName?: boolean;
 }
 
 const ABBREVIATIONS = "Inc|Corp|Co|Ltd|Jr|Sr|St|Dr|Mr|Mrs|Ms|Prof|Gen|Gov|Sen|Rep|Mt|Ft|Bros|No|vs";
@@ -126,6 +134,9 @@ export function staticFeatures(tokens: readonly Token[], hints: readonly TokenHi
       `pos-1=${at(parts, i - 1)}|${at(parts, i)}`,
       `pos+1=${at(parts, i)}|${at(parts, i + 1)}`,
     ];
+    if (hints[i]!.personName) features.push("name", `name|s=${shapes[i]}`, `name|w-1=${at(lower, i - 1)}`, `name|w+1=${at(lower, i + 1)}`, ...(i === 0 ? ["name|first"] : []));
+    if (hints[i - 1]?.personName) features.push(`name-1|s=${shapes[i]}`);
+    if (hints[i + 1]?.personName) features.push(`name+1|s=${shapes[i]}`);
     const run = runs[i];
     if (run) features.push(`run-last=${run.last}`, `run-before=${run.before}`, `run-length=${run.length}`);
     if (i === 0) features.push(`first|s=${shapes[i]}`);

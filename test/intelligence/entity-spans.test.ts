@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import nlp from "compromise";
+import { entityHints } from "../../src/intelligence/entities";
 import { entitySpans, entityTokens, type Tag } from "../../src/intelligence/entity-tagger";
 
 /** The names the tagger's tags come to: the text of each span and its label. */
@@ -27,5 +29,15 @@ describe("I4 entity spans: the conventions of CoNLL and UNER", () => {
 
   it("keeps initials, abbreviations and hyphenated names as single tokens", () => {
     expect(entityTokens("U.S. Steel Corp. and Coca-Cola's J. Smith").map((t) => t.text)).toEqual(["U.S.", "Steel", "Corp.", "and", "Coca-Cola", "'s", "J.", "Smith"]);
+  });
+});
+
+describe("I4 gazetteer of people's names", () => {
+  it("marks the words of the shipped list as written, and no others", () => {
+    const text = "Osei met Kerber at the station";
+    const tokens = entityTokens(text);
+    const hints = entityHints(nlp(text), text, tokens);
+    expect(tokens.filter((_, i) => hints[i]!.personName).map((t) => t.text)).toEqual(["Osei", "Kerber"]);
+    expect(entityHints(nlp("osei"), "osei", entityTokens("osei"))[0]!.personName).toBeUndefined();
   });
 });
