@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { unstable_readConfig } from "wrangler";
+import { unstable_readConfig, type Unstable_Config } from "wrangler";
 import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
@@ -28,13 +28,8 @@ function themeFiles(dir: string): Record<string, string> {
   );
 }
 
-/** A `[[queues.consumers]]` entry of wrangler.toml, as wrangler reads it. */
-interface QueueConsumer {
-  queue: string;
-  max_batch_size?: number;
-  max_retries?: number;
-  dead_letter_queue?: string;
-}
+/** A `[[queues.consumers]]` entry of wrangler.toml: wrangler's type (its readConfig is typed from a package it does not ship). */
+type QueueConsumer = NonNullable<Unstable_Config["queues"]["consumers"]>[number];
 
 const ISOLATED = [
   "test/scheduler/**/*.test.ts",
