@@ -10,7 +10,7 @@ const languageSupport = z.enum(["full", "partial"]).openapi({
 });
 
 export const summarySchema = z.object({
-  summary: z.union([z.string(), z.array(z.string())]).openapi({ description: "A paragraph, or one bullet per sentence" }),
+  summary: z.union([z.string(), z.array(z.string())]).openapi({ description: "A paragraph, or one bullet per sentence: the text's own sentences, without their asides in round brackets" }),
   originalLength: z.number().int().openapi({ description: "Words" }),
   summaryLength: z.number().int().openapi({ description: "Words" }),
   compressionRatio: z.number().openapi({ description: "summaryLength / originalLength" }),
