@@ -2,7 +2,7 @@ import nlp from "compromise";
 import datesPlugin from "compromise-dates";
 
 import { pauseForOtherRequests } from "./compute-gate";
-import { entityTokens, tagEntities, type EntityLabel, type EntityTaggerModel, type Token, type TokenHints } from "./entity-tagger";
+import { entityTokens, tagEntities, type EntityLabel, type EntityTaggerModel, type PersonNames, type Token, type TokenHints } from "./entity-tagger";
 import taggerModel from "./models/entities.json";
 import personNamesModel from "./models/person-names.json";
 import { roundScore } from "./scores";
@@ -127,7 +127,7 @@ function lexiconClass(phrase: string): string | undefined {
 }
 
 /** The gazetteer of people's names the shipped tagger learned with (written by `npm run train`). */
-const PERSON_NAMES: ReadonlySet<string> = new Set(personNamesModel.names.split("\n"));
+const PERSON_NAMES: ReadonlySet<string> = new Set((personNamesModel satisfies PersonNames).names.split("\n"));
 
 /**
  * What compromise makes of each token: the reading (person, place, organisation) of the span it
