@@ -212,7 +212,7 @@ async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Ent
     }
     if (names) {
       const tokens = entityTokens(text.slice(chunk.start, chunk.end), chunk.start);
-      for (const entity of tagEntities(taggerModel as EntityTaggerModel, tokens, entityHints(doc, text, tokens, chunk.start))) {
+      for (const entity of tagEntities(taggerModel satisfies EntityTaggerModel, tokens, entityHints(doc, text, tokens, chunk.start))) {
         if (entity.label === "MISC") continue;
         const startOffset = tokens[entity.first]!.start;
         const endOffset = tokens[entity.last]!.end;
