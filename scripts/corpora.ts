@@ -161,6 +161,85 @@ function gumDocuments(genres: string[]): string {
     .join("");
 }
 
+const GUM_NAME_TYPES: Record<string, string> = { person: "PER", place: "LOC", organization: "ORG", event: "MISC", object: "MISC", abstract: "MISC" };
+// Lower-case words inside a name ("Bank of America").
+const GUM_NAME_JOINERS = new Set(["of", "and", "&", "the", "de", "for"]);
+// A title before a person's name is not part of it (UNER's convention).
+const GUM_TITLES = /^(?:Mr|Mrs|Ms|Dr|Prof|President|Senator|Sen|Governor|Gov|King|Queen|Prince|Princess|Pope|General|Gen|Captain|Sir|Lord|Lady|Judge|Justice|Minister|Prime|Chancellor|Mayor|Secretary|Vice|Premier|Coach|Bishop|Archbishop|Father|Reverend|Rev|Chairman|Commissioner|Representative|Rep|Dame|Emperor|Saint|Ambassador|Chief|Director|Officer|Detective|Inspector|Lieutenant|Lt|Colonel|Col|Sergeant|Sgt|Major|Maj|Admiral|Professor|Doctor|Senior|Deputy|Foreign|Defence|Defense|Interior|Finance|Health|Speaker|Leader|Commander|Councillor|Councilman|Congressman|Congresswoman|Sheikh|Ayatollah|Cardinal|Rabbi|Imam|Brother|Sister|Spokesperson|Spokesman|Spokeswoman)\.?$/i;
+
+/** A CoNLL-U sentence's words (multiword ranges and empty nodes apart) and the mentions of GUM's `Entity=` annotation. */
+function gumWords(block: string) {
+  const words = block
+    .split("\n")
+    .map((line) => line.split("\t"))
+    .filter((fields) => /^\d+$/.test(fields[0]!))
+    .map(([, form, , upos, xpos, , head, , , misc]) => ({ form: form!, upos: upos!, xpos: xpos!, head: Number(head) - 1, entity: misc!.split("|").find((field) => field.startsWith("Entity="))?.slice("Entity=".length) ?? "" }));
+  const mentions: { type: string; first: number; last: number }[] = [];
+  const open = new Map<string, { type: string; first: number }[]>();
+  words.forEach(({ entity }, i) => {
+    // "(3-organization-new-…)" opens and closes mention 3 here, "(5-time-…" opens it, "5)" closes it.
+    for (const [, opening, id, type, closedAtOnce, closing] of entity.matchAll(/(\((\d+)-([a-z]+)[^()]*(\)?))|(\d+)\)/g)) {
+      if (opening) {
+        if (closedAtOnce) mentions.push({ type: type!, first: i, last: i });
+        else open.set(id!, [...(open.get(id!) ?? []), { type: type!, first: i }]);
+      } else {
+        const started = open.get(closing!)?.pop();
+        if (started) mentions.push({ ...started, last: i });
+      }
+    }
+  });
+  return { words, mentions };
+}
+
+/**
+ * GUM's entity annotation as names: a person, place or organisation mention whose head is a proper
+ * noun is the run of capitalised words around its head (joiners inside), titles left out; a mention
+ * of another type (events, works) or of people in the plural ("Muslims") with a proper-noun head is
+ * MISC. Mentions are taken longest first, so a place inside an organisation's name ("University of
+ * Oxford") stays part of it.
+ */
+function gumNerSentences(genres: string[]): Sentence[] {
+  const source = SOURCES.gum;
+  const files = list(source, "dep").filter((file) => genres.some((genre) => file.startsWith(`GUM_${genre}_`)));
+  return files.flatMap((file) =>
+    read(source, `dep/${file}`)
+      .split(/\n\s*\n/)
+      .filter((block) => block.trim())
+      .map((block) => {
+        const { words, mentions } = gumWords(block);
+        const tags = words.map(() => "O");
+        const isProper = (i: number) => words[i]?.upos === "PROPN";
+        // "United" (an adjective) belongs to "United States" as much as "States" does.
+        const isNamePart = (i: number) => isProper(i) || (/^\p{Lu}/u.test(words[i]?.form ?? "") && words[i]!.upos !== "DET");
+        for (const mention of mentions.sort((a, b) => b.last - b.first - (a.last - a.first))) {
+          const { type, first, last } = mention;
+          let head = words.findIndex((word, i) => i >= first && i <= last && (word.head < first || word.head > last));
+          // "Facebook co-founder Mark Zuckerberg": a person's name can hang off a noun that heads the mention.
+          if (type === "person" && head >= 0 && !isProper(head) && isProper(last) && words[last]!.head === head) head = last;
+          if (head < 0 || !isProper(head)) continue;
+          let start = head;
+          let end = head;
+          const joinsAt = (i: number, step: number) => GUM_NAME_JOINERS.has(words[i]!.form.toLowerCase()) && i + step >= first && i + step <= last && isNamePart(i + step);
+          while (start > first && (isNamePart(start - 1) || (start - 2 >= first && joinsAt(start - 1, -1)))) start--;
+          while (end < last && (isNamePart(end + 1) || (end + 2 <= last && joinsAt(end + 1, 1)))) end++;
+          const label = type === "person" && words[head]!.xpos === "NNPS" ? "MISC" : GUM_NAME_TYPES[type];
+          if (!label) continue;
+          if (label === "PER") {
+            // "US President Barack Obama" is "Barack Obama": a place or title at either end is left out.
+            const inPlaceOrOrganization = (i: number) => mentions.some((m) => m !== mention && m.first >= first && m.last <= last && m.first <= i && m.last >= i && (m.type === "place" || m.type === "organization"));
+            const trimmed = (i: number) => GUM_TITLES.test(words[i]!.form) || GUM_NAME_JOINERS.has(words[i]!.form.toLowerCase()) || inPlaceOrOrganization(i) || !isProper(i);
+            while (start <= end && trimmed(start)) start++;
+            while (end >= start && trimmed(end)) end--;
+            if (start > end) continue;
+          }
+          if (tags.slice(start, end + 1).some((tag) => tag !== "O")) continue;
+          for (let i = start; i <= end; i++) tags[i] = `${i === start ? "B" : "I"}-${label}`;
+        }
+        return { tokens: words.map(({ form }, i): [string, string] => [form, tags[i]!]) };
+      }),
+  );
+}
+
 /** GoEmotions' emotions by sentiment, as its authors group them (Demszky et al. 2020); the ambiguous four are left out. */
 const GOEMOTIONS_SENTIMENT: Record<string, "positive" | "negative"> = Object.fromEntries([
   ...["admiration", "amusement", "approval", "caring", "desire", "excitement", "gratitude", "joy", "love", "optimism", "pride", "relief"].map((emotion) => [emotion, "positive"]),
@@ -207,6 +286,8 @@ const CORPORA: Record<CorpusFile, () => string> = {
         .map(({ tokens }) => ({ tokens: bioOfIob1(tokens) })),
     ),
   "ner/btc.tsv": () => nerFile(["a", "b", "e", "f", "g", "h"].flatMap((section) => conllSentences(read(SOURCES.nerDatasets, `data/BTC/CONLL-format/data/${section}.conll`), /\t/, [0, 1], HASH)).map(({ tokens }) => ({ tokens: bioOfIob1(tokens) }))),
+  "ner/gum-news.tsv": () => nerFile(gumNerSentences(["news"])),
+  "ner/gum-other.tsv": () => nerFile(gumNerSentences(["academic", "bio", "court", "interview", "voyage"])),
   "ner/wnut17.tsv": () =>
     nerFile(
       ["train/wnut17train.conll", "dev/emerging.dev.conll"]

@@ -251,6 +251,7 @@ const steps: [string, () => Promise<Row>][] = [
   ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
   ["entities, news", async () => entityRow("UNER English PUD, news sentences", nerSentences().filter((s) => s.domain === "news"))],
   ["entities, wiki", async () => entityRow("UNER English PUD, Wikipedia sentences", nerSentences().filter((s) => s.domain === "wiki"))],
+  ["entities, GUM news", async () => entityRow("GUM's Wikinews articles, its entities as names: where the training recipe was chosen, not held out", nerSentences("gum-news"))],
   ["language id", async () => row("I6 language id", "Tatoeba sentences in 9 of eld's languages", language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })), (text) => languageByText.get(text)!)],
   ["language id, reliable", async () => reliableRow(language)],
   ["summaries, news", async () => summaryRow("news")],

@@ -19,6 +19,8 @@ export const CORPUS_FILES = [
   "ner/wikigold.tsv",
   "ner/btc.tsv",
   "ner/wnut17.tsv",
+  "ner/gum-news.tsv",
+  "ner/gum-other.tsv",
   "sentiment/goemotions-train.tsv",
   "sentiment/goemotions-test.tsv",
   "summaries/gum-news.jsonl",
@@ -150,6 +152,26 @@ export interface NerSentence {
 /** The annotated sets in data/corpora/ner/ (licences and sources in data/corpora/README.md). */
 export type NerSet = CorpusFile extends infer F ? (F extends `ner/${infer S}.tsv` ? S : never) : never;
 
+/** A sentence of tagged tokens joined by spaces, with its scored entities. */
+export function nerSentenceOf(tagged: readonly { text: string; tag: string }[], domain?: string): NerSentence {
+  let offset = 0;
+  const tokens = tagged.map(({ text, tag }) => {
+    const token = { text, tag, start: offset, end: offset + text.length };
+    offset = token.end + 1;
+    return token;
+  });
+  const entities: NerSentence["entities"] = [];
+  let open = false;
+  for (const token of tokens) {
+    const type = token.tag.slice(2);
+    const scored = type === "PER" || type === "LOC" || type === "ORG";
+    if (token.tag.startsWith("B-")) open = scored && entities.push({ start: token.start, end: token.end, type }) > 0;
+    else if (token.tag.startsWith("I-") && open && entities.at(-1)!.type === type) entities.at(-1)!.end = token.end;
+    else open = false;
+  }
+  return { text: tokens.map((t) => t.text).join(" "), domain, tokens, entities };
+}
+
 /** One token a line (`token<TAB>BIO tag`), a blank line between sentences, an optional `# domain` line before one. */
 export function nerSentences(set: NerSet = "uner-pud"): NerSentence[] {
   return corpusText(`ner/${set}.tsv`)
@@ -158,23 +180,13 @@ export function nerSentences(set: NerSet = "uner-pud"): NerSentence[] {
     .map((block) => {
       const lines = block.split("\n").filter(Boolean);
       const domain = lines[0]!.startsWith("# ") ? lines.shift()!.slice(2) : undefined;
-      let offset = 0;
-      const tokens = lines.map((line) => {
-        const [text, tag] = line.split("\t");
-        const token = { text: text!, tag: tag!, start: offset, end: offset + text!.length };
-        offset = token.end + 1;
-        return token;
-      });
-      const entities: NerSentence["entities"] = [];
-      let open = false;
-      for (const token of tokens) {
-        const type = token.tag.slice(2);
-        const scored = type === "PER" || type === "LOC" || type === "ORG";
-        if (token.tag.startsWith("B-")) open = scored && entities.push({ start: token.start, end: token.end, type }) > 0;
-        else if (token.tag.startsWith("I-") && open && entities.at(-1)!.type === type) entities.at(-1)!.end = token.end;
-        else open = false;
-      }
-      return { text: tokens.map((t) => t.text).join(" "), domain, tokens, entities };
+      return nerSentenceOf(
+        lines.map((line) => {
+          const [text, tag] = line.split("\t");
+          return { text: text!, tag: tag! };
+        }),
+        domain,
+      );
     });
 }
 

@@ -1,7 +1,7 @@
 import { hintsOfText } from "../../src/intelligence/entities";
 import { bestTag, decode, entityConfidence, entitySpans, featureRows, logOdds, staticFeatures, TAGS, tokenRows, type EntityTaggerModel, type Tag, type TokenHints } from "../../src/intelligence/entity-tagger";
 import { packWeights, weightsOf } from "../../src/intelligence/linear-model";
-import { calibrationSplit, evenSample, type NerSentence } from "./corpora";
+import { calibrationSplit, evenSample, nerSentenceOf, type NerSentence } from "./corpora";
 import { fitCalibration, logLoss, shuffled } from "./logistic-regression";
 
 export interface TaggerOptions {
@@ -141,9 +141,30 @@ function learnWeights(train: NerSentence[], held: NerSentence[], personNames: Re
   return { buckets: options.buckets, weights: packWeights(kept), epochs: epoch, heldOutF1: Number(f1.toFixed(4)) };
 }
 
+/**
+ * The sentence with each person's name of two or more words cut to its last word ("Steven Seagal
+ * said" → "Seagal said"), as news names a person after the first mention; undefined when it has none.
+ */
+function withSurnames(sentence: NerSentence): NerSentence | undefined {
+  const tagged: { text: string; tag: string }[] = [];
+  const tokens = sentence.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    let last = i;
+    if (tokens[i]!.tag === "B-PER") while (tokens[last + 1]?.tag === "I-PER") last++;
+    // A surname of three letters or more, written as one ("Seagal", not "Jr." or "MAX").
+    if (last > i && /^\p{Lu}\p{Ll}{2,}$/u.test(tokens[last]!.text)) {
+      tagged.push({ text: tokens[last]!.text, tag: "B-PER" });
+      i = last;
+    } else tagged.push(tokens[i]!);
+  }
+  return tagged.length < tokens.length ? nerSentenceOf(tagged, sentence.domain) : undefined;
+}
+
 /** Annotated sentences by corpus, which corpora stand for the text the tagger is sent, and the gazetteer. */
 export interface TaggerCorpora {
   corpora: Record<string, NerSentence[]>;
+  /** Their training sentences also teach second mentions: each again with its people named by surname (withSurnames). */
+  edited: string[];
   /** Each is left out of a tagger of its own, and that tagger's entities on it fit the confidences. */
   unseen: string[];
   /** People's names: the tokens written so are marked for the tagger (the Worker ships the same list). */
@@ -156,8 +177,14 @@ export interface TaggerCorpora {
  * learned without it tags it, and the pooled entities fit the temperature and Platt scaling.
  * Confidences fitted on held-out sentences of the training corpora were too high on other text.
  */
-export function trainEntityTagger({ corpora, unseen, personNames }: TaggerCorpora, options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
-  const splits = Object.fromEntries(Object.entries(corpora).map(([name, sentences]) => [name, calibrationSplit(sentences)]));
+export function trainEntityTagger({ corpora, edited, unseen, personNames }: TaggerCorpora, options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
+  const splits = Object.fromEntries(
+    Object.entries(corpora).map(([name, sentences]) => {
+      const { fit, calibration } = calibrationSplit(sentences);
+      const surnamed = edited.includes(name) ? fit.map(withSurnames).filter((sentence) => sentence !== undefined) : [];
+      return [name, { fit: [...fit, ...surnamed], calibration }];
+    }),
+  );
   const pooled = (names: string[], part: "fit" | "calibration") => names.flatMap((name) => splits[name]![part]);
   const names = Object.keys(corpora);
   const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), personNames, options, (message) => progress(`all corpora: ${message}`));

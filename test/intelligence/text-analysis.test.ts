@@ -189,6 +189,14 @@ describe("I4 named entities", () => {
     }
   });
 
+  it("takes a surname alone for a person, as news names one after the first mention", async () => {
+    type Found = { entities: { text: string; type: string }[] };
+    const said = await callAi<Found>("/ner", { text: "Okonkwo said the ministry would appeal the ruling.", entities: ["PERSON", "ORGANIZATION", "LOCATION"] });
+    expect(said.body.data.entities.map((e) => [e.type, e.text])).toEqual([["PERSON", "Okonkwo"]]);
+    const blow = await callAi<Found>("/ner", { text: "Wednesday's vote was a blow to Harrington, who had led the party since 2019.", entities: ["PERSON", "ORGANIZATION", "LOCATION"] });
+    expect(blow.body.data.entities.map((e) => [e.type, e.text])).toEqual([["PERSON", "Harrington"]]);
+  });
+
   it("keeps offsets exact after emoji and accents (UTF-16 indexes)", async () => {
     const text = "🎉 Café owner Maria Garcia paid €1,200 on 2024-05-01.";
     const { body } = await callAi<{ entities: { text: string; startOffset: number; endOffset: number }[] }>("/ner", { text });
