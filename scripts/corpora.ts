@@ -131,13 +131,14 @@ const HASH = "#";
 
 const WNUT_TYPES: Record<string, string> = { person: "PER", location: "LOC", corporation: "ORG", group: "ORG", product: "MISC", "creative-work": "MISC" };
 
+/** The dependency files (CoNLL-U, with GUM's annotations in the last column) of GUM's documents of some genres. */
+const gumFiles = (genres: string[]) => list(SOURCES.gum, "dep").filter((file) => genres.some((genre) => file.startsWith(`GUM_${genre}_`)));
+
 /** GUM's documents of some genres: id, genre, source, title, the human summary, and the paragraphs that are not headings. */
 function gumDocuments(genres: string[]): string {
-  const source = SOURCES.gum;
-  const files = list(source, "dep").filter((file) => genres.some((genre) => file.startsWith(`GUM_${genre}_`)));
-  return files
+  return gumFiles(genres)
     .map((file) => {
-      const lines = read(source, `dep/${file}`).split("\n");
+      const lines = read(SOURCES.gum, `dep/${file}`).split("\n");
       const meta = (key: string) => lines.find((line) => line.startsWith(`# meta::${key} = `))?.slice(`# meta::${key} = `.length) ?? "";
       const paragraphs: { heading: boolean; sentences: string[] }[] = [];
       for (const line of lines) {
@@ -199,10 +200,8 @@ function gumWords(block: string) {
  * Oxford") stays part of it.
  */
 function gumNerSentences(genres: string[]): Sentence[] {
-  const source = SOURCES.gum;
-  const files = list(source, "dep").filter((file) => genres.some((genre) => file.startsWith(`GUM_${genre}_`)));
-  return files.flatMap((file) =>
-    read(source, `dep/${file}`)
+  return gumFiles(genres).flatMap((file) =>
+    read(SOURCES.gum, `dep/${file}`)
       .split(/\n\s*\n/)
       .filter((block) => block.trim())
       .map((block) => {
