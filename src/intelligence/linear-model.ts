@@ -1,3 +1,4 @@
+import { fromBase64, toBase64 } from "../platform/crypto";
 import { STOP_WORDS, words } from "./text";
 
 /**
@@ -146,8 +147,6 @@ export interface PackedWeights {
   values: string;
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 export function packWeights(weights: [number, number][]): PackedWeights {
   const sorted = [...weights].sort((a, b) => a[0] - b[0]);

@@ -29,7 +29,11 @@ export function toBase64(bytes: ArrayBuffer | Uint8Array): string {
 }
 
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+  const binary = atob(text);
+  // A plain loop: Uint8Array.from with a mapping function is about ten times slower on large inputs.
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 /** A base64 request field (a data: URL prefix and line breaks allowed), or a 400 naming the field. */
