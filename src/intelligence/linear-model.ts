@@ -147,7 +147,6 @@ export interface PackedWeights {
   values: string;
 }
 
-
 export function packWeights(weights: [number, number][]): PackedWeights {
   const sorted = [...weights].sort((a, b) => a[0] - b[0]);
   const scale = sorted.reduce((top, [, w]) => Math.max(top, Math.abs(w)), 1e-9) / 32767;
