@@ -3,9 +3,12 @@ import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { providerEndpoints } from "../../src/accounts/identity-provider";
 import { beginLogin, completeLogin, cookieValue, createUser, fakeIdentityProvider, uniqueTag, userRow } from "../helpers/accounts";
-import { call, startEarlyInMinute } from "../helpers/requests";
+import { call, freezeClockEarlyInMinute } from "../helpers/requests";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 const userCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!.n;
 
@@ -39,7 +42,7 @@ describe("A1 login", () => {
     const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     const login = (from: string) => call("/auth/login", { redirect: "manual", headers: { "CF-Connecting-IP": from } });
     const attempts = async () => (await env.DB.prepare("SELECT count(*) AS n FROM login_attempts").first<{ n: number }>())!.n;
-    await startEarlyInMinute();
+    freezeClockEarlyInMinute();
     for (let i = 0; i < 30; i++) expect((await login(address)).status).toBe(302);
     const before = await attempts();
     const refused = await login(address);

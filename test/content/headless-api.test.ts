@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createCategory, putContentTag } from "../../src/content/admin";
 import { memberScope } from "../../src/content/tenancy";
 import { database } from "../../src/platform/database";
@@ -107,8 +107,13 @@ describe("C2 one content", () => {
     const soon = new Date(Date.now() + 1500).toISOString();
     const id = await seedContent(tenant, { title: "Scheduled soon", publishAt: soon });
     expect((await headless(`/api/mcp/contents/${id}`, tenant.token)).status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    expect((await headless(`/api/mcp/contents/${id}`, tenant.token)).status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 1600);
+      expect((await headless(`/api/mcp/contents/${id}`, tenant.token)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

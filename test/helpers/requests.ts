@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { vi } from "vitest";
 import type { TestKey } from "./credentials";
 
 const BASE = "https://gateway.test";
@@ -66,8 +67,12 @@ export async function signedHeaders(key: Pick<TestKey, "token" | "secret">, opti
   return { "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature };
 }
 
-/** Rate windows are the clock's minutes: waits, if needed, so that a burst of calls falls in one. */
-export async function startEarlyInMinute(): Promise<void> {
-  const second = new Date().getUTCSeconds();
-  if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+/**
+ * Rate windows are the clock's minutes: stops the clock 5 s into the next one, so that a burst of
+ * calls falls in one window without waiting for it. Undo with `vi.useRealTimers()`.
+ */
+export function freezeClockEarlyInMinute(): void {
+  const nextMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(nextMinute + 5_000);
 }

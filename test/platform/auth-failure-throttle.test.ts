@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestKey } from "../helpers/credentials";
-import { call, secretHeaders, signedHeaders, startEarlyInMinute } from "../helpers/requests";
+import { call, freezeClockEarlyInMinute, secretHeaders, signedHeaders } from "../helpers/requests";
 
 const PATH = "/std/api/bigdata/taxrate/types";
 const get = (headers: Record<string, string>) => call(PATH, { headers });
@@ -12,9 +12,11 @@ async function expectThrottled(res: Response) {
   expect(await res.json()).toMatchObject({ code: 429, msg: expect.stringMatching(/^Too many failed authentications; retry after \d+ s$/), data: null });
 }
 
+afterEach(() => vi.useRealTimers());
+
 describe("API2 · failed authentications are throttled", () => {
   it("stops a key after 10 wrong secrets in a minute, before its secret is compared", async () => {
-    await startEarlyInMinute();
+    freezeClockEarlyInMinute();
     const key = await createTestKey();
     for (let i = 0; i < 10; i++) expect((await get({ ...secretHeaders(key), "X-API-Secret": `svc_ss_guess${i}` })).status).toBe(401);
     // Even the right secret is not looked at now: a guesser learns nothing more this minute.
@@ -23,7 +25,7 @@ describe("API2 · failed authentications are throttled", () => {
   });
 
   it("counts wrong signatures as failures too", async () => {
-    await startEarlyInMinute();
+    freezeClockEarlyInMinute();
     const key = await createTestKey();
     for (let i = 0; i < 10; i++) {
       const headers = await signedHeaders(key);
@@ -33,7 +35,7 @@ describe("API2 · failed authentications are throttled", () => {
   });
 
   it("stops an address after 30 failures in a minute, whichever keys it tries", async () => {
-    await startEarlyInMinute();
+    freezeClockEarlyInMinute();
     const address = randomAddress();
     const good = await createTestKey();
     for (let i = 0; i < 30; i++) {
