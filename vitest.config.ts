@@ -73,6 +73,8 @@ export default defineConfig({
           CASDOOR_ENDPOINT: "https://idp.test",
           OAUTH_REDIRECT_URL: "https://gateway.test/auth/callback",
           FRONTEND_CALLBACK_URL: "https://app.test/auth/callback",
+          PUBLIC_ORIGIN: "https://gateway.test",
+          SERVICE_HOSTS: "api.gateway.test,console.gateway.test",
           ADMIN_EMAILS: "root@example.com",
           // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
           RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),

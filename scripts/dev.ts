@@ -113,7 +113,8 @@ process.stderr.write(`
 
 `);
 
-const server = spawn(WRANGLER, ["dev", ...(givenPort ? [] : ["--port", port]), ...args], {
+// The service's links name the port it really listens on (wrangler.toml says 8787).
+const server = spawn(WRANGLER, ["dev", ...(givenPort ? [] : ["--port", port]), "--var", `PUBLIC_ORIGIN:${base}`, ...args], {
   stdio: "inherit",
   env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
 });

@@ -41,6 +41,13 @@ export const platformSettings = z.object({
   ),
   RATE_LIMITS: jsonOf(rateLimitsOverrideSchema).optional(),
   JOB_MAX_CHANGE_SHARE: z.coerce.number().gt(0, { error: "must be in (0, 1]" }).max(1, { error: "must be in (0, 1]" }).optional(),
+  /** The service's own origin: the links it hands out are built from it (service-hosts.ts). */
+  PUBLIC_ORIGIN: anyUrl,
+  /** More host names of the service, comma-separated; each reserved against tenant sites. */
+  SERVICE_HOSTS: z
+    .string()
+    .regex(/^[a-z0-9.,-]*$/i, { error: "must be host names separated by commas" })
+    .optional(),
   /** DNS-over-HTTPS resolver that tells which addresses a caller's URL names (webhook targets). */
   DOH_RESOLVER_URL: httpsUrl.optional(),
 });
