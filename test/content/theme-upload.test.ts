@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { strToU8, zipSync } from "fflate";
+import { deflateSync, strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/requests";
 import { createTestTenant, installDefaultTheme, memberWith, sitePage, type TestTenant } from "../helpers/content";
@@ -99,5 +99,89 @@ describe("theme upload, preview and activation", () => {
   it("is the owner's: an editor may not upload", async () => {
     const editor = await memberWith(tenant, "editor");
     expect((await upload(themeZip(), "mine", editor.session)).status).toBe(403);
+  });
+});
+
+/** A deflate stream of `bytes` zeros (one fixed-Huffman block of 258-byte copies), about 160 times smaller. */
+function deflatedZeros(bytes: number): Uint8Array {
+  const copies = Math.ceil((bytes - 1) / 258);
+  const out = new Uint8Array(Math.ceil((3 + 8 + copies * 13 + 7) / 8));
+  let bit = 0;
+  const put = (code: number, length: number) => {
+    for (let i = length - 1; i >= 0; i--, bit++) if ((code >> i) & 1) out[bit >> 3] = out[bit >> 3]! | (1 << (bit & 7));
+  };
+  put(0b110, 3); // last block, fixed codes
+  put(0b00110000, 8); // the literal 0
+  for (let i = 0; i < copies; i++) {
+    put(0b11000101, 8); // length 258
+    put(0, 5); // at distance 1
+  }
+  put(0, 7); // end of block
+  return out;
+}
+
+/** A zip whose entries declare the sizes given, whatever their data holds: what a hostile tool can write. */
+function zipDeclaring(entries: { name: string; data: Uint8Array; method: 0 | 8; size: number }[]): Uint8Array {
+  const local: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = strToU8(entry.name);
+    const header = new Uint8Array(30 + name.length);
+    const h = new DataView(header.buffer);
+    for (const [at, value] of [[0, 0x04034b50], [18, entry.data.length], [22, entry.size]] as const) h.setUint32(at, value, true);
+    for (const [at, value] of [[4, 20], [8, entry.method], [26, name.length]] as const) h.setUint16(at, value, true);
+    header.set(name, 30);
+    const record = new Uint8Array(46 + name.length);
+    const r = new DataView(record.buffer);
+    for (const [at, value] of [[0, 0x02014b50], [20, entry.data.length], [24, entry.size], [42, offset]] as const) r.setUint32(at, value, true);
+    for (const [at, value] of [[4, 20], [6, 20], [10, entry.method], [28, name.length]] as const) r.setUint16(at, value, true);
+    record.set(name, 46);
+    local.push(header, entry.data);
+    central.push(record);
+    offset += header.length + entry.data.length;
+  }
+  const centralSize = central.reduce((sum, part) => sum + part.length, 0);
+  const end = new Uint8Array(22);
+  const e = new DataView(end.buffer);
+  for (const [at, value] of [[0, 0x06054b50], [12, centralSize], [16, offset]] as const) e.setUint32(at, value, true);
+  for (const at of [8, 10]) e.setUint16(at, entries.length, true);
+  const zip = new Uint8Array(offset + centralSize + 22);
+  let at = 0;
+  for (const part of [...local, ...central, end]) {
+    zip.set(part, at);
+    at += part.length;
+  }
+  return zip;
+}
+
+const defaultThemeEntries = () => Object.entries(env.TEST_DEFAULT_THEME).map(([name, text]) => ({ name, data: strToU8(text), method: 0 as const, size: strToU8(text).length }));
+
+describe("API4 · theme upload: zip bombs", () => {
+  it("refuses, in well under a second, a file declaring 100 bytes whose deflate stream holds 100 MB", async () => {
+    const bomb = zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflatedZeros(100 * 1024 * 1024), method: 8, size: 100 }]);
+    // The same files honestly zipped first, so that the time below is the bomb's, not the route's first load.
+    expect((await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflateSync(strToU8("a{}")), method: 8, size: 3 }]), "bomb")).status).toBe(201);
+    const started = performance.now();
+    const { status, body } = await upload(bomb, "bomb");
+    const took = performance.now() - started;
+    expect(status).toBe(400);
+    expect(body.error!.message).toBe("theme: assets/css/bomb.css holds more than the 100 bytes it declares");
+    expect(took).toBeLessThan(500);
+    expect(await env.THEMES.head(`themes/${tenant.siteId}/bomb/assets/css/bomb.css`).then((object) => object?.size)).toBe(3);
+  });
+
+  it.each([
+    ["a deflated file that holds less than it declares", { data: deflateSync(strToU8("a{}")), method: 8 as const, size: 1000 }, "holds 3 bytes, not the 1000 it declares"],
+    ["a stored file that holds less than it declares", { data: strToU8("a{}"), method: 0 as const, size: 1000 }, "holds 3 bytes, not the 1000 it declares"],
+    ["a stored file that holds more than it declares", { data: strToU8("a{}b{}"), method: 0 as const, size: 3 }, "holds 6 bytes, not the 3 it declares"],
+  ])("refuses %s", async (_what, entry, message) => {
+    const { status, body } = await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/odd.css", ...entry }]), "odd");
+    expect(status).toBe(400);
+    expect(body.error!.message).toBe(`theme: assets/css/odd.css ${message}`);
+  });
+
+  it("accepts a zip that holds what it declares", async () => {
+    expect((await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/more.css", data: deflateSync(strToU8("a{}".repeat(500))), method: 8, size: 1500 }]), "honest")).status).toBe(201);
   });
 });

@@ -5,7 +5,7 @@ import { forgetThemeListing, listAll, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
-/** What the files may add up to once unpacked: a zip bomb stops here, before it is inflated. */
+/** What the files may add up to once unpacked: checked on the sizes the zip declares, each file then held to its own. */
 const MAX_UNPACKED_BYTES = 60 * 1024 * 1024;
 const FOLDERS = ["layouts", "templates", "assets", "locales"];
 const EXTENSIONS = new Set(["j2", "css", "js", "png", "jpg", "jpeg", "gif", "webp", "svg", "woff", "woff2", "ico", "json"]);
@@ -16,8 +16,7 @@ const REFERENCES = /\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']/g
 const refuse = (message: string) => new ApiError(400, `theme: ${message}`);
 
 /** What a path inside the zip must be: relative, inside one of the four folders, of an allowed type. */
-function checkedPath(name: string): string | undefined {
-  if (name.endsWith("/")) return undefined;
+function checkedPath(name: string): string {
   const path = name.replace(/^[^/]+\/(?=(layouts|templates|assets|locales)\/)/, "");
   if (path.startsWith("/") || /^[a-z]:/i.test(path) || path.includes("\\") || path.split("/").some((part) => part === ".." || part === "." || part === "")) {
     throw refuse(`${name}: paths must be relative and stay inside the theme`);
@@ -28,38 +27,102 @@ function checkedPath(name: string): string | undefined {
   return path;
 }
 
+/** A file as the zip's central directory declares it: where its data starts and how it is stored. */
+type ZipEntry = { name: string; method: number; compressedSize: number; size: number; localHeader: number };
+
+const ZIP64 = 0xffffffff;
+
 /**
- * A theme zip, checked before anything is stored: at most 20 MB, 2,000 files and 60 MB unpacked,
- * relative paths inside layouts/, templates/, assets/ and locales/, allowed types only, the
- * required templates present, every template parsing and every extends/include/import resolving.
+ * The files a zip's central directory lists, nothing inflated. Sizes and offsets above 4 GB come
+ * from the zip64 extra field; a zip64 end record (more than 65,535 files) is not read.
+ */
+function centralDirectory(zip: Uint8Array): ZipEntry[] {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  // The end record is the last 22 bytes, followed by a comment of at most 65,535.
+  let end = zip.length - 22;
+  while (end >= 0 && end >= zip.length - 22 - 0xffff && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0 || view.getUint32(end, true) !== 0x06054b50) throw refuse("the body is not a zip file");
+  const entries: ZipEntry[] = [];
+  let at = view.getUint32(end + 16, true);
+  for (let i = view.getUint16(end + 10, true); i > 0; i--) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw refuse("the body is not a zip file");
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const nameBytes = zip.subarray(at + 46, at + 46 + nameLength);
+    // Bit 11: the name is UTF-8; otherwise each byte is one character, as fflate reads it.
+    const name = view.getUint16(at + 8, true) & 0x800 ? new TextDecoder().decode(nameBytes) : String.fromCharCode(...nameBytes);
+    const fields = [view.getUint32(at + 24, true), view.getUint32(at + 20, true), view.getUint32(at + 42, true)];
+    for (let extra = at + 46 + nameLength; extra < at + 46 + nameLength + extraLength; extra += 4 + view.getUint16(extra + 2, true)) {
+      if (view.getUint16(extra, true) !== 1) continue;
+      // The zip64 field holds, in this order, only the values whose 32-bit field is full.
+      let value = extra + 4;
+      for (let f = 0; f < fields.length; f++) {
+        if (fields[f] !== ZIP64) continue;
+        fields[f] = view.getUint32(value, true) + view.getUint32(value + 4, true) * 2 ** 32;
+        value += 8;
+      }
+    }
+    const [size = 0, compressedSize = 0, localHeader = 0] = fields;
+    entries.push({ name, method: view.getUint16(at + 10, true), compressedSize, size, localHeader });
+    at += 46 + nameLength + extraLength + view.getUint16(at + 32, true);
+  }
+  return entries;
+}
+
+/** How much compressed data one step inflates: at most about 1,032 times this comes out before the count is checked. */
+const INFLATE_STEP = 4096;
+
+/**
+ * An entry's bytes, inflated step by step with their count checked against the size the zip
+ * declares: a deflate stream that holds more stops there, not after gigabytes.
+ */
+async function unpacked(zip: Uint8Array, entry: ZipEntry): Promise<Uint8Array> {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  if (view.getUint32(entry.localHeader, true) !== 0x04034b50) throw refuse("the body is not a zip file");
+  const start = entry.localHeader + 30 + view.getUint16(entry.localHeader + 26, true) + view.getUint16(entry.localHeader + 28, true);
+  if (start + entry.compressedSize > zip.length) throw refuse("the body is not a zip file");
+  const data = zip.subarray(start, start + entry.compressedSize);
+  const mismatch = (held: number) => refuse(`${entry.name} holds ${held} bytes, not the ${entry.size} it declares`);
+  if (entry.method === 0) {
+    if (data.length !== entry.size) throw mismatch(data.length);
+    return data;
+  }
+  if (entry.method !== 8) throw refuse(`${entry.name}: only stored and deflated files can be read`);
+  const { Inflate } = await import("fflate");
+  const out = new Uint8Array(entry.size);
+  let size = 0;
+  const inflate = new Inflate((chunk) => {
+    if (size + chunk.length > entry.size) throw refuse(`${entry.name} holds more than the ${entry.size} bytes it declares`);
+    out.set(chunk, size);
+    size += chunk.length;
+  });
+  let at = 0;
+  do inflate.push(data.subarray(at, at + INFLATE_STEP), at + INFLATE_STEP >= data.length);
+  while ((at += INFLATE_STEP) < data.length);
+  if (size !== entry.size) throw mismatch(size);
+  return out;
+}
+
+/**
+ * A theme zip, checked before anything is stored: at most 20 MB, 2,000 files and 60 MB unpacked
+ * (counted as it is inflated; each file must hold the size the zip declares), relative paths
+ * inside layouts/, templates/, assets/ and locales/, allowed types only, the required templates
+ * present, every template parsing and every extends/include/import resolving.
  * Stored under `themes/<site>/<name>/`, replacing a theme of that name.
  */
 export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string, zip: Uint8Array): Promise<{ name: string; files: number }> {
-  const { unzipSync } = await import("fflate");
-  let declared = 0;
-  let count = 0;
-  let files: Record<string, Uint8Array>;
+  const entries: (readonly [string, Uint8Array])[] = [];
   try {
-    files = unzipSync(zip, {
-      filter: (file) => {
-        if (file.name.endsWith("/")) return false;
-        count++;
-        declared += file.originalSize;
-        if (count > MAX_FILES) throw refuse(`more than ${MAX_FILES} files`);
-        if (declared > MAX_UNPACKED_BYTES) throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
-        return true;
-      },
-    });
+    const listed = centralDirectory(zip).filter((entry) => !entry.name.endsWith("/"));
+    if (listed.length > MAX_FILES) throw refuse(`more than ${MAX_FILES} files`);
+    // What the files declare is checked before anything is inflated; unpacked() holds each to it.
+    if (listed.reduce((sum, entry) => sum + entry.size, 0) > MAX_UNPACKED_BYTES) throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
+    const files = listed.map((entry) => ({ path: checkedPath(entry.name), entry }));
+    for (const { path, entry } of files) entries.push([path, await unpacked(zip, entry)]);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw refuse("the body is not a zip file");
   }
-  const entries = Object.entries(files).flatMap(([raw, bytes]) => {
-    const path = checkedPath(raw);
-    return path ? [[path, bytes] as const] : [];
-  });
-  // The declared sizes may lie; what was inflated may not.
-  if (entries.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0) > MAX_UNPACKED_BYTES) throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
   const paths = new Set(entries.map(([path]) => path));
   const missing = REQUIRED.filter((path) => !paths.has(path));
   if (missing.length) throw refuse(`missing ${missing.join(", ")}`);
