@@ -6,6 +6,7 @@ import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 import { providerUrl } from "../platform/settings";
 import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
+import { PUSH_BODY_BYTES } from "./push";
 import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
 import { pushVerifyTicket, SANDBOX_PATH } from "./sandbox";
 import { CODES_PATH, pollAudits, syncTemplates } from "./service";
@@ -42,6 +43,8 @@ export const miniprograms: GroupModule = {
     // Answers only outside production (sandbox.ts).
     { prefix: SANDBOX_PATH, credential: "public" },
   ],
+  // WeChat's pushes are small; their receivers read the body before its signature can be checked.
+  bodyLimits: { [`${PUSH_PATH}/component/events`]: PUSH_BODY_BYTES, [`${PUSH_PATH}/miniprogram/events/*`]: PUSH_BODY_BYTES },
   mount: "/",
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();

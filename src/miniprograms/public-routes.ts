@@ -12,7 +12,7 @@ export const PUSH_PATH = "/wechat";
 
 const tags = ["D · Mini-programs"];
 const text = (description: string) => ({ description, content: { "text/plain": { schema: { type: "string" as const } } } });
-/** WeChat's push query: the message signature and what it covers besides the body. */
+/** WeChat's push query: its two signatures and what they cover besides the body. */
 const pushQuery = z.object({
   timestamp: z.string().max(20).optional(),
   nonce: z.string().max(64).optional(),
@@ -23,8 +23,9 @@ const pushQuery = z.object({
 const pushBody = { required: true, content: { "text/xml": { schema: { type: "string" as const, description: "<xml><AppId>…</AppId><Encrypt>…</Encrypt></xml>" } } } };
 const pushResponses = {
   200: text('The plain text "success" (anything else makes WeChat push again)'),
-  400: text("No Encrypt element, or no timestamp, nonce and msg_signature; or a parameter too long"),
-  401: text("The signature does not match, or the message does not open with the platform's key and app id"),
+  400: text("No Encrypt element, or no timestamp, nonce, signature and msg_signature; or a parameter too long"),
+  401: text("The timestamp is more than 300 s away, a signature does not match, the push was received before, or the message does not open with the platform's key and app id"),
+  413: text("A body over 64 KiB"),
 };
 
 const routes = {

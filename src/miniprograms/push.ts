@@ -4,32 +4,64 @@ import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { randomBase62 } from "../platform/crypto";
+import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS } from "../platform/auth/signature";
 import { miniprograms, AUDIT_STATES } from "./schema";
 import { applyAuditResult, completeAuthorization, revokeAuthorization, stepRecord } from "./service";
 import { storeVerifyTicket } from "./tokens";
 import { upstreamOf } from "./upstream";
-import { decryptMessage, encryptMessage, MessageCryptoError, messageSignature, signatureMatches, xmlFields, xmlOf } from "./wechat/message-crypto";
+import { decryptMessage, encryptMessage, MessageCryptoError, messageSignature, querySignature, signatureMatches, xmlFields, xmlOf } from "./wechat/message-crypto";
 
 /**
  * WeChat's pushes to the platform: the component's (verify tickets, authorizations) and the
- * mini-programs' events (audit results). Each is checked (signature over token, timestamp,
- * nonce and ciphertext; decryption; the app id inside) before anything changes.
+ * mini-programs' events (audit results). Each is checked before anything changes: first its query
+ * (timestamp within 300 s, `signature` over token, timestamp and nonce, the nonce not used), then
+ * its body (`msg_signature` with the ciphertext; decryption; the app id inside). A push is taken
+ * once: a lost one is made up by the next ticket, the owner's redirect, or the audit poll.
  */
 
 export interface PushQuery {
   timestamp?: string;
   nonce?: string;
+  signature?: string;
   msg_signature?: string;
 }
 
 type WaitUntil = (work: Promise<unknown>) => void;
 
-/** Checks and opens a push: its fields, or a 401 that changes nothing. */
+/** WeChat's pushes are a few kilobytes; the receivers take no more than this. */
+export const PUSH_BODY_BYTES = 64 * 1024;
+const TIMESTAMP = /^\d{1,12}$/;
+
+/** Pushes this isolate took, until their timestamp and nonce could no longer be replayed; bounded. */
+const seenPushes = new Map<string, number>();
+const SEEN_PUSHES_MAX = 20_000;
+const seenHere = (key: string) => (seenPushes.get(key) ?? 0) > Date.now();
+function rememberPush(key: string) {
+  seenPushes.set(key, Date.now() + NONCE_TTL_SECONDS * 1000);
+  if (seenPushes.size <= SEEN_PUSHES_MAX) return;
+  const now = Date.now();
+  for (const [old, until] of seenPushes) if (until <= now || seenPushes.size > SEEN_PUSHES_MAX) seenPushes.delete(old);
+}
+
+/** Checks and opens a push: its fields, or a 4xx that changes nothing. */
 async function openPush(env: Bindings, waitUntil: WaitUntil, query: PushQuery, body: string) {
   const { component } = upstreamOf(env, waitUntil);
+  const { timestamp, nonce, signature, msg_signature: messageSigned } = query;
+  const missing = "A push needs timestamp, nonce, signature and msg_signature in its query, and an Encrypt element";
+  if (!timestamp || !nonce || !signature || !messageSigned) throw new ApiError(400, missing);
+  if (!TIMESTAMP.test(timestamp) || Math.abs(Date.now() - Number(timestamp) * 1000) > SIGNATURE_WINDOW_MS) throw new ApiError(401, "The push's timestamp is more than 300 seconds away from the server's time");
+  if (!signatureMatches(await querySignature(component.messageToken, timestamp, nonce), signature)) throw new ApiError(401, "The push's signature does not match");
+  const pushKey = `wechat-push:${timestamp}:${nonce}`;
+  // Read while the body is checked; only a push whose msg_signature matches records its nonce.
+  const usedElsewhere = seenHere(pushKey) ? Promise.resolve("here") : env.KV.get(pushKey);
+  usedElsewhere.catch(() => undefined);
   const encrypted = xmlFields(body).Encrypt;
-  if (!encrypted || !query.timestamp || !query.nonce || !query.msg_signature) throw new ApiError(400, "A push needs timestamp, nonce and msg_signature, and an Encrypt element");
-  if (!(await signatureMatches(component.messageToken, query.timestamp, query.nonce, encrypted, query.msg_signature))) throw new ApiError(401, "The push's msg_signature does not match");
+  if (!encrypted) throw new ApiError(400, missing);
+  if (!signatureMatches(await messageSignature(component.messageToken, timestamp, nonce, encrypted), messageSigned)) throw new ApiError(401, "The push's msg_signature does not match");
+  // Checked again after the wait, with nothing awaited before it is remembered: of two at once, one passes.
+  if ((await usedElsewhere) !== null || seenHere(pushKey)) throw new ApiError(401, "This push was received before (its timestamp and nonce were used)");
+  rememberPush(pushKey);
+  await env.KV.put(pushKey, "1", { expirationTtl: NONCE_TTL_SECONDS });
   try {
     return xmlFields(await decryptMessage(encrypted, component.appId, component.encodingAesKey));
   } catch (error) {
@@ -93,7 +125,7 @@ export async function signedPush(env: Bindings, waitUntil: WaitUntil, event: Rec
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = randomBase62(10);
   return {
-    query: { timestamp, nonce, msg_signature: await messageSignature(component.messageToken, timestamp, nonce, encrypted) },
+    query: { timestamp, nonce, signature: await querySignature(component.messageToken, timestamp, nonce), msg_signature: await messageSignature(component.messageToken, timestamp, nonce, encrypted) },
     body: xmlOf({ AppId: component.appId, Encrypt: encrypted }),
   };
 }

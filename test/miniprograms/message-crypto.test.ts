@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decryptMessage, encryptMessage, messageSignature, signatureMatches, xmlFields, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
+import { decryptMessage, encryptMessage, messageSignature, querySignature, signatureMatches, xmlFields, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
 
 const KEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
 const OTHER_KEY = "ZYXWVUTSRQPONMLKJIHGFEDCBA9876543210zyxwvut";
@@ -26,15 +26,24 @@ describe("WeChat's message encryption", () => {
     await expect(decryptMessage("not base64!", APP, KEY)).rejects.toThrow("the message is not base64");
   });
 
-  it("signs the sorted token, timestamp, nonce and ciphertext with SHA-1, and checks in constant time", async () => {
-    // sha1("123" + "abc" + "nonce" + "token"), the four sorted.
-    const expected = [...new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode("123abcnoncetoken")))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  it("signs the sorted token, timestamp, nonce (and ciphertext, for msg_signature) with SHA-1, and checks in constant time", async () => {
+    const sha1 = async (text: string) => [...new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    // sha1("123" + "abc" + "nonce" + "token"), the four sorted; the query's signature without the ciphertext.
+    const expected = await sha1("123abcnoncetoken");
     expect(await messageSignature("token", "123", "nonce", "abc")).toBe(expected);
-    expect(await signatureMatches("token", "123", "nonce", "abc", expected.toUpperCase())).toBe(true);
-    expect(await signatureMatches("token", "124", "nonce", "abc", expected)).toBe(false);
+    expect(await querySignature("token", "123", "nonce")).toBe(await sha1("123noncetoken"));
+    expect(signatureMatches(await messageSignature("token", "123", "nonce", "abc"), expected.toUpperCase())).toBe(true);
+    expect(signatureMatches(await messageSignature("token", "124", "nonce", "abc"), expected)).toBe(false);
   });
 
   it("reads WeChat's flat XML, CDATA or not", () => {
     expect(xmlFields("<xml><AppId><![CDATA[wx1]]></AppId><CreateTime>1700000000</CreateTime><Note>a &amp; b</Note></xml>")).toEqual({ AppId: "wx1", CreateTime: "1700000000", Note: "a & b" });
+  });
+
+  it("reads only elements that hold text, and stops at what is never closed", () => {
+    expect(xmlFields('<?xml version="1.0"?><xml><A><B>b</B></A><C x="1">c</C><D/><E>e</F><G><![CDATA[g]]></G></xml>')).toEqual({ B: "b", G: "g" });
+    expect(xmlFields("<xml><A>a</A><B><![CDATA[never closed</B><C>c</C></xml>")).toEqual({ A: "a" });
+    expect(xmlFields("<xml><A>a</A><B")).toEqual({ A: "a" });
+    expect(xmlFields("<a>" + "<![CDATA[x]]>".repeat(30))).toEqual({});
   });
 });

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { upstreamOf } from "../../src/miniprograms/upstream";
-import { encryptMessage, messageSignature, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
+import { encryptMessage, messageSignature, querySignature, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
 import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, componentAppId, deposits, miniprogramKey, push, pushTicket } from "../helpers/miniprograms";
 
@@ -40,8 +40,9 @@ describe("WeChat's pushes", () => {
     // Signed with our token, but sealed for another app id: as if meant for another platform.
     const { component } = upstreamOf(env, () => {});
     const otherApp = await encryptMessage(xmlOf(event), "wxsomeoneelse0001", component.encodingAesKey);
-    const signature = await messageSignature(component.messageToken, "1", "n", otherApp);
-    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?timestamp=1&nonce=n&msg_signature=${signature}`, { method: "POST", body: xmlOf({ AppId: "wxsomeoneelse0001", Encrypt: otherApp }) });
+    const timestamp = String(now());
+    const query = new URLSearchParams({ timestamp, nonce: "n", signature: await querySignature(component.messageToken, timestamp, "n"), msg_signature: await messageSignature(component.messageToken, timestamp, "n", otherApp) });
+    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?${query}`, { method: "POST", body: xmlOf({ AppId: "wxsomeoneelse0001", Encrypt: otherApp }) });
     expect(wrongApp.status).toBe(401);
     expect(await wrongApp.text()).toBe("The push could not be opened: the message is for app id wxsomeoneelse0001, not ours");
     expect(await sealedTicket()).toEqual(before);

@@ -1,8 +1,8 @@
 import { constantTimeEqual, fromBase64, toBase64, toHex } from "../../platform/crypto";
 
 /**
- * WeChat's message encryption for the open platform's pushes: a SHA-1 signature over the token,
- * timestamp, nonce and ciphertext (sorted), and AES-256-CBC with the EncodingAESKey, its first 16
+ * WeChat's message encryption for the open platform's pushes: SHA-1 signatures over the sorted token,
+ * timestamp and nonce (`signature`), and with the ciphertext (`msg_signature`), and AES-256-CBC with the EncodingAESKey, its first 16
  * bytes as the IV, over random(16) ‖ length(4, big-endian) ‖ message ‖ app id, padded PKCS#7 to
  * 32 bytes. WebCrypto pads to 16 on its own, so the blocks are handled here (see encrypt/decrypt).
  */
@@ -20,14 +20,16 @@ export function aesKeyOf(encodingAesKey: string): Uint8Array<ArrayBuffer> {
   return key;
 }
 
-export async function messageSignature(token: string, timestamp: string, nonce: string, encrypted: string): Promise<string> {
-  const text = [token, timestamp, nonce, encrypted].sort().join("");
-  return toHex(await crypto.subtle.digest("SHA-1", encoder.encode(text)));
-}
+const sortedSha1 = async (parts: string[]) => toHex(await crypto.subtle.digest("SHA-1", encoder.encode([...parts].sort().join(""))));
 
-export async function signatureMatches(token: string, timestamp: string, nonce: string, encrypted: string, given: string): Promise<boolean> {
-  return constantTimeEqual(await messageSignature(token, timestamp, nonce, encrypted), given.toLowerCase());
-}
+/** A push's msg_signature: over the token, timestamp, nonce and ciphertext. */
+export const messageSignature = (token: string, timestamp: string, nonce: string, encrypted: string): Promise<string> => sortedSha1([token, timestamp, nonce, encrypted]);
+
+/** A push's signature: over the token, timestamp and nonce only, so it is checked before the body is read. */
+export const querySignature = (token: string, timestamp: string, nonce: string): Promise<string> => sortedSha1([token, timestamp, nonce]);
+
+/** Compares a signature we computed with the one given (hex, either case), in constant time. */
+export const signatureMatches = (expected: string, given: string): boolean => constantTimeEqual(expected, given.toLowerCase());
 
 const importKey = (key: Uint8Array<ArrayBuffer>) => crypto.subtle.importKey("raw", key, "AES-CBC", false, ["encrypt", "decrypt"]);
 
@@ -94,18 +96,46 @@ function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * The fields of WeChat's flat XML (`<xml><Name><![CDATA[value]]></Name>…</xml>`), by name. Pushes
- * are flat; nested elements are not read. Bounded by the body limit before it gets here.
+ * The fields of WeChat's flat XML (`<xml><Name><![CDATA[value]]></Name>…</xml>`), by name: each
+ * element holding only text and CDATA sections; nested elements are not read. One pass, each
+ * character looked at a bounded number of times, so no body can make it slow (it sees bodies
+ * before their signature is checked); an unclosed CDATA section or tag ends the reading.
  */
 export function xmlFields(xml: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  // A value is text, or CDATA sections back to back (how "]]>" inside a value is written).
-  for (const match of xml.matchAll(/<([A-Za-z_][\w]*)>((?:<!\[CDATA\[[\s\S]*?\]\]>)+|[^<]*)<\/\1>/g)) {
-    const value = match[2]!;
-    fields[match[1]!] = value.startsWith("<![CDATA[") ? [...value.matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>/g)].map((part) => part[1]).join("") : decodeEntities(value);
+  // The element whose value is being read, and the value so far; null between leaf elements.
+  let open: string | null = null;
+  let value: string[] = [];
+  let at = 0;
+  while (at < xml.length) {
+    if (xml.startsWith("<![CDATA[", at)) {
+      const end = xml.indexOf("]]>", at + 9);
+      if (end === -1) break;
+      value.push(xml.slice(at + 9, end));
+      at = end + 3;
+    } else if (xml[at] === "<") {
+      const end = xml.indexOf(">", at + 1);
+      if (end === -1) break;
+      const tag = xml.slice(at + 1, end);
+      if (tag.startsWith("/")) {
+        if (open !== null && tag.slice(1) === open) fields[open] = value.join("");
+        open = null;
+      } else {
+        open = NAME.test(tag) ? tag : null;
+        value = [];
+      }
+      at = end + 1;
+    } else {
+      const end = xml.indexOf("<", at);
+      const stop = end === -1 ? xml.length : end;
+      value.push(decodeEntities(xml.slice(at, stop)));
+      at = stop;
+    }
   }
   return fields;
 }
+
+const NAME = /^[A-Za-z_]\w*$/;
 
 const decodeEntities = (text: string) => text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[name]!);
 
