@@ -317,3 +317,16 @@ describe("ads on tenant sites", () => {
 });
 
 const SELFless = (url: string) => import("cloudflare:test").then(({ SELF }) => SELF.fetch(url));
+
+describe("API8 · theme assets: scripted SVG", () => {
+  it("serves a theme's SVG, and every other asset, under a policy that runs no script and loads nothing", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/admin/api/session")</script><rect width="1" height="1"/></svg>';
+    await env.THEMES.put(`themes/${tenant.siteId}/default/assets/img/logo.svg`, svg);
+    for (const path of ["img/logo.svg", "css/site.css"]) {
+      const res = await sitePage(slug, `/themes/${tenant.siteId}/default/${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Security-Policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    }
+  });
+});

@@ -108,11 +108,14 @@ const ASSET_TYPES: Record<string, string> = {
   ico: "image/x-icon",
 };
 
+/** An asset is never a page: a script in an SVG opened on its own runs nothing, and it can reach nothing. */
+const ASSET_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 /** A theme's asset, with its type, its ETag, and for good in caches (its URL carries the theme version). */
 export async function themeAsset(bucket: R2Bucket, siteId: number, theme: string, path: string): Promise<Response | undefined> {
   const type = ASSET_TYPES[path.split(".").at(-1)?.toLowerCase() ?? ""];
   if (!type || path.split("/").some((segment) => segment === ".." || segment === "")) return undefined;
   const object = await bucket.get(`${themePrefix(siteId, theme)}assets/${path}`);
   if (!object) return undefined;
-  return new Response(object.body, { headers: { "Content-Type": type, ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" } });
+  return new Response(object.body, { headers: { "Content-Type": type, ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable", "Content-Security-Policy": ASSET_POLICY } });
 }
