@@ -50,8 +50,7 @@ const routes = {
     responses: {
       200: text("Authorized: a page the owner can close"),
       400: text("A missing or malformed auth_code, id or state"),
-      403: text("The state is not the one of the link the platform made"),
-      404: text("No configuration waits for this authorization"),
+      404: text("No configuration waits for this authorization, or the state is not that of the link the platform made"),
       502: text("WeChat refused the code or did not answer"),
     },
   }),

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { tenantEnvelope } from "../platform/envelope";
 import type { AppEnv } from "../platform/env";
 import { createRouter, tenantErrorResponses, tenantResponse } from "../platform/openapi";
+import { serviceOrigin } from "../platform/service-hosts";
 import { byId, codeCommit, miniprogramCreate, miniprogramPage, nameVerify, profileUpdate, templatePage, testerBind } from "./params";
 import { STAGES } from "./schema";
 import {
@@ -83,8 +84,6 @@ const routes = {
 
 const actorOf = (c: Context<AppEnv>): Actor => ({ userId: c.var.principal.userId, keyId: c.var.principal.keyId });
 const contextOf = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, upstream: upstreamOf(c.env, (work) => c.executionCtx.waitUntil(work)) });
-/** The service's own origin, for the links it hands out (authorization callback, code images). */
-const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 
 const emptyBodyAsObject: MiddlewareHandler<AppEnv> = async (c, next) => {
   if ((await c.req.raw.clone().text()).trim() === "") {
@@ -116,7 +115,8 @@ export function miniprogramRoutes() {
   });
   r.openapi(routes.authorize, async (c) => {
     const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
-    return send(c, await authorizationLink(contextOf(c), actorOf(c), mp, originOf(c)));
+    // The links it hands out name the configured origin: a request's Host is the caller's to write.
+    return send(c, await authorizationLink(contextOf(c), actorOf(c), mp, serviceOrigin(c.env)));
   });
   r.openapi(routes.steps, async (c) => {
     const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
@@ -138,7 +138,7 @@ export function miniprogramRoutes() {
   r.openapi(routes.submitAudit, async (c) => send(c, await submitAudit(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))));
   r.openapi(routes.testerInfo, async (c) => {
     const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
-    return send(c, await testerInfo({ ...contextOf(c), bucket: c.env.MEDIA }, mp, originOf(c)));
+    return send(c, await testerInfo({ ...contextOf(c), bucket: c.env.MEDIA }, mp, serviceOrigin(c.env)));
   });
   r.openapi(routes.auditState, async (c) => send(c, await auditState(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))));
   r.openapi(routes.release, async (c) => send(c, await release(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))));

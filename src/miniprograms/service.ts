@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { z } from "zod";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import { callerUrlProblem } from "../platform/outbound-url";
@@ -166,10 +167,11 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   const [mp] = await db.select().from(miniprograms).where(where).limit(1);
   if (!mp) throw new ApiError(404, "No mini-program waits for this authorization");
   if ("state" in target) {
-    // Already done (the push came first); no link made at all; or a redirect our link did not ask for.
-    if (!mp.preAuthCode && mp.authorizerAppId) return mp;
-    if (!mp.preAuthCode) throw new ApiError(404, "No mini-program waits for this authorization");
-    if (!constantTimeEqual(target.state, await authorizationState(ctx, mp.id, mp.preAuthCode))) throw new ApiError(403, "This authorization does not belong to the link the platform made");
+    // Only our link's state comes back: any other is the same 404 as an unknown id, so ids and app ids cannot be probed.
+    const preAuthCode = mp.preAuthCode ?? (mp.authorizerAppId ? await authorizedPreAuthCode(db, mp.id) : null);
+    if (!preAuthCode || !constantTimeEqual(target.state, await authorizationState(ctx, mp.id, preAuthCode))) throw new ApiError(404, "No mini-program waits for this authorization");
+    // Already done: the push came first.
+    if (!mp.preAuthCode) return mp;
   }
   const token = await componentAccessToken(ctx);
   let info: { authorizer_appid: string; authorizer_access_token: string; expires_in: number; authorizer_refresh_token: string };
@@ -191,7 +193,7 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   // The push and the redirect may both get here: the first to clear the pre-auth code records the step.
   const won = mp.preAuthCode ? eq(miniprograms.preAuthCode, mp.preAuthCode) : isNull(miniprograms.preAuthCode);
   const [, updated] = await db.batch([
-    stepRecordIf(db, and(eq(miniprograms.id, mp.id), won), "authorized", null, { source }, { authorizerAppId: info.authorizer_appid }),
+    stepRecordIf(db, and(eq(miniprograms.id, mp.id), won), "authorized", null, { source, preAuthCode: mp.preAuthCode }, { authorizerAppId: info.authorizer_appid }),
     db
       .update(miniprograms)
       .set({ authorizerAppId: info.authorizer_appid, authorizerRefreshToken: sealedRefresh, preAuthCode: null, stage: "authorized", updatedAt: new Date().toISOString() })
@@ -202,6 +204,18 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   if (updated[0]) return updated[0];
   const [now] = await db.select().from(miniprograms).where(eq(miniprograms.id, mp.id)).limit(1);
   return now!;
+}
+
+/** The pre-auth code of the link whose authorization the configuration holds, from its latest authorized step. */
+async function authorizedPreAuthCode(db: Database, miniprogramId: number): Promise<string | null> {
+  const [step] = await db
+    .select({ request: miniprogramSteps.request })
+    .from(miniprogramSteps)
+    .where(and(eq(miniprogramSteps.miniprogramId, miniprogramId), eq(miniprogramSteps.step, "authorized")))
+    .orderBy(desc(miniprogramSteps.id))
+    .limit(1);
+  const recorded = z.object({ preAuthCode: z.string() }).safeParse(step?.request);
+  return recorded.success ? recorded.data.preAuthCode : null;
 }
 
 /** The owner took the authorization back: the tokens are gone, the configuration waits for a new one. */

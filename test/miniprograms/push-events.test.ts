@@ -88,7 +88,7 @@ describe("WeChat's pushes", () => {
     expect(await never.text()).toBe("No mini-program waits for this authorization");
     await deposits("/minipram/authorize", key, { id: String(created.body.data.id) });
     const forged = await SELF.fetch(`https://gateway.test/wechat/authorized/${created.body.data.id}/${"0".repeat(64)}?auth_code=x`);
-    expect(forged.status).toBe(403);
+    expect(forged.status).toBe(404);
     const row = await env.DB.prepare("SELECT stage FROM miniprograms WHERE id = ?").bind(created.body.data.id).first<{ stage: string }>();
     expect(row!.stage).toBe("configured");
   });
