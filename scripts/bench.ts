@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createServer } from "node:http";
 import { eq } from "drizzle-orm";
-import { sites, tenants } from "../src/content/schema";
+import { siteDomains, tenants } from "../src/content/schema";
 import { createApp } from "../src/pickup/apps";
 import { createDemoTenant } from "../seed/content-demo";
 import { users } from "../src/platform/auth/tables";
@@ -136,9 +136,12 @@ const key = await withLocalBindings(async (env) => {
   // A demo tenant of its own (twelve contents) on the unlimited plan, for the C1 rows.
   const tenant = await createDemoTenant(db, user.id, { name: "Bench", slug: `bench-${Date.now()}`, demo: true });
   await db.update(tenants).set({ plan: "internal" }).where(eq(tenants.id, tenant.tenantId));
-  // Its site answers to http://localhost:<port>, beside the API on 127.0.0.1, rendered from the default theme.
-  // The bench site of an earlier run gives the host up.
-  await db.batch([db.update(sites).set({ primaryDomain: null }).where(eq(sites.primaryDomain, "localhost")), db.update(sites).set({ primaryDomain: "localhost" }).where(eq(sites.id, tenant.siteId))]);
+  // Its site answers to http://localhost:<port> as a proved host name (the API's own host is
+  // 127.0.0.1 in this run), rendered from the default theme. An earlier run's site gives it up.
+  await db.batch([
+    db.delete(siteDomains).where(eq(siteDomains.host, "localhost")),
+    db.insert(siteDomains).values({ tenantId: tenant.tenantId, siteId: tenant.siteId, host: "localhost", isPrimary: true, verificationToken: "bench", verifiedAt: new Date().toISOString() }),
+  ]);
   await installTheme(env.THEMES, tenant.siteId, "themes/default");
   return { ...apiKey, appToken: app.appToken, tenant };
 });
@@ -201,7 +204,7 @@ async function webhookDelay(samples: number): Promise<Result> {
 }
 
 step(`bench: starting wrangler dev on port ${values.port}, and the bare route on ${barePort}`);
-const server = startLocalServer(values.port);
+const server = startLocalServer(values.port, {}, ["--var", `PUBLIC_ORIGIN:${base}`]);
 const bare = startLocalServer(barePort, {}, ["--config", "scripts/bench-bare/wrangler.toml"]);
 
 /** The targets of issue 16: each scenario's requests/s against the bare route's, in the same run. */

@@ -61,7 +61,7 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
 export const get = <T>(path: string) => api<T>("GET", path);
 
 // The shapes of the admin API's answers: the tables' own rows (a column added is a field here too).
-import type { Ad, AuditEntry, Category, Content as ContentRow, ContentTag, Media as MediaRow, Redirect, Site, TenantKey as TenantKeyRow } from "../../src/content/schema";
+import type { Ad, AuditEntry, Category, Content as ContentRow, ContentTag, Media as MediaRow, Redirect, SiteView as Site, TenantKey as TenantKeyRow } from "../../src/content/schema";
 export type { Ad, AuditEntry, Category, ContentTag, Redirect, Site };
 export type Role = Tenant["role"];
 export type Content = ContentRow & { categoryIds?: number[] };

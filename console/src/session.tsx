@@ -21,9 +21,10 @@ export function useWorkspace(): Workspace {
   return workspace;
 }
 
-/** The site's address: its primary domain, or `<slug>.localhost` on a development machine. */
+/** The site's address: its proved primary domain, or `<slug>.localhost` on a development machine. */
 export function siteAddress(site: Site, path = "/"): string {
-  if (site.primaryDomain) return `https://${site.primaryDomain}${path}`;
+  const proved = site.domains.find((domain) => domain.primary && domain.verified);
+  if (proved) return `https://${proved.host}${path}`;
   const port = location.port ? `:${location.port}` : "";
   return `${location.protocol}//${site.slug}.localhost${port}${path}`;
 }

@@ -17,8 +17,6 @@ export const memberAdd = z.strictObject({
 export const siteCreate = z.strictObject({
   name: name(100),
   slug,
-  primaryDomain: domain.nullable().optional(),
-  aliases: z.array(domain).max(20).optional(),
   defaultLanguage: languageCode.optional(),
   languages: z.array(languageCode).max(20).optional(),
   timezone: z.string().max(60).refine((tz) => { try { new Intl.DateTimeFormat("en", { timeZone: tz }); return true; } catch { return false; } }, { error: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
@@ -28,7 +26,12 @@ export const siteCreate = z.strictObject({
   seoImage: z.string().max(500).nullable().optional(),
   analytics: z.boolean().optional(),
 });
-export const siteUpdate = siteCreate.partial();
+/** Host names are claimed by a change, not at creation: each waits for its DNS proof (domains.ts). */
+export const siteUpdate = siteCreate.partial().extend({
+  primaryDomain: domain.nullable().optional(),
+  aliases: z.array(domain).max(20, { error: "at most 20 aliases" }).optional(),
+});
+export const domainVerify = z.strictObject({ host: domain });
 
 export const categoryCreate = z.strictObject({
   siteId: z.number().int().positive(),

@@ -51,6 +51,7 @@ import {
   publishRequest,
   siteCreate,
   siteUpdate,
+  domainVerify,
   tenantCreate,
 } from "./admin-params";
 import { queryInteger } from "./params";
@@ -60,6 +61,7 @@ import { adStatsOf, adsOf, createAd, deleteAd, deleteRedirect, putRedirect, redi
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "./tenant-keys";
 import { currentCsrfToken, endSession, startSession } from "./member-session";
 import { previewToken, themesOf, uploadTheme } from "./sites/theme-upload";
+import { verifyDomain, withDomains, withDomainsOne } from "./domains";
 import { memberRole, memberScope, requireRole, siteInScope, type TenantScope } from "./tenancy";
 
 export const ADMIN_BASE_PATH = "/admin/api";
@@ -67,7 +69,17 @@ export const ADMIN_BASE_PATH = "/admin/api";
 // Response shapes are the tables' own (drizzle-zod), so a column added is a field documented.
 const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
 const fromTable = (schema: { shape: z.ZodRawShape }, name: string) => z.object(schema.shape).openapi(name);
-const siteSchema = fromTable(createSelectSchema(sites), "Site");
+const domainSchema = z
+  .object({
+    host: z.string(),
+    primary: z.boolean(),
+    verified: z.boolean().openapi({ description: "Proved with its DNS TXT record: only then does the host reach the site" }),
+    verification: z.object({ type: z.literal("TXT"), name: z.string(), value: z.string() }).nullable().openapi({ description: "The record to publish before POST …/domains/verify; null once proved" }),
+  })
+  .openapi("SiteDomain");
+const siteSchema = z
+  .object({ ...createSelectSchema(sites).shape, primaryDomain: z.string().nullable(), aliases: z.array(z.string()), domains: z.array(domainSchema) })
+  .openapi("Site");
 const categorySchema = fromTable(createSelectSchema(categories), "Category");
 const contentRow = fromTable(createSelectSchema(contents), "ContentRecord");
 const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
@@ -126,6 +138,11 @@ const routes = {
   updateSite: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/sites/{siteId}", summary: "Change a site (owner)",
     request: { ...inTenantPath({ siteId: idParam("siteId") }), ...json(siteUpdate) },
     responses: { ...ok(siteSchema, "The site"), ...tenantErrorResponses(409) },
+  }),
+  verifyDomain: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/sites/{siteId}/domains/verify",
+    summary: "Prove a claimed host name with its DNS TXT record; from then on it reaches the site (owner)",
+    request: { ...inTenantPath({ siteId: idParam("siteId") }), ...json(domainVerify) },
+    responses: { ...ok(domainSchema, "The host name, proved"), ...tenantErrorResponses(409, 502) },
   }),
   categories: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites/{siteId}/categories", summary: "A site's categories, flat, in order (viewer)",
     request: inTenantPath({ siteId: idParam("siteId") }),
@@ -268,11 +285,23 @@ export function adminRoutes() {
     const { email, role } = c.req.valid("json");
     return send(c, await setMember(c.var.db, await member(c, c.req.valid("param").tenantId, "owner"), email, role));
   });
-  r.openapi(routes.sites, async (c) => send(c, await sitesOf(c.var.db, await member(c, c.req.valid("param").tenantId, "viewer"))));
-  r.openapi(routes.createSite, async (c) => send(c, await createSite(c.var.db, await member(c, c.req.valid("param").tenantId, "owner"), c.req.valid("json")), 201));
+  r.openapi(routes.sites, async (c) => {
+    const scope = await member(c, c.req.valid("param").tenantId, "viewer");
+    return send(c, await withDomains(c.var.db, scope, await sitesOf(c.var.db, scope)));
+  });
+  r.openapi(routes.createSite, async (c) => {
+    const scope = await member(c, c.req.valid("param").tenantId, "owner");
+    return send(c, await withDomainsOne(c.var.db, scope, await createSite(c.var.db, scope, c.req.valid("json"))), 201);
+  });
   r.openapi(routes.updateSite, async (c) => {
     const p = c.req.valid("param");
-    return send(c, await updateSite(c.var.db, await member(c, p.tenantId, "owner"), p.siteId, c.req.valid("json")));
+    return send(c, await updateSite(c.var.db, c.env, await member(c, p.tenantId, "owner"), p.siteId, c.req.valid("json")));
+  });
+  r.openapi(routes.verifyDomain, async (c) => {
+    const p = c.req.valid("param");
+    const scope = await member(c, p.tenantId, "owner");
+    await siteInScope(c.var.db, scope, p.siteId);
+    return send(c, await verifyDomain(c.var.db, c.env, scope, p.siteId, c.req.valid("json").host));
   });
   r.openapi(routes.categories, async (c) => {
     const p = c.req.valid("param");
@@ -434,7 +463,7 @@ export function adminRoutes() {
     const scope = await member(c, p.tenantId, "owner");
     const site = await siteInScope(c.var.db, scope, p.siteId);
     if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
-    return send(c, await activateTheme(c.var.db, scope, site, p.name, scope.userId));
+    return send(c, await withDomainsOne(c.var.db, scope, await activateTheme(c.var.db, scope, site, p.name, scope.userId)));
   });
   r.openapi(routes.audit, async (c) => {
     const { page = 1, size = 50 } = c.req.valid("query");

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import { users } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
+import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import type { categoryCreate, categoryOrder, categoryUpdate, contentCreate, contentTagWrite, contentUpdate, siteCreate, siteUpdate } from "./admin-params";
 import { renderMarkdown } from "./markdown";
@@ -21,6 +22,7 @@ import {
   tenantMembers,
   tenants,
 } from "./schema";
+import { domainChanges, withDomainsOne } from "./domains";
 import { resolvedMenus, resolvedTag } from "./sites/template-tags";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "./tenancy";
 
@@ -89,22 +91,28 @@ export async function setMember(db: Database, scope: TenantScope, email: string,
 export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
 
 export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {
-  return unlessTaken(`The site slug ${input.slug} or its domain`, async () => {
+  return unlessTaken(`The site slug ${input.slug}`, async () => {
     const [site] = await db.insert(sites).values({ ...input, tenantId: scope.tenantId, languages: input.languages ?? [input.defaultLanguage ?? "en"] }).returning();
     return site!;
   });
 }
 
-export async function updateSite(db: Database, scope: TenantScope, siteId: number, input: z.infer<typeof siteUpdate>) {
+/** Changes a site and its claimed host names in one batch (domains.ts checks the names). */
+export async function updateSite(db: Database, env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">, scope: TenantScope, siteId: number, input: z.infer<typeof siteUpdate>) {
   await siteInScope(db, scope, siteId);
+  const { primaryDomain, aliases, ...fields } = input;
+  const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });
   forgetSiteForReaders(siteId);
-  return unlessTaken("The site slug or its domain", async () => {
-    const [site] = await db
-      .update(sites)
-      .set({ ...input, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
-      .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
-      .returning();
-    return site!;
+  return unlessTaken("The site slug", async () => {
+    const [[site]] = await db.batch([
+      db
+        .update(sites)
+        .set({ ...fields, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+        .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
+        .returning(),
+      ...hostChanges,
+    ]);
+    return withDomainsOne(db, scope, site!);
   });
 }
 

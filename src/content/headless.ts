@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, lte, or, sql, type SQL } from "drizzle-o
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "./schema";
-import { inTenant, type TenantScope } from "./tenancy";
+import { inTenant, type ReaderSite, type TenantScope } from "./tenancy";
 
 /** Public from `publishAt` on: a scheduled content appears when its time passes, with no cron. */
 export const isPublic = (now: string) => and(inArray(contents.status, ["published", "scheduled"]), lte(contents.publishAt, now));
@@ -127,7 +127,7 @@ export async function categoryTree(db: Database, scope: TenantScope, site: Site)
 }
 
 /** C4: what a site's pages need to know of it: names, languages, domain, SEO defaults and menus. */
-export async function siteInfo(db: Database, scope: TenantScope, site: Site) {
+export async function siteInfo(db: Database, scope: TenantScope, site: ReaderSite) {
   const menus = await db
     .select({ name: contentTags.name, definition: contentTags.definition })
     .from(contentTags)
@@ -137,8 +137,9 @@ export async function siteInfo(db: Database, scope: TenantScope, site: Site) {
     id: site.id,
     name: site.name,
     slug: site.slug,
-    domain: site.primaryDomain,
-    aliases: site.aliases,
+    // Proved host names only: a claim still waiting for its DNS record reaches nobody.
+    domain: site.hosts.find((h) => h.primary)?.host ?? null,
+    aliases: site.hosts.filter((h) => !h.primary).map((h) => h.host),
     defaultLanguage: site.defaultLanguage,
     languages: site.languages,
     timezone: site.timezone,

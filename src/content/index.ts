@@ -10,7 +10,8 @@ import { MAX_MEDIA_BYTES } from "./media";
 import { mediaRoutes } from "./media-routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
 import { authenticateMember } from "./member-session";
-import { siteIdForHost, sitePages } from "./sites/site-pages";
+import { siteIdForHost } from "./domains";
+import { sitePages } from "./sites/site-pages";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { authenticateTenantKey } from "./tenant-keys";
 
@@ -39,7 +40,7 @@ export const content: GroupModule = {
     { prefix: CONSOLE_PATH, credential: "public" },
   ],
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
-  hostSites: { siteFor: (c) => siteIdForHost(c.var.db, new URL(c.req.url).host), pages: sitePages },
+  hostSites: { siteFor: (c) => siteIdForHost(c.var.db, c.env, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: z.object({

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { PLANS, users } from "../platform/auth/tables";
 import { currentTimestamp } from "../platform/columns";
@@ -46,8 +47,6 @@ export const sites = sqliteTable(
     name: text("name").notNull(),
     /** Unique across tenants: `<slug>.localhost` reaches the site in development. */
     slug: text("slug").notNull(),
-    primaryDomain: text("primary_domain"),
-    aliases: text("aliases", { mode: "json" }).$type<string[]>().notNull().default([]),
     defaultLanguage: text("default_language").notNull().default("en"),
     languages: text("languages", { mode: "json" }).$type<string[]>().notNull().default([]),
     timezone: text("timezone").notNull().default("UTC"),
@@ -63,7 +62,34 @@ export const sites = sqliteTable(
     createdAt: text("created_at").notNull().default(currentTimestamp),
     updatedAt: text("updated_at").notNull().default(currentTimestamp),
   },
-  (t) => [uniqueIndex("sites_slug").on(t.slug), uniqueIndex("sites_primary_domain").on(t.primaryDomain), index("sites_tenant").on(t.tenantId)],
+  (t) => [uniqueIndex("sites_slug").on(t.slug), index("sites_tenant").on(t.tenantId)],
+);
+
+/**
+ * The host names of sites, primary domain and aliases alike. A host routes to its site only once
+ * the tenant proved it (`verifiedAt`); one verified row per host in the whole service (the
+ * partial unique index), so no tenant can take a host another one proved. Pending claims of one
+ * host by several sites may coexist: a claim alone never blocks the host's real owner.
+ */
+export const siteDomains = sqliteTable(
+  "site_domains",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    host: text("host").notNull(),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
+    /** The value the DNS TXT record must hold: random, per claim. */
+    verificationToken: text("verification_token").notNull(),
+    verifiedAt: text("verified_at"),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [
+    uniqueIndex("site_domains_site_host").on(t.siteId, t.host),
+    uniqueIndex("site_domains_verified_host").on(t.host).where(sql`${t.verifiedAt} IS NOT NULL`),
+  ],
 );
 
 export const categories = sqliteTable(
@@ -287,6 +313,19 @@ export const adStats = sqliteTable(
 
 export type Tenant = typeof tenants.$inferSelect;
 export type Site = typeof sites.$inferSelect;
+export type SiteDomain = typeof siteDomains.$inferSelect;
+
+/** A host name of a site as the admin API shows it (domains.ts). */
+export interface DomainView {
+  host: string;
+  primary: boolean;
+  verified: boolean;
+  /** The DNS record that proves the claim; null once proved. */
+  verification: { type: "TXT"; name: string; value: string } | null;
+}
+
+/** A site as the admin API shows it: its claimed primary domain and aliases, and each claim's state. */
+export type SiteView = Site & { primaryDomain: string | null; aliases: string[]; domains: DomainView[] };
 export type Category = typeof categories.$inferSelect;
 export type Content = typeof contents.$inferSelect;
 export type ContentTag = typeof contentTags.$inferSelect;

@@ -1,10 +1,10 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Principal } from "../platform/auth/principal";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import { IsolateCache } from "../platform/isolate-cache";
-import { type MemberRole, sites, tenantMembers, type Site } from "./schema";
+import { type MemberRole, siteDomains, sites, tenantMembers, type Site } from "./schema";
 
 /**
  * What a caller may see of group C: one tenant, and within it every site or only some. Every
@@ -30,7 +30,7 @@ export function keyScope(principal: Principal): TenantScope {
 export const memberScope = (tenantId: number): TenantScope => ({ tenantId, siteIds: null });
 
 /** The site if the scope may read it, or a 404 as if it did not exist: another tenant's site is never a 403. */
-function readableIn(scope: TenantScope, siteId: number, site: Site | undefined): Site {
+function readableIn<S extends Site>(scope: TenantScope, siteId: number, site: S | undefined): S {
   if (!site || site.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(site.id))) throw new ApiError(404, `No site with id ${siteId}`);
   return site;
 }
@@ -48,21 +48,32 @@ export async function siteInScope(db: Database, scope: TenantScope, siteId: numb
  * the others.
  */
 export const SITE_CACHE_MS = 10_000;
-const readerSites = new IsolateCache<Site>(1000, SITE_CACHE_MS);
+const readerSites = new IsolateCache<ReaderSite>(1000, SITE_CACHE_MS);
+
+/** A site as its readers reach it: with the host names it answers on (proved ones only). */
+export type ReaderSite = Site & { hosts: { host: string; primary: boolean }[] };
 
 export const forgetSiteForReaders = (siteId: number) => readerSites.forget((site) => site.id === siteId);
 
 /** A site by id, from the isolate's cache when fresh: for its own web pages (its host named it) and the read API. */
-export async function siteById(db: Database, siteId: number): Promise<Site | undefined> {
+export async function siteById(db: Database, siteId: number): Promise<ReaderSite | undefined> {
   const cached = readerSites.get(String(siteId));
   if (cached) return cached;
-  const [site] = await db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
+  const [[row], hosts] = await db.batch([
+    db.select().from(sites).where(eq(sites.id, siteId)).limit(1),
+    db
+      .select({ host: siteDomains.host, primary: siteDomains.isPrimary })
+      .from(siteDomains)
+      .where(and(eq(siteDomains.siteId, siteId), isNotNull(siteDomains.verifiedAt)))
+      .orderBy(siteDomains.id),
+  ]);
+  const site = row && { ...row, hosts };
   if (site) readerSites.set(String(siteId), site);
   return site;
 }
 
 /** `siteInScope` for the read API: the same checks, the row from the isolate's cache when fresh. */
-export async function siteForReaders(db: Database, scope: TenantScope, siteId: number): Promise<Site> {
+export async function siteForReaders(db: Database, scope: TenantScope, siteId: number): Promise<ReaderSite> {
   return readableIn(scope, siteId, await siteById(db, siteId));
 }
 

@@ -127,7 +127,7 @@ const TENANT_ERROR_TEXT = {
   413: "Payload too large",
   415: "The body is not application/json",
   429: "Rate limited",
-  502: "The language model or translation provider failed or did not answer in time",
+  502: "An upstream (language model, translation provider, DNS resolver) failed or did not answer in time",
   503: "A provider this endpoint needs is not configured or not reachable",
 } as const satisfies Record<number, string>;
 

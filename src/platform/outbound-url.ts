@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Bindings } from "./env";
 import { isNonPublicAddress } from "./ip-ranges";
 
@@ -18,16 +19,29 @@ export function privateHostProblem(host: string): string | undefined {
   return undefined;
 }
 
+const dnsAnswer = z.object({ Status: z.number().optional(), Answer: z.array(z.object({ type: z.number(), data: z.string() })).optional() });
+
+/** The records of one type a name has, asked of the DNS-over-HTTPS resolver (JSON API); 5 s at most. */
+async function dnsRecords(env: Pick<Bindings, "DOH_RESOLVER_URL">, name: string, type: "A" | "AAAA" | "TXT"): Promise<{ type: number; data: string }[]> {
+  const url = `${env.DOH_RESOLVER_URL || DEFAULT_DOH}?name=${encodeURIComponent(name)}&type=${type}`;
+  const res = await fetch(url, { headers: { Accept: "application/dns-json" }, signal: AbortSignal.timeout(5000) });
+  if (!res.ok) throw new Error(`resolver answered ${res.status}`);
+  const body = dnsAnswer.safeParse(await res.json());
+  if (!body.success) throw new Error("resolver answered something other than DNS JSON");
+  return body.data.Answer ?? [];
+}
+
 async function resolve(env: Pick<Bindings, "DOH_RESOLVER_URL">, host: string): Promise<string[]> {
   const addresses: string[] = [];
-  for (const type of ["A", "AAAA"]) {
-    const url = `${env.DOH_RESOLVER_URL || DEFAULT_DOH}?name=${encodeURIComponent(host)}&type=${type}`;
-    const res = await fetch(url, { headers: { Accept: "application/dns-json" }, signal: AbortSignal.timeout(5000) });
-    if (!res.ok) throw new Error(`resolver answered ${res.status}`);
-    const body = (await res.json()) as { Answer?: { type: number; data: string }[] };
-    for (const answer of body.Answer ?? []) if (answer.type === 1 || answer.type === 28) addresses.push(answer.data);
+  for (const type of ["A", "AAAA"] as const) {
+    for (const answer of await dnsRecords(env, host, type)) if (answer.type === 1 || answer.type === 28) addresses.push(answer.data);
   }
   return addresses;
+}
+
+/** The TXT strings of a name, each record's quoted parts joined as DNS-over-HTTPS JSON gives them. */
+export async function dnsTxtRecords(env: Pick<Bindings, "DOH_RESOLVER_URL">, name: string): Promise<string[]> {
+  return (await dnsRecords(env, name, "TXT")).filter((answer) => answer.type === 16).map((answer) => answer.data.replace(/^"|"$/g, "").replaceAll('" "', ""));
 }
 
 /**

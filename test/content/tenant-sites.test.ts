@@ -45,7 +45,7 @@ describe("tenant sites by host", () => {
   it("serves a content page with its title, canonical URL, JSON-LD and language links", async () => {
     const html = await htmlOf(await sitePage(slug, "/harbour-reopens"));
     expect(html).toMatch(/<title>Harbour reopens · Site [^<]+<\/title>/);
-    expect(html).toContain(`<link rel="canonical" href="http://${slug}.localhost/harbour-reopens">`);
+    expect(html).toContain(`<link rel="canonical" href="https://${slug}.localhost/harbour-reopens">`);
     expect(html).toContain("<p>The <strong>harbour</strong> is open.</p>");
     expect(html).toContain('<link rel="alternate" hreflang="de" href="/de/hafen-offen">');
     const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>[];
@@ -53,8 +53,8 @@ describe("tenant sites by host", () => {
     expect(jsonld[1]).toMatchObject({
       "@type": "BreadcrumbList",
       itemListElement: [
-        { position: 1, item: `http://${slug}.localhost/` },
-        { position: 2, name: "News", item: `http://${slug}.localhost/c/news` },
+        { position: 1, item: `https://${slug}.localhost/` },
+        { position: 2, name: "News", item: `https://${slug}.localhost/c/news` },
         { position: 3, name: "Harbour reopens" },
       ],
     });
@@ -63,12 +63,12 @@ describe("tenant sites by host", () => {
   it("gives Open Graph and Twitter cards: the cover as an absolute image address on its page, a plain card elsewhere", async () => {
     await seedContent(tenant, { title: "Covered story", coverImages: "/media/1/1/cover.png" });
     const html = await htmlOf(await sitePage(slug, "/covered-story"));
-    expect(html).toContain(`<meta property="og:image" content="http://${slug}.localhost/media/1/1/cover.png">`);
+    expect(html).toContain(`<meta property="og:image" content="https://${slug}.localhost/media/1/1/cover.png">`);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
-    expect(html).toContain(`<meta name="twitter:image" content="http://${slug}.localhost/media/1/1/cover.png">`);
+    expect(html).toContain(`<meta name="twitter:image" content="https://${slug}.localhost/media/1/1/cover.png">`);
     expect(html).toContain('<meta property="og:type" content="article">');
     const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>[];
-    expect(jsonld[0]).toMatchObject({ "@type": "Article", image: `http://${slug}.localhost/media/1/1/cover.png` });
+    expect(jsonld[0]).toMatchObject({ "@type": "Article", image: `https://${slug}.localhost/media/1/1/cover.png` });
     const plain = await htmlOf(await sitePage(slug, "/harbour-reopens"));
     expect(plain).toContain('<meta name="twitter:card" content="summary">');
     expect(plain).not.toContain("og:image");
@@ -146,17 +146,17 @@ describe("SEO outputs and redirects of tenant sites", () => {
     const index = await sitePage(slug, "/sitemap.xml");
     expect(index.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
     const locs = [...parse(await index.text()).getElementsByTagName("loc")].map((l) => l.textContent);
-    expect(locs).toEqual([`http://${slug}.localhost/sitemap-contents.xml`, `http://${slug}.localhost/sitemap-categories.xml`]);
+    expect(locs).toEqual([`https://${slug}.localhost/sitemap-contents.xml`, `https://${slug}.localhost/sitemap-categories.xml`]);
     const contentsMap = parse(await (await sitePage(slug, "/sitemap-contents.xml")).text());
     const urls = [...contentsMap.getElementsByTagName("url")].map((u) => [u.getElementsByTagName("loc")[0]!.textContent, u.getElementsByTagName("lastmod")[0]!.textContent]);
-    expect(urls).toContainEqual([`http://${slug}.localhost/harbour-reopens`, expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
-    expect(urls.map((u) => u[0])).toContain(`http://${slug}.localhost/de/hafen-offen`);
+    expect(urls).toContainEqual([`https://${slug}.localhost/harbour-reopens`, expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
+    expect(urls.map((u) => u[0])).toContain(`https://${slug}.localhost/de/hafen-offen`);
     const categoriesMap = await (await sitePage(slug, "/sitemap-categories.xml")).text();
-    expect(categoriesMap).toContain(`<loc>http://${slug}.localhost/c/news</loc>`);
+    expect(categoriesMap).toContain(`<loc>https://${slug}.localhost/c/news</loc>`);
   });
 
   it("serves robots.txt naming the sitemap, and RSS and Atom feeds", async () => {
-    expect(await (await sitePage(slug, "/robots.txt")).text()).toBe(`User-agent: *\nAllow: /\n\nSitemap: http://${slug}.localhost/sitemap.xml\n`);
+    expect(await (await sitePage(slug, "/robots.txt")).text()).toBe(`User-agent: *\nAllow: /\n\nSitemap: https://${slug}.localhost/sitemap.xml\n`);
     const rss = parse(await (await sitePage(slug, "/feed.xml")).text());
     expect([...rss.getElementsByTagName("item")].map((i) => i.getElementsByTagName("title")[0]!.textContent)).toContain("Harbour reopens");
     const atom = parse(await (await sitePage(slug, "/atom.xml")).text());
@@ -213,7 +213,7 @@ describe("language versions", () => {
     const page = await htmlOf(await sitePage(slug, "/de/hafen-offen"));
     expect(page).toContain("<h1>Hafen offen</h1>");
     expect(page).toContain('<link rel="alternate" hreflang="en" href="/harbour-reopens">');
-    expect(page).toContain(`<link rel="canonical" href="http://${slug}.localhost/de/hafen-offen">`);
+    expect(page).toContain(`<link rel="canonical" href="https://${slug}.localhost/de/hafen-offen">`);
     expect((await sitePage(slug, "/hafen-offen")).status).toBe(404);
     expect((await sitePage(slug, "/fr/hafen-offen")).status).toBe(404);
   });

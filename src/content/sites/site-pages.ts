@@ -1,39 +1,19 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { errorPage } from "../../platform/envelope";
 import { handleError } from "../../platform/errors";
 import type { AppEnv } from "../../platform/env";
-import type { Database } from "../../platform/database";
 import { isPublic, listPublished, publishedContent } from "../headless";
-import { categories, contents, redirects, sites, type Site } from "../schema";
+import { categories, contents, redirects, type Site } from "../schema";
 import { adsForPage, countImpressions, recordClick, type ShownAd } from "./ads";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
-import { memberScope, siteById } from "../tenancy";
+import { memberScope, type ReaderSite, siteById } from "../tenancy";
+import { siteOrigin } from "../domains";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
 import { TemplateError } from "./templates";
 import { previewToken } from "./theme-upload";
 import { constantTimeEqual } from "../../platform/crypto";
-
-const HOST_CACHE_MS = 60_000;
-const hosts = new Map<string, { siteId: number | null; until: number }>();
-
-/** The site a Host names: `<slug>.localhost` in development, else its primary domain or an alias. */
-export async function siteIdForHost(db: Database, rawHost: string | undefined): Promise<number | null> {
-  const host = (rawHost ?? "").toLowerCase().replace(/:\d+$/, "");
-  if (!host) return null;
-  const known = hosts.get(host);
-  if (known && known.until > Date.now()) return known.siteId;
-  const local = /^([a-z0-9-]+)\.localhost$/.exec(host)?.[1];
-  const [found] = await db
-    .select({ id: sites.id })
-    .from(sites)
-    .where(local ? eq(sites.slug, local) : sql`${sites.primaryDomain} = ${host} OR EXISTS (SELECT 1 FROM json_each(${sites.aliases}) WHERE value = ${host})`)
-    .limit(1);
-  const siteId = found?.id ?? null;
-  hosts.set(host, { siteId, until: Date.now() + HOST_CACHE_MS });
-  return siteId;
-}
 
 type Page = {
   template: string;
@@ -50,8 +30,8 @@ type Page = {
 
 const absoluteUrl = (origin: string, url: string | null | undefined) => (url ? new URL(url, origin).href : null);
 
-async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
-  const origin = new URL(c.req.url).origin;
+async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
+  const origin = siteOrigin(c.env, site);
   const language = page.language ?? site.defaultLanguage;
   const locale = theme.locale(language);
   const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
@@ -78,7 +58,7 @@ async function renderPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, pa
 }
 
 /** A page from the edge cache under the site's content version and the theme's version, or rendered and kept. */
-async function cachedPage(c: Context<AppEnv>, site: Site, theme: LoadedTheme, build: () => Promise<Page>, preview = false): Promise<Response> {
+async function cachedPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, build: () => Promise<Page>, preview = false): Promise<Response> {
   const url = new URL(c.req.url);
   const key = new Request(`https://site-cache.invalid/${site.id}/v${site.contentVersion}/t${theme.version}${url.pathname}${url.search}`);
   const cache = caches.default;
@@ -140,7 +120,7 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   app.onError(handleError);
   // From the isolate's cache of sites (10 s; a change made here forgets it at once).
   const siteOf = async (c: Context<AppEnv>) => (await siteById(c.var.db, siteId))!;
-  const withTheme = async (c: Context<AppEnv>, build: (site: Site) => Promise<Page>) => {
+  const withTheme = async (c: Context<AppEnv>, build: (site: ReaderSite) => Promise<Page>) => {
     const stored = await siteOf(c);
     siteLanguage.set(stored.id, stored.defaultLanguage);
     // An uploaded theme that is not active yet, shown to whoever has its preview link.
@@ -174,17 +154,17 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     await next();
   });
   const xmlAnswer = (body: string, type: string) => new Response(body, { headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
-  const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+  const originOf = async (c: Context<AppEnv>) => siteOrigin(c.env, await siteOf(c));
   app.get("/ads/:id{[0-9]+}/click", async (c) => {
     const link = await recordClick(c.var.db, await siteOf(c), Number(c.req.param("id")));
     return link ? c.redirect(link, 302) : c.text("Not found", 404);
   });
-  app.get("/robots.txt", (c) => c.text(robotsTxt(originOf(c))));
-  app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));
-  app.get("/sitemap-contents.xml", async (c) => xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), originOf(c), now()), "application/xml"));
-  app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), originOf(c)), "application/xml"));
-  app.get("/feed.xml", async (c) => xmlAnswer(await rssFeed(c.var.db, await siteOf(c), originOf(c), now()), "application/rss+xml"));
-  app.get("/atom.xml", async (c) => xmlAnswer(await atomFeed(c.var.db, await siteOf(c), originOf(c), now()), "application/atom+xml"));
+  app.get("/robots.txt", async (c) => c.text(robotsTxt(await originOf(c))));
+  app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(await originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));
+  app.get("/sitemap-contents.xml", async (c) => xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), await originOf(c), now()), "application/xml"));
+  app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), await originOf(c)), "application/xml"));
+  app.get("/feed.xml", async (c) => xmlAnswer(await rssFeed(c.var.db, await siteOf(c), await originOf(c), now()), "application/rss+xml"));
+  app.get("/atom.xml", async (c) => xmlAnswer(await atomFeed(c.var.db, await siteOf(c), await originOf(c), now()), "application/atom+xml"));
   const PAGE_SIZE = 10;
   /** `?page=` from 1; anything else is the first page. */
   const pageOf = (c: Context<AppEnv>) => Math.max(1, Math.min(10_000, Number.parseInt(c.req.query("page") ?? "1", 10) || 1));
@@ -235,7 +215,7 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       };
     }),
   );
-  const contentPage = async (c: Context<AppEnv>, site: Site, slug: string, language: string): Promise<Page> => {
+  const contentPage = async (c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> => {
     const [found] = await c.var.db
       .select({ id: contents.id })
       .from(contents)
@@ -243,7 +223,7 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       .limit(1);
     if (!found) return notFound;
     const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
-    const origin = new URL(c.req.url).origin;
+    const origin = siteOrigin(c.env, site);
     const own = `${origin}${item(content).url}`;
     const image = absoluteUrl(origin, content.coverImages);
     const article = {
