@@ -128,7 +128,7 @@ const routes = {
     summary: "The session's user and CSRF token (after a reload of the console)",
     responses: ok(z.object({ userId: z.number().int(), csrfToken: z.string().nullable() }), "The session"),
   }),
-  endSession: createRoute({ ...common, method: "delete", path: "/session", summary: "End the console session (clears the cookie)", responses: ok(z.object({ ended: z.literal(true) }), "Ended") }),
+  endSession: createRoute({ ...common, method: "delete", path: "/session", summary: "End the console session: its id is deleted server-side, so the cookie's value is dead everywhere", responses: ok(z.object({ ended: z.literal(true) }), "Ended") }),
   myTenants: createRoute({ ...common, method: "get", path: "/tenants", summary: "The caller's tenants and roles", responses: ok(z.array(tenantSchema), "Tenants") }),
   createTenant: createRoute({ ...common, method: "post", path: "/tenants", summary: "Create a tenant; the caller is its owner", request: json(tenantCreate), responses: { ...ok(tenantSchema, "Created", 201), ...tenantErrorResponses(409) } }),
   members: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/members", summary: "Members and roles (viewer)", request: tenantPath, responses: ok(z.array(memberSchema), "Members") }),
@@ -275,7 +275,7 @@ export function adminRoutes() {
   r.openapi(routes.startSession, async (c) => send(c, { csrfToken: await startSession(c) }));
   r.openapi(routes.session, async (c) => send(c, { userId: c.var.principal.userId, csrfToken: await currentCsrfToken(c) }));
   r.openapi(routes.endSession, async (c) => {
-    endSession(c);
+    await endSession(c);
     return send(c, { ended: true as const });
   });
   r.openapi(routes.myTenants, async (c) => send(c, await tenantsOf(c.var.db, c.var.principal.userId)));

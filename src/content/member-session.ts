@@ -1,19 +1,40 @@
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { authenticateBearer, sessionPrincipal } from "../platform/auth/bearer";
+import { authenticateBearer, userPrincipal } from "../platform/auth/bearer";
 import { ACCESS_TOKEN_SECONDS } from "../platform/auth/jwt";
 import type { Principal } from "../platform/auth/principal";
-import { constantTimeEqual, hmacSha256Hex } from "../platform/crypto";
+import { users } from "../platform/auth/tables";
+import { constantTimeEqual, hmacSha256Hex, randomBase62, sha256Hex } from "../platform/crypto";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { consoleSessions } from "./schema";
 
-/** The console's session: the service's JWT in an HttpOnly cookie, sent only to the admin paths. */
+/**
+ * The console's session: a random id in an HttpOnly cookie, sent only to the admin paths, stored
+ * as its SHA-256 in D1. Logging out deletes the row, so the cookie's value is worth nothing after
+ * it; it never was a JWT, so it is no bearer credential anywhere else.
+ */
 export const SESSION_COOKIE = "gw_console";
 const COOKIE_PATH = "/admin";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** A session id: 40 base62 characters (238 bits). */
+const SESSION_ID = /^[A-Za-z0-9]{40}$/;
 
 /** The CSRF token of a session: bound to its cookie, so one session's token is useless to another. */
 export const csrfTokenFor = (c: Context<AppEnv>, session: string) => hmacSha256Hex(c.env.JWT_SECRET, `csrf:${session}`);
+
+/** The user of a live session id, or a 401: unknown, ended, expired, or its user deactivated. */
+async function sessionUser(c: Context<AppEnv>, session: string): Promise<Principal> {
+  if (!SESSION_ID.test(session)) throw new ApiError(401, "Invalid authentication credentials");
+  const [row] = await c.var.db
+    .select({ user: users })
+    .from(consoleSessions)
+    .innerJoin(users, eq(users.id, consoleSessions.userId))
+    .where(and(eq(consoleSessions.idHash, await sha256Hex(session)), gt(consoleSessions.expiresAt, new Date().toISOString())))
+    .limit(1);
+  return userPrincipal(row?.user);
+}
 
 /**
  * A tenant member: `Authorization: Bearer <JWT>` (no ambient credential, so no CSRF token), or the
@@ -23,7 +44,7 @@ export async function authenticateMember(c: Context<AppEnv>): Promise<Principal>
   if (c.req.header("Authorization")) return authenticateBearer(c, { keys: false });
   const session = getCookie(c, SESSION_COOKIE);
   if (!session) throw new ApiError(401, "Authorization header required");
-  const principal = await sessionPrincipal(c, session);
+  const principal = await sessionUser(c, session);
   if (!SAFE_METHODS.has(c.req.method)) {
     const given = c.req.header("X-CSRF-Token") ?? "";
     if (!constantTimeEqual(given, await csrfTokenFor(c, session))) throw new ApiError(403, "A write with the console's session cookie needs its X-CSRF-Token");
@@ -31,11 +52,20 @@ export async function authenticateMember(c: Context<AppEnv>): Promise<Principal>
   return principal;
 }
 
-/** Starts a console session from the JWT the caller sent: the cookie, and the CSRF token to send with writes. */
+/**
+ * Starts a console session for the caller of the JWT in Authorization: a new id in the cookie, its
+ * hash in D1 for 24 hours, and the CSRF token to send with writes. The user's expired sessions go.
+ */
 export async function startSession(c: Context<AppEnv>): Promise<string> {
-  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
-  if (!token) throw new ApiError(400, "A console session starts from the JWT in Authorization: Bearer");
-  setCookie(c, SESSION_COOKIE, token, {
+  if (!/^Bearer\s+\S+$/i.test(c.req.header("Authorization") ?? "")) throw new ApiError(400, "A console session starts from the JWT in Authorization: Bearer");
+  const userId = c.var.principal.userId;
+  const session = randomBase62(40);
+  const now = new Date();
+  await c.var.db.batch([
+    c.var.db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, now.toISOString()))),
+    c.var.db.insert(consoleSessions).values({ idHash: await sha256Hex(session), userId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString() }),
+  ]);
+  setCookie(c, SESSION_COOKIE, session, {
     httpOnly: true,
     sameSite: "Lax",
     // Plain http only where development asks for it (localhost).
@@ -43,7 +73,7 @@ export async function startSession(c: Context<AppEnv>): Promise<string> {
     path: COOKIE_PATH,
     maxAge: ACCESS_TOKEN_SECONDS,
   });
-  return csrfTokenFor(c, token);
+  return csrfTokenFor(c, session);
 }
 
 /** The CSRF token of the session the request carries (the console reads it again after a reload). */
@@ -52,6 +82,9 @@ export async function currentCsrfToken(c: Context<AppEnv>): Promise<string | nul
   return session ? csrfTokenFor(c, session) : null;
 }
 
-export function endSession(c: Context<AppEnv>) {
+/** Ends the session the cookie names (its row deleted: the value is dead everywhere) and clears the cookie. */
+export async function endSession(c: Context<AppEnv>) {
+  const session = getCookie(c, SESSION_COOKIE);
+  if (session && SESSION_ID.test(session)) await c.var.db.delete(consoleSessions).where(eq(consoleSessions.idHash, await sha256Hex(session)));
   deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH, secure: c.env.ENVIRONMENT !== "development" });
 }

@@ -204,6 +204,23 @@ export const contentTags = sqliteTable(
   (t) => [uniqueIndex("content_tags_site_name").on(t.siteId, t.name)],
 );
 
+/**
+ * The console's sessions: the cookie holds a random id, this row its SHA-256. Logout deletes the
+ * row; expiry and the user's deactivation end it too (member-session.ts).
+ */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [index("console_sessions_user").on(t.userId)],
+);
+
 /** `svc_tk_` keys: SHA-256 only, bound to a tenant and, when `siteIds` is set, to some of its sites. */
 export const tenantKeys = sqliteTable(
   "tenant_keys",

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createUser, sessionFor } from "../helpers/accounts";
+import { deactivateUser } from "../helpers/credentials";
 import { call } from "../helpers/requests";
 
 async function startSession(jwt: string) {
@@ -58,5 +59,48 @@ describe("the console's cookie session", () => {
     const session = await startSession(await sessionFor(user));
     const res = await call("/admin/api/session", withCookie(session.value, { method: "POST", headers: { "X-CSRF-Token": session.csrfToken } }));
     expect(res.status).toBe(400);
+  });
+});
+
+describe("API2 · console sessions end on the server", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("holds a random id in the cookie, not the JWT", async () => {
+    const jwt = await sessionFor(await createUser());
+    const session = await startSession(jwt);
+    expect(session.value).toMatch(/^[A-Za-z0-9]{40}$/);
+    expect(session.value).not.toBe(jwt);
+  });
+
+  it("makes the cookie's value worthless after logout, on the admin API and as a bearer token", async () => {
+    const session = await startSession(await sessionFor(await createUser()));
+    expect((await call("/admin/api/tenants", withCookie(session.value))).status).toBe(200);
+    await call("/admin/api/session", withCookie(session.value, { method: "DELETE", headers: { "X-CSRF-Token": session.csrfToken } }));
+    const after = await call("/admin/api/tenants", withCookie(session.value));
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual({ success: false, error: { code: "unauthorized", message: "Invalid authentication credentials" } });
+    expect((await call("/api/users/me", { headers: { Authorization: `Bearer ${session.value}` } })).status).toBe(401);
+    expect((await call("/admin/api/tenants", { headers: { Authorization: `Bearer ${session.value}` } })).status).toBe(401);
+  });
+
+  it("ends a session when its user is deactivated", async () => {
+    const user = await createUser();
+    const session = await startSession(await sessionFor(user));
+    await deactivateUser(user.id);
+    expect((await call("/admin/api/tenants", withCookie(session.value))).status).toBe(401);
+  });
+
+  it("ends a session after 24 hours, whatever the cookie says", async () => {
+    const session = await startSession(await sessionFor(await createUser()));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 24 * 3600_000 + 1000);
+    expect((await call("/admin/api/tenants", withCookie(session.value))).status).toBe(401);
+  });
+
+  it("keeps one user's other sessions when one ends", async () => {
+    const user = await createUser();
+    const [laptop, phone] = [await startSession(await sessionFor(user)), await startSession(await sessionFor(user))];
+    await call("/admin/api/session", withCookie(laptop.value, { method: "DELETE", headers: { "X-CSRF-Token": laptop.csrfToken } }));
+    expect((await call("/admin/api/tenants", withCookie(phone.value))).status).toBe(200);
   });
 });

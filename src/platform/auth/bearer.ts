@@ -6,7 +6,7 @@ import { ApiError } from "../errors";
 import { API_KEY_PREFIX, assertUsableKey, findKeyByToken, keyPrincipal } from "./api-keys";
 import { verifyAccessToken } from "./jwt";
 import type { Principal } from "./principal";
-import { users } from "./tables";
+import { type User, users } from "./tables";
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -34,6 +34,11 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
 export async function sessionPrincipal(c: Context<AppEnv>, token: string): Promise<Principal> {
   const subject = await verifyAccessToken(c.env, token);
   const [user] = await c.var.db.select().from(users).where(eq(users.casdoorId, subject)).limit(1);
+  return userPrincipal(user);
+}
+
+/** The principal of a user's own session (a JWT, or a console session that names the user): active users only. */
+export function userPrincipal(user: User | undefined): Principal {
   if (!user?.isActive) throw new ApiError(401, "Invalid authentication credentials");
   return { keyId: null, appId: null, userId: user.id, role: user.role, plan: user.plan, scopes: [] };
 }
