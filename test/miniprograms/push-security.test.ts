@@ -87,15 +87,16 @@ const sources = import.meta.glob("../../src/miniprograms/**/*.ts", { query: "?ra
 const REGEX_LITERAL = /(?<=[(,=:!&|?]\s*)\/(?![*/])((?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\[\n])+)\/([dgimsuy]*)/g;
 const regexLiterals = Object.entries(sources).flatMap(([file, text]) => [...text.matchAll(REGEX_LITERAL)].map((m) => ({ file, regex: new RegExp(m[1]!, m[2]!.replace("g", "")) })));
 
-/** Long inputs built from what each pattern looks for, each ending in what it does not expect. */
+/** Long inputs built from what each pattern looks for, each ending in what it may not expect. */
 function adversarialInputs(regex: RegExp): string[] {
   const pieces = ["a", "0", "_", "-", " ", "x.", "<", ">", "<a>", "</a>", "<![CDATA[x]]>", "<![CDATA[", "]]>", "&amp;", "&", "|", ".", "/", "@@@", "aaaaaaaaaaaaaaaaaaaa"];
   const literals = regex.source.match(/[A-Za-z0-9_<>!&|.@-]+/g) ?? [];
-  // Short ones first: a pattern that backtracks badly shows it at 400 characters, where it still ends.
-  return [400, 20_000].flatMap((length) =>
+  // Short ones first: a pattern that backtracks exponentially shows it at 400 characters, where it
+  // still ends; a quadratic one takes seconds at the accepted body size.
+  return [400, PUSH_BODY_BYTES - 10].flatMap((length) =>
     [...pieces, ...literals].flatMap((piece) => {
-      const pump = piece.repeat(Math.ceil(length / piece.length));
-      return ["", "<a>", "a", "0"].flatMap((prefix) => ["!", "\u0000", "<", ""].map((suffix) => prefix + pump + suffix));
+      const pump = piece.repeat(Math.floor(length / piece.length));
+      return ["", "<a>", "a"].flatMap((prefix) => ["!", "\u0000", ""].map((suffix) => prefix + pump + suffix));
     }),
   );
 }
@@ -106,25 +107,26 @@ describe("API4 · group D's regular expressions over request input: no catastrop
     expect(regexLiterals.map((r) => r.regex.source)).toContain("^[0-9a-f]{64}$");
   });
 
-  it("answers every regular expression literal of src/miniprograms within 100 ms on adversarial inputs of up to 20,000 characters", () => {
+  it("answers every regular expression literal of src/miniprograms well within a second on adversarial inputs up to the accepted body size", () => {
     for (const { file, regex } of regexLiterals) {
       for (const input of adversarialInputs(regex)) {
         const started = performance.now();
         regex.test(input);
         input.replace(new RegExp(regex.source, `${regex.flags}g`), "");
-        expect(performance.now() - started, `${file}: /${regex.source}/ on ${JSON.stringify(input.slice(0, 40))}…`).toBeLessThan(100);
+        // Linear patterns take a millisecond or two here; the margin is for a loaded machine.
+        expect(performance.now() - started, `${file}: /${regex.source}/ on ${JSON.stringify(input.slice(0, 40))}…`).toBeLessThan(250);
       }
     }
   });
 
-  it("reads WeChat's XML in linear time: a body twice as long takes about twice as long", () => {
+  it("reads WeChat's XML in one pass: adversarial bodies of 16 times the accepted size in under a second", () => {
     const read = (size: number) => {
       const started = performance.now();
       for (const body of Object.values(adversarialBodies(size))) xmlFields(body);
       return performance.now() - started;
     };
     read(PUSH_BODY_BYTES); // warm up
-    expect(read(16 * PUSH_BODY_BYTES)).toBeLessThan(500);
+    expect(read(16 * PUSH_BODY_BYTES)).toBeLessThan(1000);
   });
 });
 
