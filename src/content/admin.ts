@@ -232,18 +232,23 @@ export async function listContents(db: Database, scope: TenantScope, q: { siteId
   return { items, total: total?.total ?? 0, page: q.page, size: q.size };
 }
 
+/** The group's first content that `translationOf` names: a content of the same site, never the content itself. */
+async function originalOf(db: Database, scope: TenantScope, siteId: number, translationOf: number, self?: number): Promise<number> {
+  const original = await contentInScope(db, scope, translationOf).catch(() => {
+    throw new ApiError(400, `translationOf: no content with id ${translationOf}`);
+  });
+  if (original.siteId !== siteId) throw new ApiError(400, "translationOf: the original is a content of another site");
+  const first = original.translationOf ?? original.id;
+  if (first === self) throw new ApiError(400, "translationOf: a content cannot be a translation of itself");
+  return first;
+}
+
 /** A new draft, its first version recorded beside it. */
 export async function createContent(db: Database, scope: TenantScope, authorId: number, input: z.infer<typeof contentCreate>) {
   const { categoryIds, ...fields } = input;
   await siteInScope(db, scope, input.siteId);
   await assertCategories(db, scope, input.siteId, categoryIds);
-  if (input.translationOf) {
-    const original = await contentInScope(db, scope, input.translationOf).catch(() => {
-      throw new ApiError(400, `translationOf: no content with id ${input.translationOf}`);
-    });
-    if (original.siteId !== input.siteId) throw new ApiError(400, "translationOf: the original is a content of another site");
-    fields.translationOf = original.translationOf ?? original.id;
-  }
+  if (input.translationOf) fields.translationOf = await originalOf(db, scope, input.siteId, input.translationOf);
   const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "");
   // Rows that follow the content find its id by its unique key, inside the same batch.
   const newId = sql<number>`(SELECT id FROM contents WHERE site_id = ${input.siteId} AND language = ${input.language} AND slug = ${input.slug})`;
@@ -263,6 +268,8 @@ export async function updateContent(db: Database, scope: TenantScope, id: number
   const existing = await contentInScope(db, scope, id);
   const { categoryIds, ...fields } = input;
   await assertCategories(db, scope, existing.siteId, categoryIds);
+  // The same checks as at creation: a PATCH cannot tie a content to another site's.
+  if (input.translationOf) fields.translationOf = await originalOf(db, scope, existing.siteId, input.translationOf, id);
   const version = existing.version + 1;
   const body = input.bodyMarkdown ?? existing.bodyMarkdown;
   const bodyHtml = input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body);

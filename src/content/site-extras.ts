@@ -35,8 +35,9 @@ export async function deleteRedirect(db: Database, scope: TenantScope, id: numbe
 
 // Ads
 
-async function assertCreative(db: Database, scope: TenantScope, siteId: number, input: { kind?: string; mediaId?: number | null }) {
-  if (input.kind !== "image" || input.mediaId === undefined || input.mediaId === null) return;
+/** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */
+async function assertCreative(db: Database, scope: TenantScope, siteId: number, input: { mediaId?: number | null }) {
+  if (input.mediaId === undefined || input.mediaId === null) return;
   const [image] = await db.select().from(media).where(inTenant(media.tenantId, scope, eq(media.id, input.mediaId), eq(media.siteId, siteId))).limit(1);
   if (!image || !image.contentType.startsWith("image/")) throw new ApiError(400, `mediaId: no image ${input.mediaId} in site ${siteId}`);
 }

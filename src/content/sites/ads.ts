@@ -17,7 +17,8 @@ export async function adsForPage(db: Database, site: Site, now: string, random =
   const running = await db
     .select({ ad: ads, key: media.key })
     .from(ads)
-    .leftJoin(media, eq(media.id, ads.mediaId))
+    // Only the site's own media, whatever an older row says.
+    .leftJoin(media, and(eq(media.id, ads.mediaId), eq(media.siteId, ads.siteId), eq(media.tenantId, ads.tenantId)))
     .where(and(eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id), eq(ads.isActive, true), lte(ads.startsAt, now), or(isNull(ads.endsAt), gt(ads.endsAt, now))));
   const bySlot = new Map<string, typeof running>();
   for (const row of running) bySlot.set(row.ad.slot, [...(bySlot.get(row.ad.slot) ?? []), row]);
