@@ -4,9 +4,10 @@ import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, deposits, miniprogramKey, ORIGIN } from "../helpers/miniprograms";
 
 let key: TestKey;
+// The first request loads the Worker: seconds on a loaded machine, more than the default 10 s hook timeout.
 beforeAll(async () => {
   key = await miniprogramKey();
-});
+}, 30_000);
 
 const randomState = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const redirect = (id: number | string, state: string) => SELF.fetch(`${ORIGIN}/wechat/authorized/${id}/${state}?auth_code=queryauthcode@@@x`);

@@ -131,9 +131,10 @@ describe("API4 · group D's regular expressions over request input: no catastrop
 });
 
 let key: TestKey;
+// The first request loads the Worker: seconds on a loaded machine, more than the default 10 s hook timeout.
 beforeAll(async () => {
   key = await miniprogramKey();
-});
+}, 30_000);
 
 describe("API2 · WeChat pushes: replays", () => {
   const ticketPush = (ticket = `ticket@@@sandbox-${crypto.randomUUID()}`) => signedPush(env, () => {}, { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
