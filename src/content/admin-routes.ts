@@ -65,6 +65,8 @@ import { verifyDomain, withDomains, withDomainsOne } from "./domains";
 import { memberRole, memberScope, requireRole, siteInScope, type TenantScope } from "./tenancy";
 
 export const ADMIN_BASE_PATH = "/admin/api";
+/** Tenants one account may own unless MAX_TENANTS_PER_USER says otherwise. */
+export const DEFAULT_MAX_TENANTS_PER_USER = 5;
 
 // Response shapes are the tables' own (drizzle-zod), so a column added is a field documented.
 const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
@@ -130,7 +132,7 @@ const routes = {
   }),
   endSession: createRoute({ ...common, method: "delete", path: "/session", summary: "End the console session: its id is deleted server-side, so the cookie's value is dead everywhere", responses: ok(z.object({ ended: z.literal(true) }), "Ended") }),
   myTenants: createRoute({ ...common, method: "get", path: "/tenants", summary: "The caller's tenants and roles", responses: ok(z.array(tenantSchema), "Tenants") }),
-  createTenant: createRoute({ ...common, method: "post", path: "/tenants", summary: "Create a tenant; the caller is its owner", request: json(tenantCreate), responses: { ...ok(tenantSchema, "Created", 201), ...tenantErrorResponses(409) } }),
+  createTenant: createRoute({ ...common, method: "post", path: "/tenants", summary: "Create a tenant; the caller is its owner (an account owns at most MAX_TENANTS_PER_USER, default 5: 403 beyond)", request: json(tenantCreate), responses: { ...ok(tenantSchema, "Created", 201), ...tenantErrorResponses(409) } }),
   members: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/members", summary: "Members and roles (viewer)", request: tenantPath, responses: ok(z.array(memberSchema), "Members") }),
   setMember: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/members", summary: "Add a member or change a role (owner)", request: { ...tenantPath, ...json(memberAdd) }, responses: ok(memberSchema, "The member") }),
   sites: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites", summary: "Sites (viewer)", request: tenantPath, responses: ok(z.array(siteSchema), "Sites") }),
@@ -279,7 +281,9 @@ export function adminRoutes() {
     return send(c, { ended: true as const });
   });
   r.openapi(routes.myTenants, async (c) => send(c, await tenantsOf(c.var.db, c.var.principal.userId)));
-  r.openapi(routes.createTenant, async (c) => send(c, await createTenant(c.var.db, c.var.principal.userId, c.req.valid("json")), 201));
+  r.openapi(routes.createTenant, async (c) =>
+    send(c, await createTenant(c.var.db, c.var.principal.userId, c.req.valid("json"), Number(c.env.MAX_TENANTS_PER_USER ?? DEFAULT_MAX_TENANTS_PER_USER)), 201),
+  );
   r.openapi(routes.members, async (c) => send(c, await membersOf(c.var.db, await member(c, c.req.valid("param").tenantId, "viewer"))));
   r.openapi(routes.setMember, async (c) => {
     const { email, role } = c.req.valid("json");

@@ -50,13 +50,25 @@ const audit = (db: Database, scope: TenantScope, userId: number, action: string,
 
 // Tenants and members
 
-/** A new tenant, its creator its owner. */
-export async function createTenant(db: Database, userId: number, input: { name: string; slug: string }) {
-  return unlessTaken(`The tenant slug ${input.slug}`, async () => {
-    const [tenant] = await db.insert(tenants).values(input).returning();
-    await db.insert(tenantMembers).values({ tenantId: tenant!.id, userId, role: "owner" });
-    return { ...tenant!, role: "owner" as MemberRole };
+/**
+ * A new tenant, its creator its owner. `maxOwned` caps the active tenants one account owns (each
+ * brings budgets of its own): counted before, and again after the write, so that requests racing
+ * past the first count undo their own tenant.
+ */
+export async function createTenant(db: Database, userId: number, input: { name: string; slug: string }, maxOwned?: number) {
+  const owned = async () => (await db.select({ n: count() }).from(tenants).where(and(eq(tenants.ownerId, userId), eq(tenants.isActive, true))))[0]!.n;
+  const tooMany = () => new ApiError(403, `An account may own at most ${maxOwned} tenants; ask the operator for more`);
+  if (maxOwned !== undefined && (await owned()) >= maxOwned) throw tooMany();
+  const tenant = await unlessTaken(`The tenant slug ${input.slug}`, async () => {
+    const newId = sql<number>`(SELECT id FROM tenants WHERE slug = ${input.slug})`;
+    const [[created]] = await db.batch([db.insert(tenants).values({ ...input, ownerId: userId }).returning(), db.insert(tenantMembers).values({ tenantId: newId, userId, role: "owner" })]);
+    return created!;
   });
+  if (maxOwned !== undefined && (await owned()) > maxOwned) {
+    await db.batch([db.delete(tenantMembers).where(eq(tenantMembers.tenantId, tenant.id)), db.delete(tenants).where(eq(tenants.id, tenant.id))]);
+    throw tooMany();
+  }
+  return { ...tenant, role: "owner" as MemberRole };
 }
 
 export const tenantsOf = (db: Database, userId: number) =>

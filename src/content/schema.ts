@@ -13,10 +13,12 @@ export const tenants = sqliteTable(
     slug: text("slug").notNull(),
     /** The rate-limit plan of its keys: basic (300 a minute) unless set, since a site's readers share it. */
     plan: text("plan", { enum: PLANS }).notNull().default("basic"),
+    /** The account that created it: operator-paid budgets (C5–C7) and the tenant cap count against it. */
+    ownerId: integer("owner_id").references(() => users.id),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: text("created_at").notNull().default(currentTimestamp),
   },
-  (t) => [uniqueIndex("tenants_slug").on(t.slug)],
+  (t) => [uniqueIndex("tenants_slug").on(t.slug), index("tenants_owner").on(t.ownerId)],
 );
 
 export const MEMBER_ROLES = ["owner", "editor", "author", "viewer"] as const;

@@ -78,6 +78,6 @@ export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Princip
     role: "user",
     plan: found.tenant.plan,
     scopes: found.key.scopes,
-    tenant: { id: found.tenant.id, siteIds: found.key.siteIds },
+    tenant: { id: found.tenant.id, siteIds: found.key.siteIds, accountId: found.tenant.ownerId },
   };
 }

@@ -31,6 +31,8 @@ export interface OptionalSettings {
   DOH_RESOLVER_URL?: string;
   /** Group C: how often a tenant site's ad impressions are written (seconds; default 10). */
   AD_FLUSH_SECONDS?: string;
+  /** Group C: how many active tenants one account may own (default 5). */
+  MAX_TENANTS_PER_USER?: string;
   /** Workers AI, when bound ([ai] in wrangler.toml): group I's second engine and a translator. */
   AI?: Ai;
   /** "workers-ai" makes Workers AI the default engine of group I (default "embedded"). */

@@ -83,7 +83,17 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   const windows = windowsFor(rateLimits(c.env), principal.plan, rule.hourly);
   // Per user (a tenant key: per tenant) and plan, not per key: more keys, apps or sessions buy no more requests.
   const subject = principal.tenant ? `tenant:${principal.tenant.id}:${principal.plan}` : `user:${principal.userId}:${principal.plan}`;
-  const decision = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows);
+  const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+  const decision = await consumeRateLimit(c.env.KV, waitUntil, subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
   if (!decision.allowed) throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);
+  // An hourly budget the operator pays for counts per owning account too: more tenants buy no more.
+  const hourly = windows.filter((window) => window.name === "hour");
+  if (principal.tenant?.accountId && rule.hourly && hourly.length) {
+    const account = await consumeRateLimit(c.env.KV, waitUntil, `account:${principal.tenant.accountId}:${rule.hourly}`, hourly);
+    if (!account.allowed) {
+      for (const [name, value] of Object.entries(account.headers)) c.header(name, value);
+      throw new ApiError(429, `The hourly budget of the account that owns this tenant is spent (shared by all its tenants); retry after ${account.headers["Retry-After"]} s`);
+    }
+  }
 }

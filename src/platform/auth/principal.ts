@@ -11,6 +11,9 @@ export interface Principal {
   plan: Plan;
   /** Empty means full access: a key created without scopes, or the user's own session. */
   scopes: string[];
-  /** Set for a tenant key (group C): the tenant it acts for, and the sites it is bound to (null: all). */
-  tenant?: { id: number; siteIds: number[] | null };
+  /**
+   * Set for a tenant key (group C): the tenant it acts for, the sites it is bound to (null: all),
+   * and the account that owns the tenant (its hourly, operator-paid budgets count there too).
+   */
+  tenant?: { id: number; siteIds: number[] | null; accountId: number | null };
 }
