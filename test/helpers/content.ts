@@ -4,6 +4,7 @@ import { createContent, createSite, createTenant, setPublication } from "../../s
 import { memberScope } from "../../src/content/tenancy";
 import { tenantKeys, tenants, type MemberRole } from "../../src/content/schema";
 import { forgetCachedTenantKeys, issueTenantKey } from "../../src/content/tenant-keys";
+import type { Plan } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { createUser, sessionFor, uniqueTag } from "./accounts";
 import { call } from "./requests";
@@ -18,12 +19,16 @@ export interface TestTenant {
   token: string;
 }
 
-/** A tenant with one site, its owner's session and a full key; names are unique per call. */
-export async function createTestTenant(): Promise<TestTenant> {
+/**
+ * A tenant with one site, its owner's session and a full key; names are unique per call. `plan`
+ * sets the owner's and the tenant's rate-limit plan (the fuzzer's `internal`: no limits).
+ */
+export async function createTestTenant(options: { plan?: Plan } = {}): Promise<TestTenant> {
   const db = database(env);
-  const owner = await createUser();
+  const owner = await createUser({ plan: options.plan });
   const tag = uniqueTag().toLowerCase().replace(/[^a-z0-9]+/g, "-");
   const tenant = await createTenant(db, owner.id, { name: `Tenant ${tag}`, slug: `t-${tag}` });
+  if (options.plan) await db.update(tenants).set({ plan: options.plan }).where(eq(tenants.id, tenant.id));
   const site = await createSite(db, memberScope(tenant.id), { name: `Site ${tag}`, slug: `s-${tag}`, defaultLanguage: "en", languages: ["en", "de"] });
   const { token } = await issueTenantKey(db, tenant.id, owner.id, { name: "test", siteIds: null, scopes: [] });
   return { tenantId: tenant.id, siteId: site.id, ownerId: owner.id, session: await sessionFor(owner), token };
