@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
 import { buildConsole } from "./scripts/lib/console-build";
 import { copyDocsAssets } from "./scripts/lib/docs-assets";
+import { buildTemplateEngine } from "./scripts/lib/template-engine";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
 function sharedData(file: string): string {
@@ -43,6 +44,8 @@ const BROWSER = "test/browser/**";
 // wrangler.toml's [assets] directory must hold the docs page's files and the console before the pool starts.
 copyDocsAssets();
 await buildConsole();
+// The template engine's WebAssembly with its memory bounded, as the Worker build writes it.
+buildTemplateEngine();
 
 export default defineConfig({
   plugins: [

@@ -8,12 +8,14 @@ import { build } from "esbuild";
 import { rmSync } from "node:fs";
 import { buildConsole } from "./lib/console-build";
 import { copyDocsAssets } from "./lib/docs-assets";
+import { buildTemplateEngine } from "./lib/template-engine";
 
 const OUT_DIR = "build/worker";
 
 rmSync(OUT_DIR, { recursive: true, force: true });
 copyDocsAssets();
 await buildConsole();
+buildTemplateEngine();
 const started = Date.now();
 const result = await build({
   entryPoints: { index: "src/index.ts" },

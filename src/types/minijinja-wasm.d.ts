@@ -1,5 +1,8 @@
-/** The template engine's WebAssembly, imported as a compiled module (workerd, wrangler's CompiledWasm rule). */
-declare module "minijinja-js/dist/web/minijinja_js_bg.wasm" {
+/**
+ * The template engine's WebAssembly with its memory bounded (scripts/lib/template-engine.ts writes
+ * it under build/), imported as a compiled module (workerd, wrangler's CompiledWasm rule).
+ */
+declare module "*/template-engine/minijinja_js_bg.wasm" {
   const module: WebAssembly.Module;
   export default module;
 }

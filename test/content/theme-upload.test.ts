@@ -185,3 +185,53 @@ describe("API4 · theme upload: zip bombs", () => {
     expect((await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/more.css", data: deflateSync(strToU8("a{}".repeat(500))), method: 8, size: 1500 }]), "honest")).status).toBe(201);
   });
 });
+
+/** Doubles a list 30 times: a few steps of fuel, 2^30 items. */
+const DOUBLING = "{% set ns = namespace(l=[1]) %}{% for i in range(30) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}";
+
+describe("API4 · theme upload: templates that exhaust the engine", () => {
+  it("refuses, in well under a second, a template that doubles a list 30 times, naming it; the next upload renders", async () => {
+    expect((await upload(themeZip(), "warm")).status).toBe(201);
+    const started = performance.now();
+    const { status, body } = await upload(themeZip({ "templates/search.html.j2": DOUBLING }), "doubling");
+    const took = performance.now() - started;
+    expect(status).toBe(400);
+    expect(body.error!.message).toMatch(/^theme: templates\/search\.html\.j2: stopped at the engine's 32 MB of memory .*: a render may not need more$/);
+    expect(took).toBeLessThan(1000);
+    expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/doubling/` })).objects).toEqual([]);
+
+    const marker = '{% extends "layouts/base.html.j2" %}{% block main %}<p id="after">After the trap</p>{% endblock %}';
+    const next = await upload(themeZip({ "templates/index.html.j2": marker }), "after");
+    expect(next.status).toBe(201);
+    expect(await text(await sitePage(slug, next.body.data.previewUrl))).toContain('<p id="after">After the trap</p>');
+  });
+
+  it("refuses a template whose page is longer than a render may write", async () => {
+    const { status, body } = await upload(themeZip({ "templates/404.html.j2": "{% for i in range(6) %}{{ 'x' * 1000000 }}{% endfor %}" }), "long");
+    expect(status).toBe(400);
+    expect(body.error!.message).toBe("theme: templates/404.html.j2: writes more than 5,000,000 characters: a render may not need more");
+  });
+});
+
+describe("API4 · theme render: a live theme that keeps stopping at its bounds", () => {
+  it("is served until its third stopped render, then the site goes back to its previous theme and the audit log says so", async () => {
+    const own = await createTestTenant();
+    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await installDefaultTheme(own.siteId);
+    // Stored as an upload before the check would have stored it: its home page grows without end.
+    for (const [path, source] of Object.entries({ ...env.TEST_DEFAULT_THEME, "templates/index.html.j2": DOUBLING })) await env.THEMES.put(`themes/${own.siteId}/greedy/${path}`, source);
+    const activate = await call(`/admin/api/tenants/${own.tenantId}/sites/${own.siteId}/themes/greedy/activate`, { method: "POST", headers: { Authorization: `Bearer ${own.session}` } });
+    expect(activate.status).toBe(200);
+
+    for (let i = 0; i < 3; i++) expect((await sitePage(ownSlug)).status).toBe(500);
+    const after = await sitePage(ownSlug);
+    expect(after.status).toBe(200);
+    expect(await text(after)).toContain('<a class="brand" href="/">');
+    const site = await env.DB.prepare("SELECT theme, previous_theme FROM sites WHERE id = ?").bind(own.siteId).first<{ theme: string; previous_theme: string }>();
+    expect(site).toEqual({ theme: "default", previous_theme: "greedy" });
+    const audit = await env.DB.prepare("SELECT user_id, subject FROM audit_log WHERE tenant_id = ? AND action = 'retire-theme'").bind(own.tenantId).all<{ user_id: number; subject: string }>();
+    expect(audit.results).toHaveLength(1);
+    expect(audit.results[0]!.user_id).toBe(0);
+    expect(audit.results[0]!.subject).toMatch(new RegExp(`^site ${own.siteId}: greedy stopped at its bounds 3 times \\(templates/index\\.html\\.j2: stopped at the engine's 32 MB of memory .*\\); back to default$`));
+  });
+});

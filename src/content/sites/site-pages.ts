@@ -10,8 +10,8 @@ import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapI
 import { memberScope, type ReaderSite, siteById } from "../tenancy";
 import { siteOrigin } from "../domains";
 import { resolvedMenus, resolvedTags } from "./template-tags";
-import { type LoadedTheme, loadTheme, themeAsset } from "./themes";
-import { TemplateError } from "./templates";
+import { type LoadedTheme, loadTheme, themeAsset, themeFailed } from "./themes";
+import { TemplateError, TemplateLimitError } from "./templates";
 import { previewToken } from "./theme-upload";
 import { constantTimeEqual } from "../../platform/crypto";
 
@@ -83,6 +83,8 @@ async function cachedPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
+    // A live theme that outgrows its bounds is retired after a few renders; a preview is no one's page.
+    if (error instanceof TemplateLimitError && !preview) await themeFailed(c.var.db, site, theme.version, error.message);
     // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
     const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
     return c.html(errorPage(500, `Template error: ${message}`), 500);

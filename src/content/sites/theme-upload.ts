@@ -1,6 +1,6 @@
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
-import { templateSet } from "./templates";
+import { TemplateLimitError, templateSet } from "./templates";
 import { forgetThemeListing, listAll, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
@@ -14,6 +14,27 @@ const REQUIRED = ["templates/index.html.j2", "templates/404.html.j2"];
 const REFERENCES = /\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']/g;
 
 const refuse = (message: string) => new ApiError(400, `theme: ${message}`);
+
+const sampleContent = { id: 1, title: "A title", slug: "a-title", url: "/a-title", intro: "An intro.", coverImages: null, publishAt: "2026-01-01T00:00:00.000Z", language: "en", tags: ["news"] };
+/** What a page's templates read (site-pages.ts renderPage, docs/themes.md), with one of everything, for the upload's trial render. */
+const SAMPLE_CONTEXT = {
+  site: { id: 1, name: "Site", slug: "site", languages: ["en"], defaultLanguage: "en" },
+  page: { language: "en", path: "/" },
+  seo: { title: "A title · Site", description: "A description.", canonical: "https://site.example/", noindex: false, image: null, jsonld: [{ "@type": "Article" }] },
+  menus: { main: [{ label: "Home", url: "/", children: [] }] },
+  tags: {},
+  ads: {},
+  t: (key: string) => key,
+  asset: (path: string) => `/themes/1/sample/${path}`,
+  url_for: (name: string, slug?: string) => (name === "home" ? "/" : `/${slug ?? ""}`),
+  contents: [sampleContent],
+  pagination: { page: 1, pages: 1, total: 1, prev: null, next: null },
+  page_base: "/?page=",
+  category: { name: "News", slug: "news", description: "What happened" },
+  content: { ...sampleContent, bodyHtml: "<p>A body.</p>", categories: [{ name: "News", slug: "news", url: "/c/news" }], translations: [] },
+  tag: "news",
+  query: "news",
+};
 
 /** What a path inside the zip must be: relative, inside one of the four folders, of an allowed type. */
 function checkedPath(name: string): string {
@@ -142,9 +163,19 @@ export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string
       if (!(target! in templates)) throw refuse(`${path} refers to ${target}, which the theme does not have`);
     }
   }
-  await templateSet(templates).catch((error: unknown) => {
+  const set = await templateSet(templates).catch((error: unknown) => {
+    if (error instanceof TemplateLimitError) throw refuse(`${error.message}: a render may not need more`);
     throw refuse(`a template does not parse: ${error instanceof Error ? error.message : String(error)}`);
   });
+  // Each template once, under the bounds of a page: one that outgrows them is refused here, not
+  // run by every visitor. Errors that depend on a site's data (a tag it lacks) are left to the page.
+  for (const path of Object.keys(templates)) {
+    try {
+      set.render(path, SAMPLE_CONTEXT);
+    } catch (error) {
+      if (error instanceof TemplateLimitError) throw refuse(`${error.message}: a render may not need more`);
+    }
+  }
 
   const prefix = themePrefix(siteId, name);
   const old = (await listAll(bucket, prefix)).map((o) => o.key);

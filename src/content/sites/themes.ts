@@ -1,3 +1,7 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../../platform/database";
+import { auditLog, sites, type Site } from "../schema";
+import { forgetSiteForReaders } from "../tenancy";
 import { templateSet } from "./templates";
 
 /** Where a site's theme lives in R2: `themes/<site_id>/<theme_name>/{layouts,templates,assets,locales}/`. */
@@ -87,6 +91,37 @@ export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string)
   loaded.set(key, { version, theme: theme_ });
   theme_.catch(() => loaded.delete(key));
   return theme_;
+}
+
+/** How many renders of a site's theme may stop at a bound, in one isolate, before the site goes back to its previous theme. */
+export const THEME_FAILURES = 3;
+const failures = new Map<string, number>();
+
+/**
+ * Counts a render of a site's active theme that stopped at a bound (TemplateLimitError). At
+ * THEME_FAILURES the site goes back to its previous theme (else "default"), so that visitors stop
+ * re-running it, and the audit log tells its members (user 0: the service itself).
+ */
+export async function themeFailed(db: Database, site: Site, version: string, reason: string): Promise<void> {
+  const key = `${site.id}/${site.theme}/${version}`;
+  const count = (failures.get(key) ?? 0) + 1;
+  failures.set(key, count);
+  const fallback = site.previousTheme ?? "default";
+  if (count !== THEME_FAILURES || fallback === site.theme) return;
+  // Only while it is still the site's theme: another isolate may have retired it first.
+  const [retired] = await db
+    .update(sites)
+    .set({ theme: fallback, previousTheme: site.theme, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+    .where(and(eq(sites.id, site.id), eq(sites.theme, site.theme)))
+    .returning({ id: sites.id });
+  forgetSiteForReaders(site.id);
+  if (!retired) return;
+  await db.insert(auditLog).values({
+    tenantId: site.tenantId,
+    userId: 0,
+    action: "retire-theme",
+    subject: `site ${site.id}: ${site.theme} stopped at its bounds ${count} times (${reason}); back to ${fallback}`,
+  });
 }
 
 async function digest(text: string): Promise<string> {
