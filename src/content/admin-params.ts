@@ -5,6 +5,11 @@ import { languageCode, queryInteger } from "./params";
 const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" }).max(80);
 const name = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
 const domain = z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });
+/** An address a page links to: http(s), or a path of the site; never `javascript:`, `data:` or `//host`. */
+const linkOrPath = z
+  .string()
+  .max(500, { error: "must be at most 500 characters" })
+  .regex(/^(https?:\/\/[^\s]+|\/(?!\/)[^\s]*)$/i, { error: "must be an http(s) URL or a path of the site starting with /" });
 const isoInstant = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp, e.g. 2026-12-01T09:00:00Z" });
 
 export const tenantCreate = z.strictObject({ name: name(100), slug });
@@ -23,7 +28,7 @@ export const siteCreate = z.strictObject({
   theme: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "theme must be a theme's folder name" }).optional(),
   seoTitlePattern: z.string().max(120).optional(),
   seoDescription: z.string().max(300).nullable().optional(),
-  seoImage: z.string().max(500).nullable().optional(),
+  seoImage: linkOrPath.nullable().optional(),
   analytics: z.boolean().optional(),
 });
 /** Host names are claimed by a change, not at creation: each waits for its DNS proof (domains.ts). */
@@ -59,14 +64,14 @@ export const contentCreate = z.strictObject({
   slug,
   intro: z.string().max(1000).optional(),
   bodyMarkdown: z.string().max(MAX_BODY_CHARACTERS, { error: `must be at most ${MAX_BODY_CHARACTERS} characters` }).optional(),
-  coverImages: z.string().max(500).nullable().optional(),
+  coverImages: linkOrPath.nullable().optional(),
   language: languageCode,
   translationOf: z.number().int().positive().nullable().optional(),
   categoryIds: z.array(z.number().int().positive()).max(20).optional(),
   tags: z.array(z.string().trim().min(1).max(60)).max(30).optional(),
   seoTitle: z.string().max(120).nullable().optional(),
   seoDescription: z.string().max(300).nullable().optional(),
-  canonical: z.url().max(500).nullable().optional(),
+  canonical: linkOrPath.nullable().optional(),
   noindex: z.boolean().optional(),
 });
 export const contentUpdate = contentCreate.omit({ siteId: true }).partial();

@@ -24,6 +24,7 @@ import {
   putContentTag,
   restoreVersion,
   setMember,
+  removeMember,
   setPublication,
   sitesOf,
   tenantsOf,
@@ -134,7 +135,10 @@ const routes = {
   myTenants: createRoute({ ...common, method: "get", path: "/tenants", summary: "The caller's tenants and roles", responses: ok(z.array(tenantSchema), "Tenants") }),
   createTenant: createRoute({ ...common, method: "post", path: "/tenants", summary: "Create a tenant; the caller is its owner (an account owns at most MAX_TENANTS_PER_USER, default 5: 403 beyond)", request: json(tenantCreate), responses: { ...ok(tenantSchema, "Created", 201), ...tenantErrorResponses(409) } }),
   members: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/members", summary: "Members and roles (viewer)", request: tenantPath, responses: ok(z.array(memberSchema), "Members") }),
-  setMember: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/members", summary: "Add a member or change a role (owner)", request: { ...tenantPath, ...json(memberAdd) }, responses: ok(memberSchema, "The member") }),
+  setMember: createRoute({ ...common, method: "put", path: "/tenants/{tenantId}/members", summary: "Add a member or change a role (owner); the last owner cannot give up the role (409)",
+    request: { ...tenantPath, ...json(memberAdd) }, responses: { ...ok(memberSchema, "The member"), ...tenantErrorResponses(409) } }),
+  removeMember: createRoute({ ...common, method: "delete", path: "/tenants/{tenantId}/members/{userId}", summary: "Remove a member (owner); the last owner stays (409)",
+    request: inTenantPath({ userId: idParam("userId") }), responses: { ...done, ...tenantErrorResponses(409) } }),
   sites: createRoute({ ...common, method: "get", path: "/tenants/{tenantId}/sites", summary: "Sites (viewer)", request: tenantPath, responses: ok(z.array(siteSchema), "Sites") }),
   createSite: createRoute({ ...common, method: "post", path: "/tenants/{tenantId}/sites", summary: "Create a site (owner)", request: { ...tenantPath, ...json(siteCreate) }, responses: { ...ok(siteSchema, "Created", 201), ...tenantErrorResponses(409) } }),
   updateSite: createRoute({ ...common, method: "patch", path: "/tenants/{tenantId}/sites/{siteId}", summary: "Change a site (owner)",
@@ -273,6 +277,11 @@ const maskedKey = <K extends { tokenHash: string }>({ tokenHash: _hash, ...key }
 export function adminRoutes() {
   const r = createRouter();
   const send = <T>(c: Context<AppEnv>, data: T, status: 200 | 201 = 200) => c.json(tenantEnvelope(data), status) as never;
+  // Members' data and CSRF tokens: no browser or proxy keeps a copy.
+  r.use("*", async (c, next) => {
+    await next();
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  });
 
   r.openapi(routes.startSession, async (c) => send(c, { csrfToken: await startSession(c) }));
   r.openapi(routes.session, async (c) => send(c, { userId: c.var.principal.userId, csrfToken: await currentCsrfToken(c) }));
@@ -288,6 +297,11 @@ export function adminRoutes() {
   r.openapi(routes.setMember, async (c) => {
     const { email, role } = c.req.valid("json");
     return send(c, await setMember(c.var.db, await member(c, c.req.valid("param").tenantId, "owner"), email, role));
+  });
+  r.openapi(routes.removeMember, async (c) => {
+    const p = c.req.valid("param");
+    await removeMember(c.var.db, await member(c, p.tenantId, "owner"), p.userId);
+    return send(c, { deleted: true });
   });
   r.openapi(routes.sites, async (c) => {
     const scope = await member(c, c.req.valid("param").tenantId, "viewer");

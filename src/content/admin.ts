@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import { users } from "../platform/auth/tables";
@@ -87,15 +87,42 @@ export const membersOf = (db: Database, scope: TenantScope) =>
     .where(inTenant(tenantMembers.tenantId, scope))
     .orderBy(users.id);
 
-/** Adds a user (who has logged in once) or changes their role. */
+/** The condition that a tenant keeps another owner besides `userId`: read inside the write, so two owners demoting each other cannot both succeed. */
+const anotherOwner = (tenantId: number, userId: number) =>
+  sql`EXISTS (SELECT 1 FROM tenant_members AS other WHERE other.tenant_id = ${tenantId} AND other.role = 'owner' AND other.user_id <> ${userId})`;
+const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
+
+/** Adds a user (who has logged in once) or changes their role; the last owner keeps theirs. */
 export async function setMember(db: Database, scope: TenantScope, email: string, role: MemberRole) {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (!user) throw new ApiError(404, `No user with email ${email}: they log in once first`);
+  const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, user.id));
+  if (role !== "owner") {
+    const [[existing], changed] = await db.batch([
+      db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+      db.update(tenantMembers).set({ role }).where(and(member, eq(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, user.id))).returning(),
+    ]);
+    if (existing?.role === "owner") {
+      if (changed.length === 0) throw new ApiError(409, LAST_OWNER);
+      return { userId: user.id, email, role };
+    }
+  }
   await db
     .insert(tenantMembers)
     .values({ tenantId: scope.tenantId, userId: user.id, role })
     .onConflictDoUpdate({ target: [tenantMembers.tenantId, tenantMembers.userId], set: { role } });
   return { userId: user.id, email, role };
+}
+
+/** Removes a member; the last owner stays. */
+export async function removeMember(db: Database, scope: TenantScope, userId: number) {
+  const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, userId));
+  const [[existing], removed] = await db.batch([
+    db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+    db.delete(tenantMembers).where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId)))).returning(),
+  ]);
+  if (!existing) throw new ApiError(404, `No member with user id ${userId}`);
+  if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
 }
 
 // Sites
@@ -211,6 +238,12 @@ export async function deleteCategory(db: Database, scope: TenantScope, id: numbe
   ]);
   if (children!.n > 0) throw new ApiError(409, `The category has ${children!.n} subcategories; move or delete them first`);
   if (linked!.n > 0) throw new ApiError(409, `The category holds ${linked!.n} contents; move them first`);
+  // A taxonomy or posts tag that names the category would lose it: the owner chooses what it shows instead.
+  const naming = await db
+    .select({ name: contentTags.name })
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, existing.siteId), sql`EXISTS (SELECT 1 FROM json_each(${contentTags.definition}, '$.categories') WHERE value = ${id})`));
+  if (naming.length) throw new ApiError(409, `The content tags ${naming.map((t) => t.name).join(", ")} name the category; change them first`);
   await db.batch([db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))), bumpVersion(db, scope, existing.siteId)]);
 }
 

@@ -184,7 +184,8 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   app.get("/tag/:tag", (c) =>
     withTheme(c, async (site) => {
       const page = pageOf(c);
-      const tag = decodeURIComponent(c.req.param("tag")).slice(0, 60);
+      // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
+      const tag = c.req.param("tag").slice(0, 60);
       const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, page, size: PAGE_SIZE }, now());
       if (list.total === 0) return notFound;
       return { template: "tag", status: 200, title: `#${tag}`, data: { tag, contents: list.items.map(item), pagination: pagination(page, list.total) } };

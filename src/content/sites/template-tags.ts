@@ -70,7 +70,13 @@ export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now
       : [];
     return { categories: cats.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), tags: (definition.tags ?? []).map((name) => ({ name, url: `/tag/${encodeURIComponent(name)}` })) };
   }
-  const list = await listPublished(db, memberScope(site.tenantId), site, { categoryId: definition.categories?.[0], tag: definition.tags?.[0], page: 1, size: definition.limit ?? 10 }, now);
+  const categoryId = definition.categories?.[0];
+  // A category deleted since the tag was saved resolves to no contents: one stale tag never takes every page of the site down.
+  if (categoryId !== undefined) {
+    const [exists] = await db.select({ id: categories.id }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.id, categoryId))).limit(1);
+    if (!exists) return [];
+  }
+  const list = await listPublished(db, memberScope(site.tenantId), site, { categoryId, tag: definition.tags?.[0], page: 1, size: definition.limit ?? 10 }, now);
   const items = list.items.map((i) => ({ ...i, url: `/${i.slug}` }));
   if (definition.order === "oldest") items.reverse();
   if (definition.order === "title") items.sort((a, b) => a.title.localeCompare(b.title));

@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, createTestTenant, memberWith, type TestTenant } from "../helpers/content";
+import { createUser, sessionFor } from "../helpers/accounts";
+
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
+const send = async <T = unknown>(tenant: TestTenant, method: string, path: string, session: string, body?: unknown) => {
+  const res = await admin(method, `/tenants/${tenant.tenantId}${path}`, session, body);
+  return { status: res.status, body: (await res.json()) as Envelope<T> };
+};
+const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
+
+let tenant: TestTenant;
+let ownerEmail: string;
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  const members = await send<{ userId: number; email: string }[]>(tenant, "GET", "/members", tenant.session);
+  ownerEmail = members.body.data.find((m) => m.userId === tenant.ownerId)!.email;
+});
+
+describe("API5 · members: a tenant always keeps an owner", () => {
+  it("refuses the only owner demoting themself, and removing themself", async () => {
+    const demoted = await send(tenant, "PUT", "/members", tenant.session, { email: ownerEmail, role: "editor" });
+    expect(demoted.status).toBe(409);
+    expect(demoted.body.error!.message).toBe(LAST_OWNER);
+    const removed = await send(tenant, "DELETE", `/members/${tenant.ownerId}`, tenant.session);
+    expect(removed.status).toBe(409);
+    expect((await send(tenant, "GET", "/members", tenant.session)).body.data).toContainEqual(expect.objectContaining({ userId: tenant.ownerId, role: "owner" }));
+  });
+
+  it("lets an owner step down once another member is owner", async () => {
+    const other = await createTestTenant();
+    const second = await createUser();
+    expect((await send(other, "PUT", "/members", other.session, { email: second.email, role: "owner" })).status).toBe(200);
+    const secondSession = await sessionFor(second);
+    const firstEmail = (await send<{ userId: number; email: string }[]>(other, "GET", "/members", other.session)).body.data.find((m) => m.userId === other.ownerId)!.email;
+    expect((await send(other, "PUT", "/members", secondSession, { email: firstEmail, role: "viewer" })).status).toBe(200);
+    // Now the second is the only owner: their own demotion is refused.
+    expect((await send(other, "PUT", "/members", secondSession, { email: second.email, role: "viewer" })).status).toBe(409);
+  });
+
+  it("never leaves a tenant without an owner when two owners demote each other at once", async () => {
+    const pair = await createTestTenant();
+    const second = await createUser();
+    await send(pair, "PUT", "/members", pair.session, { email: second.email, role: "owner" });
+    const firstEmail = (await send<{ userId: number; email: string }[]>(pair, "GET", "/members", pair.session)).body.data.find((m) => m.userId === pair.ownerId)!.email;
+    await Promise.all([
+      send(pair, "PUT", "/members", pair.session, { email: second.email, role: "editor" }),
+      send(pair, "PUT", "/members", await sessionFor(second), { email: firstEmail, role: "editor" }),
+    ]);
+    const owners = (await send<{ role: string }[]>(pair, "GET", "/members", pair.session)).body.data.filter((m) => m.role === "owner");
+    expect(owners.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("API5 · members: removal", () => {
+  it("removes a member: their session no longer reaches the tenant", async () => {
+    const editor = await memberWith(tenant, "editor");
+    expect((await send(tenant, "GET", "/sites", editor.session)).status).toBe(200);
+    const removed = await send(tenant, "DELETE", `/members/${editor.userId}`, tenant.session);
+    expect(removed.status).toBe(200);
+    expect(removed.body.data).toEqual({ deleted: true });
+    expect((await send(tenant, "GET", "/sites", editor.session)).status).toBe(404);
+  });
+
+  it("answers 404 for a user who is no member, and 403 to a member who is not an owner", async () => {
+    const stranger = await createUser();
+    expect((await send(tenant, "DELETE", `/members/${stranger.id}`, tenant.session)).status).toBe(404);
+    const editor = await memberWith(tenant, "editor");
+    const viewer = await memberWith(tenant, "viewer");
+    expect((await send(tenant, "DELETE", `/members/${viewer.userId}`, editor.session)).status).toBe(403);
+  });
+});
