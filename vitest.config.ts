@@ -141,6 +141,8 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // The command-line scripts as a developer runs them: Node, no bindings.
+      { test: { name: "scripts", include: ["test/scripts/*.test.ts"], environment: "node", testTimeout: 60_000 } },
       // `npm run fuzz` (a CI stage of its own): thousands of requests, so not in `npm test`.
       {
         extends: true,

@@ -1,13 +1,14 @@
-import { parseArgs } from "node:util";
 import { createApp } from "../src/pickup/apps";
 import { database } from "../src/platform/database";
 import { findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { commandLine } from "./lib/args";
 
-const { values } = parseArgs({
+const USAGE = "usage: npm run apps:create -- --name NAME [--email E] [--hot-api-key KEY]";
+const { values } = commandLine(USAGE, {
   options: { name: { type: "string" }, email: { type: "string", default: "dev@localhost" }, "hot-api-key": { type: "string", default: "sandbox" } },
 });
-if (!values.name) fail("usage: npm run apps:create -- --name NAME [--email E] [--hot-api-key KEY]");
+if (!values.name) fail(USAGE);
 
 ensureDevVars();
 const issued = await withLocalBindings(async (env) => {

@@ -1,13 +1,14 @@
-import { parseArgs } from "node:util";
 import { database } from "../src/platform/database";
 import { runJob } from "../src/platform/jobs/runner";
 import { JOBS } from "../src/groups";
 import { feedFromFile } from "./lib/feeds";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { commandLine } from "./lib/args";
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { source: { type: "string" } } });
+const USAGE = `usage: npm run jobs:run -- <job> [--source URL|FILE]; jobs: ${JOBS.map((j) => j.name).join(", ")}`;
+const { values, positionals } = commandLine(USAGE, { allowPositionals: true, options: { source: { type: "string" } } });
 const job = JOBS.find((j) => j.name === positionals[0]);
-if (!job) fail(`usage: npm run jobs:run -- <job> [--source URL|FILE]; jobs: ${JOBS.map((j) => j.name).join(", ")}`);
+if (!job) fail(USAGE);
 
 ensureDevVars();
 const source = values.source;

@@ -1,10 +1,11 @@
-import { parseArgs } from "node:util";
 import { PLANS, type Plan } from "../src/platform/auth/tables";
 import { database } from "../src/platform/database";
 import { createLocalKey } from "./lib/keys";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { commandLine } from "./lib/args";
 
-const { values } = parseArgs({
+const USAGE = "usage: npm run keys:create -- --name NAME [--plan free|basic|enterprise|internal] [--email E] [--scopes a:b,c:*]";
+const { values } = commandLine(USAGE, {
   options: {
     name: { type: "string" },
     plan: { type: "string" },
@@ -13,7 +14,7 @@ const { values } = parseArgs({
   },
 });
 
-if (!values.name) fail("usage: npm run keys:create -- --name NAME [--plan free|basic|enterprise|internal] [--email E] [--scopes a:b,c:*]");
+if (!values.name) fail(USAGE);
 if (values.plan && !PLANS.includes(values.plan as Plan)) fail(`--plan must be one of ${PLANS.join(", ")}`);
 
 ensureDevVars();

@@ -1,14 +1,15 @@
-import { parseArgs } from "node:util";
 import { slugFrom } from "../src/content/slugs";
 import { database } from "../src/platform/database";
 import { createDemoTenant } from "../seed/content-demo";
 import { findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { commandLine } from "./lib/args";
 
-const { values } = parseArgs({
+const USAGE = "usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]";
+const { values } = commandLine(USAGE, {
   options: { name: { type: "string" }, slug: { type: "string" }, email: { type: "string", default: "dev@localhost" }, demo: { type: "boolean", default: false } },
 });
-if (!values.name) fail("usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]");
+if (!values.name) fail(USAGE);
 const slug = values.slug ?? slugFrom(values.name!);
 if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) fail(`cannot make a slug of "${values.name}": give --slug`);
 

@@ -1,12 +1,13 @@
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { database } from "../src/platform/database";
 import { findOrCreateLocalUser } from "./lib/keys";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { commandLine } from "./lib/args";
 
-const { values } = parseArgs({ options: { email: { type: "string" }, admin: { type: "boolean", default: false } } });
+const USAGE = "usage: npm run users:create -- --email you@example.com [--admin]";
+const { values } = commandLine(USAGE, { options: { email: { type: "string" }, admin: { type: "boolean", default: false } } });
 if (!values.email || !z.email().safeParse(values.email).success) {
-  fail("usage: npm run users:create -- --email you@example.com [--admin]");
+  fail(USAGE);
 }
 
 ensureDevVars();

@@ -1,13 +1,14 @@
-import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { issueAccessToken } from "../src/platform/auth/jwt";
 import { users } from "../src/platform/auth/tables";
 import { database } from "../src/platform/database";
 import { localCasdoorId } from "./lib/keys";
 import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { commandLine } from "./lib/args";
 
-const { values } = parseArgs({ options: { email: { type: "string" } } });
-if (!values.email) fail("usage: npm run users:token -- --email you@example.com");
+const USAGE = "usage: npm run users:token -- --email you@example.com";
+const { values } = commandLine(USAGE, { options: { email: { type: "string" } } });
+if (!values.email) fail(USAGE);
 
 ensureDevVars();
 const token = await withLocalBindings(async (env) => {
