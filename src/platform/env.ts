@@ -27,6 +27,8 @@ export interface OptionalSettings {
   UNITS_FEED_URL?: string;
   /** The HTTP carrier's REST API; service codes other than "sandbox" go there. */
   CARRIER_API_URL?: string;
+  /** "2" refuses version 1 signatures (they do not bind method and path); unset or "1,2" accepts both. */
+  SIGNATURE_VERSIONS?: string;
   /** DNS-over-HTTPS resolver used to refuse webhook hosts with private addresses. */
   DOH_RESOLVER_URL?: string;
   /** Group C: how often a tenant site's ad impressions are written (seconds; default 10). */

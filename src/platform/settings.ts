@@ -48,6 +48,8 @@ export const platformSettings = z.object({
     .string()
     .regex(/^[a-z0-9.,-]*$/i, { error: "must be host names separated by commas" })
     .optional(),
+  /** Which signature versions the data services accept: "1,2" (the default) or "2" (v1 refused). */
+  SIGNATURE_VERSIONS: z.enum(["1,2", "2"], { error: 'must be "1,2" or "2"' }).optional(),
   /** DNS-over-HTTPS resolver that tells which addresses a caller's URL names (webhook targets). */
   DOH_RESOLVER_URL: httpsUrl.optional(),
 });

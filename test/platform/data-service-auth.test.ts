@@ -1,4 +1,5 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
 import { describe, expect, it } from "vitest";
 import { createTestKey, deactivateUser, revokeKey } from "../helpers/credentials";
 import { call, documentedSigningString, envelope, freshNonce, getWithSecret, hmacHex, signedHeaders } from "../helpers/requests";
@@ -193,6 +194,32 @@ describe("API2 · signed requests", () => {
     const good = await signedHeaders(key);
     await call(STANDARD_DE, { headers: { ...good, "X-Signature": "0".repeat(64) } });
     expect((await call(STANDARD_DE, { headers: good })).status).toBe(200);
+  });
+
+  it("lets only one of two requests with one nonce pass when they arrive at the same moment", async () => {
+    const key = await createTestKey();
+    const headers = await signedHeaders(key);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => call(STANDARD_DE, { headers })));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 401, 401, 401]);
+  });
+
+  it("refuses version 1 signatures where the operator set SIGNATURE_VERSIONS to 2, and takes version 2", async () => {
+    const key = await createTestKey();
+    const onlyV2 = { ...env, SIGNATURE_VERSIONS: "2" };
+    const ask = async (headers: Record<string, string>) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(new Request(`https://gateway.test${STANDARD_DE}`, { headers }), onlyV2, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    await expectUnauthorized(
+      await ask(await signedHeaders(key)),
+      "X-Signature-Version: 2 is required: this service no longer accepts version 1 signatures, which do not bind the method and path",
+    );
+    const timestamp = String(Date.now());
+    const nonce = freshNonce();
+    const signature = await hmacHex(key.secret, `GET\n${STANDARD_DE}\n${documentedSigningString({}, timestamp, nonce)}`);
+    expect((await ask({ "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature, "X-Signature-Version": "2" })).status).toBe(200);
   });
 
   it("lets two keys use the same nonce", async () => {

@@ -74,6 +74,9 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   // X-Signature-Version 2 binds method and path; without it, the interface's original form (1).
   const version = c.req.header("X-Signature-Version") ?? "1";
   if (version !== "1" && version !== "2") throw unauthorized("X-Signature-Version must be 1 or 2");
+  if (version === "1" && c.env.SIGNATURE_VERSIONS === "2") {
+    throw unauthorized("X-Signature-Version: 2 is required: this service no longer accepts version 1 signatures, which do not bind the method and path");
+  }
   const nonceKey = `nonce:${keyId}:${nonce}`;
   // Read while the signature is computed; only a good signature writes the nonce (below), so that
   // nobody can burn another client's nonces.
@@ -83,7 +86,9 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   const params = await businessParams(c);
   const canonical = version === "2" ? signingStringV2(c.req.method, c.req.path, params, timestamp, nonce) : signingString(params, timestamp, nonce);
   if (!(await signatureMatches(secret, canonical, signature))) await failed(c, keyId, unauthorized("Invalid signature"));
-  if ((await usedElsewhere) !== null) throw unauthorized("Nonce has already been used");
+  // Memory again after the awaits: two requests with one nonce at the same moment in one isolate
+  // both read KV as empty, and only the first to get here may pass.
+  if ((await usedElsewhere) !== null || nonceSeenHere(nonceKey)) throw unauthorized("Nonce has already been used");
   rememberNonce(nonceKey);
   // This isolate refuses a replay at once from memory; KV tells the others. The write runs while the
   // route works, and the access policy holds the answer until it is done (DECISIONS: before the answer).
