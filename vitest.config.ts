@@ -40,6 +40,7 @@ const ISOLATED = [
 ];
 const FUZZ = "test/fuzz/**/*.test.ts";
 const BROWSER = "test/browser/**";
+const SCRIPTS = "test/scripts/**";
 
 // wrangler.toml's [assets] directory must hold the docs page's files and the console before the pool starts.
 copyDocsAssets();
@@ -127,7 +128,7 @@ export default defineConfig({
     // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
     // shared reference data and the pickups leave queued work behind: their files run alone.
     projects: [
-      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ISOLATED, FUZZ, BROWSER] } },
+      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ISOLATED, FUZZ, BROWSER, SCRIPTS] } },
       { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED } },
       // The admin console in headless Chromium against `wrangler dev` (test/browser/global-setup.ts):
       // Node, not workerd, and none of the pool's bindings.
@@ -142,7 +143,7 @@ export default defineConfig({
         },
       },
       // The command-line scripts as a developer runs them: Node, no bindings.
-      { test: { name: "scripts", include: ["test/scripts/*.test.ts"], environment: "node", testTimeout: 60_000 } },
+      { test: { name: "scripts", include: [SCRIPTS], environment: "node", testTimeout: 60_000 } },
       // `npm run fuzz` (a CI stage of its own): thousands of requests, so not in `npm test`.
       {
         extends: true,

@@ -252,6 +252,7 @@ describe("cross-tenant walk", () => {
         .replace(/:siteId/, String(victim.siteId))
         .replace(/:id/, "1")
         .replace(/:version/, "1")
+        .replace(/:userId/, String(victim.ownerId))
         .replace("/admin/api", "")
         .replace(/:name/, "default")
         .replace(/\/media$/, route.method === "POST" ? `/media?siteId=${victim.siteId}&filename=x.png` : "/media")
