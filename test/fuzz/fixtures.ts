@@ -20,7 +20,7 @@ import { env } from "cloudflare:test";
 import { strToU8, zipSync } from "fflate";
 import { vi } from "vitest";
 import { cookieValue, createUser, sessionFor } from "../helpers/accounts";
-import { createTestTenant, installDefaultTheme, type TestTenant } from "../helpers/content";
+import { createTestTenant, installDefaultTheme, memberWith, type TestTenant } from "../helpers/content";
 import { createTestKey, type TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, type DAnswer, deposits, miniprogramKey, steerAudit } from "../helpers/miniprograms";
 import { createTestApp } from "../helpers/pickups";
@@ -58,10 +58,12 @@ export interface OperationShape {
 }
 
 /** Which credentials a path's group issues. */
-export type Area = "content-api" | "content-admin" | "miniprograms" | "other";
+export type Area = "content-api" | "content-admin" | "content-media" | "miniprograms" | "other";
 
 export function areaOf(template: string): Area {
   if (template.startsWith("/admin/api/")) return "content-admin";
+  // Public, but named by a real file's address, so a valid request reaches the file.
+  if (template.startsWith("/media/")) return "content-media";
   if (template.startsWith("/api/mcp") || template.startsWith("/api/skills")) return "content-api";
   if (template.startsWith("/deposits/") && !template.startsWith("/deposits/codes/")) return "miniprograms";
   return "other";
@@ -108,10 +110,12 @@ function collectionOf(template: string): string | undefined {
 /**
  * Group C: a tenant with one site on the `internal` plan, and, as the operation needs them, a
  * content (published, with a category), a category, a content tag, a tenant key, a media file, a
- * redirect and an ad. `renew` makes what a DELETE may have destroyed again; the console session
- * only after `DELETE /admin/api/session`, the one DELETE that ends it.
+ * redirect, an ad, a second member or a claimed host name. `renew` makes what a DELETE may have
+ * destroyed again; the console session only after `DELETE /admin/api/session`, the one DELETE
+ * that ends it; and a whole new tenant and owner after `POST /admin/api/tenants`, since an
+ * account may own only a few tenants.
  */
-async function contentFixture(shape: OperationShape, area: Area): Promise<{ fixture: Fixture; renew: () => Promise<Fixture> }> {
+async function contentFixture(shape: OperationShape, area: Area): Promise<Made> {
   const tenant = await createTestTenant({ plan: "internal" });
   const { names, template } = shape;
   const build = async (previous?: Credential[]): Promise<Fixture> => {
@@ -135,6 +139,10 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<{ fixt
       aliases: [],
       fromPath: "/fuzzed-old",
       toUrl: "/fuzzed-new",
+      link: "https://example.com/landing",
+      canonical: "/fuzzed",
+      coverImages: "/cover.png",
+      seoImage: "/image.png",
     };
     const collection = collectionOf(template);
     const needs = (what: string) => collection === what || (what === "categories" && (names.has("categoryIds") || names.has("categoryId") || names.has("ids")));
@@ -152,9 +160,11 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<{ fixt
     }
     if (collection === "tags") known.id = (await expectCreated<{ id: number }>("a content tag", ownerCall(tenant, "PUT", "/tags", { siteId: tenant.siteId, type: "menu", name: "main", definition: { items: [{ label: "Home", link: { url: "/" } }] } }))).id;
     if (collection === "keys") known.id = (await expectCreated<{ id: number }>("a tenant key", ownerCall(tenant, "POST", "/keys", { name: "fuzz" }))).id;
-    if (collection === "media" || names.has("mediaId")) {
-      const media = await expectCreated<{ id: number }>("a media file", call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${tenant.siteId}&filename=pixel.png`, { method: "POST", headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "image/png" }, body: PIXEL }));
+    if (collection === "media" || names.has("mediaId") || area === "content-media") {
+      const media = await expectCreated<{ id: number; url: string }>("a media file", call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${tenant.siteId}&filename=pixel.png`, { method: "POST", headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "image/png" }, body: PIXEL }));
       known.mediaId = media.id;
+      // Its address is /media/{tenantId}/{siteId}/{file}.
+      if (area === "content-media") known.file = media.url.split("/").at(-1);
       if (collection === "media") known.id = media.id;
     }
     if (collection === "redirects") known.id = (await expectCreated<{ id: number }>("a redirect", ownerCall(tenant, "PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old", toUrl: "/new" }))).id;
@@ -166,6 +176,12 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<{ fixt
     // A content tag's name is a slug.
     if (template.endsWith("/tags") && shape.method === "put") known.name = known.slug;
     if (template.endsWith("/media")) known.filename = "pixel.png";
+    if (names.has("userId")) known.userId = (await memberWith(tenant, "viewer")).userId;
+    if (template.endsWith("/domains/verify")) {
+      // A host the site claims, not yet proved: the fake resolver has no TXT record for it.
+      known.host = `fuzz-${crypto.randomUUID().slice(0, 8)}.example.com`;
+      await expectCreated("a claimed host name", ownerCall(tenant, "PATCH", `/sites/${tenant.siteId}`, { primaryDomain: known.host }));
+    }
 
     const credentials: Credential[] = previous ?? [];
     for (const requirement of previous ? [] : shape.security) {
@@ -179,8 +195,9 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<{ fixt
     return { credentials, known, binary: { "image/png": PIXEL, "application/zip": defaultThemeZip() } };
   };
   const fixture = await build();
+  if (template === "/admin/api/tenants" && shape.method === "post") return { fixture, renew: async () => (await contentFixture(shape, area)).fixture, renewsAfter: "post" };
   const endsSession = template === "/admin/api/session";
-  return { fixture, renew: () => build(endsSession ? undefined : fixture.credentials) };
+  return { fixture, renew: () => build(endsSession ? undefined : fixture.credentials), renewsAfter: "delete" };
 }
 
 /** Where a configuration's icon and licence scan are fetched from (served by `serveAssets`). */
@@ -261,13 +278,20 @@ async function otherFixture(shape: OperationShape): Promise<Fixture> {
   return { credentials, known: {}, binary: {} };
 }
 
+/** A fixture, and how to make it again after a request of method `renewsAfter` succeeded. */
+export interface Made {
+  fixture: Fixture;
+  renew: () => Promise<Fixture>;
+  renewsAfter: string;
+}
+
 /**
- * The fixture of one operation. `renew` is called after a DELETE succeeded, since it may have
- * destroyed the object or the session the next requests name.
+ * The fixture of one operation. `renew` is called after a DELETE succeeded (or what else
+ * `renewsAfter` names), since it may have destroyed or used up what the next requests name.
  */
-export async function fixtureFor(shape: OperationShape): Promise<{ fixture: Fixture; renew: () => Promise<Fixture> }> {
+export async function fixtureFor(shape: OperationShape): Promise<Made> {
   const area = areaOf(shape.template);
-  if (area === "content-admin" || area === "content-api") return contentFixture(shape, area);
+  if (area === "content-admin" || area === "content-api" || area === "content-media") return contentFixture(shape, area);
   const make = area === "miniprograms" ? () => miniprogramFixture(shape) : () => otherFixture(shape);
-  return { fixture: await make(), renew: make };
+  return { fixture: await make(), renew: make, renewsAfter: "delete" };
 }

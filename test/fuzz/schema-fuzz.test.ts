@@ -289,7 +289,7 @@ describe(`API8, API9 · schema-driven fuzzing, seed ${SEED}, ${CASES} requests a
             findings.push(`${method.toUpperCase()} ${template} [${request.mutation}] ${request.path.slice(0, 80)} → ${response.status} ${text.slice(0, 160)}`);
           }
           // A DELETE that succeeded may have taken the object or the session the next cases name.
-          if (method === "delete" && response.ok) fixture = await made.renew();
+          if (method === made.renewsAfter && response.ok) fixture = await made.renew();
         }
       }
     }
