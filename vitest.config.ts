@@ -40,7 +40,7 @@ const ISOLATED = [
 ];
 const FUZZ = "test/fuzz/**/*.test.ts";
 const BROWSER = "test/browser/**";
-const SCRIPTS = "test/scripts/**";
+const SCRIPTS = "test/scripts/**/*.test.ts";
 
 // wrangler.toml's [assets] directory must hold the docs page's files and the console before the pool starts.
 copyDocsAssets();
