@@ -44,7 +44,7 @@ const discovered = new Map<string, ProviderEndpoints>();
 
 /** Casdoor's endpoints, or those the provider publishes when discovery is switched on. */
 export async function providerEndpoints(env: ProviderSettings): Promise<ProviderEndpoints> {
-  const base = env.CASDOOR_ENDPOINT.replace(/\/+$/, "");
+  const base = env.CASDOOR_ENDPOINT.replace(/(?<!\/)\/+$/, "");
   if (env.OIDC_DISCOVERY !== "true") {
     return {
       authorization: `${base}/login/oauth/authorize`,

@@ -13,7 +13,7 @@ export const REFRESH_TOKEN_SECONDS = 7 * 24 * 60 * 60;
 const REFRESH_TOKEN_PREFIX = "svc_rt_";
 
 const isoIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
-const base64Url = (bytes: ArrayBuffer) => toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+const base64Url = (bytes: ArrayBuffer) => toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/(?<!=)=+$/, "");
 
 /** A1: a random state for the browser's cookie, a PKCE pair, and the provider's authorize URL. */
 export async function startLogin(db: Database, env: Bindings): Promise<{ state: string; authorizeUrl: string }> {

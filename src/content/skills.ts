@@ -28,7 +28,7 @@ const plain = (markdown: string) => markdown.replace(/[#>*_`[\]]/g, "").replace(
 export function cutToCharacters(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), Math.floor(max / 2))).replace(/[\s,;:.]+$/, "")}…`;
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), Math.floor(max / 2))).replace(/(?<![\s,;:.])[\s,;:.]+$/, "")}…`;
 }
 
 /** C5: an article written by the language model, saved as a draft of the site for an editor to review. */
@@ -47,7 +47,7 @@ export async function generateArticle(
     `Write a ${input.style} article in ${languageName(language)} of about ${input.words} words about: ${input.topic}`,
     Math.min(4096, input.words * 3),
   );
-  const heading = /^#\s+(.+)$/m.exec(text);
+  const heading = /^#[ \t]+(\S.*)$/m.exec(text);
   const title = cutToCharacters((heading?.[1] ?? input.topic).trim(), 200);
   const body = (heading ? text.replace(heading[0], "") : text).trim();
   const intro = cutToCharacters(plain(body.split(/\n{2,}/).find((p) => !p.startsWith("#")) ?? body), 300);

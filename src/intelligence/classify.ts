@@ -68,7 +68,8 @@ const SPAM_PATTERNS: [RegExp, string][] = [
   [/https?:\/\/|www\./i, "contains a link"],
   [/\b[A-Z]{4,}\b(?:\s+\b[A-Z]{2,}\b){2,}/, "shouting in capitals"],
   [/!{2,}/, "repeated exclamation marks"],
-  [/[$€£]\s?\d|\d+\s?%\s?off\b/i, "money or discount"],
+  // A run of digits is tried from its first digit only: linear on a text of digits.
+  [/[$€£]\s?\d|(?<!\d)\d+\s?%\s?off\b/i, "money or discount"],
   [/\b(?:act now|limited time|urgent|expires?|today only|don't miss)\b/i, "urgency"],
   [/\b(?:free|winner|won|prize|guaranteed|no cost|risk[- ]free)\b/i, "too good to be true"],
   [/\b(?:click|call now|reply|unsubscribe|verify your account)\b/i, "call to action"],

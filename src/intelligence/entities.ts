@@ -55,7 +55,7 @@ function patternEntities(text: string): Entity[] {
 
 // compromise includes punctuation and leading prepositions in its matches; the offsets are narrowed to the name itself.
 const LEADING = /^(?:(?:on|in|at|by|from|until|since|before|after|during|the)\s+)+/i;
-const TRAILING = /[\s,;:!?"'“”‘’()[\]{}]+$|(?<!\b(?:Inc|Ltd|Corp|Co|Jr|Sr|St|Dr|Mr|Mrs|Ms|Bros|L\.L\.C|U\.S|U\.K))\.+$/;
+const TRAILING = /(?<![\s,;:!?"'“”‘’()[\]{}])[\s,;:!?"'“”‘’()[\]{}]+$|(?<!\b(?:Inc|Ltd|Corp|Co|Jr|Sr|St|Dr|Mr|Mrs|Ms|Bros|L\.L\.C|U\.S|U\.K)|\.)\.+$/;
 
 /** What the entity views of compromise have in common. */
 interface View {

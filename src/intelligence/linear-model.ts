@@ -63,7 +63,7 @@ const NEGATION_ENDS = /[.,;:!?]/;
 function normalized(text: string): string {
   return text
     .replace(/https?:\/\/\S+|www\.\S+/gi, " urltoken ")
-    .replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, " emailtoken ")
+    .replace(/(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+/g, " emailtoken ")
     .replace(/(?:\+?\d[\d\s-]{8,}\d)/g, " phonetoken ")
     .replace(/[$€£]\s?\d[\d,.]*/g, " moneytoken ")
     .replace(/&lt;#&gt;|&lt;decimal&gt;|&lt;time&gt;|&lt;url&gt;|&lt;email&gt;/gi, " placeholdertoken ")

@@ -6,6 +6,9 @@ export interface Span {
   end: number;
 }
 
+// The `$` alternative means a run of sentence text is never rejected, so no start is tried twice
+// (100,000 characters without an ending: about 1 ms; test/intelligence/input-bounds.test.ts).
+// eslint-disable-next-line regexp/no-super-linear-move
 const SENTENCE_END = /[^.!?。！？\n]+(?:[.!?。！？]+["'”’)\]]*|\n+|$)/gu;
 const ABBREVIATION = /\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Inc|Ltd|Corp|Co|vs|etc|e\.g|i\.e|U\.S|No)\.$/i;
 

@@ -41,7 +41,7 @@ export function httpCarrier(baseUrl: string): CarrierAdapter {
   const call = async (method: string, path: string, hotApiKey: string, body?: unknown) => {
     let res: Response;
     try {
-      res = await fetch(`${baseUrl.replace(/\/+$/, "")}${path}`, {
+      res = await fetch(`${baseUrl.replace(/(?<!\/)\/+$/, "")}${path}`, {
         method,
         headers: { Authorization: `Bearer ${hotApiKey}`, "Content-Type": "application/json", Accept: "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),

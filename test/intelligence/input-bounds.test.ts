@@ -66,6 +66,22 @@ describe("API4 · group I input bounds", () => {
   });
 });
 
+describe("API4 · group I regular expressions: linear on the longest texts they accept", () => {
+  // One run of a character each pattern repeats, then a character that rejects it: a regex that
+  // retried every start of the run (spam's "50% off" cue, the email placeholder) took seconds.
+  it.each([
+    ["digits", `${"1".repeat(TEXT_LIMITS.classify - 1)}x`],
+    ["letters without an at sign", `${"a".repeat(TEXT_LIMITS.classify - 1)}.`],
+    ["spaces and commas", `${" ,".repeat(TEXT_LIMITS.classify / 2 - 1)}x`],
+  ])("/classify (spam) answers %s at its length limit within a second", async (_what, text) => {
+    await callAi("/classify", { text: "warm up", classifier: "spam" });
+    const started = Date.now();
+    const { status } = await callAi("/classify", { text, classifier: "spam" });
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
 describe("API4 · group I engines, one request at a time per isolate", () => {
   it("answers every one of several large requests sent together", async () => {
     const text = "Maria Garcia flew from Lisbon to Berlin to meet the board. ".repeat(60);

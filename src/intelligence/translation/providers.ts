@@ -127,7 +127,7 @@ function openAiTranslator(env: Bindings, baseUrl: string, apiKey: string): Trans
       const content = answer.choices?.[0]?.message?.content ?? "";
       let translated: unknown;
       try {
-        translated = JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, ""));
+        translated = JSON.parse(content.trim().replace(/^```(?:json)?/, "").replace(/```$/, ""));
       } catch {
         throw providerFailed("openai", "the model did not answer with a JSON array");
       }
