@@ -4,6 +4,7 @@ import { randomBase62 } from "../platform/crypto";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { IsolateCache } from "../platform/isolate-cache";
 import { dnsTxtRecords } from "../platform/outbound-url";
 import { isServiceHost, normalizedHost } from "../platform/service-hosts";
 import { type DomainView, siteDomains, sites, type Site, type SiteDomain, type SiteView } from "./schema";
@@ -121,9 +122,9 @@ export async function verifyDomain(db: Database, env: Pick<Bindings, "DOH_RESOLV
   }
 }
 
-const HOST_CACHE_MS = 60_000;
-const hosts = new Map<string, { siteId: number | null; until: number }>();
-const forgetHost = (host: string) => hosts.delete(host);
+/** Host → site (or null: not a site) for a minute per isolate, at most 10,000 hosts. */
+const hosts = new IsolateCache<{ host: string; siteId: number | null }>(10_000, 60_000);
+const forgetHost = (host: string) => hosts.forget((entry) => entry.host === host);
 
 /**
  * The site a request's Host names, or null for the service's own pages and API: never one of the
@@ -134,7 +135,7 @@ export async function siteIdForHost(db: Database, env: Pick<Bindings, "ENVIRONME
   const host = normalizedHost(rawHost ?? "");
   if (!host || isServiceHost(env, host)) return null;
   const known = hosts.get(host);
-  if (known && known.until > Date.now()) return known.siteId;
+  if (known) return known.siteId;
   const local = env.ENVIRONMENT === "production" ? undefined : /^([a-z0-9-]+)\.localhost$/.exec(host)?.[1];
   const [found] = local
     ? await db.select({ id: sites.id }).from(sites).where(eq(sites.slug, local)).limit(1)
@@ -144,8 +145,7 @@ export async function siteIdForHost(db: Database, env: Pick<Bindings, "ENVIRONME
         .where(and(eq(siteDomains.host, host), isNotNull(siteDomains.verifiedAt)))
         .limit(1);
   const siteId = found?.id ?? null;
-  hosts.set(host, { siteId, until: Date.now() + HOST_CACHE_MS });
-  if (hosts.size > 10_000) hosts.delete(hosts.keys().next().value!);
+  hosts.set(host, { host, siteId });
   return siteId;
 }
 
