@@ -60,7 +60,12 @@ export default defineConfig({
         queueConsumers: Object.fromEntries(
           (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((consumer: QueueConsumer) => [
             consumer.queue,
-            { maxBatchSize: consumer.max_batch_size, maxBatchTimeout: 0, maxRetries: consumer.max_retries, deadLetterQueue: consumer.dead_letter_queue },
+            {
+              maxBatchSize: consumer.max_batch_size,
+              maxBatchTimeout: 0,
+              maxRetries: consumer.max_retries,
+              deadLetterQueue: consumer.dead_letter_queue,
+            },
           ]),
         ),
         bindings: {

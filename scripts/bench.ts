@@ -67,7 +67,14 @@ function percentile(sorted: number[], p: number): number {
 const pathOf = (scenario: Scenario) => (typeof scenario.path === "function" ? scenario.path() : scenario.path);
 
 async function run(scenario: Scenario): Promise<Result> {
-  for (let i = 0; i < 50; i++) await (await fetch((scenario.base ?? base) + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() })).arrayBuffer();
+  for (let i = 0; i < 50; i++)
+    await (
+      await fetch((scenario.base ?? base) + pathOf(scenario), {
+        method: scenario.method ?? "GET",
+        body: typeof scenario.body === "function" ? scenario.body() : scenario.body,
+        headers: scenario.headers(),
+      })
+    ).arrayBuffer();
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -78,7 +85,11 @@ async function run(scenario: Scenario): Promise<Result> {
       issued++;
       const t0 = performance.now();
       try {
-        const res = await fetch((scenario.base ?? base) + pathOf(scenario), { method: scenario.method ?? "GET", body: typeof scenario.body === "function" ? scenario.body() : scenario.body, headers: scenario.headers() });
+        const res = await fetch((scenario.base ?? base) + pathOf(scenario), {
+          method: scenario.method ?? "GET",
+          body: typeof scenario.body === "function" ? scenario.body() : scenario.body,
+          headers: scenario.headers(),
+        });
         await res.arrayBuffer();
         if (res.status !== 200) errors++;
       } catch {
@@ -140,7 +151,14 @@ const key = await withLocalBindings(async (env) => {
   // 127.0.0.1 in this run), rendered from the default theme. An earlier run's site gives it up.
   await db.batch([
     db.delete(siteDomains).where(eq(siteDomains.host, "localhost")),
-    db.insert(siteDomains).values({ tenantId: tenant.tenantId, siteId: tenant.siteId, host: "localhost", isPrimary: true, verificationToken: "bench", verifiedAt: new Date().toISOString() }),
+    db.insert(siteDomains).values({
+      tenantId: tenant.tenantId,
+      siteId: tenant.siteId,
+      host: "localhost",
+      isPrimary: true,
+      verificationToken: "bench",
+      verifiedAt: new Date().toISOString(),
+    }),
   ]);
   await installTheme(env.THEMES, tenant.siteId, "themes/default");
   return { ...apiKey, appToken: app.appToken, tenant };
@@ -151,11 +169,13 @@ const RECEIVER_PORT = Number(values.port) + 1;
 const firstDelivery = new Map<number, number>();
 const receiver = createServer((req, res) => {
   let body = "";
-  req.on("data", (chunk) => (body += chunk)).on("end", () => {
-    const taskId = (JSON.parse(body) as { data: { task_id: number } }).data.task_id;
-    if (!firstDelivery.has(taskId)) firstDelivery.set(taskId, performance.now());
-    res.end("ok");
-  });
+  req
+    .on("data", (chunk) => (body += chunk))
+    .on("end", () => {
+      const taskId = (JSON.parse(body) as { data: { task_id: number } }).data.task_id;
+      if (!firstDelivery.has(taskId)) firstDelivery.set(taskId, performance.now());
+      res.end("ok");
+    });
 }).listen(RECEIVER_PORT, "127.0.0.1");
 
 let submissionSerial = 0;
@@ -226,7 +246,12 @@ function ratios(results: Result[]) {
   });
   if (!results.some((r) => r.scenario === P99_TARGET.scenario)) return rows;
   const p99 = of(P99_TARGET.scenario).p99 / bareRow.p99;
-  rows.push({ scenario: `${P99_TARGET.scenario}: p99`, "share of bare req/s": `${p99.toFixed(2)} × bare p99`, target: `≤ ${P99_TARGET.timesBare} ×`, met: p99 <= P99_TARGET.timesBare });
+  rows.push({
+    scenario: `${P99_TARGET.scenario}: p99`,
+    "share of bare req/s": `${p99.toFixed(2)} × bare p99`,
+    target: `≤ ${P99_TARGET.timesBare} ×`,
+    met: p99 <= P99_TARGET.timesBare,
+  });
   return rows;
 }
 
@@ -234,7 +259,13 @@ const withSecret = () => ({ "X-API-Key": key.token, "X-API-Secret": key.secret }
 const signed = (params: Record<string, string>) => () => {
   const timestamp = String(Date.now());
   const nonce = randomUUID().replaceAll("-", "");
-  const canonical = [...Object.keys(params).sort().map((k) => `${k}=${params[k]}`), `timestamp=${timestamp}`, `nonce=${nonce}`].join("&");
+  const canonical = [
+    ...Object.keys(params)
+      .sort()
+      .map((k) => `${k}=${params[k]}`),
+    `timestamp=${timestamp}`,
+    `nonce=${nonce}`,
+  ].join("&");
   return {
     "X-API-Key": key.token,
     "X-Timestamp": timestamp,
@@ -296,7 +327,13 @@ async function firstRequests(): Promise<{ group: string; ms: number; status: num
       headers: { ...withSecret(), "Content-Type": "application/json" },
     },
     { group: "C", path: `/api/mcp/contents?siteId=${key.tenant.siteId}`, headers: { "X-API-Key": key.tenant.token } },
-    { group: "P", path: "/api/v1/pickup/list", method: "POST", body: "{}", headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" } },
+    {
+      group: "P",
+      path: "/api/v1/pickup/list",
+      method: "POST",
+      body: "{}",
+      headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" },
+    },
   ];
   const measured = [];
   for (const first of firsts) {
@@ -329,17 +366,24 @@ try {
   }
   console.log(`\nwrangler dev (workerd, local D1/KV) on this machine; ${REQUESTS} requests per row, concurrency ${CONCURRENCY}\n`);
   console.table(results.map((r) => ({ ...r, p50: `${r.p50} ms`, p99: `${r.p99} ms` })));
-  console.log(`\nBuilt Worker: global scope ${startup.globalScopeMs} ms, first request ${startup.firstEventMs} ms in Node; ${startup.modules} modules, ${startup.bytes} bytes (${startup.gzipBytes} gzip), ${startup.startupBytes} bytes compiled at startup`);
+  console.log(
+    `\nBuilt Worker: global scope ${startup.globalScopeMs} ms, first request ${startup.firstEventMs} ms in Node; ${startup.modules} modules, ${startup.bytes} bytes (${startup.gzipBytes} gzip), ${startup.startupBytes} bytes compiled at startup`,
+  );
   console.log("First request of each group after a fresh start, in this order:");
   console.table(firsts);
   mkdirSync(".bench", { recursive: true });
   const targets = ratios(results);
   console.log("\nAgainst the bare route, in this run (issue 16's targets):");
   console.table(targets.map((t) => ({ ...t, met: t.met ? "yes" : "NO" })));
-  writeFileSync(".bench/results.json", JSON.stringify({ at: new Date().toISOString(), REQUESTS, CONCURRENCY, startup, firsts, results, targets }, null, 2));
+  writeFileSync(
+    ".bench/results.json",
+    JSON.stringify({ at: new Date().toISOString(), REQUESTS, CONCURRENCY, startup, firsts, results, targets }, null, 2),
+  );
   const errors = results.reduce((n, r) => n + r.errors, 0);
   const missed = targets.filter((t) => !t.met);
-  step(`bench: done; ${results.length} scenarios, ${errors} non-200 answers, ${missed.length} of ${targets.length} targets missed; written to .bench/results.json`);
+  step(
+    `bench: done; ${results.length} scenarios, ${errors} non-200 answers, ${missed.length} of ${targets.length} targets missed; written to .bench/results.json`,
+  );
   if (missed.length) process.stderr.write(`✗ bench: below target: ${missed.map((t) => t.scenario).join("; ")}\n`);
   if (errors > 0 || missed.length > 0) process.exitCode = 1;
 } finally {

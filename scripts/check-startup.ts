@@ -14,5 +14,6 @@ const startup = measureStartup(3);
 const summary =
   `${startup.startupBytes} bytes compiled at startup (budget ${STARTUP_BUDGET_BYTES}); global scope ${startup.globalScopeMs} ms, ` +
   `first request ${startup.firstEventMs} ms; ${startup.modules} modules, ${(startup.gzipBytes / 1024).toFixed(0)} KiB gzip`;
-if (startup.startupBytes > STARTUP_BUDGET_BYTES) fail(`startup: over budget: ${summary}. Something the entry imports statically pulls in the service.`);
+if (startup.startupBytes > STARTUP_BUDGET_BYTES)
+  fail(`startup: over budget: ${summary}. Something the entry imports statically pulls in the service.`);
 step(`startup: ${summary}`);

@@ -42,13 +42,16 @@ if (fromFlag >= 0 && !localClones) {
   process.exit(1);
 }
 
-const git = (gitDir: string, ...args: string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+const git = (gitDir: string, ...args: string[]) =>
+  execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
 
 /** The Git directory holding a source's commit: a local clone, or a shallow fetch of just that commit. */
 function gitDirOf({ repo, commit }: Source): string {
   if (localClones) {
     const [owner, name] = repo.split("/") as [string, string];
-    const found = [join(localClones, `${owner}+${name}`, "repo"), join(localClones, owner, name, ".git"), join(localClones, owner, name)].find((dir) => existsSync(join(dir, "HEAD")));
+    const found = [join(localClones, `${owner}+${name}`, "repo"), join(localClones, owner, name, ".git"), join(localClones, owner, name)].find(
+      (dir) => existsSync(join(dir, "HEAD")),
+    );
     if (!found) throw new Error(`no clone of ${repo} under ${localClones}`);
     return found;
   }
@@ -61,7 +64,9 @@ function gitDirOf({ repo, commit }: Source): string {
       git(dir, "fetch", "--quiet", "--depth", "1", `https://github.com/${repo}.git`, commit);
     } catch (error) {
       const reason = (error as { stderr?: string }).stderr?.trim().split("\n").at(-1) ?? String(error);
-      throw new Error(`Could not fetch ${repo} at ${commit.slice(0, 7)} from GitHub: ${reason}\nWith clones of the sources on disk: npm run corpora -- --from DIR`);
+      throw new Error(
+        `Could not fetch ${repo} at ${commit.slice(0, 7)} from GitHub: ${reason}\nWith clones of the sources on disk: npm run corpora -- --from DIR`,
+      );
     }
   }
   return dir;
@@ -81,7 +86,8 @@ function read(source: Source, path: string): string {
 }
 
 /** Files under a folder of a source at its commit. */
-const list = (source: Source, folder: string) => git(gitDirFor(source), "ls-tree", "--name-only", `${source.commit}:${folder}`).split("\n").filter(Boolean);
+const list = (source: Source, folder: string) =>
+  git(gitDirFor(source), "ls-tree", "--name-only", `${source.commit}:${folder}`).split("\n").filter(Boolean);
 
 type Sentence = { domain?: string; tokens: [string, string][] };
 
@@ -93,14 +99,22 @@ const nerFile = (sentences: Sentence[]) =>
  * Sentences of a CoNLL-style text: blocks between blank lines, the token and tag at the given
  * columns, lines that begin with the comment mark apart.
  */
-function conllSentences(text: string, separator: RegExp, columns: [number, number], comment = "# "): { comments: string[]; tokens: [string, string][] }[] {
+function conllSentences(
+  text: string,
+  separator: RegExp,
+  columns: [number, number],
+  comment = "# ",
+): { comments: string[]; tokens: [string, string][] }[] {
   return text
     .split(/\r?\n\s*\r?\n/)
     .map((block) => block.split(/\r?\n/).filter(Boolean))
     .filter((lines) => lines.length > 0)
     .map((lines) => ({
       comments: lines.filter((line) => line.startsWith(comment)),
-      tokens: lines.filter((line) => !line.startsWith(comment)).map((line) => line.split(separator)).map((fields) => [fields[columns[0]]!.trim(), fields[columns[1]]!] as [string, string]),
+      tokens: lines
+        .filter((line) => !line.startsWith(comment))
+        .map((line) => line.split(separator))
+        .map((fields) => [fields[columns[0]]!.trim(), fields[columns[1]]!] as [string, string]),
     }))
     .filter((sentence) => sentence.tokens.length > 0);
 }
@@ -129,7 +143,14 @@ function bioOfIob1(tokens: [string, string][]): [string, string][] {
 /** Tweets' lines that begin with # (hashtags, BTC's lone #) are left out: with them the tagger scored 0.720 against 0.743 on edited text. */
 const HASH = "#";
 
-const WNUT_TYPES: Record<string, string> = { person: "PER", location: "LOC", corporation: "ORG", group: "ORG", product: "MISC", "creative-work": "MISC" };
+const WNUT_TYPES: Record<string, string> = {
+  person: "PER",
+  location: "LOC",
+  corporation: "ORG",
+  group: "ORG",
+  product: "MISC",
+  "creative-work": "MISC",
+};
 
 /** The dependency files (CoNLL-U, with GUM's annotations in the last column) of GUM's documents of some genres. */
 const gumFiles = (genres: string[]) => list(SOURCES.gum, "dep").filter((file) => genres.some((genre) => file.startsWith(`GUM_${genre}_`)));
@@ -166,7 +187,8 @@ const GUM_NAME_TYPES: Record<string, string> = { person: "PER", place: "LOC", or
 // Lower-case words inside a name ("Bank of America").
 const GUM_NAME_JOINERS = new Set(["of", "and", "&", "the", "de", "for"]);
 // A title before a person's name is not part of it (UNER's convention).
-const GUM_TITLES = /^(?:Mr|Mrs|Ms|Dr|Prof|President|Senator|Sen|Governor|Gov|King|Queen|Prince|Princess|Pope|General|Gen|Captain|Sir|Lord|Lady|Judge|Justice|Minister|Prime|Chancellor|Mayor|Secretary|Vice|Premier|Coach|Bishop|Archbishop|Father|Reverend|Rev|Chairman|Commissioner|Representative|Rep|Dame|Emperor|Saint|Ambassador|Chief|Director|Officer|Detective|Inspector|Lieutenant|Lt|Colonel|Col|Sergeant|Sgt|Major|Maj|Admiral|Professor|Doctor|Senior|Deputy|Foreign|Defence|Defense|Interior|Finance|Health|Speaker|Leader|Commander|Councillor|Councilman|Congressman|Congresswoman|Sheikh|Ayatollah|Cardinal|Rabbi|Imam|Brother|Sister|Spokesperson|Spokesman|Spokeswoman)\.?$/i;
+const GUM_TITLES =
+  /^(?:Mr|Mrs|Ms|Dr|Prof|President|Senator|Sen|Governor|Gov|King|Queen|Prince|Princess|Pope|General|Gen|Captain|Sir|Lord|Lady|Judge|Justice|Minister|Prime|Chancellor|Mayor|Secretary|Vice|Premier|Coach|Bishop|Archbishop|Father|Reverend|Rev|Chairman|Commissioner|Representative|Rep|Dame|Emperor|Saint|Ambassador|Chief|Director|Officer|Detective|Inspector|Lieutenant|Lt|Colonel|Col|Sergeant|Sgt|Major|Maj|Admiral|Professor|Doctor|Senior|Deputy|Foreign|Defence|Defense|Interior|Finance|Health|Speaker|Leader|Commander|Councillor|Councilman|Congressman|Congresswoman|Sheikh|Ayatollah|Cardinal|Rabbi|Imam|Brother|Sister|Spokesperson|Spokesman|Spokeswoman)\.?$/i;
 
 /** A CoNLL-U sentence's words (multiword ranges and empty nodes apart) and the mentions of GUM's `Entity=` annotation. */
 function gumWords(block: string) {
@@ -174,7 +196,17 @@ function gumWords(block: string) {
     .split("\n")
     .map((line) => line.split("\t"))
     .filter((fields) => /^\d+$/.test(fields[0]!))
-    .map(([, form, , upos, xpos, , head, , , misc]) => ({ form: form!, upos: upos!, xpos: xpos!, head: Number(head) - 1, entity: misc!.split("|").find((field) => field.startsWith("Entity="))?.slice("Entity=".length) ?? "" }));
+    .map(([, form, , upos, xpos, , head, , , misc]) => ({
+      form: form!,
+      upos: upos!,
+      xpos: xpos!,
+      head: Number(head) - 1,
+      entity:
+        misc!
+          .split("|")
+          .find((field) => field.startsWith("Entity="))
+          ?.slice("Entity=".length) ?? "",
+    }));
   const mentions: { type: string; first: number; last: number }[] = [];
   const open = new Map<string, { type: string; first: number }[]>();
   words.forEach(({ entity }, i) => {
@@ -218,15 +250,26 @@ function gumNerSentences(genres: string[]): Sentence[] {
           if (head < 0 || !isProper(head)) continue;
           let start = head;
           let end = head;
-          const joinsAt = (i: number, step: number) => GUM_NAME_JOINERS.has(words[i]!.form.toLowerCase()) && i + step >= first && i + step <= last && isNamePart(i + step);
+          const joinsAt = (i: number, step: number) =>
+            GUM_NAME_JOINERS.has(words[i]!.form.toLowerCase()) && i + step >= first && i + step <= last && isNamePart(i + step);
           while (start > first && (isNamePart(start - 1) || (start - 2 >= first && joinsAt(start - 1, -1)))) start--;
           while (end < last && (isNamePart(end + 1) || (end + 2 <= last && joinsAt(end + 1, 1)))) end++;
           const label = type === "person" && words[head]!.xpos === "NNPS" ? "MISC" : GUM_NAME_TYPES[type];
           if (!label) continue;
           if (label === "PER") {
             // "US President Barack Obama" is "Barack Obama": a place or title at either end is left out.
-            const inPlaceOrOrganization = (i: number) => mentions.some((m) => m !== mention && m.first >= first && m.last <= last && m.first <= i && m.last >= i && (m.type === "place" || m.type === "organization"));
-            const trimmed = (i: number) => GUM_TITLES.test(words[i]!.form) || GUM_NAME_JOINERS.has(words[i]!.form.toLowerCase()) || inPlaceOrOrganization(i) || !isProper(i);
+            const inPlaceOrOrganization = (i: number) =>
+              mentions.some(
+                (m) =>
+                  m !== mention &&
+                  m.first >= first &&
+                  m.last <= last &&
+                  m.first <= i &&
+                  m.last >= i &&
+                  (m.type === "place" || m.type === "organization"),
+              );
+            const trimmed = (i: number) =>
+              GUM_TITLES.test(words[i]!.form) || GUM_NAME_JOINERS.has(words[i]!.form.toLowerCase()) || inPlaceOrOrganization(i) || !isProper(i);
             while (start <= end && trimmed(start)) start++;
             while (end >= start && trimmed(end)) end--;
             if (start > end) continue;
@@ -241,8 +284,12 @@ function gumNerSentences(genres: string[]): Sentence[] {
 
 /** GoEmotions' emotions by sentiment, as its authors group them (Demszky et al. 2020); the ambiguous four are left out. */
 const GOEMOTIONS_SENTIMENT: Record<string, "positive" | "negative"> = Object.fromEntries([
-  ...["admiration", "amusement", "approval", "caring", "desire", "excitement", "gratitude", "joy", "love", "optimism", "pride", "relief"].map((emotion) => [emotion, "positive"]),
-  ...["anger", "annoyance", "disappointment", "disapproval", "disgust", "embarrassment", "fear", "grief", "nervousness", "remorse", "sadness"].map((emotion) => [emotion, "negative"]),
+  ...["admiration", "amusement", "approval", "caring", "desire", "excitement", "gratitude", "joy", "love", "optimism", "pride", "relief"].map(
+    (emotion) => [emotion, "positive"],
+  ),
+  ...["anger", "annoyance", "disappointment", "disapproval", "disgust", "embarrassment", "fear", "grief", "nervousness", "remorse", "sadness"].map(
+    (emotion) => [emotion, "negative"],
+  ),
 ]);
 
 /** GoEmotions' Reddit comments whose emotions are all positive or all negative, as `label<TAB>text`. */
@@ -262,7 +309,18 @@ function goEmotionsLines(parts: string[]): string {
     .join("");
 }
 
-const TATOEBA_LANGUAGES: Record<string, string> = { eng: "en", fra: "fr", por: "pt", spa: "es", ita: "it", glg: "gl", cat: "ca", jpn: "ja", cmn: "zh", kor: "ko" };
+const TATOEBA_LANGUAGES: Record<string, string> = {
+  eng: "en",
+  fra: "fr",
+  por: "pt",
+  spa: "es",
+  ita: "it",
+  glg: "gl",
+  cat: "ca",
+  jpn: "ja",
+  cmn: "zh",
+  kor: "ko",
+};
 
 /** Tatoeba rows (`id<TAB>ISO 639-3<TAB>text`) with ISO 639-1 codes. */
 const tatoebaRows = (text: string) =>
@@ -277,21 +335,31 @@ const CORPORA: Record<CorpusFile, () => string> = {
   "sms-spam-collection.tsv": () => read(SOURCES.sms, "SMSSpamCollection").split("\n").slice(1).join("\n"),
   "ner/uner-pud.tsv": () => nerFile(unerSentences(SOURCES.unerPud, "en_pud-ud-test.iob2", true)),
   "ner/uner-ewt.tsv": () =>
-    nerFile([...unerSentences(SOURCES.unerEwtFirst, "en_ewt-ud-train.iob2", false), ...["en_ewt-ud-dev.iob2", "en_ewt-ud-test.iob2"].flatMap((path) => unerSentences(SOURCES.unerEwt, path, false))]),
+    nerFile([
+      ...unerSentences(SOURCES.unerEwtFirst, "en_ewt-ud-train.iob2", false),
+      ...["en_ewt-ud-dev.iob2", "en_ewt-ud-test.iob2"].flatMap((path) => unerSentences(SOURCES.unerEwt, path, false)),
+    ]),
   "ner/wikigold.tsv": () =>
     nerFile(
       conllSentences(read(SOURCES.nerDatasets, "data/wikigold/CONLL-format/data/wikigold.conll.txt"), / /, [0, 1])
         .filter(({ tokens }) => tokens[0]![0] !== "-DOCSTART-")
         .map(({ tokens }) => ({ tokens: bioOfIob1(tokens) })),
     ),
-  "ner/btc.tsv": () => nerFile(["a", "b", "e", "f", "g", "h"].flatMap((section) => conllSentences(read(SOURCES.nerDatasets, `data/BTC/CONLL-format/data/${section}.conll`), /\t/, [0, 1], HASH)).map(({ tokens }) => ({ tokens: bioOfIob1(tokens) }))),
+  "ner/btc.tsv": () =>
+    nerFile(
+      ["a", "b", "e", "f", "g", "h"]
+        .flatMap((section) => conllSentences(read(SOURCES.nerDatasets, `data/BTC/CONLL-format/data/${section}.conll`), /\t/, [0, 1], HASH))
+        .map(({ tokens }) => ({ tokens: bioOfIob1(tokens) })),
+    ),
   "ner/gum-news.tsv": () => nerFile(gumNerSentences(["news"])),
   "ner/gum-other.tsv": () => nerFile(gumNerSentences(["academic", "bio", "court", "interview", "voyage"])),
   "ner/wnut17.tsv": () =>
     nerFile(
       ["train/wnut17train.conll", "dev/emerging.dev.conll"]
         .flatMap((path) => conllSentences(read(SOURCES.nerDatasets, `data/WNUT17/CONLL-format/data/${path}`), /\t/, [0, 1], HASH))
-        .map(({ tokens }) => ({ tokens: bioOfIob1(tokens.map(([token, tag]) => [token, tag === "O" ? "O" : `${tag.slice(0, 2)}${WNUT_TYPES[tag.slice(2)]}`])) })),
+        .map(({ tokens }) => ({
+          tokens: bioOfIob1(tokens.map(([token, tag]) => [token, tag === "O" ? "O" : `${tag.slice(0, 2)}${WNUT_TYPES[tag.slice(2)]}`])),
+        })),
     ),
   "sentiment/goemotions-train.tsv": () => goEmotionsLines(["train", "dev"]),
   "sentiment/goemotions-test.tsv": () => goEmotionsLines(["test"]),
@@ -305,7 +373,10 @@ const CORPORA: Record<CorpusFile, () => string> = {
       .map((row) => row.line)
       .join("");
   },
-  "language/tatoeba-test.tsv": () => tatoebaRows(read(SOURCES.tatoeba, "data/testset.csv")).map((row) => row.line).join(""),
+  "language/tatoeba-test.tsv": () =>
+    tatoebaRows(read(SOURCES.tatoeba, "data/testset.csv"))
+      .map((row) => row.line)
+      .join(""),
 };
 
 const started = Date.now();
@@ -323,4 +394,6 @@ try {
   console.error(`\n${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-console.log(`Built ${CORPUS_FILES.length} files of data/corpora (${(bytes / 1024 / 1024).toFixed(1)} MiB) from ${Object.keys(SOURCES).length} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+console.log(
+  `Built ${CORPUS_FILES.length} files of data/corpora (${(bytes / 1024 / 1024).toFixed(1)} MiB) from ${Object.keys(SOURCES).length} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+);

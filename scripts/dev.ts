@@ -82,10 +82,14 @@ const key = await developmentKey();
 const demo = await demoTenant();
 const themeFiles = await withLocalBindings((env) => installTheme(env.THEMES, demo.siteId, "themes/default"));
 step(`installed the default theme (${themeFiles} files) for the demo site`);
-const miniprogram = await withLocalBindings(async (env) => createDemoMiniprogram(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).id));
+const miniprogram = await withLocalBindings(async (env) =>
+  createDemoMiniprogram(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).id),
+);
 step(`the demo mini-program ${miniprogram.id} is authorized in the WeChat sandbox (app id ${miniprogram.appId})`);
 // The console signs in with a JWT of group A; locally there is no identity provider to ask.
-const consoleToken = await withLocalBindings(async (env) => issueAccessToken(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).casdoorId));
+const consoleToken = await withLocalBindings(async (env) =>
+  issueAccessToken(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).casdoorId),
+);
 
 const base = `http://localhost:${port}`;
 process.stderr.write(`

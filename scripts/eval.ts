@@ -11,7 +11,21 @@ import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
 import { summarize } from "../src/intelligence/summarize";
 import { sentences, words } from "../src/intelligence/text";
 import type { Classifier } from "../src/intelligence/vocabulary";
-import { calibrationSplit, evenSample, languageSentences, nerSentences, redditComments, requireCorpora, sentimentSentences, smsMessages, spamAssassinEmails, split, summarizedArticles, type LabelledText, type NerSentence } from "./lib/corpora";
+import {
+  calibrationSplit,
+  evenSample,
+  languageSentences,
+  nerSentences,
+  redditComments,
+  requireCorpora,
+  sentimentSentences,
+  smsMessages,
+  spamAssassinEmails,
+  split,
+  summarizedArticles,
+  type LabelledText,
+  type NerSentence,
+} from "./lib/corpora";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 import { seededRandom } from "./lib/random";
@@ -52,7 +66,8 @@ function f1(predicted: string[], gold: string[], positive: string): number {
 }
 
 const accuracy = (predicted: string[], gold: string[]) => predicted.filter((p, i) => p === gold[i]).length / gold.length;
-const majorityOf = (gold: string[]) => [...new Set(gold)].map((l) => [l, gold.filter((g) => g === l).length] as const).sort((a, b) => b[1] - a[1])[0]![0];
+const majorityOf = (gold: string[]) =>
+  [...new Set(gold)].map((l) => [l, gold.filter((g) => g === l).length] as const).sort((a, b) => b[1] - a[1])[0]![0];
 const fixed = (n: number) => n.toFixed(3);
 
 /** One row: accuracy (or F1 of `positive`), the majority baseline's, and the ECE. */
@@ -65,8 +80,12 @@ function row(task: string, set: string, items: LabelledText[], predict: (text: s
   const gold = items.map((i) => i.label);
   const labels = predictions.map((p) => p.label);
   const majority = gold.map(() => majorityOf(gold));
-  const score = positive ? `F1 ${fixed(f1(labels, gold, positive))} (accuracy ${fixed(accuracy(labels, gold))})` : `accuracy ${fixed(accuracy(labels, gold))}`;
-  const baseline = positive ? `F1 ${fixed(f1(majority, gold, positive))} (accuracy ${fixed(accuracy(majority, gold))})` : `accuracy ${fixed(accuracy(majority, gold))}`;
+  const score = positive
+    ? `F1 ${fixed(f1(labels, gold, positive))} (accuracy ${fixed(accuracy(labels, gold))})`
+    : `accuracy ${fixed(accuracy(labels, gold))}`;
+  const baseline = positive
+    ? `F1 ${fixed(f1(majority, gold, positive))} (accuracy ${fixed(accuracy(majority, gold))})`
+    : `accuracy ${fixed(accuracy(majority, gold))}`;
   return { task, set, items: items.length, score, baseline, ece: fixed(expectedCalibrationError(predictions, gold)) };
 }
 
@@ -89,7 +108,8 @@ function sentimentRecipeOn(examples: LabelledText[]): (text: string) => Predicti
 }
 
 /** The recipe trained without one site, scored on that site: a source it never saw. */
-const sentimentOnUnseenSite = (site: "amazon" | "imdb" | "yelp") => sentimentRecipeOn((["amazon", "imdb", "yelp"] as const).filter((s) => s !== site).flatMap((s) => sentimentSentences(s)));
+const sentimentOnUnseenSite = (site: "amazon" | "imdb" | "yelp") =>
+  sentimentRecipeOn((["amazon", "imdb", "yelp"] as const).filter((s) => s !== site).flatMap((s) => sentimentSentences(s)));
 
 /**
  * The recipe trained on Reddit comments as well, as many as review sentences: what learning a
@@ -112,7 +132,8 @@ const classifier = (name: Classifier) => async (items: LabelledText[]) => {
 const CONLL_TYPE = { PERSON: "PER", LOCATION: "LOC", ORGANIZATION: "ORG" } as const;
 
 type EntityCounts = { tp: number; found: number; gold: number };
-const totalOf = (counts: EntityCounts[]) => counts.reduce((sum, c) => ({ tp: sum.tp + c.tp, found: sum.found + c.found, gold: sum.gold + c.gold }), { tp: 0, found: 0, gold: 0 });
+const totalOf = (counts: EntityCounts[]) =>
+  counts.reduce((sum, c) => ({ tp: sum.tp + c.tp, found: sum.found + c.found, gold: sum.gold + c.gold }), { tp: 0, found: 0, gold: 0 });
 
 /** Entity F1 over sentences' counts of right, found and gold entities. */
 const entityF1 = (counts: EntityCounts[]) => {
@@ -147,19 +168,33 @@ async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
   const recall = tp / Math.max(gold, 1);
   const [low, high] = bootstrapInterval(counts, entityF1);
   const score = `F1 ${fixed(entityF1(counts))} (P ${fixed(precision)}, R ${fixed(recall)}; 95 % interval ${fixed(low)}–${fixed(high)})`;
-  return { task: "I4 entities (PER, LOC, ORG)", set, items: sentences.length, score, baseline: "F1 0.000", ece: fixed(expectedCalibrationError(predictions, outcomes)) };
+  return {
+    task: "I4 entities (PER, LOC, ORG)",
+    set,
+    items: sentences.length,
+    score,
+    baseline: "F1 0.000",
+    ece: fixed(expectedCalibrationError(predictions, outcomes)),
+  };
 }
 
 /** The engine's answer for each held-out Tatoeba sentence, Galician's included. */
 function languageAnswers() {
   return languageSentences("test").map((s) => {
     const detected = detectLanguage(s.text);
-    return { ...s, known: DETECTABLE_LANGUAGES.includes(s.language), label: detected?.code ?? "und", confidence: detected?.confidence ?? 0, reliable: detected?.reliable ?? false };
+    return {
+      ...s,
+      known: DETECTABLE_LANGUAGES.includes(s.language),
+      label: detected?.code ?? "und",
+      confidence: detected?.confidence ?? 0,
+      reliable: detected?.reliable ?? false,
+    };
   });
 }
 
 type LanguageAnswer = ReturnType<typeof languageAnswers>[number];
-const percentOf = (items: LanguageAnswer[], test: (a: LanguageAnswer) => boolean) => `${((100 * items.filter(test).length) / Math.max(items.length, 1)).toFixed(1)} %`;
+const percentOf = (items: LanguageAnswer[], test: (a: LanguageAnswer) => boolean) =>
+  `${((100 * items.filter(test).length) / Math.max(items.length, 1)).toFixed(1)} %`;
 
 /** How `reliable` sorts the answers: the share marked, how many of those are right, and how many Galician (unknown) ones slip through. */
 function reliableRow(answers: LanguageAnswer[]): Row {
@@ -171,7 +206,12 @@ function reliableRow(answers: LanguageAnswer[]): Row {
     items: answers.length,
     score: `${percentOf(answers, (a) => a.reliable)} of answers reliable, ${percentOf(reliable, (a) => a.label === a.language)} of those right; Galician: ${percentOf(unknown, (a) => a.reliable)} reliable`,
     baseline: `all reliable: ${percentOf(answers, (a) => a.label === a.language)} right`,
-    ece: fixed(expectedCalibrationError(answers, answers.map((a) => a.language))),
+    ece: fixed(
+      expectedCalibrationError(
+        answers,
+        answers.map((a) => a.language),
+      ),
+    ),
   };
 }
 
@@ -219,7 +259,10 @@ function summaryRow(set: "news" | "other"): Row {
   };
   return {
     task: "I2 summaries",
-    set: set === "news" ? "GUM's Wikinews articles, a person's one-sentence summary each" : "GUM's other genres (academic, biographies, court, interviews, travel): where its settings were chosen, not held out",
+    set:
+      set === "news"
+        ? "GUM's Wikinews articles, a person's one-sentence summary each"
+        : "GUM's other genres (academic, biographies, court, interviews, travel): where its settings were chosen, not held out",
     items: articles.length,
     score: `ROUGE-1 ${mean(totals.ours1)} (${versusLead("rouge1")}), ROUGE-L ${mean(totals.oursL)} (${versusLead("rougeL")})`,
     baseline: `first three sentences, same length: ROUGE-1 ${mean(totals.lead1)}, ROUGE-L ${mean(totals.leadL)}`,
@@ -238,21 +281,64 @@ const steps: [string, () => Promise<Row>][] = [
     `sentiment, unseen ${site}`,
     async () => row("I3/I7 sentiment", `UCI ${site} sentences, trained without them`, sentimentSentences(site), sentimentOnUnseenSite(site)),
   ]),
-  ["sentiment, Reddit comments", async () => row("I3/I7 sentiment", "GoEmotions Reddit comments (its test part), all-positive or all-negative ones", redditComments("test"), polarity)],
+  [
+    "sentiment, Reddit comments",
+    async () =>
+      row("I3/I7 sentiment", "GoEmotions Reddit comments (its test part), all-positive or all-negative ones", redditComments("test"), polarity),
+  ],
   ...(() => {
     let predict: ((text: string) => Prediction) | undefined;
     const withComments = () => (predict ??= sentimentWithComments());
     return [
-      ["sentiment with comments, reviews", async () => row("I3/I7 sentiment, also trained on Reddit comments", "UCI sentences, held-out fifth", held.sentiment, withComments())],
-      ["sentiment with comments, comments", async () => row("I3/I7 sentiment, also trained on Reddit comments", "GoEmotions Reddit comments (its test part)", redditComments("test"), withComments())],
+      [
+        "sentiment with comments, reviews",
+        async () => row("I3/I7 sentiment, also trained on Reddit comments", "UCI sentences, held-out fifth", held.sentiment, withComments()),
+      ],
+      [
+        "sentiment with comments, comments",
+        async () =>
+          row(
+            "I3/I7 sentiment, also trained on Reddit comments",
+            "GoEmotions Reddit comments (its test part)",
+            redditComments("test"),
+            withComments(),
+          ),
+      ],
     ] as [string, () => Promise<Row>][];
   })(),
   ["spam, SMS", async () => row("I7 spam", "SMS Spam Collection, held-out fifth", held.sms, await classifier("spam")(held.sms), "spam")],
   ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
-  ["entities, news", async () => entityRow("UNER English PUD, news sentences", nerSentences().filter((s) => s.domain === "news"))],
-  ["entities, wiki", async () => entityRow("UNER English PUD, Wikipedia sentences", nerSentences().filter((s) => s.domain === "wiki"))],
-  ["entities, GUM news", async () => entityRow("GUM's Wikinews articles, its entities as names: where the training recipe was chosen, not held out", nerSentences("gum-news"))],
-  ["language id", async () => row("I6 language id", "Tatoeba sentences in 9 of eld's languages", language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })), (text) => languageByText.get(text)!)],
+  [
+    "entities, news",
+    async () =>
+      entityRow(
+        "UNER English PUD, news sentences",
+        nerSentences().filter((s) => s.domain === "news"),
+      ),
+  ],
+  [
+    "entities, wiki",
+    async () =>
+      entityRow(
+        "UNER English PUD, Wikipedia sentences",
+        nerSentences().filter((s) => s.domain === "wiki"),
+      ),
+  ],
+  [
+    "entities, GUM news",
+    async () =>
+      entityRow("GUM's Wikinews articles, its entities as names: where the training recipe was chosen, not held out", nerSentences("gum-news")),
+  ],
+  [
+    "language id",
+    async () =>
+      row(
+        "I6 language id",
+        "Tatoeba sentences in 9 of eld's languages",
+        language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })),
+        (text) => languageByText.get(text)!,
+      ),
+  ],
   ["language id, reliable", async () => reliableRow(language)],
   ["summaries, news", async () => summaryRow("news")],
   ["summaries, other genres", async () => summaryRow("other")],

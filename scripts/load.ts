@@ -36,7 +36,10 @@ const SENTENCES = [
   "John Smith, the mayor of Springfield, opened the new library on Tuesday afternoon.",
 ];
 /** English prose of exactly `characters`, the same few sentences over and over: TextRank's densest graph. */
-const prose = (characters: number) => SENTENCES.join(" ").repeat(Math.ceil(characters / 400)).slice(0, characters);
+const prose = (characters: number) =>
+  SENTENCES.join(" ")
+    .repeat(Math.ceil(characters / 400))
+    .slice(0, characters);
 /** Distinct made-up words: the largest word graph the keyword ranker can be given. */
 function distinctWords(characters: number): string {
   const words: string[] = [];
@@ -92,7 +95,13 @@ const server = startLocalServer(values.port, { AI_ENGINE: "embedded" });
 try {
   for (let i = 0; ; i++) {
     if (i === 120) fail("wrangler dev did not become ready in 60 s");
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 500));
   }
   const send = (c: (typeof CASES)[number]) =>
@@ -148,7 +157,9 @@ try {
       if (performance.now() - reported > 10_000) {
         reported = performance.now();
         const done = [...perPath.values()].reduce((n, s) => n + s.count, 0);
-        step(`load: ${Math.round((deadline - performance.now()) / 1000)} s left; ${done} requests, /health max so far ${Math.max(...health).toFixed(0)} ms, memory ${mib ?? "?"} MiB`);
+        step(
+          `load: ${Math.round((deadline - performance.now()) / 1000)} s left; ${done} requests, /health max so far ${Math.max(...health).toFixed(0)} ms, memory ${mib ?? "?"} MiB`,
+        );
       }
       await new Promise((r) => setTimeout(r, 5000));
     }
@@ -159,7 +170,13 @@ try {
   console.table(
     [...perPath].map(([path, s]) => {
       const sorted = [...s.ms].sort((a, b) => a - b);
-      return { path, requests: s.count, errors: s.errors, p50: `${percentile(sorted, 50).toFixed(0)} ms`, max: `${(sorted.at(-1) ?? 0).toFixed(0)} ms` };
+      return {
+        path,
+        requests: s.count,
+        errors: s.errors,
+        p50: `${percentile(sorted, 50).toFixed(0)} ms`,
+        max: `${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
+      };
     }),
   );
   health.sort((a, b) => a - b);

@@ -7,7 +7,12 @@ import { commandLine } from "./lib/args";
 
 const USAGE = "usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]";
 const { values } = commandLine(USAGE, {
-  options: { name: { type: "string" }, slug: { type: "string" }, email: { type: "string", default: "dev@localhost" }, demo: { type: "boolean", default: false } },
+  options: {
+    name: { type: "string" },
+    slug: { type: "string" },
+    email: { type: "string", default: "dev@localhost" },
+    demo: { type: "boolean", default: false },
+  },
 });
 if (!values.name) fail(USAGE);
 const slug = values.slug ?? slugFrom(values.name!);

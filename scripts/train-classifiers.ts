@@ -53,7 +53,8 @@ const ENTITY_TAGGER = {
   buckets: 1 << 18,
   epochs: 10,
   keepAbove: 2,
-  source: "UNER English EWT train, dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), GUM's academic, biography, court, interview and travel documents (annotation CC BY 4.0; texts CC BY 4.0, CC BY-SA 3.0, CC BY 2.5), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, the edited text also with people named by surname, confidences fitted on EWT and WikiGold, in equal shares, by taggers that did not learn from them; people's names from cspell's dictionary (MIT) as a gazetteer",
+  source:
+    "UNER English EWT train, dev and test (CC BY-SA 4.0), WikiGold (CC BY 4.0), GUM's academic, biography, court, interview and travel documents (annotation CC BY 4.0; texts CC BY 4.0, CC BY-SA 3.0, CC BY 2.5), Broad Twitter Corpus (CC BY 4.0), WNUT 2017 train and dev (CC BY 4.0); 9/10 of each, the edited text also with people named by surname, confidences fitted on EWT and WikiGold, in equal shares, by taggers that did not learn from them; people's names from cspell's dictionary (MIT) as a gazetteer",
 };
 
 const PERSON_NAMES_SOURCE =
@@ -80,12 +81,23 @@ const steps: [string, () => string][] = [
       return `logistic regression, ${fit.length} examples + ${calibration.length} for calibration, ${model.weights.count} weights, ${write(name, model)}`;
     },
   ]),
-  ["topic", () => `naive Bayes, ${write("topic", trainNaiveBayes(projectSentences("topic"), "the project's own topic sentences (data/classifiers/topic.tsv, CC0)", 5000))}`],
-  ["intent", () => `naive Bayes, ${write("intent", trainNaiveBayes(projectSentences("intent"), "the project's own intent sentences (data/classifiers/intent.tsv, CC0)", 5000))}`],
+  [
+    "topic",
+    () =>
+      `naive Bayes, ${write("topic", trainNaiveBayes(projectSentences("topic"), "the project's own topic sentences (data/classifiers/topic.tsv, CC0)", 5000))}`,
+  ],
+  [
+    "intent",
+    () =>
+      `naive Bayes, ${write("intent", trainNaiveBayes(projectSentences("intent"), "the project's own intent sentences (data/classifiers/intent.tsv, CC0)", 5000))}`,
+  ],
   [
     "language",
     () => {
-      const calibration = calibrateLanguage(languageSentences("calibration"), "Tatoeba sentences (CC BY 2.0 FR), data/corpora/language/tatoeba-calibration.tsv");
+      const calibration = calibrateLanguage(
+        languageSentences("calibration"),
+        "Tatoeba sentences (CC BY 2.0 FR), data/corpora/language/tatoeba-calibration.tsv",
+      );
       return `eld's scores calibrated, reliable from ${calibration.reliableAbove}, ${write("language", calibration)}`;
     },
   ],
@@ -97,7 +109,11 @@ const steps: [string, () => string][] = [
       // The Worker reads the gazetteer from this file; the tagger learns with the same list.
       write("person-names", { names: names.join("\n"), source: PERSON_NAMES_SOURCE });
       // Edited text (web pages, Wikipedia, GUM's genres) stands for what I4 is sent: it also teaches second mentions, and two of its sets fit the confidences.
-      const model = trainEntityTagger({ corpora, edited: ["uner-ewt", "wikigold", "gum-other"], unseen: ["uner-ewt", "wikigold"], personNames: new Set(names) }, ENTITY_TAGGER, (message) => process.stdout.write(`\r  entities: ${message}      `));
+      const model = trainEntityTagger(
+        { corpora, edited: ["uner-ewt", "wikigold", "gum-other"], unseen: ["uner-ewt", "wikigold"], personNames: new Set(names) },
+        ENTITY_TAGGER,
+        (message) => process.stdout.write(`\r  entities: ${message}      `),
+      );
       process.stdout.write("\r");
       const sentences = Object.values(corpora).reduce((sum, c) => sum + c.length, 0);
       return `averaged perceptron, ${sentences} sentences, ${names.length} names, ${model.epochs} passes, held-out F1 ${model.heldOutF1}, ${model.weights.count} weights, ${write("entities", model)}`;

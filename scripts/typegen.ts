@@ -13,7 +13,18 @@ const OUT = "src/worker-configuration.d.ts";
 const config = readFileSync("wrangler.toml", "utf8").replace(/^main = .*$/m, 'main = "src/index.ts"');
 writeFileSync(CONFIG, `# Written by scripts/typegen.ts from wrangler.toml; do not edit.\n${config}`);
 try {
-  wrangler(["types", OUT, "-c", CONFIG, "--env-file", ".dev.vars.example", "--include-runtime=false", "--strict-vars=false", "--env-interface", "WorkerBindings"]);
+  wrangler([
+    "types",
+    OUT,
+    "-c",
+    CONFIG,
+    "--env-file",
+    ".dev.vars.example",
+    "--include-runtime=false",
+    "--strict-vars=false",
+    "--env-interface",
+    "WorkerBindings",
+  ]);
 } finally {
   rmSync(CONFIG, { force: true });
 }

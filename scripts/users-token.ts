@@ -12,7 +12,11 @@ if (!values.email) fail(USAGE);
 
 ensureDevVars();
 const token = await withLocalBindings(async (env) => {
-  const [user] = await database(env).select().from(users).where(eq(users.casdoorId, localCasdoorId(values.email!))).limit(1);
+  const [user] = await database(env)
+    .select()
+    .from(users)
+    .where(eq(users.casdoorId, localCasdoorId(values.email!)))
+    .limit(1);
   if (!user) fail(`no local user ${values.email}: create one with npm run users:create -- --email ${values.email}`);
   if (!user.isActive) fail(`user ${values.email} is deactivated`);
   return issueAccessToken(env, user.casdoorId);

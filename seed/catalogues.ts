@@ -17,6 +17,9 @@ export function unitSeedRows() {
     /** Each commerce unit linked to the unit it converts to, once both exist. */
     links: rows
       .filter((row) => row.refCode)
-      .map((row) => `UPDATE "units" SET "ref_unit" = (SELECT "id" FROM "units" WHERE "code" = '${row.refCode}') WHERE "code" = '${row.code}' AND "ref_unit" IS NULL;`),
+      .map(
+        (row) =>
+          `UPDATE "units" SET "ref_unit" = (SELECT "id" FROM "units" WHERE "code" = '${row.refCode}') WHERE "code" = '${row.code}' AND "ref_unit" IS NULL;`,
+      ),
   };
 }

@@ -194,7 +194,12 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
       ],
     },
   });
-  await putContentTag(db, scope, { siteId, type: "posts", name: "latest-culture", definition: { categories: [ids.culture], order: "newest", limit: 5 } });
+  await putContentTag(db, scope, {
+    siteId,
+    type: "posts",
+    name: "latest-culture",
+    definition: { categories: [ids.culture], order: "newest", limit: 5 },
+  });
   await createAd(db, scope, {
     siteId,
     kind: "html",

@@ -26,7 +26,12 @@ const correctTaxRates: Write = (table, rows) => upsertStatements(table, rows, TA
 /** Columns added since the first seed, filled in where an earlier seed wrote the row. */
 const correctCountries: Write = (table, rows) => upsertStatements(table, rows, ['("code")'], { numeric_code: "excluded.numeric_code" });
 const correctZones: Write = (table, rows) =>
-  upsertStatements(table, rows, ['("code")'], { name: "excluded.name", name_en: "excluded.name_en", parsent: "excluded.parsent", type: "excluded.type" });
+  upsertStatements(table, rows, ['("code")'], {
+    name: "excluded.name",
+    name_en: "excluded.name_en",
+    parsent: "excluded.parsent",
+    type: "excluded.type",
+  });
 const correctCurrencies: Write = (table, rows) =>
   upsertStatements(table, rows, ['("code")'], { name: "excluded.name", minor_units: "excluded.minor_units", withdrawn: "excluded.withdrawn" });
 

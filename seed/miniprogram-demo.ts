@@ -26,7 +26,11 @@ export async function createDemoMiniprogram(env: Bindings, ownerId: number): Pro
   await pushVerifyTicket(env, waitUntil);
   await syncTemplates(ctx);
   // Found by its config type: D4 renames it.
-  const [existing] = await db.select().from(miniprograms).where(and(eq(miniprograms.ownerId, ownerId), eq(miniprograms.configType, DEMO_CONFIG_TYPE))).limit(1);
+  const [existing] = await db
+    .select()
+    .from(miniprograms)
+    .where(and(eq(miniprograms.ownerId, ownerId), eq(miniprograms.configType, DEMO_CONFIG_TYPE)))
+    .limit(1);
   if (existing?.authorizerAppId) return { id: existing.id, appId: existing.authorizerAppId };
   const actor = { userId: ownerId, keyId: null };
   const mp = existing ?? (await createMiniprogram(db, actor, { name: "Demo Mini Shop", configType: DEMO_CONFIG_TYPE }));

@@ -29,7 +29,11 @@ const WITHDRAWN: Record<string, string> = {
 
 /** ISO 4217 from currency-codes (MIT) with the later amendments above; symbols from country-codes-list (MIT). */
 export function currencySeedRows(): Omit<CurrencyRow, "id">[] {
-  const symbols = new Map(allCountries().filter((c) => c.currencySymbol).map((c) => [c.currencyCode, c.currencySymbol]));
+  const symbols = new Map(
+    allCountries()
+      .filter((c) => c.currencySymbol)
+      .map((c) => [c.currencyCode, c.currencySymbol]),
+  );
   const listed = currencyCodes().map((code) => {
     const currency = currencyByCode(code)!;
     return {

@@ -3,7 +3,6 @@ import { RATE_LEVEL_NAMES, RATE_SCALE, type NewTaxRateRow, type RateLevel } from
 import { EU_MEMBERS, OECD_MEMBERS } from "../src/tax/membership";
 import { SEED_VERSION_DATE, TAX_REGIMES, type TaxRegime } from "./tax-regimes";
 
-
 const countries = new Map(allCountries().map((c) => [c.countryCode, c]));
 
 const startOf = (date: string) => `${date}T00:00:00`;

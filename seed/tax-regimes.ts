@@ -33,7 +33,6 @@ export interface TaxRegime {
   filingFrequency?: string;
 }
 
-
 const SINCE = "2020-01-01";
 const EU_SOURCE = "https://ec.europa.eu/taxation_customs/tedb/";
 const OECD_VAT_SOURCE = "https://www.oecd.org/en/topics/sub-issues/consumption-tax-trends.html";
@@ -156,70 +155,120 @@ const steady = (rates: Rates): Period[] => [[SINCE, rates]];
 
 /** EU members: [country, local name, local abbreviation, periods]. */
 const EU_VAT: [string, string, string, Period[]][] = [
-  ["AT", "Umsatzsteuer", "USt", [
-    [SINCE, { standard: 20, reduced2: 13, reduced1: 10, parking: 13 }],
-    // 4.9 % on basic foods (milk, bread, eggs, fruit and vegetables).
-    ["2026-07-01", { standard: 20, reduced2: 13, reduced1: 10, parking: 13, super_reduced: 4.9 }, SOURCE.AT],
-  ]],
+  [
+    "AT",
+    "Umsatzsteuer",
+    "USt",
+    [
+      [SINCE, { standard: 20, reduced2: 13, reduced1: 10, parking: 13 }],
+      // 4.9 % on basic foods (milk, bread, eggs, fruit and vegetables).
+      ["2026-07-01", { standard: 20, reduced2: 13, reduced1: 10, parking: 13, super_reduced: 4.9 }, SOURCE.AT],
+    ],
+  ],
   ["BE", "Belasting over de toegevoegde waarde", "BTW", steady({ standard: 21, reduced2: 12, reduced1: 6, parking: 12 })],
   ["BG", "Данък върху добавената стойност", "ДДС", steady({ standard: 20, reduced: 9 })],
   ["CY", "Φόρος Προστιθέμενης Αξίας", "ΦΠΑ", steady({ standard: 19, reduced2: 9, reduced1: 5 })],
-  ["CZ", "Daň z přidané hodnoty", "DPH", [
-    [SINCE, { standard: 21, reduced2: 15, reduced1: 10 }],
-    ["2024-01-01", { standard: 21, reduced: 12 }],
-  ]],
-  ["DE", "Umsatzsteuer", "USt", [
-    [SINCE, { standard: 19, reduced: 7 }],
-    ["2020-07-01", { standard: 16, reduced: 5 }],
-    ["2021-01-01", { standard: 19, reduced: 7 }],
-  ]],
+  [
+    "CZ",
+    "Daň z přidané hodnoty",
+    "DPH",
+    [
+      [SINCE, { standard: 21, reduced2: 15, reduced1: 10 }],
+      ["2024-01-01", { standard: 21, reduced: 12 }],
+    ],
+  ],
+  [
+    "DE",
+    "Umsatzsteuer",
+    "USt",
+    [
+      [SINCE, { standard: 19, reduced: 7 }],
+      ["2020-07-01", { standard: 16, reduced: 5 }],
+      ["2021-01-01", { standard: 19, reduced: 7 }],
+    ],
+  ],
   ["DK", "Merværdiafgift", "moms", steady({ standard: 25 })],
-  ["EE", "Käibemaks", "km", [
-    [SINCE, { standard: 20, reduced: 9 }],
-    ["2024-01-01", { standard: 22, reduced2: 9, reduced1: 5 }],
-    ["2025-01-01", { standard: 22, reduced2: 13, reduced1: 9 }],
-    ["2025-07-01", { standard: 24, reduced2: 13, reduced1: 9 }],
-  ]],
+  [
+    "EE",
+    "Käibemaks",
+    "km",
+    [
+      [SINCE, { standard: 20, reduced: 9 }],
+      ["2024-01-01", { standard: 22, reduced2: 9, reduced1: 5 }],
+      ["2025-01-01", { standard: 22, reduced2: 13, reduced1: 9 }],
+      ["2025-07-01", { standard: 24, reduced2: 13, reduced1: 9 }],
+    ],
+  ],
   ["ES", "Impuesto sobre el Valor Añadido", "IVA", steady({ standard: 21, reduced: 10, super_reduced: 4 })],
-  ["FI", "Arvonlisävero", "ALV", [
-    [SINCE, { standard: 24, reduced2: 14, reduced1: 10 }],
-    ["2024-09-01", { standard: 25.5, reduced2: 14, reduced1: 10 }],
-    ["2026-01-01", { standard: 25.5, reduced2: 13.5, reduced1: 10 }, SOURCE.FI],
-  ]],
+  [
+    "FI",
+    "Arvonlisävero",
+    "ALV",
+    [
+      [SINCE, { standard: 24, reduced2: 14, reduced1: 10 }],
+      ["2024-09-01", { standard: 25.5, reduced2: 14, reduced1: 10 }],
+      ["2026-01-01", { standard: 25.5, reduced2: 13.5, reduced1: 10 }, SOURCE.FI],
+    ],
+  ],
   ["FR", "Taxe sur la valeur ajoutée", "TVA", steady({ standard: 20, reduced2: 10, reduced1: 5.5, super_reduced: 2.1 })],
   ["GR", "Φόρος Προστιθέμενης Αξίας", "ΦΠΑ", steady({ standard: 24, reduced2: 13, reduced1: 6 })],
   ["HR", "Porez na dodanu vrijednost", "PDV", steady({ standard: 25, reduced2: 13, reduced1: 5 })],
   ["HU", "Általános forgalmi adó", "ÁFA", steady({ standard: 27, reduced2: 18, reduced1: 5 })],
-  ["IE", "Cáin Bhreisluacha", "CBL", [
-    [SINCE, { standard: 23, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
-    ["2020-09-01", { standard: 21, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
-    ["2021-03-01", { standard: 23, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
-  ]],
+  [
+    "IE",
+    "Cáin Bhreisluacha",
+    "CBL",
+    [
+      [SINCE, { standard: 23, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
+      ["2020-09-01", { standard: 21, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
+      ["2021-03-01", { standard: 23, reduced2: 13.5, reduced1: 9, super_reduced: 4.8, parking: 13.5, zero: 0 }],
+    ],
+  ],
   ["IT", "Imposta sul valore aggiunto", "IVA", steady({ standard: 22, reduced2: 10, reduced1: 5, super_reduced: 4 })],
-  ["LT", "Pridėtinės vertės mokestis", "PVM", [
-    [SINCE, { standard: 21, reduced2: 9, reduced1: 5 }],
-    ["2026-01-01", { standard: 21, reduced2: 12, reduced1: 5 }, SOURCE.LT],
-  ]],
-  ["LU", "Taxe sur la valeur ajoutée", "TVA", [
-    [SINCE, { standard: 17, reduced: 8, super_reduced: 3, parking: 14 }],
-    ["2023-01-01", { standard: 16, reduced: 7, super_reduced: 3, parking: 13 }],
-    ["2024-01-01", { standard: 17, reduced: 8, super_reduced: 3, parking: 14 }],
-  ]],
+  [
+    "LT",
+    "Pridėtinės vertės mokestis",
+    "PVM",
+    [
+      [SINCE, { standard: 21, reduced2: 9, reduced1: 5 }],
+      ["2026-01-01", { standard: 21, reduced2: 12, reduced1: 5 }, SOURCE.LT],
+    ],
+  ],
+  [
+    "LU",
+    "Taxe sur la valeur ajoutée",
+    "TVA",
+    [
+      [SINCE, { standard: 17, reduced: 8, super_reduced: 3, parking: 14 }],
+      ["2023-01-01", { standard: 16, reduced: 7, super_reduced: 3, parking: 13 }],
+      ["2024-01-01", { standard: 17, reduced: 8, super_reduced: 3, parking: 14 }],
+    ],
+  ],
   ["LV", "Pievienotās vērtības nodoklis", "PVN", steady({ standard: 21, reduced2: 12, reduced1: 5 })],
   ["MT", "Taxxa fuq il-Valur Miżjud", "VAT", steady({ standard: 18, reduced2: 7, reduced1: 5 })],
   ["NL", "Omzetbelasting", "BTW", steady({ standard: 21, reduced: 9 })],
   ["PL", "Podatek od towarów i usług", "PTU", steady({ standard: 23, reduced2: 8, reduced1: 5 })],
   ["PT", "Imposto sobre o Valor Acrescentado", "IVA", steady({ standard: 23, reduced2: 13, reduced1: 6, parking: 13 })],
-  ["RO", "Taxa pe valoarea adăugată", "TVA", [
-    [SINCE, { standard: 19, reduced2: 9, reduced1: 5 }],
-    ["2025-08-01", { standard: 21, reduced: 11 }],
-  ]],
+  [
+    "RO",
+    "Taxa pe valoarea adăugată",
+    "TVA",
+    [
+      [SINCE, { standard: 19, reduced2: 9, reduced1: 5 }],
+      ["2025-08-01", { standard: 21, reduced: 11 }],
+    ],
+  ],
   ["SE", "Mervärdesskatt", "moms", steady({ standard: 25, reduced2: 12, reduced1: 6 })],
   ["SI", "Davek na dodano vrednost", "DDV", steady({ standard: 22, reduced2: 9.5, reduced1: 5 })],
-  ["SK", "Daň z pridanej hodnoty", "DPH", [
-    [SINCE, { standard: 20, reduced: 10 }],
-    ["2025-01-01", { standard: 23, reduced2: 19, reduced1: 5 }],
-  ]],
+  [
+    "SK",
+    "Daň z pridanej hodnoty",
+    "DPH",
+    [
+      [SINCE, { standard: 20, reduced: 10 }],
+      ["2025-01-01", { standard: 23, reduced2: 19, reduced1: 5 }],
+    ],
+  ],
 ];
 
 const swissRates: Period[] = [
@@ -242,7 +291,15 @@ const OECD_NON_EU_VAT: TaxRegime[] = [
   regime("CO", "VAT", steady({ standard: 19, reduced: 5 }), { nameLocal: "Impuesto al Valor Agregado", abbr: "IVA" }),
   regime("CR", "VAT", steady({ standard: 13, reduced2: 4, reduced1: 1 }), { nameLocal: "Impuesto al Valor Agregado", abbr: "IVA" }),
   regime("GB", "VAT", steady({ standard: 20, reduced: 5, zero: 0 }), {}),
-  regime("IL", "VAT", [[SINCE, { standard: 17 }], ["2025-01-01", { standard: 18 }]], { nameLocal: "מס ערך מוסף", abbr: "מע״מ" }),
+  regime(
+    "IL",
+    "VAT",
+    [
+      [SINCE, { standard: 17 }],
+      ["2025-01-01", { standard: 18 }],
+    ],
+    { nameLocal: "מס ערך מוסף", abbr: "מע״מ" },
+  ),
   regime("IS", "VAT", steady({ standard: 24, reduced: 11 }), { nameLocal: "Virðisaukaskattur", abbr: "VSK" }),
   regime("JP", "ConsumptionTax", steady({ standard: 10, reduced: 8 }), {
     nameEn: "Consumption tax",
@@ -258,10 +315,15 @@ const OECD_NON_EU_VAT: TaxRegime[] = [
   }),
   regime("NO", "VAT", steady({ standard: 25, reduced2: 15, reduced1: 12 }), { nameLocal: "Merverdiavgift", abbr: "MVA" }),
   regime("NZ", "GST", steady({ standard: 15 }), { nameEn: "Goods and services tax", abbr: "GST" }),
-  regime("TR", "VAT", [
-    [SINCE, { standard: 18, reduced2: 8, reduced1: 1 }],
-    ["2023-07-10", { standard: 20, reduced2: 10, reduced1: 1 }],
-  ], { nameLocal: "Katma değer vergisi", abbr: "KDV" }),
+  regime(
+    "TR",
+    "VAT",
+    [
+      [SINCE, { standard: 18, reduced2: 8, reduced1: 1 }],
+      ["2023-07-10", { standard: 20, reduced2: 10, reduced1: 1 }],
+    ],
+    { nameLocal: "Katma değer vergisi", abbr: "KDV" },
+  ),
 ].map((r) => ({ ...r, dataSource: "OECD" as const, sourceUrl: r.sourceUrl === ENCYCLOPEDIA_SOURCE ? OECD_VAT_SOURCE : r.sourceUrl }));
 
 type Other = [country: string, taxType: TaxType, abbr: string, periods: Period[]];
@@ -281,11 +343,27 @@ const OTHER_VAT: Other[] = [
   ["BB", "VAT", "VAT", steady({ standard: 17.5 })],
   ["BD", "VAT", "VAT", steady({ standard: 15 })],
   ["BF", "VAT", "TVA", steady({ standard: 18 })],
-  ["BH", "VAT", "VAT", [[SINCE, { standard: 5 }], ["2022-01-01", { standard: 10 }]]],
+  [
+    "BH",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 5 }],
+      ["2022-01-01", { standard: 10 }],
+    ],
+  ],
   ["BI", "VAT", "TVA", steady({ standard: 18 })],
   ["BJ", "VAT", "TVA", steady({ standard: 18 })],
   ["BO", "VAT", "IVA", steady({ standard: 13 })],
-  ["BS", "VAT", "VAT", [[SINCE, { standard: 12 }], ["2022-01-01", { standard: 10 }, SOURCE.BS]]],
+  [
+    "BS",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 12 }],
+      ["2022-01-01", { standard: 10 }, SOURCE.BS],
+    ],
+  ],
   ["BT", "GST", "GST", [["2026-01-01", { standard: 5 }, SOURCE.BT]]],
   ["BW", "VAT", "VAT", steady({ standard: 14 })],
   ["BY", "VAT", "НДС", steady({ standard: 20, reduced: 10 })],
@@ -300,10 +378,27 @@ const OTHER_VAT: Other[] = [
   ["DM", "VAT", "VAT", steady({ standard: 15 })],
   ["DO", "VAT", "ITBIS", steady({ standard: 18, reduced: 16 })],
   ["DZ", "VAT", "TVA", steady({ standard: 19, reduced: 9 })],
-  ["EC", "VAT", "IVA", [[SINCE, { standard: 12, zero: 0 }], ["2024-04-01", { standard: 15, zero: 0 }]]],
+  [
+    "EC",
+    "VAT",
+    "IVA",
+    [
+      [SINCE, { standard: 12, zero: 0 }],
+      ["2024-04-01", { standard: 15, zero: 0 }],
+    ],
+  ],
   ["EG", "VAT", "VAT", steady({ standard: 14 })],
   ["ET", "VAT", "VAT", steady({ standard: 15 })],
-  ["FJ", "VAT", "VAT", [[SINCE, { standard: 9 }], ["2023-08-01", { standard: 15 }], ["2025-08-01", { standard: 12.5 }]]],
+  [
+    "FJ",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 9 }],
+      ["2023-08-01", { standard: 15 }],
+      ["2025-08-01", { standard: 12.5 }],
+    ],
+  ],
   ["GA", "VAT", "TVA", steady({ standard: 18 })],
   ["GD", "VAT", "VAT", steady({ standard: 15 })],
   ["GE", "VAT", "დღგ", steady({ standard: 18 })],
@@ -315,12 +410,26 @@ const OTHER_VAT: Other[] = [
   ["GY", "VAT", "VAT", steady({ standard: 14 })],
   ["HN", "VAT", "ISV", steady({ standard: 15 })],
   ["HT", "VAT", "TCA", steady({ standard: 10 })],
-  ["ID", "VAT", "PPN", [[SINCE, { standard: 10 }], ["2022-04-01", { standard: 11 }], ["2025-01-01", { standard: 12 }]]],
+  [
+    "ID",
+    "VAT",
+    "PPN",
+    [
+      [SINCE, { standard: 10 }],
+      ["2022-04-01", { standard: 11 }],
+      ["2025-01-01", { standard: 12 }],
+    ],
+  ],
   ["IM", "VAT", "VAT", steady({ standard: 20, reduced: 5, zero: 0 })],
-  ["IN", "GST", "GST", [
-    [SINCE, { standard: 18, reduced2: 12, reduced1: 5, zero: 0 }],
-    ["2025-09-22", { standard: 18, reduced: 5, zero: 0 }],
-  ]],
+  [
+    "IN",
+    "GST",
+    "GST",
+    [
+      [SINCE, { standard: 18, reduced2: 12, reduced1: 5, zero: 0 }],
+      ["2025-09-22", { standard: 18, reduced: 5, zero: 0 }],
+    ],
+  ],
   ["IR", "VAT", "VAT", steady({ standard: 10 })],
   ["JE", "GST", "GST", steady({ standard: 5 })],
   ["JM", "GST", "GCT", steady({ standard: 15 })],
@@ -331,17 +440,30 @@ const OTHER_VAT: Other[] = [
   ["KI", "VAT", "VAT", steady({ standard: 12.5 })],
   ["KM", "VAT", "TVA", steady({ standard: 10 })],
   ["KN", "VAT", "VAT", steady({ standard: 17 })],
-  ["KZ", "VAT", "НДС", [[SINCE, { standard: 12 }], ["2026-01-01", { standard: 16 }]]],
+  [
+    "KZ",
+    "VAT",
+    "НДС",
+    [
+      [SINCE, { standard: 12 }],
+      ["2026-01-01", { standard: 16 }],
+    ],
+  ],
   ["LA", "VAT", "VAT", steady({ standard: 10 })],
   ["LB", "VAT", "TVA", steady({ standard: 11 })],
   ["LC", "VAT", "VAT", steady({ standard: 12.5 })],
   ["LI", "VAT", "MWST", swissRates],
-  ["LK", "VAT", "VAT", [
-    [SINCE, { standard: 8 }],
-    ["2022-06-01", { standard: 12 }],
-    ["2022-09-01", { standard: 15 }],
-    ["2024-01-01", { standard: 18 }],
-  ]],
+  [
+    "LK",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 8 }],
+      ["2022-06-01", { standard: 12 }],
+      ["2022-09-01", { standard: 15 }],
+      ["2024-01-01", { standard: 18 }],
+    ],
+  ],
   ["LS", "VAT", "VAT", steady({ standard: 15 })],
   ["MA", "VAT", "TVA", steady({ standard: 20, reduced2: 10, reduced1: 7 })],
   ["MC", "VAT", "TVA", steady({ standard: 20, reduced2: 10, reduced1: 5.5, super_reduced: 2.1 })],
@@ -353,13 +475,29 @@ const OTHER_VAT: Other[] = [
   ["MN", "VAT", "НӨАТ", steady({ standard: 10 })],
   ["MR", "VAT", "TVA", steady({ standard: 16 })],
   ["MU", "VAT", "VAT", steady({ standard: 15 })],
-  ["MV", "GST", "GST", [[SINCE, { standard: 6 }], ["2023-01-01", { standard: 8 }]]],
+  [
+    "MV",
+    "GST",
+    "GST",
+    [
+      [SINCE, { standard: 6 }],
+      ["2023-01-01", { standard: 8 }],
+    ],
+  ],
   ["MW", "VAT", "VAT", steady({ standard: 16.5 })],
   ["MY", "SalesTax", "SST", steady({ standard: 10, reduced: 5 })],
   ["MZ", "VAT", "IVA", steady({ standard: 16 })],
   ["NA", "VAT", "VAT", steady({ standard: 15 })],
   ["NE", "VAT", "TVA", steady({ standard: 19 })],
-  ["NG", "VAT", "VAT", [[SINCE, { standard: 5 }], ["2020-02-01", { standard: 7.5 }]]],
+  [
+    "NG",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 5 }],
+      ["2020-02-01", { standard: 7.5 }],
+    ],
+  ],
   ["NI", "VAT", "IVA", steady({ standard: 15 })],
   ["NP", "VAT", "VAT", steady({ standard: 13 })],
   ["OM", "VAT", "VAT", [["2021-04-16", { standard: 5 }]]],
@@ -367,16 +505,49 @@ const OTHER_VAT: Other[] = [
   ["PE", "VAT", "IGV", steady({ standard: 18 })],
   ["PG", "GST", "GST", steady({ standard: 10 })],
   ["PH", "VAT", "VAT", steady({ standard: 12 })],
-  ["PK", "GST", "GST", [[SINCE, { standard: 17 }], ["2023-02-14", { standard: 18 }, SOURCE.PK]]],
+  [
+    "PK",
+    "GST",
+    "GST",
+    [
+      [SINCE, { standard: 17 }],
+      ["2023-02-14", { standard: 18 }, SOURCE.PK],
+    ],
+  ],
   ["PW", "GST", "PGST", [["2023-01-01", { standard: 10 }]]],
   ["PY", "VAT", "IVA", steady({ standard: 10, reduced: 5 })],
   ["RS", "VAT", "PDV", steady({ standard: 20, reduced: 10 })],
-  ["RU", "VAT", "НДС", [[SINCE, { standard: 20, reduced: 10, zero: 0 }], ["2026-01-01", { standard: 22, reduced: 10, zero: 0 }, SOURCE.RU]]],
+  [
+    "RU",
+    "VAT",
+    "НДС",
+    [
+      [SINCE, { standard: 20, reduced: 10, zero: 0 }],
+      ["2026-01-01", { standard: 22, reduced: 10, zero: 0 }, SOURCE.RU],
+    ],
+  ],
   ["RW", "VAT", "VAT", steady({ standard: 18 })],
-  ["SA", "VAT", "VAT", [[SINCE, { standard: 5 }], ["2020-07-01", { standard: 15 }]]],
+  [
+    "SA",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 5 }],
+      ["2020-07-01", { standard: 15 }],
+    ],
+  ],
   ["SC", "VAT", "VAT", steady({ standard: 15 })],
   ["SD", "VAT", "VAT", steady({ standard: 17 })],
-  ["SG", "GST", "GST", [[SINCE, { standard: 7 }], ["2023-01-01", { standard: 8 }], ["2024-01-01", { standard: 9 }]]],
+  [
+    "SG",
+    "GST",
+    "GST",
+    [
+      [SINCE, { standard: 7 }],
+      ["2023-01-01", { standard: 8 }],
+      ["2024-01-01", { standard: 9 }],
+    ],
+  ],
   ["SL", "GST", "GST", steady({ standard: 15 })],
   ["SN", "VAT", "TVA", steady({ standard: 18, reduced: 10 })],
   ["SR", "VAT", "VAT", [["2023-01-01", { standard: 10 }]]],
@@ -385,7 +556,15 @@ const OTHER_VAT: Other[] = [
   ["TD", "VAT", "TVA", steady({ standard: 18 })],
   ["TG", "VAT", "TVA", steady({ standard: 18 })],
   ["TH", "VAT", "VAT", steady({ standard: 7 })],
-  ["TJ", "VAT", "НДС", [[SINCE, { standard: 15 }], ["2025-01-01", { standard: 14 }]]],
+  [
+    "TJ",
+    "VAT",
+    "НДС",
+    [
+      [SINCE, { standard: 15 }],
+      ["2025-01-01", { standard: 14 }],
+    ],
+  ],
   ["TM", "VAT", "VAT", steady({ standard: 15 })],
   ["TN", "VAT", "TVA", steady({ standard: 19, reduced2: 13, reduced1: 7 })],
   ["TO", "VAT", "CT", steady({ standard: 15 })],
@@ -395,7 +574,15 @@ const OTHER_VAT: Other[] = [
   ["UA", "VAT", "ПДВ", steady({ standard: 20, reduced2: 14, reduced1: 7 })],
   ["UG", "VAT", "VAT", steady({ standard: 18 })],
   ["UY", "VAT", "IVA", steady({ standard: 22, reduced: 10 })],
-  ["UZ", "VAT", "QQS", [[SINCE, { standard: 15 }], ["2023-01-01", { standard: 12 }]]],
+  [
+    "UZ",
+    "VAT",
+    "QQS",
+    [
+      [SINCE, { standard: 15 }],
+      ["2023-01-01", { standard: 12 }],
+    ],
+  ],
   ["VC", "VAT", "VAT", steady({ standard: 16 })],
   ["VE", "VAT", "IVA", steady({ standard: 16, reduced: 8 })],
   ["VN", "VAT", "GTGT", steady({ standard: 10, reduced: 5 })],
@@ -403,7 +590,16 @@ const OTHER_VAT: Other[] = [
   ["WS", "VAT", "VAGST", steady({ standard: 15 })],
   ["ZA", "VAT", "VAT", steady({ standard: 15, zero: 0 })],
   ["ZM", "VAT", "VAT", steady({ standard: 16 })],
-  ["ZW", "VAT", "VAT", [[SINCE, { standard: 14.5 }], ["2023-01-01", { standard: 15 }], ["2026-01-01", { standard: 15.5 }, SOURCE.ZW]]],
+  [
+    "ZW",
+    "VAT",
+    "VAT",
+    [
+      [SINCE, { standard: 14.5 }],
+      ["2023-01-01", { standard: 15 }],
+      ["2026-01-01", { standard: 15.5 }, SOURCE.ZW],
+    ],
+  ],
 ];
 
 const CHINA_VAT = regime("CN", "VAT", steady({ standard: 13, reduced1: 9, reduced2: 6, super_reduced: 3, zero: 0 }), {
@@ -426,78 +622,202 @@ const CIT_SCOPE =
  * compiled by the Tax Foundation; 2026 from the national sources (seed/SOURCES.md).
  */
 const CORPORATE: [string, Period[], string?][] = [
-  ["AT", [[SINCE, { standard: 25 }], ["2023-01-01", { standard: 24 }], ["2024-01-01", { standard: 23 }]]],
+  [
+    "AT",
+    [
+      [SINCE, { standard: 25 }],
+      ["2023-01-01", { standard: 24 }],
+      ["2024-01-01", { standard: 23 }],
+    ],
+  ],
   ["AU", steady({ standard: 30 })],
   ["BE", steady({ standard: 25 })],
-  ["CA", [
-    [SINCE, { standard: 26.47 }],
-    ["2021-01-01", { standard: 26.15 }],
-    ["2022-01-01", { standard: 26.21 }],
-    ["2024-01-01", { standard: 26.14 }],
-    ["2025-01-01", { standard: 25.98 }],
-  ], "Federal 15 % plus the provinces' general rates, averaged as the OECD does"],
-  ["CH", [
-    [SINCE, { standard: 21.15 }],
-    ["2021-01-01", { standard: 19.7 }],
-    ["2023-01-01", { standard: 19.65 }],
-    ["2024-01-01", { standard: 19.61 }],
-  ], "Federal 8.5 % (on profit after tax) plus the cantonal and communal rates of Zurich, as the OECD publishes it"],
+  [
+    "CA",
+    [
+      [SINCE, { standard: 26.47 }],
+      ["2021-01-01", { standard: 26.15 }],
+      ["2022-01-01", { standard: 26.21 }],
+      ["2024-01-01", { standard: 26.14 }],
+      ["2025-01-01", { standard: 25.98 }],
+    ],
+    "Federal 15 % plus the provinces' general rates, averaged as the OECD does",
+  ],
+  [
+    "CH",
+    [
+      [SINCE, { standard: 21.15 }],
+      ["2021-01-01", { standard: 19.7 }],
+      ["2023-01-01", { standard: 19.65 }],
+      ["2024-01-01", { standard: 19.61 }],
+    ],
+    "Federal 8.5 % (on profit after tax) plus the cantonal and communal rates of Zurich, as the OECD publishes it",
+  ],
   ["CL", steady({ standard: 27 })],
-  ["CO", [[SINCE, { standard: 32 }], ["2021-01-01", { standard: 31 }], ["2022-01-01", { standard: 35 }]]],
+  [
+    "CO",
+    [
+      [SINCE, { standard: 32 }],
+      ["2021-01-01", { standard: 31 }],
+      ["2022-01-01", { standard: 35 }],
+    ],
+  ],
   ["CR", steady({ standard: 30 })],
-  ["CZ", [[SINCE, { standard: 19 }], ["2024-01-01", { standard: 21 }]]],
-  ["DE", [
-    [SINCE, { standard: 29.9 }],
-    ["2021-01-01", { standard: 29.94 }],
-    ["2022-01-01", { standard: 29.83 }],
-    ["2023-01-01", { standard: 29.94 }],
-    ["2024-01-01", { standard: 29.93 }],
-    ["2025-01-01", { standard: 30.06 }],
-  ], "Corporate income tax 15 % with the 5.5 % solidarity surcharge (15.825 %), plus the average municipal trade tax"],
+  [
+    "CZ",
+    [
+      [SINCE, { standard: 19 }],
+      ["2024-01-01", { standard: 21 }],
+    ],
+  ],
+  [
+    "DE",
+    [
+      [SINCE, { standard: 29.9 }],
+      ["2021-01-01", { standard: 29.94 }],
+      ["2022-01-01", { standard: 29.83 }],
+      ["2023-01-01", { standard: 29.94 }],
+      ["2024-01-01", { standard: 29.93 }],
+      ["2025-01-01", { standard: 30.06 }],
+    ],
+    "Corporate income tax 15 % with the 5.5 % solidarity surcharge (15.825 %), plus the average municipal trade tax",
+  ],
   ["DK", steady({ standard: 22 })],
-  ["EE", [[SINCE, { standard: 20 }], ["2025-01-01", { standard: 22 }]]],
+  [
+    "EE",
+    [
+      [SINCE, { standard: 20 }],
+      ["2025-01-01", { standard: 22 }],
+    ],
+  ],
   ["ES", steady({ standard: 25 })],
   ["FI", steady({ standard: 20 })],
-  ["FR", [
-    [SINCE, { standard: 32.02 }],
-    ["2021-01-01", { standard: 28.41 }],
-    ["2022-01-01", { standard: 25.83 }],
-    ["2025-01-01", { standard: 36.13 }],
-  ], "25 % with the 3.3 % social contribution (25.83 %); from 2025 the top rate includes the exceptional contribution on the largest companies (turnover of EUR 3 billion or more)"],
-  ["GB", [[SINCE, { standard: 19 }], ["2023-04-01", { standard: 25 }]]],
-  ["GR", [[SINCE, { standard: 24 }], ["2021-01-01", { standard: 22 }]]],
+  [
+    "FR",
+    [
+      [SINCE, { standard: 32.02 }],
+      ["2021-01-01", { standard: 28.41 }],
+      ["2022-01-01", { standard: 25.83 }],
+      ["2025-01-01", { standard: 36.13 }],
+    ],
+    "25 % with the 3.3 % social contribution (25.83 %); from 2025 the top rate includes the exceptional contribution on the largest companies (turnover of EUR 3 billion or more)",
+  ],
+  [
+    "GB",
+    [
+      [SINCE, { standard: 19 }],
+      ["2023-04-01", { standard: 25 }],
+    ],
+  ],
+  [
+    "GR",
+    [
+      [SINCE, { standard: 24 }],
+      ["2021-01-01", { standard: 22 }],
+    ],
+  ],
   ["HU", steady({ standard: 9 })],
   ["IE", steady({ standard: 12.5 })],
   ["IL", [[SINCE, { standard: 23 }]]],
-  ["IS", [[SINCE, { standard: 20 }], ["2024-01-01", { standard: 21 }], ["2025-01-01", { standard: 20 }]]],
+  [
+    "IS",
+    [
+      [SINCE, { standard: 20 }],
+      ["2024-01-01", { standard: 21 }],
+      ["2025-01-01", { standard: 20 }],
+    ],
+  ],
   ["IT", steady({ standard: 27.81 }), "IRES 24 % plus the regional IRAP at its standard 3.9 %, as the OECD combines them"],
   ["JP", steady({ standard: 29.74 }), "National corporation tax 23.2 % with the local taxes on income, as the OECD combines them"],
-  ["KR", [[SINCE, { standard: 27.5 }], ["2023-01-01", { standard: 26.4 }], ["2026-01-01", { standard: 27.5 }, SOURCE.KR]],
-    "Top national rate (25 % from 2026, 24 % in 2023–2025) plus the local income tax of a tenth of it"],
-  ["LT", [[SINCE, { standard: 15 }], ["2025-01-01", { standard: 16 }], ["2026-01-01", { standard: 17 }, SOURCE.LT]]],
-  ["LU", [[SINCE, { standard: 24.94 }], ["2025-01-01", { standard: 23.87 }]],
-    "Corporate income tax (16 % from 2025) with the 7 % employment fund surcharge, plus Luxembourg City's municipal business tax"],
+  [
+    "KR",
+    [
+      [SINCE, { standard: 27.5 }],
+      ["2023-01-01", { standard: 26.4 }],
+      ["2026-01-01", { standard: 27.5 }, SOURCE.KR],
+    ],
+    "Top national rate (25 % from 2026, 24 % in 2023–2025) plus the local income tax of a tenth of it",
+  ],
+  [
+    "LT",
+    [
+      [SINCE, { standard: 15 }],
+      ["2025-01-01", { standard: 16 }],
+      ["2026-01-01", { standard: 17 }, SOURCE.LT],
+    ],
+  ],
+  [
+    "LU",
+    [
+      [SINCE, { standard: 24.94 }],
+      ["2025-01-01", { standard: 23.87 }],
+    ],
+    "Corporate income tax (16 % from 2025) with the 7 % employment fund surcharge, plus Luxembourg City's municipal business tax",
+  ],
   ["LV", steady({ standard: 20 })],
   ["MX", steady({ standard: 30 })],
-  ["NL", [[SINCE, { standard: 25 }], ["2022-01-01", { standard: 25.8 }]]],
+  [
+    "NL",
+    [
+      [SINCE, { standard: 25 }],
+      ["2022-01-01", { standard: 25.8 }],
+    ],
+  ],
   ["NO", steady({ standard: 22 })],
   ["NZ", steady({ standard: 28 })],
   ["PL", steady({ standard: 19 })],
-  ["PT", [[SINCE, { standard: 31.5 }], ["2025-01-01", { standard: 30.5 }], ["2026-01-01", { standard: 29.5 }, SOURCE.PT]],
-    "Corporate income tax (19 % from 2026, 20 % in 2025, 21 % before) plus the municipal surcharge of up to 1.5 % and the top state surcharge of 9 %"],
-  ["SE", [[SINCE, { standard: 21.4 }], ["2021-01-01", { standard: 20.6 }]]],
-  ["SI", [[SINCE, { standard: 19 }], ["2024-01-01", { standard: 22 }]]],
-  ["SK", [[SINCE, { standard: 21 }], ["2025-01-01", { standard: 24 }, SOURCE.SK]],
-    "From 2025, 24 % on taxable income over EUR 5 million and 21 % below it (lower rates for the smallest companies)"],
-  ["TR", [[SINCE, { standard: 22 }], ["2021-01-01", { standard: 25 }], ["2022-01-01", { standard: 23 }], ["2023-01-01", { standard: 25 }]]],
-  ["US", [
-    [SINCE, { standard: 25.77 }],
-    ["2021-01-01", { standard: 25.75 }],
-    ["2022-01-01", { standard: 25.81 }],
-    ["2023-01-01", { standard: 25.77 }],
-    ["2024-01-01", { standard: 25.63 }],
-    ["2025-01-01", { standard: 25.57 }],
-  ], "Federal 21 % plus the average of the states' top rates, deductible federally, as the OECD computes it"],
+  [
+    "PT",
+    [
+      [SINCE, { standard: 31.5 }],
+      ["2025-01-01", { standard: 30.5 }],
+      ["2026-01-01", { standard: 29.5 }, SOURCE.PT],
+    ],
+    "Corporate income tax (19 % from 2026, 20 % in 2025, 21 % before) plus the municipal surcharge of up to 1.5 % and the top state surcharge of 9 %",
+  ],
+  [
+    "SE",
+    [
+      [SINCE, { standard: 21.4 }],
+      ["2021-01-01", { standard: 20.6 }],
+    ],
+  ],
+  [
+    "SI",
+    [
+      [SINCE, { standard: 19 }],
+      ["2024-01-01", { standard: 22 }],
+    ],
+  ],
+  [
+    "SK",
+    [
+      [SINCE, { standard: 21 }],
+      ["2025-01-01", { standard: 24 }, SOURCE.SK],
+    ],
+    "From 2025, 24 % on taxable income over EUR 5 million and 21 % below it (lower rates for the smallest companies)",
+  ],
+  [
+    "TR",
+    [
+      [SINCE, { standard: 22 }],
+      ["2021-01-01", { standard: 25 }],
+      ["2022-01-01", { standard: 23 }],
+      ["2023-01-01", { standard: 25 }],
+    ],
+  ],
+  [
+    "US",
+    [
+      [SINCE, { standard: 25.77 }],
+      ["2021-01-01", { standard: 25.75 }],
+      ["2022-01-01", { standard: 25.81 }],
+      ["2023-01-01", { standard: 25.77 }],
+      ["2024-01-01", { standard: 25.63 }],
+      ["2025-01-01", { standard: 25.57 }],
+    ],
+    "Federal 21 % plus the average of the states' top rates, deductible federally, as the OECD computes it",
+  ],
 ];
 
 /** State-level sales tax rates; local rates come on top. */
@@ -510,7 +830,15 @@ const US_STATES: [string, string, Period[]][] = [
   ["CO", "Colorado", steady({ standard: 2.9 })],
   ["CT", "Connecticut", steady({ standard: 6.35 })],
   ["DE", "Delaware", steady({ zero: 0 })],
-  ["DC", "District of Columbia", [[SINCE, { standard: 6 }], ["2025-10-01", { standard: 6.5 }, SOURCE.DC], ["2026-10-01", { standard: 7 }, SOURCE.DC]]],
+  [
+    "DC",
+    "District of Columbia",
+    [
+      [SINCE, { standard: 6 }],
+      ["2025-10-01", { standard: 6.5 }, SOURCE.DC],
+      ["2026-10-01", { standard: 7 }, SOURCE.DC],
+    ],
+  ],
   ["FL", "Florida", steady({ standard: 6 })],
   ["GA", "Georgia", steady({ standard: 4 })],
   ["HI", "Hawaii", steady({ standard: 4 })],
@@ -520,7 +848,14 @@ const US_STATES: [string, string, Period[]][] = [
   ["IA", "Iowa", steady({ standard: 6 })],
   ["KS", "Kansas", steady({ standard: 6.5 })],
   ["KY", "Kentucky", steady({ standard: 6 })],
-  ["LA", "Louisiana", [[SINCE, { standard: 4.45 }], ["2025-01-01", { standard: 5 }]]],
+  [
+    "LA",
+    "Louisiana",
+    [
+      [SINCE, { standard: 4.45 }],
+      ["2025-01-01", { standard: 5 }],
+    ],
+  ],
   ["ME", "Maine", steady({ standard: 5.5 })],
   ["MD", "Maryland", steady({ standard: 6 })],
   ["MA", "Massachusetts", steady({ standard: 6.25 })],
@@ -533,7 +868,15 @@ const US_STATES: [string, string, Period[]][] = [
   ["NV", "Nevada", steady({ standard: 6.85 })],
   ["NH", "New Hampshire", steady({ zero: 0 })],
   ["NJ", "New Jersey", steady({ standard: 6.625 })],
-  ["NM", "New Mexico", [[SINCE, { standard: 5.125 }], ["2022-07-01", { standard: 5 }], ["2024-07-01", { standard: 4.875 }]]],
+  [
+    "NM",
+    "New Mexico",
+    [
+      [SINCE, { standard: 5.125 }],
+      ["2022-07-01", { standard: 5 }],
+      ["2024-07-01", { standard: 4.875 }],
+    ],
+  ],
   ["NY", "New York", steady({ standard: 4 })],
   ["NC", "North Carolina", steady({ standard: 4.75 })],
   ["ND", "North Dakota", steady({ standard: 5 })],
@@ -543,7 +886,14 @@ const US_STATES: [string, string, Period[]][] = [
   ["PA", "Pennsylvania", steady({ standard: 6 })],
   ["RI", "Rhode Island", steady({ standard: 7 })],
   ["SC", "South Carolina", steady({ standard: 6 })],
-  ["SD", "South Dakota", [[SINCE, { standard: 4.5 }], ["2023-07-01", { standard: 4.2 }]]],
+  [
+    "SD",
+    "South Dakota",
+    [
+      [SINCE, { standard: 4.5 }],
+      ["2023-07-01", { standard: 4.2 }],
+    ],
+  ],
   ["TN", "Tennessee", steady({ standard: 7 })],
   ["TX", "Texas", steady({ standard: 6.25 })],
   ["UT", "Utah", steady({ standard: 6.1 })],
@@ -560,7 +910,17 @@ const CA_PROVINCES: [string, string, TaxType, string, string, Period[]][] = [
   ["ON", "Ontario", "GST", "HST", "Harmonized sales tax", steady({ standard: 13 })],
   ["NB", "New Brunswick", "GST", "HST", "Harmonized sales tax", steady({ standard: 15 })],
   ["NL", "Newfoundland and Labrador", "GST", "HST", "Harmonized sales tax", steady({ standard: 15 })],
-  ["NS", "Nova Scotia", "GST", "HST", "Harmonized sales tax", [[SINCE, { standard: 15 }], ["2025-04-01", { standard: 14 }]]],
+  [
+    "NS",
+    "Nova Scotia",
+    "GST",
+    "HST",
+    "Harmonized sales tax",
+    [
+      [SINCE, { standard: 15 }],
+      ["2025-04-01", { standard: 14 }],
+    ],
+  ],
   ["PE", "Prince Edward Island", "GST", "HST", "Harmonized sales tax", steady({ standard: 15 })],
   ["QC", "Quebec", "SalesTax", "QST", "Quebec sales tax", steady({ standard: 9.975 })],
   ["BC", "British Columbia", "SalesTax", "PST", "Provincial sales tax", steady({ standard: 7 })],

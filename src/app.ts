@@ -29,7 +29,15 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   // A path of a group's bodyLimits may hold `*` for one segment (an id): /admin/api/tenants/*/media.
   const bodyLimits = groups
     .flatMap((g) => Object.entries(g.bodyLimits ?? {}))
-    .map(([path, bytes]) => ({ pattern: new RegExp(`^${path.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`), limit: limitBody(bytes) }));
+    .map(([path, bytes]) => ({
+      pattern: new RegExp(
+        `^${path
+          .split("*")
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join("[^/]+")}$`,
+      ),
+      limit: limitBody(bytes),
+    }));
   const bodyLimitOf = (path: string) => bodyLimits.find((b) => b.pattern.test(path))?.limit ?? defaultBodyLimit;
   const defaultBodyLimit = limitBody(MAX_BODY_BYTES);
 
@@ -56,7 +64,13 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   // Settings are checked (surface) before a site is served, as before any API answer.
   app.use("*", requestContext, securityHeaders, surface, siteDispatch);
   app.use("*", (c, next) => bodyLimitOf(c.req.path)(c, next));
-  app.use("*", accessPolicy(groups.flatMap((g) => g.access), Object.assign({}, ...groups.map((g) => g.credentials ?? {}))));
+  app.use(
+    "*",
+    accessPolicy(
+      groups.flatMap((g) => g.access),
+      Object.assign({}, ...groups.map((g) => g.credentials ?? {})),
+    ),
+  );
   app.onError(handleError);
   app.notFound(handleNotFound);
 
@@ -82,7 +96,10 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     ApiSecret: header("X-API-Secret", "The key's secret, svc_ss_… (or sign the request instead)"),
     Timestamp: header("X-Timestamp", "Signed requests: epoch milliseconds, within 300 s of server time"),
     Nonce: header("X-Nonce", "Signed requests: a fresh random string, accepted once"),
-    Signature: header("X-Signature", "Signed requests: lowercase hex HMAC-SHA256 of the signing string; with X-Signature-Version: 2 the string starts with the method and path (docs/authentication.md)"),
+    Signature: header(
+      "X-Signature",
+      "Signed requests: lowercase hex HMAC-SHA256 of the signing string; with X-Signature-Version: 2 the string starts with the method and path (docs/authentication.md)",
+    ),
   };
   for (const [name, scheme] of Object.entries(schemes)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   app.openAPIRegistry.registerComponent("securitySchemes", "AppToken", {

@@ -26,7 +26,9 @@ export default {
     const runs = [
       ...jobs.map((job) => runJob(database(env), env, job, "cron")),
       ...due.map((task) =>
-        task.run(env, logger({ cron: controller.cron, task: task.name })).catch((error: unknown) => log.error({ task: task.name, error: String(error) })),
+        task
+          .run(env, logger({ cron: controller.cron, task: task.name }))
+          .catch((error: unknown) => log.error({ task: task.name, error: String(error) })),
       ),
     ];
     ctx.waitUntil(Promise.allSettled(runs));

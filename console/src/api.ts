@@ -61,7 +61,17 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
 export const get = <T>(path: string) => api<T>("GET", path);
 
 // The shapes of the admin API's answers: the tables' own rows (a column added is a field here too).
-import type { Ad, AuditEntry, Category, Content as ContentRow, ContentTag, Media as MediaRow, Redirect, SiteView as Site, TenantKey as TenantKeyRow } from "../../src/content/schema";
+import type {
+  Ad,
+  AuditEntry,
+  Category,
+  Content as ContentRow,
+  ContentTag,
+  Media as MediaRow,
+  Redirect,
+  SiteView as Site,
+  TenantKey as TenantKeyRow,
+} from "../../src/content/schema";
 export type { Ad, AuditEntry, Category, ContentTag, Redirect, Site };
 export type Role = Tenant["role"];
 export type Content = ContentRow & { categoryIds?: number[] };
@@ -69,13 +79,44 @@ export type ContentStatus = Content["status"];
 export type TagType = ContentTag["type"];
 export type Media = MediaRow & { url: string };
 export type TenantKey = Omit<TenantKeyRow, "tokenHash">;
-export interface Tenant { id: number; name: string; slug: string; role: "owner" | "editor" | "author" | "viewer" }
-export interface Page<T> { items: T[]; total: number; page: number; size: number }
-export interface Version { version: number; title: string; savedBy: number | null; savedAt: string }
-export interface VersionText extends Version { intro: string; bodyMarkdown: string }
-export interface AdDay { day: string; impressions: number; clicks: number }
-export interface Member { userId: number; email: string; fullName?: string | null; role: Role }
-export interface Themes { active: string; previous: string | null; themes: string[] }
+export interface Tenant {
+  id: number;
+  name: string;
+  slug: string;
+  role: "owner" | "editor" | "author" | "viewer";
+}
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  size: number;
+}
+export interface Version {
+  version: number;
+  title: string;
+  savedBy: number | null;
+  savedAt: string;
+}
+export interface VersionText extends Version {
+  intro: string;
+  bodyMarkdown: string;
+}
+export interface AdDay {
+  day: string;
+  impressions: number;
+  clicks: number;
+}
+export interface Member {
+  userId: number;
+  email: string;
+  fullName?: string | null;
+  role: Role;
+}
+export interface Themes {
+  active: string;
+  previous: string | null;
+  themes: string[];
+}
 
 const ROLE_RANK: Record<Role, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };
 /** Whether a member's role reaches the one an action needs (the API checks it again). */

@@ -67,7 +67,15 @@ function SignIn(props: { failure?: ApiFailure; onSignedIn: (userId: number) => v
       >
         <h2>Or with an access token</h2>
         <Outcome failure={submit.failure ?? props.failure} />
-        <TextField label="Access token" name="token" type="password" value={token} onValue={setToken} required hint="On a development machine: npm run users:token -- --email you@example.com" />
+        <TextField
+          label="Access token"
+          name="token"
+          type="password"
+          value={token}
+          onValue={setToken}
+          required
+          hint="On a development machine: npm run users:token -- --email you@example.com"
+        />
         <button class="primary" type="submit" disabled={submit.busy}>
           Sign in
         </button>
@@ -112,7 +120,8 @@ function Console(props: { userId: number; onSignedOut: () => void }) {
   if (!tenants) return <Loading />;
   if (!tenant) return <NoTenant onSignOut={signOut} />;
   if (!sites) return <Loading />;
-  if (!site) return <p class="alert">This tenant has no site yet: an owner creates one with the admin API (POST /admin/api/tenants/{tenant.id}/sites).</p>;
+  if (!site)
+    return <p class="alert">This tenant has no site yet: an owner creates one with the admin API (POST /admin/api/tenants/{tenant.id}/sites).</p>;
 
   const workspace: Workspace = {
     tenant,

@@ -27,7 +27,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload: useCallback(() => setRound((r) => r + 1), []) };
 }
 
-export const asFailure = (error: unknown) => (error instanceof ApiFailure ? error : new ApiFailure(0, error instanceof Error ? error.message : String(error)));
+export const asFailure = (error: unknown) =>
+  error instanceof ApiFailure ? error : new ApiFailure(0, error instanceof Error ? error.message : String(error));
 
 /**
  * A form's submission: runs the call, keeps the API's failure (its message above the form, each
@@ -122,7 +123,15 @@ const FieldError = ({ id, error }: { id: string; error?: string }) =>
     </small>
   ) : null;
 
-export function SelectField(props: { label: string; name: string; value: string; onValue: (v: string) => void; options: [string, string][]; error?: string; disabled?: boolean }) {
+export function SelectField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (v: string) => void;
+  options: [string, string][];
+  error?: string;
+  disabled?: boolean;
+}) {
   const id = useId();
   return (
     <div class={`field${props.error ? " invalid" : ""}`}>
@@ -149,7 +158,13 @@ export function SelectField(props: { label: string; name: string; value: string;
 export function CheckField(props: { label: string; checked: boolean; onValue: (v: boolean) => void; name?: string }) {
   return (
     <label class="check">
-      <input type="checkbox" name={props.name} checked={props.checked} onChange={(e: Event) => props.onValue((e.target as HTMLInputElement).checked)} /> {props.label}
+      <input
+        type="checkbox"
+        name={props.name}
+        checked={props.checked}
+        onChange={(e: Event) => props.onValue((e.target as HTMLInputElement).checked)}
+      />{" "}
+      {props.label}
     </label>
   );
 }
@@ -184,7 +199,8 @@ export function Loading({ failure }: { failure?: ApiFailure }) {
   );
 }
 
-export const formatDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—");
+export const formatDate = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";
 
 /** The value of a datetime-local input as a UTC ISO instant, and back. */
 export const localInputToIso = (value: string) => (value ? new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z") : "");
@@ -209,7 +225,15 @@ export function TableHead({ columns }: { columns: string[] }) {
 }
 
 /** Files dropped here or chosen with its button (the keyboard's way in). */
-export function DropZone(props: { label: string; button: string; accept: string; multiple?: boolean; name?: string; onFiles: (files: File[]) => void; children?: Child }) {
+export function DropZone(props: {
+  label: string;
+  button: string;
+  accept: string;
+  multiple?: boolean;
+  name?: string;
+  onFiles: (files: File[]) => void;
+  children?: Child;
+}) {
   const [over, setOver] = useState(false);
   const id = useId();
   return (
@@ -250,7 +274,15 @@ export function DropZone(props: { label: string; button: string; accept: string;
  * A removal: asks first (when `question` is given), sends `DELETE path` through the screen's
  * submission (its message shown as the screen's), then reloads the screen's data.
  */
-export function DeleteButton(props: { label?: string; name: string; question?: string; path: string; done: string; run: ReturnType<typeof useSubmit>["run"]; onDone: () => void }) {
+export function DeleteButton(props: {
+  label?: string;
+  name: string;
+  question?: string;
+  path: string;
+  done: string;
+  run: ReturnType<typeof useSubmit>["run"];
+  onDone: () => void;
+}) {
   return (
     <button
       type="button"

@@ -37,7 +37,9 @@ const corpusText = (file: CorpusFile) => readFileSync(corpusPath(file), "utf8");
 export function requireCorpora(): void {
   const missing = CORPUS_FILES.filter((file) => !existsSync(corpusPath(file)));
   if (missing.length === 0) return;
-  console.error(`data/corpora/ lacks ${missing.join(", ")}.\nRun \`npm run corpora\` once: it builds the labelled sets from their public sources (see data/corpora/README.md).`);
+  console.error(
+    `data/corpora/ lacks ${missing.join(", ")}.\nRun \`npm run corpora\` once: it builds the labelled sets from their public sources (see data/corpora/README.md).`,
+  );
   process.exit(1);
 }
 
@@ -63,10 +65,12 @@ function labelledLines(text: string): LabelledText[] {
 export function sentimentSentences(source?: "amazon" | "imdb" | "yelp"): LabelledText[] {
   const sets = source ? [source] : (["amazon", "imdb", "yelp"] as const);
   return sets.flatMap((set) =>
-    (JSON.parse(readFileSync(join(packageDir("sentiment"), "test/fixtures", `${set}.json`), "utf8")) as { text: string; class: number }[]).map((item) => ({
-      text: item.text,
-      label: item.class === 1 ? "positive" : "negative",
-    })),
+    (JSON.parse(readFileSync(join(packageDir("sentiment"), "test/fixtures", `${set}.json`), "utf8")) as { text: string; class: number }[]).map(
+      (item) => ({
+        text: item.text,
+        label: item.class === 1 ? "positive" : "negative",
+      }),
+    ),
   );
 }
 
@@ -137,7 +141,8 @@ export function personNames(): string[] {
 export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) => i % 10 !== 9), calibration: items.filter((_, i) => i % 10 === 9) });
 
 /** Our own labelled sentences (data/classifiers, written for this project, CC0). */
-export const projectSentences = (name: "topic" | "intent") => labelledLines(readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8"));
+export const projectSentences = (name: "topic" | "intent") =>
+  labelledLines(readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8"));
 
 /** A sentence with gold entities: the tokens joined by spaces, and each entity's character span. */
 export interface NerSentence {

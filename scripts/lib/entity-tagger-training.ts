@@ -1,5 +1,18 @@
 import { hintsOfText } from "../../src/intelligence/entities";
-import { bestTag, decode, entityConfidence, entitySpans, featureRows, logOdds, staticFeatures, TAGS, tokenRows, type EntityTaggerModel, type Tag, type TokenHints } from "../../src/intelligence/entity-tagger";
+import {
+  bestTag,
+  decode,
+  entityConfidence,
+  entitySpans,
+  featureRows,
+  logOdds,
+  staticFeatures,
+  TAGS,
+  tokenRows,
+  type EntityTaggerModel,
+  type Tag,
+  type TokenHints,
+} from "../../src/intelligence/entity-tagger";
 import { packWeights, weightsOf } from "../../src/intelligence/linear-model";
 import { calibrationSplit, evenSample, nerSentenceOf, type NerSentence } from "./corpora";
 import { fitCalibration, logLoss, shuffled } from "./logistic-regression";
@@ -54,7 +67,12 @@ function heldOutF1(held: Held, buckets: number, weight: (index: number) => numbe
  * include the tags it predicted before it, and a wrong tag moves the weights at once. After each
  * pass the averaged weights are scored on the held-out sentences.
  */
-function averagedWeights(prepared: Prepared[], held: Held, options: TaggerOptions, progress: (message: string) => void): { weights: Float32Array; epoch: number; f1: number } {
+function averagedWeights(
+  prepared: Prepared[],
+  held: Held,
+  options: TaggerOptions,
+  progress: (message: string) => void,
+): { weights: Float32Array; epoch: number; f1: number } {
   const size = options.buckets * TAGS.length;
   const weights = new Float64Array(size);
   // Each weight's sum of updates times the step they came at: the average is w - sums / steps.
@@ -99,7 +117,10 @@ function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "buckets">
     const gold = new Set(sentence.entities.map((e) => `${e.start}:${e.end}:${e.type}`));
     return entitySpans(sentence.tokens, tags, probabilities)
       .filter((span) => span.label !== "MISC")
-      .map((span) => ({ ...span, right: gold.has(`${sentence.tokens[span.first]!.start}:${sentence.tokens[span.last]!.end}:${span.label}`) ? 1 : 0 }));
+      .map((span) => ({
+        ...span,
+        right: gold.has(`${sentence.tokens[span.first]!.start}:${sentence.tokens[span.last]!.end}:${span.label}`) ? 1 : 0,
+      }));
   });
 }
 
@@ -107,7 +128,9 @@ function scoreEntities(prepared: Held, model: Pick<EntityTaggerModel, "buckets">
  * The temperature and Platt scaling (of the log-odds) that make entity confidences likeliest over
  * the sentences each tagger is scored on, pooled.
  */
-function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets" | "weights">; held: Held }[]): Pick<EntityTaggerModel, "temperature" | "calibration"> {
+function fitTaggerCalibration(
+  scored: { model: Pick<EntityTaggerModel, "buckets" | "weights">; held: Held }[],
+): Pick<EntityTaggerModel, "temperature" | "calibration"> {
   const weights = scored.map(({ model }) => {
     const table = weightsOf(model);
     return (index: number) => table.get(index) ?? 0;
@@ -129,11 +152,22 @@ function fitTaggerCalibration(scored: { model: Pick<EntityTaggerModel, "buckets"
   return { temperature, calibration };
 }
 
-const withHints = (sentences: NerSentence[], personNames: ReadonlySet<string>): Held => sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence, personNames) }));
+const withHints = (sentences: NerSentence[], personNames: ReadonlySet<string>): Held =>
+  sentences.map((sentence) => ({ sentence, hints: hintsOf(sentence, personNames) }));
 
 /** The averaged, pruned and packed weights learned from `train`, the passes chosen on `held`. */
-function learnWeights(train: NerSentence[], held: NerSentence[], personNames: ReadonlySet<string>, options: TaggerOptions, progress: (message: string) => void) {
-  const { weights: averaged, epoch, f1 } = averagedWeights(prepare(train, personNames, options.buckets, progress), withHints(held, personNames), options, progress);
+function learnWeights(
+  train: NerSentence[],
+  held: NerSentence[],
+  personNames: ReadonlySet<string>,
+  options: TaggerOptions,
+  progress: (message: string) => void,
+) {
+  const {
+    weights: averaged,
+    epoch,
+    f1,
+  } = averagedWeights(prepare(train, personNames, options.buckets, progress), withHints(held, personNames), options, progress);
   const kept: [number, number][] = [];
   averaged.forEach((w, index) => {
     if (Math.abs(w) >= options.keepAbove) kept.push([index, w]);
@@ -177,7 +211,11 @@ export interface TaggerCorpora {
  * learned without it tags it, and the pooled entities fit the temperature and Platt scaling.
  * Confidences fitted on held-out sentences of the training corpora were too high on other text.
  */
-export function trainEntityTagger({ corpora, edited, unseen, personNames }: TaggerCorpora, options: TaggerOptions, progress: (message: string) => void): EntityTaggerModel {
+export function trainEntityTagger(
+  { corpora, edited, unseen, personNames }: TaggerCorpora,
+  options: TaggerOptions,
+  progress: (message: string) => void,
+): EntityTaggerModel {
   const splits = Object.fromEntries(
     Object.entries(corpora).map(([name, sentences]) => {
       const { fit, calibration } = calibrationSplit(sentences);
@@ -187,12 +225,16 @@ export function trainEntityTagger({ corpora, edited, unseen, personNames }: Tagg
   );
   const pooled = (names: string[], part: "fit" | "calibration") => names.flatMap((name) => splits[name]![part]);
   const names = Object.keys(corpora);
-  const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), personNames, options, (message) => progress(`all corpora: ${message}`));
+  const model = learnWeights(pooled(names, "fit"), pooled(names, "calibration"), personNames, options, (message) =>
+    progress(`all corpora: ${message}`),
+  );
   // Each unseen corpus weighs the same in the fit, whatever its size: an even sample of each, as many sentences as the smallest has.
   const share = Math.min(...unseen.map((name) => corpora[name]!.length));
   const scored = unseen.map((left) => {
     const others = names.filter((name) => name !== left);
-    const without = learnWeights(pooled(others, "fit"), pooled(others, "calibration"), personNames, options, (message) => progress(`without ${left}: ${message}`));
+    const without = learnWeights(pooled(others, "fit"), pooled(others, "calibration"), personNames, options, (message) =>
+      progress(`without ${left}: ${message}`),
+    );
     return { model: without, held: withHints(evenSample(corpora[left]!, share), personNames) };
   });
   progress("calibrating");

@@ -40,5 +40,12 @@ export function calibrateLanguage(sentences: LanguageSentence[], source: string)
   };
   const reliableAbove = THRESHOLDS.find((t) => precisionFrom(t) >= RELIABLE_PRECISION) ?? 1;
   const round = (n: number) => Number(n.toFixed(4));
-  return { temperature: round(temperature), topScoreWeight: best.topScoreWeight, a: round(best.a), b: round(best.b), reliableAbove: round(reliableAbove), source };
+  return {
+    temperature: round(temperature),
+    topScoreWeight: best.topScoreWeight,
+    a: round(best.a),
+    b: round(best.b),
+    reliableAbove: round(reliableAbove),
+    source,
+  };
 }

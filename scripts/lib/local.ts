@@ -105,7 +105,10 @@ export function startLocalServer(port: string, env: Record<string, string> = {},
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
   return {
     memoryMiB() {
-      const pids = spawnSync("pgrep", ["-g", String(group), "workerd"], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
+      const pids = spawnSync("pgrep", ["-g", String(group), "workerd"], { encoding: "utf8" })
+        .stdout.trim()
+        .split("\n")
+        .filter(Boolean);
       const kib = pids.map((pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0));
       return kib.length ? Math.round(kib.reduce((sum, n) => sum + n, 0) / 1024) : undefined;
     },

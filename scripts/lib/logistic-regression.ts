@@ -1,4 +1,13 @@
-import { hashedFeatures, packWeights, scoreText, textLength, type Calibration, type FeatureOptions, type LinearModel, type Valences } from "../../src/intelligence/linear-model";
+import {
+  hashedFeatures,
+  packWeights,
+  scoreText,
+  textLength,
+  type Calibration,
+  type FeatureOptions,
+  type LinearModel,
+  type Valences,
+} from "../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
 import { seededRandom } from "./random";
 
@@ -108,15 +117,24 @@ export function fitCalibration(scores: number[], ys: number[]): Calibration {
  * Trains on `train`, fits the calibration on `calibration` (data the weights never saw), and keeps
  * the weights that matter.
  */
-export function trainLinearModel(train: LabelledText[], calibration: LabelledText[], options: TrainingOptions, progress: (message: string) => void): LinearModel {
+export function trainLinearModel(
+  train: LabelledText[],
+  calibration: LabelledText[],
+  options: TrainingOptions,
+  progress: (message: string) => void,
+): LinearModel {
   const labels = [...new Set(train.map((e) => e.label))].sort();
-  if (labels.length !== 2 || !labels.includes(options.positive)) throw new Error(`expected two labels including ${options.positive}, got ${labels.join(", ")}`);
+  if (labels.length !== 2 || !labels.includes(options.positive))
+    throw new Error(`expected two labels including ${options.positive}, got ${labels.join(", ")}`);
   const negative = labels.find((l) => l !== options.positive)!;
   const shape = { buckets: options.buckets, features: options.features };
   const hashed = train.map((e) => hashedFeatures(e.text, shape, options.valences));
   const documents = new Uint32Array(options.buckets);
   for (const buckets of hashed) for (const b of buckets) documents[b]!++;
-  const examples = hashed.map((buckets, i) => ({ buckets: buckets.filter((b) => documents[b]! >= options.minDocuments), y: train[i]!.label === options.positive ? 1 : 0 }));
+  const examples = hashed.map((buckets, i) => ({
+    buckets: buckets.filter((b) => documents[b]! >= options.minDocuments),
+    y: train[i]!.label === options.positive ? 1 : 0,
+  }));
   const { weights, bias } = fit(examples, options, (epoch) => progress(`epoch ${epoch}/${options.epochs}`));
   const kept: [number, number][] = [];
   weights.forEach((w, bucket) => {
@@ -137,7 +155,11 @@ export function trainLinearModel(train: LabelledText[], calibration: LabelledTex
     score: scoreText(model, e.text, options.valences).score,
     y: e.label === options.positive ? 1 : 0,
   }));
-  const fitOn = (items: typeof scored) => fitCalibration(items.map((i) => i.score), items.map((i) => i.y));
+  const fitOn = (items: typeof scored) =>
+    fitCalibration(
+      items.map((i) => i.score),
+      items.map((i) => i.y),
+    );
   const overall = fitOn(scored);
   // Short and long texts get a calibration each where there is enough held-out data for one.
   for (const length of ["short", "long"] as const) {

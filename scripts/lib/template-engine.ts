@@ -34,7 +34,7 @@ function readLeb128(bytes: Uint8Array, at: number): [number, number] {
  */
 export function buildTemplateEngine(): void {
   const wasm = new Uint8Array(readFileSync(SOURCE));
-  for (let at = 8; at < wasm.length; ) {
+  for (let at = 8; at < wasm.length;) {
     const id = wasm[at]!;
     const [size, start] = readLeb128(wasm, at + 1);
     if (id !== MEMORY_SECTION) {

@@ -16,10 +16,7 @@ export interface Profile {
   fullName: string | null;
 }
 
-type ProviderSettings = Pick<
-  Bindings,
-  "CASDOOR_ENDPOINT" | "CASDOOR_CLIENT_ID" | "CASDOOR_CLIENT_SECRET" | "OIDC_DISCOVERY" | "OAUTH_REDIRECT_URL"
->;
+type ProviderSettings = Pick<Bindings, "CASDOOR_ENDPOINT" | "CASDOOR_CLIENT_ID" | "CASDOOR_CLIENT_SECRET" | "OIDC_DISCOVERY" | "OAUTH_REDIRECT_URL">;
 
 const REQUEST_TIMEOUT_MS = 10_000;
 

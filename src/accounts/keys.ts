@@ -20,8 +20,7 @@ export interface KeyInput {
 function assertNoEscalation(caller: Principal, requested: string[]) {
   if (caller.scopes.length === 0) return;
   const escalates =
-    requested.length === 0 ||
-    requested.some((scope) => scope === "*" || !scopeAllows(caller.scopes, scope as `${ScopeResource}:${string}`));
+    requested.length === 0 || requested.some((scope) => scope === "*" || !scopeAllows(caller.scopes, scope as `${ScopeResource}:${string}`));
   if (escalates) throw new ApiError(403, "Insufficient permissions");
 }
 
@@ -31,7 +30,10 @@ export const ACTIVE_KEYS_PER_PLAN: Record<Plan, number | null> = { free: 5, basi
 async function assertKeyAllowance(db: Database, caller: Principal) {
   const allowed = ACTIVE_KEYS_PER_PLAN[caller.plan];
   if (allowed === null) return;
-  const [active] = await db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, caller.userId), eq(apiKeys.isActive, true)));
+  const [active] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, caller.userId), eq(apiKeys.isActive, true)));
   if ((active?.n ?? 0) >= allowed) {
     throw new ApiError(409, `Key limit reached: the ${caller.plan} plan allows ${allowed} active keys; revoke one first`);
   }
@@ -50,12 +52,15 @@ export async function createKey(db: Database, encryptionKey: string, caller: Pri
   });
 }
 
-export const listKeys = (db: Database, userId: number) =>
-  db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id));
+export const listKeys = (db: Database, userId: number) => db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id));
 
 /** Another user's key is "not found", so ids cannot be probed. */
 export async function ownKey(db: Database, userId: number, id: number): Promise<ApiKey> {
-  const [key] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId))).limit(1);
+  const [key] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+    .limit(1);
   if (!key) throw new ApiError(404, "Not found");
   return key;
 }

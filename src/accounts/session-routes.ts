@@ -18,7 +18,10 @@ const tags = ["A · Accounts and keys"];
 /** A1 is anonymous and stores a login attempt per call: this many a minute from one address. */
 export const LOGINS_PER_ADDRESS_PER_MINUTE = 30;
 const detail = (description: string) => ({ description, content: { "application/json": { schema: detailSchema } } });
-const invalid = { description: "Malformed parameters: `detail` lists the fields", content: { "application/json": { schema: validationErrorSchema } } };
+const invalid = {
+  description: "Malformed parameters: `detail` lists the fields",
+  content: { "application/json": { schema: validationErrorSchema } },
+};
 
 const routes = {
   login: createRoute({

@@ -13,7 +13,11 @@ export const REFRESH_TOKEN_SECONDS = 7 * 24 * 60 * 60;
 const REFRESH_TOKEN_PREFIX = "svc_rt_";
 
 const isoIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
-const base64Url = (bytes: ArrayBuffer) => toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/(?<!=)=+$/, "");
+const base64Url = (bytes: ArrayBuffer) =>
+  toBase64(bytes)
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/(?<!=)=+$/, "");
 
 /** A1: a random state for the browser's cookie, a PKCE pair, and the provider's authorize URL. */
 export async function startLogin(db: Database, env: Bindings): Promise<{ state: string; authorizeUrl: string }> {
@@ -77,7 +81,9 @@ export async function finishLogin(
 
   const [existing] = await db.select().from(users).where(eq(users.casdoorId, profile.sub)).limit(1);
   if (existing && !existing.isActive) throw new ApiError(403, "Account is deactivated");
-  const admins = env.ADMIN_EMAILS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const admins = env.ADMIN_EMAILS.split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
   const role = admins.includes(profile.email.toLowerCase()) ? "admin" : (existing?.role ?? "user");
 
   const refresh = await newRefreshToken();
@@ -114,11 +120,18 @@ export interface RefreshedSession {
  */
 export async function refreshSession(db: Database, env: Bindings, presented: string): Promise<RefreshedSession> {
   const invalid = new ApiError(401, "Invalid authentication credentials");
-  const [current] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, await sha256Hex(presented))).limit(1);
+  const [current] = await db
+    .select()
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, await sha256Hex(presented)))
+    .limit(1);
   if (!current) throw invalid;
   const now = new Date().toISOString();
   const revokeFamily = () =>
-    db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
+    db
+      .update(refreshTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
   if (current.usedAt || current.revokedAt) {
     await revokeFamily();
     throw invalid;

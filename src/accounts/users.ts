@@ -21,12 +21,7 @@ export async function readUser(db: Database, caller: Principal, id: number): Pro
 }
 
 /** A10: an admin, or the user themself. */
-export async function updateUser(
-  db: Database,
-  caller: Principal,
-  id: number,
-  changes: { full_name: string; email: string },
-): Promise<User> {
+export async function updateUser(db: Database, caller: Principal, id: number, changes: { full_name: string; email: string }): Promise<User> {
   if (caller.role !== "admin" && caller.userId !== id) throw forbidden();
   const [user] = await db
     .update(users)
@@ -49,7 +44,11 @@ export async function deactivateUser(db: Database, caller: Principal, id: number
   const now = new Date().toISOString();
   const notLastAdmin = sql`NOT (${users.role} = 'admin' AND (SELECT count(*) FROM users WHERE role = 'admin' AND is_active = 1) <= 1)`;
   const [deactivated] = await db.batch([
-    db.update(users).set({ isActive: false, updatedAt: now }).where(and(eq(users.id, id), notLastAdmin)).returning({ id: users.id }),
+    db
+      .update(users)
+      .set({ isActive: false, updatedAt: now })
+      .where(and(eq(users.id, id), notLastAdmin))
+      .returning({ id: users.id }),
     db
       .update(refreshTokens)
       .set({ revokedAt: now })

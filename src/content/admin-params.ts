@@ -2,9 +2,19 @@ import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "./schema";
 import { languageCode, queryInteger } from "./params";
 
-const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" }).max(80);
-const name = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
-const domain = z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });
+const slug = z
+  .string()
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" })
+  .max(80);
+const name = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` });
+const domain = z
+  .string()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });
 /** An address a page links to: http(s), or a path of the site; never `javascript:`, `data:` or `//host`. */
 const linkOrPath = z
   .string()
@@ -24,8 +34,25 @@ export const siteCreate = z.strictObject({
   slug,
   defaultLanguage: languageCode.optional(),
   languages: z.array(languageCode).max(20).optional(),
-  timezone: z.string().max(60).refine((tz) => { try { new Intl.DateTimeFormat("en", { timeZone: tz }); return true; } catch { return false; } }, { error: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
-  theme: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "theme must be a theme's folder name" }).optional(),
+  timezone: z
+    .string()
+    .max(60)
+    .refine(
+      (tz) => {
+        try {
+          new Intl.DateTimeFormat("en", { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { error: "must be an IANA time zone, e.g. Europe/Berlin" },
+    )
+    .optional(),
+  theme: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, { error: "theme must be a theme's folder name" })
+    .optional(),
   seoTitlePattern: z.string().max(120).optional(),
   seoDescription: z.string().max(300).nullable().optional(),
   seoImage: linkOrPath.nullable().optional(),
@@ -63,7 +90,10 @@ export const contentCreate = z.strictObject({
   title: name(200),
   slug,
   intro: z.string().max(1000).optional(),
-  bodyMarkdown: z.string().max(MAX_BODY_CHARACTERS, { error: `must be at most ${MAX_BODY_CHARACTERS} characters` }).optional(),
+  bodyMarkdown: z
+    .string()
+    .max(MAX_BODY_CHARACTERS, { error: `must be at most ${MAX_BODY_CHARACTERS} characters` })
+    .optional(),
   coverImages: linkOrPath.nullable().optional(),
   language: languageCode,
   translationOf: z.number().int().positive().nullable().optional(),
@@ -90,7 +120,12 @@ const menuLink = z.union([
   z.strictObject({ category: z.number().int().positive() }),
   z.strictObject({ content: z.number().int().positive() }),
   z.strictObject({ tag: z.string().min(1).max(60) }),
-  z.strictObject({ url: z.string().regex(/^(https?:\/\/|\/)/, { error: "url must be http(s) or start with /" }).max(500) }),
+  z.strictObject({
+    url: z
+      .string()
+      .regex(/^(https?:\/\/|\/)/, { error: "url must be http(s) or start with /" })
+      .max(500),
+  }),
 ]);
 /** Menus nest three levels at most: written out, so the bound is in the schema and the document. */
 const menuLeaf = z.strictObject({ label: name(80), link: menuLink });
@@ -99,12 +134,20 @@ const menuItem = menuLeaf.extend({ children: z.array(menuBranch).max(50).optiona
 
 /** The three content tag types of the interface, each with its own definition. */
 export const contentTagWrite = z.discriminatedUnion("type", [
-  z.strictObject({ siteId: z.number().int().positive(), type: z.literal("menu"), name: slug, definition: z.strictObject({ items: z.array(menuItem).max(50) }) }),
+  z.strictObject({
+    siteId: z.number().int().positive(),
+    type: z.literal("menu"),
+    name: slug,
+    definition: z.strictObject({ items: z.array(menuItem).max(50) }),
+  }),
   z.strictObject({
     siteId: z.number().int().positive(),
     type: z.literal("taxonomy"),
     name: slug,
-    definition: z.strictObject({ categories: z.array(z.number().int().positive()).max(100).optional(), tags: z.array(z.string().min(1).max(60)).max(100).optional() }),
+    definition: z.strictObject({
+      categories: z.array(z.number().int().positive()).max(100).optional(),
+      tags: z.array(z.string().min(1).max(60)).max(100).optional(),
+    }),
   }),
   z.strictObject({
     siteId: z.number().int().positive(),
@@ -131,14 +174,22 @@ export const keyCreate = z.strictObject({
 export const redirectWrite = z.strictObject({
   siteId: z.number().int().positive(),
   fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "fromPath must be a path starting with /, without query or fragment" }),
-  toUrl: z.string().regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "toUrl must be an http(s) URL or a path starting with /" }).max(1000),
+  toUrl: z
+    .string()
+    .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "toUrl must be an http(s) URL or a path starting with /" })
+    .max(1000),
   status: z.union([z.literal(301), z.literal(302)], { error: "status must be 301 or 302" }).default(301),
 });
 
 const adFields = {
   slot: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "slot must be a slot code: lower-case letters, digits, dashes" }),
   mediaId: z.number().int().positive().nullable().optional(),
-  link: z.string().regex(/^https?:\/\//, { error: "link must be an http(s) URL" }).max(1000).nullable().optional(),
+  link: z
+    .string()
+    .regex(/^https?:\/\//, { error: "link must be an http(s) URL" })
+    .max(1000)
+    .nullable()
+    .optional(),
   /** Shown in a sandboxed iframe on the site, never inline. */
   html: z.string().max(20_000, { error: "html must be at most 20000 characters" }).nullable().optional(),
   startsAt: isoInstant,
@@ -148,7 +199,22 @@ const adFields = {
 };
 
 export const adCreate = z.discriminatedUnion("kind", [
-  z.strictObject({ siteId: z.number().int().positive(), kind: z.literal("image"), ...adFields, mediaId: z.number().int().positive({ error: "mediaId: an image ad needs its image" }) }),
-  z.strictObject({ siteId: z.number().int().positive(), kind: z.literal("html"), ...adFields, html: z.string().min(1, { error: "html: an HTML ad needs its snippet" }).max(20_000) }),
+  z.strictObject({
+    siteId: z.number().int().positive(),
+    kind: z.literal("image"),
+    ...adFields,
+    mediaId: z.number().int().positive({ error: "mediaId: an image ad needs its image" }),
+  }),
+  z.strictObject({
+    siteId: z.number().int().positive(),
+    kind: z.literal("html"),
+    ...adFields,
+    html: z.string().min(1, { error: "html: an HTML ad needs its snippet" }).max(20_000),
+  }),
 ]);
-export const adUpdate = z.strictObject({ kind: z.enum(["image", "html"]).optional(), ...adFields, slot: adFields.slot.optional(), startsAt: isoInstant.optional() });
+export const adUpdate = z.strictObject({
+  kind: z.enum(["image", "html"]).optional(),
+  ...adFields,
+  slot: adFields.slot.optional(),
+  startsAt: isoInstant.optional(),
+});

@@ -5,7 +5,16 @@ import { users } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
-import type { categoryCreate, categoryOrder, categoryUpdate, contentCreate, contentTagWrite, contentUpdate, siteCreate, siteUpdate } from "./admin-params";
+import type {
+  categoryCreate,
+  categoryOrder,
+  categoryUpdate,
+  contentCreate,
+  contentTagWrite,
+  contentUpdate,
+  siteCreate,
+  siteUpdate,
+} from "./admin-params";
 import { renderMarkdown } from "./markdown";
 import {
   auditLog,
@@ -42,7 +51,10 @@ async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T>
 export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
   // This isolate's cached copy of the site goes too: its version names the edge cache's key.
   forgetSiteForReaders(siteId);
-  return db.update(sites).set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() }).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
+  return db
+    .update(sites)
+    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
 }
 
 const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>
@@ -56,12 +68,24 @@ const audit = (db: Database, scope: TenantScope, userId: number, action: string,
  * past the first count undo their own tenant.
  */
 export async function createTenant(db: Database, userId: number, input: { name: string; slug: string }, maxOwned?: number) {
-  const owned = async () => (await db.select({ n: count() }).from(tenants).where(and(eq(tenants.ownerId, userId), eq(tenants.isActive, true))))[0]!.n;
+  const owned = async () =>
+    (
+      await db
+        .select({ n: count() })
+        .from(tenants)
+        .where(and(eq(tenants.ownerId, userId), eq(tenants.isActive, true)))
+    )[0]!.n;
   const tooMany = () => new ApiError(403, `An account may own at most ${maxOwned} tenants; ask the operator for more`);
   if (maxOwned !== undefined && (await owned()) >= maxOwned) throw tooMany();
   const tenant = await unlessTaken(`The tenant slug ${input.slug}`, async () => {
     const newId = sql<number>`(SELECT id FROM tenants WHERE slug = ${input.slug})`;
-    const [[created]] = await db.batch([db.insert(tenants).values({ ...input, ownerId: userId }).returning(), db.insert(tenantMembers).values({ tenantId: newId, userId, role: "owner" })]);
+    const [[created]] = await db.batch([
+      db
+        .insert(tenants)
+        .values({ ...input, ownerId: userId })
+        .returning(),
+      db.insert(tenantMembers).values({ tenantId: newId, userId, role: "owner" }),
+    ]);
     return created!;
   });
   if (maxOwned !== undefined && (await owned()) > maxOwned) {
@@ -100,7 +124,11 @@ export async function setMember(db: Database, scope: TenantScope, email: string,
   if (role !== "owner") {
     const [[existing], changed] = await db.batch([
       db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
-      db.update(tenantMembers).set({ role }).where(and(member, eq(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, user.id))).returning(),
+      db
+        .update(tenantMembers)
+        .set({ role })
+        .where(and(member, eq(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, user.id)))
+        .returning(),
     ]);
     if (existing?.role === "owner") {
       if (changed.length === 0) throw new ApiError(409, LAST_OWNER);
@@ -119,7 +147,10 @@ export async function removeMember(db: Database, scope: TenantScope, userId: num
   const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, userId));
   const [[existing], removed] = await db.batch([
     db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
-    db.delete(tenantMembers).where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId)))).returning(),
+    db
+      .delete(tenantMembers)
+      .where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId))))
+      .returning(),
   ]);
   if (!existing) throw new ApiError(404, `No member with user id ${userId}`);
   if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
@@ -131,13 +162,22 @@ export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(si
 
 export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {
   return unlessTaken(`The site slug ${input.slug}`, async () => {
-    const [site] = await db.insert(sites).values({ ...input, tenantId: scope.tenantId, languages: input.languages ?? [input.defaultLanguage ?? "en"] }).returning();
+    const [site] = await db
+      .insert(sites)
+      .values({ ...input, tenantId: scope.tenantId, languages: input.languages ?? [input.defaultLanguage ?? "en"] })
+      .returning();
     return site!;
   });
 }
 
 /** Changes a site and its claimed host names in one batch (domains.ts checks the names). */
-export async function updateSite(db: Database, env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">, scope: TenantScope, siteId: number, input: z.infer<typeof siteUpdate>) {
+export async function updateSite(
+  db: Database,
+  env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">,
+  scope: TenantScope,
+  siteId: number,
+  input: z.infer<typeof siteUpdate>,
+) {
   await siteInScope(db, scope, siteId);
   const { primaryDomain, aliases, ...fields } = input;
   const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });
@@ -161,7 +201,12 @@ export async function activateTheme(db: Database, scope: TenantScope, site: Site
   const [[updated]] = await db.batch([
     db
       .update(sites)
-      .set({ theme, previousTheme: site.theme === theme ? site.previousTheme : site.theme, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+      .set({
+        theme,
+        previousTheme: site.theme === theme ? site.previousTheme : site.theme,
+        contentVersion: sql`${sites.contentVersion} + 1`,
+        updatedAt: new Date().toISOString(),
+      })
       .where(inTenant(sites.tenantId, scope, eq(sites.id, site.id)))
       .returning(),
     audit(db, scope, userId, "activate-theme", `site ${site.id}: ${theme} (was ${site.theme})`),
@@ -172,7 +217,11 @@ export async function activateTheme(db: Database, scope: TenantScope, site: Site
 // Categories
 
 async function categoryInScope(db: Database, scope: TenantScope, id: number) {
-  const [category] = await db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))).limit(1);
+  const [category] = await db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
+    .limit(1);
   if (!category) throw new ApiError(404, `No category with id ${id}`);
   return category;
 }
@@ -184,7 +233,10 @@ async function assertParent(db: Database, scope: TenantScope, siteId: number, pa
   });
   if (parent.siteId !== siteId) throw new ApiError(400, "parentId: the parent is a category of another site");
   // No cycles: the new parent must not sit below the category itself.
-  const all = await db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)));
+  const all = await db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)));
   for (let at: number | null = parentId; at !== null; at = all.find((c) => c.id === at)?.parentId ?? null) {
     if (at === self) throw new ApiError(400, "parentId: a category cannot be placed below itself");
   }
@@ -192,14 +244,24 @@ async function assertParent(db: Database, scope: TenantScope, siteId: number, pa
 
 export async function categoriesOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
-  return db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId))).orderBy(categories.position, categories.id);
+  return db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)))
+    .orderBy(categories.position, categories.id);
 }
 
 export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
   await siteInScope(db, scope, input.siteId);
   await assertParent(db, scope, input.siteId, input.parentId);
   return unlessTaken(`The category slug ${input.slug}`, async () => {
-    const [[category]] = await db.batch([db.insert(categories).values({ ...input, tenantId: scope.tenantId }).returning(), bumpVersion(db, scope, input.siteId)]);
+    const [[category]] = await db.batch([
+      db
+        .insert(categories)
+        .values({ ...input, tenantId: scope.tenantId })
+        .returning(),
+      bumpVersion(db, scope, input.siteId),
+    ]);
     return category!;
   });
 }
@@ -209,7 +271,11 @@ export async function updateCategory(db: Database, scope: TenantScope, id: numbe
   await assertParent(db, scope, existing.siteId, input.parentId, id);
   return unlessTaken("The category slug", async () => {
     const [[category]] = await db.batch([
-      db.update(categories).set(input).where(inTenant(categories.tenantId, scope, eq(categories.id, id))).returning(),
+      db
+        .update(categories)
+        .set(input)
+        .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
+        .returning(),
       bumpVersion(db, scope, existing.siteId),
     ]);
     return category!;
@@ -222,9 +288,17 @@ export async function orderCategories(db: Database, scope: TenantScope, siteId: 
   const siblings = all.filter((category) => category.parentId === input.parentId).map((category) => category.id);
   const given = new Set(input.ids);
   if (given.size !== input.ids.length || given.size !== siblings.length || siblings.some((id) => !given.has(id))) {
-    throw new ApiError(400, `ids: must list each of the ${siblings.length} categories under ${input.parentId === null ? "the top level" : `category ${input.parentId}`} once`);
+    throw new ApiError(
+      400,
+      `ids: must list each of the ${siblings.length} categories under ${input.parentId === null ? "the top level" : `category ${input.parentId}`} once`,
+    );
   }
-  const [first, ...rest] = input.ids.map((id, position) => db.update(categories).set({ position }).where(inTenant(categories.tenantId, scope, eq(categories.id, id))));
+  const [first, ...rest] = input.ids.map((id, position) =>
+    db
+      .update(categories)
+      .set({ position })
+      .where(inTenant(categories.tenantId, scope, eq(categories.id, id))),
+  );
   await db.batch([first!, ...rest, bumpVersion(db, scope, siteId)]);
   return categoriesOf(db, scope, siteId);
 }
@@ -233,8 +307,14 @@ export async function orderCategories(db: Database, scope: TenantScope, siteId: 
 export async function deleteCategory(db: Database, scope: TenantScope, id: number) {
   const existing = await categoryInScope(db, scope, id);
   const [[children], [linked]] = await db.batch([
-    db.select({ n: count() }).from(categories).where(inTenant(categories.tenantId, scope, eq(categories.parentId, id))),
-    db.select({ n: count() }).from(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id))),
+    db
+      .select({ n: count() })
+      .from(categories)
+      .where(inTenant(categories.tenantId, scope, eq(categories.parentId, id))),
+    db
+      .select({ n: count() })
+      .from(contentCategories)
+      .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id))),
   ]);
   if (children!.n > 0) throw new ApiError(409, `The category has ${children!.n} subcategories; move or delete them first`);
   if (linked!.n > 0) throw new ApiError(409, `The category holds ${linked!.n} contents; move them first`);
@@ -242,7 +322,14 @@ export async function deleteCategory(db: Database, scope: TenantScope, id: numbe
   const naming = await db
     .select({ name: contentTags.name })
     .from(contentTags)
-    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, existing.siteId), sql`EXISTS (SELECT 1 FROM json_each(${contentTags.definition}, '$.categories') WHERE value = ${id})`));
+    .where(
+      inTenant(
+        contentTags.tenantId,
+        scope,
+        eq(contentTags.siteId, existing.siteId),
+        sql`EXISTS (SELECT 1 FROM json_each(${contentTags.definition}, '$.categories') WHERE value = ${id})`,
+      ),
+    );
   if (naming.length) throw new ApiError(409, `The content tags ${naming.map((t) => t.name).join(", ")} name the category; change them first`);
   await db.batch([db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))), bumpVersion(db, scope, existing.siteId)]);
 }
@@ -250,28 +337,49 @@ export async function deleteCategory(db: Database, scope: TenantScope, id: numbe
 // Contents
 
 export async function contentInScope(db: Database, scope: TenantScope, id: number): Promise<Content> {
-  const [content] = await db.select().from(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id))).limit(1);
+  const [content] = await db
+    .select()
+    .from(contents)
+    .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
+    .limit(1);
   if (!content) throw new ApiError(404, `No content with id ${id}`);
   return content;
 }
 
 async function assertCategories(db: Database, scope: TenantScope, siteId: number, ids: number[] | undefined) {
   if (!ids?.length) return;
-  const found = await db.select({ id: categories.id }).from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId), inArray(categories.id, ids)));
+  const found = await db
+    .select({ id: categories.id })
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId), inArray(categories.id, ids)));
   const missing = ids.filter((id) => !found.some((f) => f.id === id));
   if (missing.length) throw new ApiError(400, `categoryIds: no category ${missing.join(", ")} in site ${siteId}`);
 }
 
 export async function contentDetail(db: Database, scope: TenantScope, id: number) {
   const content = await contentInScope(db, scope, id);
-  const linked = await db.select({ id: contentCategories.categoryId }).from(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id)));
+  const linked = await db
+    .select({ id: contentCategories.categoryId })
+    .from(contentCategories)
+    .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id)));
   return { ...content, categoryIds: linked.map((l) => l.id) };
 }
 
 export async function listContents(db: Database, scope: TenantScope, q: { siteId?: number; status?: ContentStatus; page: number; size: number }) {
-  const where = inTenant(contents.tenantId, scope, q.siteId ? eq(contents.siteId, q.siteId) : undefined, q.status ? eq(contents.status, q.status) : undefined);
+  const where = inTenant(
+    contents.tenantId,
+    scope,
+    q.siteId ? eq(contents.siteId, q.siteId) : undefined,
+    q.status ? eq(contents.status, q.status) : undefined,
+  );
   const [items, [total]] = await db.batch([
-    db.select().from(contents).where(where).orderBy(desc(contents.updatedAt), desc(contents.id)).limit(q.size).offset((q.page - 1) * q.size),
+    db
+      .select()
+      .from(contents)
+      .where(where)
+      .orderBy(desc(contents.updatedAt), desc(contents.id))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
     db.select({ total: count() }).from(contents).where(where),
   ]);
   return { items, total: total?.total ?? 0, page: q.page, size: q.size };
@@ -299,8 +407,19 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
   const newId = sql<number>`(SELECT id FROM contents WHERE site_id = ${input.siteId} AND language = ${input.language} AND slug = ${input.slug})`;
   return unlessTaken(`The slug ${input.slug} in ${input.language}`, async () => {
     const [[content]] = await db.batch([
-      db.insert(contents).values({ ...fields, tenantId: scope.tenantId, authorId, bodyHtml, status: "draft" }).returning(),
-      db.insert(contentVersions).values({ tenantId: scope.tenantId, contentId: newId, version: 1, title: input.title, intro: input.intro ?? "", bodyMarkdown: input.bodyMarkdown ?? "", savedBy: authorId }),
+      db
+        .insert(contents)
+        .values({ ...fields, tenantId: scope.tenantId, authorId, bodyHtml, status: "draft" })
+        .returning(),
+      db.insert(contentVersions).values({
+        tenantId: scope.tenantId,
+        contentId: newId,
+        version: 1,
+        title: input.title,
+        intro: input.intro ?? "",
+        bodyMarkdown: input.bodyMarkdown ?? "",
+        savedBy: authorId,
+      }),
       ...(categoryIds ?? []).map((categoryId) => db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: newId, categoryId })),
       bumpVersion(db, scope, input.siteId),
     ]);
@@ -320,7 +439,10 @@ export async function updateContent(db: Database, scope: TenantScope, id: number
   const bodyHtml = input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body);
   return unlessTaken("The slug", async () => {
     const statements: BatchItem<"sqlite">[] = [
-      db.update(contents).set({ ...fields, bodyHtml, version, updatedAt: new Date().toISOString() }).where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
+      db
+        .update(contents)
+        .set({ ...fields, bodyHtml, version, updatedAt: new Date().toISOString() })
+        .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
       db.insert(contentVersions).values({
         tenantId: scope.tenantId,
         contentId: id,
@@ -334,7 +456,8 @@ export async function updateContent(db: Database, scope: TenantScope, id: number
     ];
     if (categoryIds) {
       statements.push(db.delete(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))));
-      for (const categoryId of categoryIds) statements.push(db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: id, categoryId }));
+      for (const categoryId of categoryIds)
+        statements.push(db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: id, categoryId }));
     }
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return contentDetail(db, scope, id);
@@ -353,7 +476,10 @@ export async function setPublication(db: Database, scope: TenantScope, id: numbe
   }
   const action = change === "unpublish" ? "unpublish" : status === "scheduled" ? "schedule" : "publish";
   await db.batch([
-    db.update(contents).set({ status, publishAt, updatedAt: now }).where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
+    db
+      .update(contents)
+      .set({ status, publishAt, updatedAt: now })
+      .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
     bumpVersion(db, scope, existing.siteId),
     audit(db, scope, userId, action, `content ${id}${publishAt && status === "scheduled" ? ` at ${publishAt}` : ""}`),
   ]);
@@ -365,7 +491,10 @@ export async function deleteContent(db: Database, scope: TenantScope, id: number
   await db.batch([
     db.delete(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))),
     db.delete(contentVersions).where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id))),
-    db.update(contents).set({ translationOf: null }).where(inTenant(contents.tenantId, scope, eq(contents.translationOf, id))),
+    db
+      .update(contents)
+      .set({ translationOf: null })
+      .where(inTenant(contents.tenantId, scope, eq(contents.translationOf, id))),
     db.delete(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
     bumpVersion(db, scope, existing.siteId),
     audit(db, scope, userId, "delete", `content ${id} (${existing.title})`),
@@ -384,7 +513,14 @@ export async function versionsOf(db: Database, scope: TenantScope, id: number) {
 /** One saved version with its text (the console diffs two). */
 export async function versionOf(db: Database, scope: TenantScope, id: number, version: number) {
   const [found] = await db
-    .select({ version: contentVersions.version, title: contentVersions.title, intro: contentVersions.intro, bodyMarkdown: contentVersions.bodyMarkdown, savedBy: contentVersions.savedBy, savedAt: contentVersions.savedAt })
+    .select({
+      version: contentVersions.version,
+      title: contentVersions.title,
+      intro: contentVersions.intro,
+      bodyMarkdown: contentVersions.bodyMarkdown,
+      savedBy: contentVersions.savedBy,
+      savedAt: contentVersions.savedAt,
+    })
     .from(contentVersions)
     .where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id), eq(contentVersions.version, version)))
     .limit(1);
@@ -402,7 +538,11 @@ export async function restoreVersion(db: Database, scope: TenantScope, id: numbe
 
 export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
-  return db.select().from(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, siteId))).orderBy(contentTags.type, contentTags.name);
+  return db
+    .select()
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, siteId)))
+    .orderBy(contentTags.type, contentTags.name);
 }
 
 /** Creates or replaces the tag of that name. */
@@ -421,7 +561,11 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
 
 /** What templates would read for a content tag now: a menu's items with URLs, a taxonomy's members, a posts query's contents. */
 export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
-  const [tag] = await db.select().from(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))).limit(1);
+  const [tag] = await db
+    .select()
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
+    .limit(1);
   if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
   const site = await siteInScope(db, scope, tag.siteId);
   if (tag.type === "menu") return (await resolvedMenus(db, site))[tag.name] ?? [];
@@ -429,10 +573,20 @@ export async function previewContentTag(db: Database, scope: TenantScope, id: nu
 }
 
 export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {
-  const [tag] = await db.select().from(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))).limit(1);
+  const [tag] = await db
+    .select()
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
+    .limit(1);
   if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
   await db.batch([db.delete(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))), bumpVersion(db, scope, tag.siteId)]);
 }
 
 export const auditOf = (db: Database, scope: TenantScope, page: number, size: number) =>
-  db.select().from(auditLog).where(inTenant(auditLog.tenantId, scope)).orderBy(desc(auditLog.id)).limit(size).offset((page - 1) * size);
+  db
+    .select()
+    .from(auditLog)
+    .where(inTenant(auditLog.tenantId, scope))
+    .orderBy(desc(auditLog.id))
+    .limit(size)
+    .offset((page - 1) * size);

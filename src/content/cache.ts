@@ -5,7 +5,11 @@ import type { Site } from "./schema";
 /** Short enough that a scheduled content shows within a minute of its time; readers revalidate in the background. */
 export const CACHE_CONTROL = "private, max-age=60, stale-while-revalidate=300";
 
-const etagOf = async (body: string) => `"${[...new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(body)))].slice(0, 10).map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+const etagOf = async (body: string) =>
+  `"${[...new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(body)))]
+    .slice(0, 10)
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")}"`;
 
 /**
  * A headless answer, cached at the edge under a key holding the site's content version: a change

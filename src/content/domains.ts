@@ -23,13 +23,22 @@ const viewOf = (row: SiteDomain): DomainView => ({
   host: row.host,
   primary: row.isPrimary,
   verified: row.verifiedAt !== null,
-  verification: row.verifiedAt === null ? { type: "TXT", name: `${VERIFICATION_LABEL}.${row.host}`, value: `gateway-verification=${row.verificationToken}` } : null,
+  verification:
+    row.verifiedAt === null
+      ? { type: "TXT", name: `${VERIFICATION_LABEL}.${row.host}`, value: `gateway-verification=${row.verificationToken}` }
+      : null,
 });
 
 /** Sites with their host names, in one query for all of them. */
 export async function withDomains(db: Database, scope: TenantScope, list: Site[]): Promise<SiteView[]> {
   const ids = list.map((site) => site.id);
-  const rows = ids.length ? await db.select().from(siteDomains).where(inTenant(siteDomains.tenantId, scope, inArray(siteDomains.siteId, ids))).orderBy(siteDomains.id) : [];
+  const rows = ids.length
+    ? await db
+        .select()
+        .from(siteDomains)
+        .where(inTenant(siteDomains.tenantId, scope, inArray(siteDomains.siteId, ids)))
+        .orderBy(siteDomains.id)
+    : [];
   return list.map((site) => {
     const own = rows.filter((row) => row.siteId === site.id);
     return {
@@ -46,7 +55,8 @@ export const withDomainsOne = async (db: Database, scope: TenantScope, site: Sit
 /** Why a host cannot be a site's; undefined when it can. */
 function hostProblem(env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">, host: string): string | undefined {
   if (isServiceHost(env, host)) return `${host} is a host name of the service itself`;
-  if (host === "localhost" || host.endsWith(".localhost")) return `${host} is a local name; <slug>.localhost reaches a site in development without a claim`;
+  if (host === "localhost" || host.endsWith(".localhost"))
+    return `${host} is a local name; <slug>.localhost reaches a site in development without a claim`;
   return undefined;
 }
 
@@ -63,8 +73,14 @@ export async function domainChanges(
   asked: { primaryDomain?: string | null; aliases?: string[] },
 ): Promise<BatchItem<"sqlite">[]> {
   if (asked.primaryDomain === undefined && asked.aliases === undefined) return [];
-  const current = await db.select().from(siteDomains).where(inTenant(siteDomains.tenantId, scope, eq(siteDomains.siteId, siteId)));
-  const primary = asked.primaryDomain === undefined ? (current.find((row) => row.isPrimary)?.host ?? null) : asked.primaryDomain && normalizedHost(asked.primaryDomain);
+  const current = await db
+    .select()
+    .from(siteDomains)
+    .where(inTenant(siteDomains.tenantId, scope, eq(siteDomains.siteId, siteId)));
+  const primary =
+    asked.primaryDomain === undefined
+      ? (current.find((row) => row.isPrimary)?.host ?? null)
+      : asked.primaryDomain && normalizedHost(asked.primaryDomain);
   const aliases = (asked.aliases ?? current.filter((row) => !row.isPrimary).map((row) => row.host)).map(normalizedHost);
   const wanted = [...(primary ? [primary] : []), ...aliases];
   if (new Set(wanted).size !== wanted.length) throw new ApiError(400, "aliases: each host name may be named once, and not as the primary domain too");
@@ -85,7 +101,12 @@ export async function domainChanges(
   return [
     db.delete(siteDomains).where(inTenant(siteDomains.tenantId, scope, mine, wanted.length ? notInArray(siteDomains.host, wanted) : undefined)),
     ...added.map((host) => db.insert(siteDomains).values({ tenantId: scope.tenantId, siteId, host, verificationToken: randomBase62(32) })),
-    ...wanted.map((host) => db.update(siteDomains).set({ isPrimary: host === primary }).where(inTenant(siteDomains.tenantId, scope, mine, eq(siteDomains.host, host)))),
+    ...wanted.map((host) =>
+      db
+        .update(siteDomains)
+        .set({ isPrimary: host === primary })
+        .where(inTenant(siteDomains.tenantId, scope, mine, eq(siteDomains.host, host))),
+    ),
   ];
 }
 
@@ -93,7 +114,13 @@ export async function domainChanges(
  * Checks a claim's DNS TXT record and, when it holds the claim's token, lets the host route to the
  * site. A host another site proved first stays theirs (409).
  */
-export async function verifyDomain(db: Database, env: Pick<Bindings, "DOH_RESOLVER_URL">, scope: TenantScope, siteId: number, host: string): Promise<DomainView> {
+export async function verifyDomain(
+  db: Database,
+  env: Pick<Bindings, "DOH_RESOLVER_URL">,
+  scope: TenantScope,
+  siteId: number,
+  host: string,
+): Promise<DomainView> {
   const name = normalizedHost(host);
   const [claim] = await db
     .select()
@@ -110,14 +137,18 @@ export async function verifyDomain(db: Database, env: Pick<Bindings, "DOH_RESOLV
     throw new ApiError(502, "The DNS resolver could not be asked; try again in a minute");
   }
   if (!found.includes(`gateway-verification=${claim.verificationToken}`)) {
-    throw new ApiError(409, `No TXT record at ${record} holds gateway-verification=${claim.verificationToken} yet; DNS changes can take some minutes to show`);
+    throw new ApiError(
+      409,
+      `No TXT record at ${record} holds gateway-verification=${claim.verificationToken} yet; DNS changes can take some minutes to show`,
+    );
   }
   try {
     const [proved] = await db.update(siteDomains).set({ verifiedAt: new Date().toISOString() }).where(eq(siteDomains.id, claim.id)).returning();
     forgetHost(name);
     return viewOf(proved!);
   } catch (error) {
-    if (String((error as { cause?: unknown })?.cause ?? error).includes("UNIQUE constraint failed")) throw new ApiError(409, `${name} is already in use by another site`);
+    if (String((error as { cause?: unknown })?.cause ?? error).includes("UNIQUE constraint failed"))
+      throw new ApiError(409, `${name} is already in use by another site`);
     throw error;
   }
 }
@@ -131,7 +162,11 @@ const forgetHost = (host: string) => hosts.forget((entry) => entry.host === host
  * service's hosts; `<slug>.localhost` outside production; else a proved host name. Per isolate
  * for a minute.
  */
-export async function siteIdForHost(db: Database, env: Pick<Bindings, "ENVIRONMENT" | "PUBLIC_ORIGIN" | "SERVICE_HOSTS">, rawHost: string | undefined): Promise<number | null> {
+export async function siteIdForHost(
+  db: Database,
+  env: Pick<Bindings, "ENVIRONMENT" | "PUBLIC_ORIGIN" | "SERVICE_HOSTS">,
+  rawHost: string | undefined,
+): Promise<number | null> {
   const host = normalizedHost(rawHost ?? "");
   if (!host || isServiceHost(env, host)) return null;
   const known = hosts.get(host);

@@ -48,7 +48,10 @@ const routes = {
     path: "/api/mcp/contents",
     summary: "C1 · Published contents of a site, newest first",
     request: { query: contentListQuery },
-    responses: respond(z.object({ items: z.array(contentItemSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }), "A page of contents"),
+    responses: respond(
+      z.object({ items: z.array(contentItemSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+      "A page of contents",
+    ),
   }),
   one: createRoute({
     ...common,
@@ -115,7 +118,11 @@ export function headlessRoutes() {
   router.openapi(routes.one, async (c) => {
     const { id } = c.req.valid("param");
     const scope = keyScope(c.var.principal);
-    const [found] = await c.var.db.select({ siteId: contents.siteId }).from(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id))).limit(1);
+    const [found] = await c.var.db
+      .select({ siteId: contents.siteId })
+      .from(contents)
+      .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
+      .limit(1);
     if (!found) throw new ApiError(404, `No published content with id ${id}`);
     const site = await siteForReaders(c.var.db, scope, found.siteId).catch(() => {
       throw new ApiError(404, `No published content with id ${id}`);
@@ -134,4 +141,3 @@ export function headlessRoutes() {
   });
   return router;
 }
-

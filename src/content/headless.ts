@@ -53,10 +53,15 @@ async function categoryIdsOf(db: Database, scope: TenantScope, contentIds: numbe
 export async function listPublished(db: Database, scope: TenantScope, site: Site, query: ContentQuery, now: string) {
   const filters: (SQL | undefined)[] = [eq(contents.siteId, site.id), isPublic(now)];
   if (query.categoryId !== undefined) {
-    const siteCategories = await db.select().from(categories).where(inTenant(categories.tenantId, scope, eq(categories.siteId, site.id)));
+    const siteCategories = await db
+      .select()
+      .from(categories)
+      .where(inTenant(categories.tenantId, scope, eq(categories.siteId, site.id)));
     if (!siteCategories.some((c) => c.id === query.categoryId)) throw new ApiError(404, `No category with id ${query.categoryId} in site ${site.id}`);
     const ids = withDescendants(siteCategories, query.categoryId);
-    filters.push(inArray(contents.id, db.select({ id: contentCategories.contentId }).from(contentCategories).where(inArray(contentCategories.categoryId, ids))));
+    filters.push(
+      inArray(contents.id, db.select({ id: contentCategories.contentId }).from(contentCategories).where(inArray(contentCategories.categoryId, ids))),
+    );
   }
   if (query.tag) filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${query.tag})`);
   if (query.language) filters.push(eq(contents.language, query.language));
@@ -67,16 +72,30 @@ export async function listPublished(db: Database, scope: TenantScope, site: Site
   }
   const where = inTenant(contents.tenantId, scope, ...filters);
   const [rows, [total]] = await db.batch([
-    db.select().from(contents).where(where).orderBy(desc(contents.publishAt), desc(contents.id)).limit(query.size).offset((query.page - 1) * query.size),
+    db
+      .select()
+      .from(contents)
+      .where(where)
+      .orderBy(desc(contents.publishAt), desc(contents.id))
+      .limit(query.size)
+      .offset((query.page - 1) * query.size),
     db.select({ total: count() }).from(contents).where(where),
   ]);
-  const categoryIds = await categoryIdsOf(db, scope, rows.map((r) => r.id));
+  const categoryIds = await categoryIdsOf(
+    db,
+    scope,
+    rows.map((r) => r.id),
+  );
   return { items: rows.map((r) => contentItem(r, categoryIds.get(r.id) ?? [])), total: total?.total ?? 0, page: query.page, size: query.size };
 }
 
 /** C2: one public content with its body, categories, SEO and translations; 404 for any other. */
 export async function publishedContent(db: Database, scope: TenantScope, id: number, now: string) {
-  const [content] = await db.select().from(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id), isPublic(now))).limit(1);
+  const [content] = await db
+    .select()
+    .from(contents)
+    .where(inTenant(contents.tenantId, scope, eq(contents.id, id), isPublic(now)))
+    .limit(1);
   if (!content || (scope.siteIds && !scope.siteIds.includes(content.siteId))) throw new ApiError(404, `No published content with id ${id}`);
   const group = content.translationOf ?? content.id;
   const [linked, translations] = await db.batch([
@@ -91,7 +110,10 @@ export async function publishedContent(db: Database, scope: TenantScope, id: num
       .where(inTenant(contents.tenantId, scope, or(eq(contents.id, group), eq(contents.translationOf, group)), isPublic(now))),
   ]);
   return {
-    ...contentItem(content, linked.map((c) => c.id)),
+    ...contentItem(
+      content,
+      linked.map((c) => c.id),
+    ),
     siteId: content.siteId,
     bodyHtml: content.bodyHtml,
     categories: linked,

@@ -44,8 +44,18 @@ export const content: GroupModule = {
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: z.object({
-    AD_FLUSH_SECONDS: z.coerce.number().int().min(0, { error: "must be a whole number of seconds" }).max(3600, { error: "must be at most 3600" }).optional(),
-    MAX_TENANTS_PER_USER: z.coerce.number().int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(10_000, { error: "must be at most 10000" }).optional(),
+    AD_FLUSH_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0, { error: "must be a whole number of seconds" })
+      .max(3600, { error: "must be at most 3600" })
+      .optional(),
+    MAX_TENANTS_PER_USER: z.coerce
+      .number()
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .max(10_000, { error: "must be at most 10000" })
+      .optional(),
   }),
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();

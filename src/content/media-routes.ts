@@ -15,7 +15,13 @@ const route = createRoute({
       file: z.string().regex(/^[0-9A-Za-z]{20}\.(png|jpg|gif|webp|pdf)$/, { error: "not a media file name" }),
     }),
   },
-  responses: { 200: { description: "The file, `Cache-Control: immutable`", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }, ...tenantErrorResponses(400, 404) },
+  responses: {
+    200: {
+      description: "The file, `Cache-Control: immutable`",
+      content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+    },
+    ...tenantErrorResponses(400, 404),
+  },
 });
 
 export function mediaRoutes() {

@@ -11,8 +11,14 @@ export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 const SIGNATURES: Record<string, { ext: string; matches: (b: Uint8Array) => boolean }> = {
   "image/png": { ext: "png", matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((x, i) => b[i] === x) },
   "image/jpeg": { ext: "jpg", matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  "image/gif": { ext: "gif", matches: (b) => String.fromCharCode(...b.slice(0, 6)) === "GIF89a" || String.fromCharCode(...b.slice(0, 6)) === "GIF87a" },
-  "image/webp": { ext: "webp", matches: (b) => String.fromCharCode(...b.slice(0, 4)) === "RIFF" && String.fromCharCode(...b.slice(8, 12)) === "WEBP" },
+  "image/gif": {
+    ext: "gif",
+    matches: (b) => String.fromCharCode(...b.slice(0, 6)) === "GIF89a" || String.fromCharCode(...b.slice(0, 6)) === "GIF87a",
+  },
+  "image/webp": {
+    ext: "webp",
+    matches: (b) => String.fromCharCode(...b.slice(0, 4)) === "RIFF" && String.fromCharCode(...b.slice(8, 12)) === "WEBP",
+  },
   "application/pdf": { ext: "pdf", matches: (b) => String.fromCharCode(...b.slice(0, 5)) === "%PDF-" },
 };
 export const MEDIA_TYPES = Object.keys(SIGNATURES);
@@ -35,7 +41,15 @@ export async function uploadMedia(
   try {
     const [row] = await db
       .insert(media)
-      .values({ tenantId: scope.tenantId, siteId: input.siteId, key, filename: input.filename, contentType: input.contentType, size: input.bytes.byteLength, uploadedBy })
+      .values({
+        tenantId: scope.tenantId,
+        siteId: input.siteId,
+        key,
+        filename: input.filename,
+        contentType: input.contentType,
+        size: input.bytes.byteLength,
+        uploadedBy,
+      })
       .returning();
     return { ...row!, url: mediaUrl(key) };
   } catch (error) {
@@ -49,12 +63,19 @@ export const mediaUrl = (key: string) => `/media/${key}`;
 
 export async function mediaOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
-  const rows = await db.select().from(media).where(inTenant(media.tenantId, scope, eq(media.siteId, siteId))).orderBy(desc(media.id));
+  const rows = await db
+    .select()
+    .from(media)
+    .where(inTenant(media.tenantId, scope, eq(media.siteId, siteId)))
+    .orderBy(desc(media.id));
   return rows.map((row) => ({ ...row, url: mediaUrl(row.key) }));
 }
 
 export async function deleteMedia(db: Database, bucket: R2Bucket, scope: TenantScope, id: number) {
-  const [row] = await db.delete(media).where(inTenant(media.tenantId, scope, eq(media.id, id))).returning();
+  const [row] = await db
+    .delete(media)
+    .where(inTenant(media.tenantId, scope, eq(media.id, id)))
+    .returning();
   if (!row) throw new ApiError(404, `No media with id ${id}`);
   await bucket.delete(row.key);
 }

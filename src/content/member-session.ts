@@ -47,7 +47,8 @@ export async function authenticateMember(c: Context<AppEnv>): Promise<Principal>
   const principal = await sessionUser(c, session);
   if (!SAFE_METHODS.has(c.req.method)) {
     const given = c.req.header("X-CSRF-Token") ?? "";
-    if (!constantTimeEqual(given, await csrfTokenFor(c, session))) throw new ApiError(403, "A write with the console's session cookie needs its X-CSRF-Token");
+    if (!constantTimeEqual(given, await csrfTokenFor(c, session)))
+      throw new ApiError(403, "A write with the console's session cookie needs its X-CSRF-Token");
   }
   return principal;
 }
@@ -57,13 +58,16 @@ export async function authenticateMember(c: Context<AppEnv>): Promise<Principal>
  * hash in D1 for 24 hours, and the CSRF token to send with writes. The user's expired sessions go.
  */
 export async function startSession(c: Context<AppEnv>): Promise<string> {
-  if (!/^Bearer\s+\S+$/i.test(c.req.header("Authorization") ?? "")) throw new ApiError(400, "A console session starts from the JWT in Authorization: Bearer");
+  if (!/^Bearer\s+\S+$/i.test(c.req.header("Authorization") ?? ""))
+    throw new ApiError(400, "A console session starts from the JWT in Authorization: Bearer");
   const userId = c.var.principal.userId;
   const session = randomBase62(40);
   const now = new Date();
   await c.var.db.batch([
     c.var.db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, now.toISOString()))),
-    c.var.db.insert(consoleSessions).values({ idHash: await sha256Hex(session), userId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString() }),
+    c.var.db
+      .insert(consoleSessions)
+      .values({ idHash: await sha256Hex(session), userId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString() }),
   ]);
   setCookie(c, SESSION_COOKIE, session, {
     httpOnly: true,

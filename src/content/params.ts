@@ -9,16 +9,25 @@ export const queryInteger = (name: string, min: number, max: number) =>
     .refine((n) => n >= min && n <= max, { error: `${name} must be from ${min} to ${max}` })
     .openapi({ type: "integer", minimum: min, maximum: max });
 
-export const siteIdQuery = z.strictObject({ siteId: queryInteger("siteId", 1, 1e12).openapi({ param: { name: "siteId", in: "query" }, example: "1" }) });
+export const siteIdQuery = z.strictObject({
+  siteId: queryInteger("siteId", 1, 1e12).openapi({ param: { name: "siteId", in: "query" }, example: "1" }),
+});
 
-export const languageCode = z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, { error: "language must be an ISO 639-1 code, optionally with a region: en, pt-BR" });
+export const languageCode = z
+  .string()
+  .regex(/^[a-z]{2}(-[A-Z]{2})?$/, { error: "language must be an ISO 639-1 code, optionally with a region: en, pt-BR" });
 
 export const contentListQuery = z.strictObject({
   siteId: queryInteger("siteId", 1, 1e12),
   categoryId: queryInteger("categoryId", 1, 1e12).optional().openapi({ description: "A category; its descendants' contents are included" }),
   tag: z.string().min(1).max(60, { error: "tag must be at most 60 characters" }).optional(),
   language: languageCode.optional(),
-  q: z.string().min(1).max(200, { error: "q must be at most 200 characters" }).optional().openapi({ description: "Words to find in the title, intro or body" }),
+  q: z
+    .string()
+    .min(1)
+    .max(200, { error: "q must be at most 200 characters" })
+    .optional()
+    .openapi({ description: "Words to find in the title, intro or body" }),
   page: queryInteger("page", 1, 100_000).optional().openapi({ description: "From 1 (default 1)" }),
   size: queryInteger("size", 1, 100).optional().openapi({ description: "1 to 100 (default 20)" }),
 });

@@ -90,7 +90,9 @@ export const siteDomains = sqliteTable(
   },
   (t) => [
     uniqueIndex("site_domains_site_host").on(t.siteId, t.host),
-    uniqueIndex("site_domains_verified_host").on(t.host).where(sql`${t.verifiedAt} IS NOT NULL`),
+    uniqueIndex("site_domains_verified_host")
+      .on(t.host)
+      .where(sql`${t.verifiedAt} IS NOT NULL`),
   ],
 );
 

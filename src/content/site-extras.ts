@@ -11,7 +11,11 @@ import { inTenant, siteInScope, type TenantScope } from "./tenancy";
 
 export async function redirectsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
-  return db.select().from(redirects).where(inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId))).orderBy(redirects.fromPath);
+  return db
+    .select()
+    .from(redirects)
+    .where(inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId)))
+    .orderBy(redirects.fromPath);
 }
 
 /** Creates or replaces the redirect of a path. */
@@ -29,7 +33,10 @@ export async function putRedirect(db: Database, scope: TenantScope, input: z.inf
 }
 
 export async function deleteRedirect(db: Database, scope: TenantScope, id: number) {
-  const [row] = await db.delete(redirects).where(inTenant(redirects.tenantId, scope, eq(redirects.id, id))).returning();
+  const [row] = await db
+    .delete(redirects)
+    .where(inTenant(redirects.tenantId, scope, eq(redirects.id, id)))
+    .returning();
   if (!row) throw new ApiError(404, `No redirect with id ${id}`);
 }
 
@@ -38,35 +45,64 @@ export async function deleteRedirect(db: Database, scope: TenantScope, id: numbe
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */
 async function assertCreative(db: Database, scope: TenantScope, siteId: number, input: { mediaId?: number | null }) {
   if (input.mediaId === undefined || input.mediaId === null) return;
-  const [image] = await db.select().from(media).where(inTenant(media.tenantId, scope, eq(media.id, input.mediaId), eq(media.siteId, siteId))).limit(1);
+  const [image] = await db
+    .select()
+    .from(media)
+    .where(inTenant(media.tenantId, scope, eq(media.id, input.mediaId), eq(media.siteId, siteId)))
+    .limit(1);
   if (!image || !image.contentType.startsWith("image/")) throw new ApiError(400, `mediaId: no image ${input.mediaId} in site ${siteId}`);
 }
 
 export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
-  return db.select().from(ads).where(inTenant(ads.tenantId, scope, eq(ads.siteId, siteId))).orderBy(ads.slot, ads.id);
+  return db
+    .select()
+    .from(ads)
+    .where(inTenant(ads.tenantId, scope, eq(ads.siteId, siteId)))
+    .orderBy(ads.slot, ads.id);
 }
 
 export async function createAd(db: Database, scope: TenantScope, input: z.infer<typeof adCreate>) {
   await siteInScope(db, scope, input.siteId);
   await assertCreative(db, scope, input.siteId, input);
-  const [[ad]] = await db.batch([db.insert(ads).values({ ...input, tenantId: scope.tenantId }).returning(), bumpVersion(db, scope, input.siteId)]);
+  const [[ad]] = await db.batch([
+    db
+      .insert(ads)
+      .values({ ...input, tenantId: scope.tenantId })
+      .returning(),
+    bumpVersion(db, scope, input.siteId),
+  ]);
   return ad!;
 }
 
 export async function updateAd(db: Database, scope: TenantScope, id: number, input: z.infer<typeof adUpdate>) {
-  const [existing] = await db.select().from(ads).where(inTenant(ads.tenantId, scope, eq(ads.id, id))).limit(1);
+  const [existing] = await db
+    .select()
+    .from(ads)
+    .where(inTenant(ads.tenantId, scope, eq(ads.id, id)))
+    .limit(1);
   if (!existing) throw new ApiError(404, `No ad with id ${id}`);
   const merged = { ...existing, ...input };
   if (merged.kind === "image" && !merged.mediaId) throw new ApiError(400, "mediaId: an image ad needs its image");
   if (merged.kind === "html" && !merged.html) throw new ApiError(400, "html: an HTML ad needs its snippet");
   await assertCreative(db, scope, existing.siteId, merged);
-  const [[ad]] = await db.batch([db.update(ads).set(input).where(inTenant(ads.tenantId, scope, eq(ads.id, id))).returning(), bumpVersion(db, scope, existing.siteId)]);
+  const [[ad]] = await db.batch([
+    db
+      .update(ads)
+      .set(input)
+      .where(inTenant(ads.tenantId, scope, eq(ads.id, id)))
+      .returning(),
+    bumpVersion(db, scope, existing.siteId),
+  ]);
   return ad!;
 }
 
 export async function deleteAd(db: Database, scope: TenantScope, id: number) {
-  const [existing] = await db.select().from(ads).where(inTenant(ads.tenantId, scope, eq(ads.id, id))).limit(1);
+  const [existing] = await db
+    .select()
+    .from(ads)
+    .where(inTenant(ads.tenantId, scope, eq(ads.id, id)))
+    .limit(1);
   if (!existing) throw new ApiError(404, `No ad with id ${id}`);
   await db.batch([
     db.delete(adStats).where(inTenant(adStats.tenantId, scope, eq(adStats.adId, id))),
@@ -77,7 +113,11 @@ export async function deleteAd(db: Database, scope: TenantScope, id: number) {
 
 /** An ad's impressions and clicks a day, newest first, over the last `days`. */
 export async function adStatsOf(db: Database, scope: TenantScope, id: number, days: number) {
-  const [existing] = await db.select({ id: ads.id }).from(ads).where(inTenant(ads.tenantId, scope, eq(ads.id, id))).limit(1);
+  const [existing] = await db
+    .select({ id: ads.id })
+    .from(ads)
+    .where(inTenant(ads.tenantId, scope, eq(ads.id, id)))
+    .limit(1);
   if (!existing) throw new ApiError(404, `No ad with id ${id}`);
   const since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
   return db

@@ -10,7 +10,11 @@ export const SKILLS_BASE_PATH = "/api/skills";
 /** Texts a skill takes: the length group I's summariser and translators are bounded to. */
 const MAX_TEXT = 20_000;
 const text = (name: string) =>
-  z.string().trim().min(1, { error: `${name} must not be empty` }).max(MAX_TEXT, { error: `${name} must be at most ${MAX_TEXT} characters` });
+  z
+    .string()
+    .trim()
+    .min(1, { error: `${name} must not be empty` })
+    .max(MAX_TEXT, { error: `${name} must be at most ${MAX_TEXT} characters` });
 const common = { tags: ["C · Content AI skills"], security: [{ TenantKey: [] }] };
 const errors = tenantErrorResponses(400, 401, 403, 404, 415, 429, 503);
 const failed = tenantErrorResponses(502);
@@ -26,7 +30,12 @@ const routes = {
       z.strictObject({
         siteId: z.number().int().positive(),
         topic: z.string().trim().min(3, { error: "topic must be at least 3 characters" }).max(200, { error: "topic must be at most 200 characters" }),
-        words: z.number().int().min(100, { error: "words must be from 100 to 2000" }).max(2000, { error: "words must be from 100 to 2000" }).default(600),
+        words: z
+          .number()
+          .int()
+          .min(100, { error: "words must be from 100 to 2000" })
+          .max(2000, { error: "words must be from 100 to 2000" })
+          .default(600),
         style: z.enum(ARTICLE_STYLES, { error: `style must be one of ${ARTICLE_STYLES.join(", ")}` }).default("news"),
         language: languageCode.optional().openapi({ description: "Default: the site's default language" }),
       }),
@@ -57,15 +66,37 @@ const routes = {
     method: "post",
     path: "/generate/summary",
     summary: "C6 · Summarise a text in at most maxLength characters (group I's TextRank)",
-    request: json(z.strictObject({ content: text("content"), maxLength: z.number().int().min(20, { error: "maxLength must be from 20 to 5000" }).max(5000, { error: "maxLength must be from 20 to 5000" }).default(300) })),
-    responses: { ...tenantResponse(z.object({ summary: z.string(), length: z.number().int(), maxLength: z.number().int(), language: z.string() }), "The summary"), ...errors },
+    request: json(
+      z.strictObject({
+        content: text("content"),
+        maxLength: z
+          .number()
+          .int()
+          .min(20, { error: "maxLength must be from 20 to 5000" })
+          .max(5000, { error: "maxLength must be from 20 to 5000" })
+          .default(300),
+      }),
+    ),
+    responses: {
+      ...tenantResponse(
+        z.object({ summary: z.string(), length: z.number().int(), maxLength: z.number().int(), language: z.string() }),
+        "The summary",
+      ),
+      ...errors,
+    },
   }),
   translate: createRoute({
     ...common,
     method: "post",
     path: "/translate",
     summary: "C7 · Translate a text with group I's translation provider",
-    request: json(z.strictObject({ content: text("content"), targetLang: languageCode, sourceLang: languageCode.optional().openapi({ description: "Detected when not given" }) })),
+    request: json(
+      z.strictObject({
+        content: text("content"),
+        targetLang: languageCode,
+        sourceLang: languageCode.optional().openapi({ description: "Detected when not given" }),
+      }),
+    ),
     responses: {
       ...tenantResponse(z.object({ content: z.string(), sourceLang: z.string(), targetLang: z.string(), provider: z.string() }), "The translation"),
       ...errors,

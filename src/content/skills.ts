@@ -13,16 +13,24 @@ const languageName = (code: string) => new Intl.DisplayNames(["en"], { type: "la
 /** A slug not yet used in the site and language: the title's, or with -2, -3 … after it. */
 async function freeSlug(db: Database, scope: TenantScope, site: Site, language: string, base: string): Promise<string> {
   const taken = new Set(
-    (await db.select({ slug: contents.slug }).from(contents).where(inTenant(contents.tenantId, scope, eq(contents.siteId, site.id), eq(contents.language, language), like(contents.slug, `${base}%`)))).map(
-      (r) => r.slug,
-    ),
+    (
+      await db
+        .select({ slug: contents.slug })
+        .from(contents)
+        .where(inTenant(contents.tenantId, scope, eq(contents.siteId, site.id), eq(contents.language, language), like(contents.slug, `${base}%`)))
+    ).map((r) => r.slug),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 /** Text without Markdown marks, for an intro. */
-const plain = (markdown: string) => markdown.replace(/[#>*_`[\]]/g, "").replace(/\(https?:[^)]*\)/g, "").replace(/\s+/g, " ").trim();
+const plain = (markdown: string) =>
+  markdown
+    .replace(/[#>*_`[\]]/g, "")
+    .replace(/\(https?:[^)]*\)/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** Cut at a word boundary to at most `max` characters, with an ellipsis when cut. */
 export function cutToCharacters(text: string, max: number): string {

@@ -31,13 +31,18 @@ export const memberScope = (tenantId: number): TenantScope => ({ tenantId, siteI
 
 /** The site if the scope may read it, or a 404 as if it did not exist: another tenant's site is never a 403. */
 function readableIn<S extends Site>(scope: TenantScope, siteId: number, site: S | undefined): S {
-  if (!site || site.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(site.id))) throw new ApiError(404, `No site with id ${siteId}`);
+  if (!site || site.tenantId !== scope.tenantId || (scope.siteIds && !scope.siteIds.includes(site.id)))
+    throw new ApiError(404, `No site with id ${siteId}`);
   return site;
 }
 
 /** A site the scope may read, or a 404 as if it did not exist. */
 export async function siteInScope(db: Database, scope: TenantScope, siteId: number): Promise<Site> {
-  const [site] = await db.select().from(sites).where(inTenant(sites.tenantId, scope, eq(sites.id, siteId))).limit(1);
+  const [site] = await db
+    .select()
+    .from(sites)
+    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
+    .limit(1);
   return readableIn(scope, siteId, site);
 }
 

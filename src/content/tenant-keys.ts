@@ -23,7 +23,15 @@ export async function issueTenantKey(db: Database, tenantId: number, createdBy: 
   const token = `${TENANT_KEY_PREFIX}${randomBase62(40)}`;
   const [key] = await db
     .insert(tenantKeys)
-    .values({ tenantId, createdBy, name: input.name, siteIds: input.siteIds, scopes: input.scopes, tokenHash: await sha256Hex(token), maskedToken: maskToken(token, TENANT_KEY_PREFIX) })
+    .values({
+      tenantId,
+      createdBy,
+      name: input.name,
+      siteIds: input.siteIds,
+      scopes: input.scopes,
+      tokenHash: await sha256Hex(token),
+      maskedToken: maskToken(token, TENANT_KEY_PREFIX),
+    })
     .returning();
   return { key: key!, token };
 }
@@ -53,7 +61,13 @@ export async function findTenantKey(db: Database, token: string, primary?: Datab
   const hash = await sha256Hex(token);
   const cached = verifiedTenantKeys.get(hash);
   if (cached) return cached;
-  const lookup = (from: Database) => from.select({ key: tenantKeys, tenant: tenants }).from(tenantKeys).innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId)).where(eq(tenantKeys.tokenHash, hash)).limit(1);
+  const lookup = (from: Database) =>
+    from
+      .select({ key: tenantKeys, tenant: tenants })
+      .from(tenantKeys)
+      .innerJoin(tenants, eq(tenants.id, tenantKeys.tenantId))
+      .where(eq(tenantKeys.tokenHash, hash))
+      .limit(1);
   // As group A's keys: a key just made is asked of the primary before it is refused.
   let [found] = await lookup(db);
   if (!found && primary) [found] = await lookup(primary);

@@ -39,7 +39,13 @@ async function labelProbabilities(trained: TrainedModel, text: string, labels?: 
   const p = probabilityOf(model, score, textLength(text));
   const all: Record<string, number> = { [model.labels[0]]: 1 - p, [model.labels[1]]: p };
   const kept = labels ?? model.labels;
-  return { scores: shares(kept, kept.map((l) => all[l]!)), contributions };
+  return {
+    scores: shares(
+      kept,
+      kept.map((l) => all[l]!),
+    ),
+    contributions,
+  };
 }
 
 /** Whether a word of a text, seen alone, is evidence for `label` more than for the others. */
@@ -106,7 +112,10 @@ async function similarityScores(text: string, categories: readonly string[]): Pr
     const learned = models.find((m) => labelsOf(m).includes(label));
     return textTokens.reduce((sum, token) => sum + (own.has(token) ? 3 : learned && leansTowards(learned, token, label) ? 1 : 0), 0);
   });
-  return shares(categories, evidence.map((e) => Math.exp(e)));
+  return shares(
+    categories,
+    evidence.map((e) => Math.exp(e)),
+  );
 }
 
 /**
@@ -118,7 +127,13 @@ export async function classify(text: string, classifier: Classifier, categories?
   const known = categories?.every((c) => labelsOf(trained).includes(c.toLowerCase()));
   const method = categories && !known ? "similarity" : trained.kind === "linear" ? "logistic-regression" : "naive-bayes";
   const { scores, contributions } =
-    method === "similarity" ? { scores: await similarityScores(text, categories!), contributions: undefined } : await labelProbabilities(trained, text, categories?.map((c) => c.toLowerCase()));
+    method === "similarity"
+      ? { scores: await similarityScores(text, categories!), contributions: undefined }
+      : await labelProbabilities(
+          trained,
+          text,
+          categories?.map((c) => c.toLowerCase()),
+        );
   const [classification, confidence] = topScore(scores);
   const result: Classification = { classification, confidence, scores, method };
   if (classifier === "spam" && trained.kind === "linear") {

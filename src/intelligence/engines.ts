@@ -15,7 +15,7 @@ export const aiTimeoutMs = (env: Bindings) => Number(env.AI_TIMEOUT_MS) || DEFAU
 
 /** The Workers AI binding, or a 503 that says how to configure it. */
 export function workersAi(env: Bindings): Ai {
-  if (!env.AI) throw new ApiError(503, "engine: workers-ai needs the Workers AI binding AI ([ai] binding = \"AI\" in wrangler.toml)");
+  if (!env.AI) throw new ApiError(503, 'engine: workers-ai needs the Workers AI binding AI ([ai] binding = "AI" in wrangler.toml)');
   return env.AI;
 }
 
@@ -42,7 +42,11 @@ export interface Answer<T> {
  * Runs the task on the requested engine. Workers AI that fails or times out falls back to the
  * embedded engine; the answer says which engine produced it, and the log says why.
  */
-export async function answerWith<T>(env: Bindings, requested: Engine | undefined, tasks: { embedded: () => T | Promise<T>; workersAi: () => Promise<T> }): Promise<Answer<T>> {
+export async function answerWith<T>(
+  env: Bindings,
+  requested: Engine | undefined,
+  tasks: { embedded: () => T | Promise<T>; workersAi: () => Promise<T> },
+): Promise<Answer<T>> {
   const engine = requested ?? defaultEngine(env);
   if (engine === "embedded") return { engine, result: await tasks.embedded() };
   workersAi(env);

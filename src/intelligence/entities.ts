@@ -79,7 +79,7 @@ function narrowed(text: string, match: CompromiseMatch, type: EntityType, confid
   value = value.slice(lead);
   let trimmed = value.replace(/^[\s"'“‘(]+/, "");
   start += value.length - trimmed.length;
-  for (let previous = ""; previous !== trimmed; ) {
+  for (let previous = ""; previous !== trimmed;) {
     previous = trimmed;
     trimmed = trimmed.replace(TRAILING, "");
   }
@@ -97,7 +97,25 @@ const READINGS: [EntityLabel, (doc: Document) => View][] = [
 ];
 
 /** compromise's term tags, most telling first: a term's part of speech is the first it has. */
-const PARTS_OF_SPEECH = ["Honorific", "Person", "Place", "Organization", "Demonym", "Acronym", "ProperNoun", "Value", "Date", "Pronoun", "Noun", "Verb", "Adjective", "Adverb", "Preposition", "Determiner", "Conjunction"];
+const PARTS_OF_SPEECH = [
+  "Honorific",
+  "Person",
+  "Place",
+  "Organization",
+  "Demonym",
+  "Acronym",
+  "ProperNoun",
+  "Value",
+  "Date",
+  "Pronoun",
+  "Noun",
+  "Verb",
+  "Adjective",
+  "Adverb",
+  "Preposition",
+  "Determiner",
+  "Conjunction",
+];
 
 /** compromise's lexicon tags grouped into the classes the tagger learns from. */
 const LEXICON_CLASSES: Record<string, string> = {
@@ -151,7 +169,8 @@ export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: r
   tokens.forEach((token, i) => {
     while (term < terms.length && base + terms[term]!.offset.start + terms[term]!.offset.length <= token.start) term++;
     const found = terms[term];
-    if (found && base + found.offset.start <= token.start) hints[i]!.partOfSpeech = PARTS_OF_SPEECH.find((tag) => found.tags.includes(tag)) ?? "other";
+    if (found && base + found.offset.start <= token.start)
+      hints[i]!.partOfSpeech = PARTS_OF_SPEECH.find((tag) => found.tags.includes(tag)) ?? "other";
   });
   const lower = tokens.map((t) => t.text.toLowerCase());
   for (const length of [3, 2, 1]) {
@@ -165,7 +184,8 @@ export function entityHints(doc: ReturnType<typeof nlp>, text: string, tokens: r
 }
 
 /** compromise's hints for a text parsed on its own (the trainer's sentences, with the gazetteer it is writing). */
-export const hintsOfText = (text: string, tokens: readonly Token[], personNames?: ReadonlySet<string>) => entityHints(nlp(text), text, tokens, 0, personNames);
+export const hintsOfText = (text: string, tokens: readonly Token[], personNames?: ReadonlySet<string>) =>
+  entityHints(nlp(text), text, tokens, 0, personNames);
 
 const TAGGER_TYPES: Record<Exclude<EntityLabel, "MISC">, EntityType> = { PER: "PERSON", LOC: "LOCATION", ORG: "ORGANIZATION" };
 
@@ -206,7 +226,12 @@ async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Ent
     if (wanted.has("DATE")) {
       // dates: false keeps compromise-dates from resolving each date, which only its value needs.
       for (const match of doc.dates().json({ offset: true, dates: false } as { offset: true }) as CompromiseMatch[]) {
-        const entity = narrowed(text, { ...match, offset: { start: chunk.start + match.offset.start, length: match.offset.length } }, "DATE", DATE_CONFIDENCE);
+        const entity = narrowed(
+          text,
+          { ...match, offset: { start: chunk.start + match.offset.start, length: match.offset.length } },
+          "DATE",
+          DATE_CONFIDENCE,
+        );
         if (entity) found.push(entity);
       }
     }
@@ -216,7 +241,13 @@ async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Ent
         if (entity.label === "MISC") continue;
         const startOffset = tokens[entity.first]!.start;
         const endOffset = tokens[entity.last]!.end;
-        found.push({ text: text.slice(startOffset, endOffset), type: TAGGER_TYPES[entity.label], startOffset, endOffset, confidence: roundScore(entity.confidence) });
+        found.push({
+          text: text.slice(startOffset, endOffset),
+          type: TAGGER_TYPES[entity.label],
+          startOffset,
+          endOffset,
+          confidence: roundScore(entity.confidence),
+        });
       }
     }
     await pauseForOtherRequests();

@@ -51,7 +51,10 @@ export interface TokenHints {
 
 const ABBREVIATIONS = "Inc|Corp|Co|Ltd|Jr|Sr|St|Dr|Mr|Mrs|Ms|Prof|Gen|Gov|Sen|Rep|Mt|Ft|Bros|No|vs";
 // Initials and abbreviations keep their full stop; "'s" is a token of its own, as in the training data.
-const TOKEN = new RegExp(`(?:\\p{Lu}\\.){2,}|\\p{Lu}\\.(?=\\s)|(?:${ABBREVIATIONS})\\.|['’]s\\b|[\\p{L}\\p{M}\\p{N}]+(?:(?:[-&.]|['’](?=\\p{L}{2}))[\\p{L}\\p{M}\\p{N}]+)*|\\S`, "gu");
+const TOKEN = new RegExp(
+  `(?:\\p{Lu}\\.){2,}|\\p{Lu}\\.(?=\\s)|(?:${ABBREVIATIONS})\\.|['’]s\\b|[\\p{L}\\p{M}\\p{N}]+(?:(?:[-&.]|['’](?=\\p{L}{2}))[\\p{L}\\p{M}\\p{N}]+)*|\\S`,
+  "gu",
+);
 
 export function entityTokens(text: string, offset = 0): Token[] {
   return Array.from(text.matchAll(TOKEN), (m) => ({ text: m[0], start: offset + m.index, end: offset + m.index + m[0].length }));
@@ -76,7 +79,7 @@ const NAME_JOINERS = new Set(["of", "and", "&", "the", "for", "de", "du", "la", 
  */
 function capitalizedRuns(tokens: readonly Token[]): ({ last: string; before: string; length: number } | undefined)[] {
   const runs: ({ last: string; before: string; length: number } | undefined)[] = tokens.map(() => undefined);
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     if (!CAPITALIZED.test(tokens[i]!.text)) {
       i++;
       continue;
@@ -134,7 +137,14 @@ export function staticFeatures(tokens: readonly Token[], hints: readonly TokenHi
       `pos-1=${at(parts, i - 1)}|${at(parts, i)}`,
       `pos+1=${at(parts, i)}|${at(parts, i + 1)}`,
     ];
-    if (hints[i]!.personName) features.push("name", `name|s=${shapes[i]}`, `name|w-1=${at(lower, i - 1)}`, `name|w+1=${at(lower, i + 1)}`, ...(i === 0 ? ["name|first"] : []));
+    if (hints[i]!.personName)
+      features.push(
+        "name",
+        `name|s=${shapes[i]}`,
+        `name|w-1=${at(lower, i - 1)}`,
+        `name|w+1=${at(lower, i + 1)}`,
+        ...(i === 0 ? ["name|first"] : []),
+      );
     if (hints[i - 1]?.personName) features.push(`name-1|s=${shapes[i]}`);
     if (hints[i + 1]?.personName) features.push(`name+1|s=${shapes[i]}`);
     const run = runs[i];
@@ -183,7 +193,13 @@ export function bestTag(rows: readonly number[], previous: Tag, weight: (index: 
 }
 
 /** Greedy decoding: each token's best allowed tag given the tags before it; `weight(index)` reads the table. */
-export function decode(tokens: readonly Token[], hints: readonly TokenHints[], buckets: number, weight: (index: number) => number, temperature: number): { tags: Tag[]; probabilities: number[] } {
+export function decode(
+  tokens: readonly Token[],
+  hints: readonly TokenHints[],
+  buckets: number,
+  weight: (index: number) => number,
+  temperature: number,
+): { tags: Tag[]; probabilities: number[] } {
   const fixed = staticFeatures(tokens, hints).map((features) => featureRows(features, buckets));
   const tags: Tag[] = [];
   const probabilities: number[] = [];
@@ -230,10 +246,15 @@ export const logOdds = (probability: number) => {
 };
 
 /** An entity's calibrated confidence from its mean tag probability. */
-export const entityConfidence = (model: Pick<EntityTaggerModel, "calibration">, probability: number) => plattScaled(model.calibration, logOdds(probability));
+export const entityConfidence = (model: Pick<EntityTaggerModel, "calibration">, probability: number) =>
+  plattScaled(model.calibration, logOdds(probability));
 
 /** The entities of a sentence's tokens (MISC among them), with calibrated confidences. */
-export function tagEntities(model: EntityTaggerModel, tokens: readonly Token[], hints: readonly TokenHints[]): (TaggedEntity & { confidence: number })[] {
+export function tagEntities(
+  model: EntityTaggerModel,
+  tokens: readonly Token[],
+  hints: readonly TokenHints[],
+): (TaggedEntity & { confidence: number })[] {
   const weights = weightsOf(model);
   const { tags, probabilities } = decode(tokens, hints, model.buckets, (index) => weights.get(index) ?? 0, model.temperature);
   return entitySpans(tokens, tags, probabilities).map((span) => ({ ...span, confidence: entityConfidence(model, span.probability) }));

@@ -77,7 +77,10 @@ export const winnerEvidence = (scores: [string, number][], topScoreWeight: numbe
   (scores[0]?.[1] ?? 0) - (scores[1]?.[1] ?? 0) + topScoreWeight * (scores[0]?.[1] ?? 0);
 
 /** Each candidate's confidence, eld's best first: the winner's calibrated chance, the rest shared by the runners-up. */
-export function languageConfidences(scores: [string, number][], fitted: Omit<LanguageCalibration, "reliableAbove" | "source">): [code: string, confidence: number][] {
+export function languageConfidences(
+  scores: [string, number][],
+  fitted: Omit<LanguageCalibration, "reliableAbove" | "source">,
+): [code: string, confidence: number][] {
   if (!scores.length) return [];
   const winner = plattScaled(fitted, winnerEvidence(scores, fitted.topScoreWeight));
   const shares = softmaxShares(scores, fitted.temperature);
@@ -90,7 +93,9 @@ export function languageConfidences(scores: [string, number][], fitted: Omit<Lan
 export function detectLanguage(text: string, candidates = 5): DetectedLanguage | undefined {
   const confidences = languageConfidences(languageScores(text), calibration);
   if (!confidences.length) return undefined;
-  const topCandidates = confidences.slice(0, candidates).map(([code, confidence]) => ({ code, name: languageName(code), confidence: roundScore(confidence) }));
+  const topCandidates = confidences
+    .slice(0, candidates)
+    .map(([code, confidence]) => ({ code, name: languageName(code), confidence: roundScore(confidence) }));
   const [code, confidence] = confidences[0]!;
   return { code, name: languageName(code), confidence: roundScore(confidence), reliable: confidence >= calibration.reliableAbove, topCandidates };
 }

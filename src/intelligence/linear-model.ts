@@ -91,7 +91,7 @@ export function textFeatures(full: string, options: FeatureOptions, valences?: V
       const valence = options.valences ? valences?.[word] : undefined;
       if (valence) {
         const strength = Math.abs(valence);
-        const sign = (valence > 0) !== negated ? 1 : -1;
+        const sign = valence > 0 !== negated ? 1 : -1;
         out.push(`l:${sign > 0 ? "+" : "-"}${Math.min(strength, 5)}`);
         balance += sign * strength;
       }
@@ -163,7 +163,12 @@ export function packWeights(weights: [number, number][]): PackedWeights {
     previous = bucket;
   }
   const values = Int16Array.from(sorted, ([, w]) => Math.round(w / scale));
-  return { count: sorted.length, scale: Number(scale.toPrecision(8)), gaps: toBase64(Uint8Array.from(gaps)), values: toBase64(new Uint8Array(values.buffer)) };
+  return {
+    count: sorted.length,
+    scale: Number(scale.toPrecision(8)),
+    gaps: toBase64(Uint8Array.from(gaps)),
+    values: toBase64(new Uint8Array(values.buffer)),
+  };
 }
 
 export function unpackWeights(packed: PackedWeights): Map<number, number> {
@@ -197,7 +202,11 @@ export function weightsOf(model: { weights: PackedWeights }): Map<number, number
 }
 
 /** The raw score of a text (before calibration), the words that moved it, and how many features the model knew. */
-export function scoreText(model: LinearModel, text: string, valences?: Valences): { score: number; contributions: Map<string, number>; evidence: number } {
+export function scoreText(
+  model: LinearModel,
+  text: string,
+  valences?: Valences,
+): { score: number; contributions: Map<string, number>; evidence: number } {
   const table = weightsOf(model);
   const contributions = new Map<string, number>();
   let score = model.bias;

@@ -31,7 +31,12 @@ function logLikelihood(model: NaiveBayesModel, label: string, token: string) {
 export function classifyText(model: NaiveBayesModel, text: string, labels: readonly string[] = model.labels): Record<string, number> {
   const known = features(text).filter((t) => model.labels.some((l) => model.counts[l]![t] !== undefined));
   const totalDocuments = labels.reduce((sum, l) => sum + model.documents[l]!, 0);
-  const logPosterior = labels.map((label) => known.reduce((sum, t) => sum + logLikelihood(model, label, t), Math.log(model.documents[label]! / totalDocuments)));
+  const logPosterior = labels.map((label) =>
+    known.reduce((sum, t) => sum + logLikelihood(model, label, t), Math.log(model.documents[label]! / totalDocuments)),
+  );
   const top = Math.max(...logPosterior);
-  return shares(labels, logPosterior.map((lp) => Math.exp(lp - top)));
+  return shares(
+    labels,
+    logPosterior.map((lp) => Math.exp(lp - top)),
+  );
 }

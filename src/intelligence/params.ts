@@ -27,19 +27,32 @@ const textOfAtMost = (limit: number) =>
     .refine((t) => t.trim().length > 0, { error: "must not be empty" })
     .openapi({ example: "Cloudflare Workers run code in data centres close to the people who use it." });
 
-const engine = z.enum(ENGINES, { error: `must be one of ${ENGINES.join(", ")}` }).optional().openapi({ description: "Default: the AI_ENGINE setting, else embedded" });
+const engine = z
+  .enum(ENGINES, { error: `must be one of ${ENGINES.join(", ")}` })
+  .optional()
+  .openapi({ description: "Default: the AI_ENGINE setting, else embedded" });
 
-const languageCode = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, { error: "must be a language code such as en, de or zh-CN" });
+const languageCode = z.string().regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, { error: "must be a language code such as en, de or zh-CN" });
 
 export const summarizeParams = z
   .strictObject({
     text: textOfAtMost(TEXT_LIMITS.summarize)
       .refine((t) => sentences(t).length <= MAX_SUMMARY_SENTENCES, { error: `must have at most ${MAX_SUMMARY_SENTENCES} sentences` })
       .openapi({ description: `At most ${TEXT_LIMITS.summarize} characters and ${MAX_SUMMARY_SENTENCES} sentences` }),
-    maxLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(5, { error: "must be at least 5" }).max(2000, { error: "must be at most 2000" }).default(150).openapi({ description: "Words" }),
-    minLength: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(0, { error: "must be 0 or more" }).max(2000, { error: "must be at most 2000" }).default(40).openapi({ description: "Words" }),
+    maxLength: z
+      .number({ error: "must be an integer" })
+      .int({ error: "must be an integer" })
+      .min(5, { error: "must be at least 5" })
+      .max(2000, { error: "must be at most 2000" })
+      .default(150)
+      .openapi({ description: "Words" }),
+    minLength: z
+      .number({ error: "must be an integer" })
+      .int({ error: "must be an integer" })
+      .min(0, { error: "must be 0 or more" })
+      .max(2000, { error: "must be at most 2000" })
+      .default(40)
+      .openapi({ description: "Words" }),
     style: z.enum(["paragraph", "bullet"], { error: "must be paragraph or bullet" }).default("paragraph"),
     engine,
   })
@@ -56,8 +69,16 @@ export const nerParams = z.strictObject({
 });
 
 export const qrCodeParams = z.strictObject({
-  data: z.string({ error: "is required and must be a string" }).min(1, { error: "must not be empty" }).max(7089, { error: "must be at most 7089 characters" }),
-  size: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(64, { error: "must be at least 64" }).max(2048, { error: "must be at most 2048" }).default(300),
+  data: z
+    .string({ error: "is required and must be a string" })
+    .min(1, { error: "must not be empty" })
+    .max(7089, { error: "must be at most 7089 characters" }),
+  size: z
+    .number({ error: "must be an integer" })
+    .int({ error: "must be an integer" })
+    .min(64, { error: "must be at least 64" })
+    .max(2048, { error: "must be at most 2048" })
+    .default(300),
   logoBase64: z
     .string({ error: "must be a base64 string" })
     .max(1_400_000, { error: "must be at most 1 MB of image" })
@@ -78,7 +99,9 @@ export const classifyParams = z.strictObject({
   text: textOfAtMost(TEXT_LIMITS.classify),
   classifier: z.enum(CLASSIFIERS, { error: `is required and must be one of ${CLASSIFIERS.join(", ")}` }),
   categories: z
-    .array(z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }), { error: "must be an array of category names" })
+    .array(z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }), {
+      error: "must be an array of category names",
+    })
     .min(2, { error: "must name at least two categories" })
     .max(50, { error: "must name at most 50 categories" })
     .refine((list) => new Set(list.map((c) => c.toLowerCase())).size === list.length, { error: "must not repeat a category" })
@@ -88,7 +111,12 @@ export const classifyParams = z.strictObject({
 
 export const keywordsParams = z.strictObject({
   text: textOfAtMost(TEXT_LIMITS.keywords),
-  maxKeywords: z.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
+  maxKeywords: z
+    .number({ error: "must be an integer" })
+    .int({ error: "must be an integer" })
+    .min(1, { error: "must be at least 1" })
+    .max(100, { error: "must be at most 100" })
+    .default(10),
   includePhrases: z.boolean({ error: "must be true or false" }).default(true),
 });
 

@@ -6,7 +6,6 @@ import { encodeRgbPng, scanlineStride } from "./png";
 import { badRequest } from "../platform/errors";
 import type { ErrorCorrection } from "./vocabulary";
 
-
 export interface QrOptions {
   data: string;
   size: number;
@@ -75,7 +74,7 @@ export function declaredImageSize(bytes: Uint8Array, type: "png" | "jpeg"): { wi
     const ihdr = bytes.length >= 24 && String.fromCharCode(...bytes.subarray(12, 16)) === "IHDR";
     return ihdr ? { width: uint32(bytes, 16), height: uint32(bytes, 20) } : undefined;
   }
-  for (let at = 2; at + 9 < bytes.length; ) {
+  for (let at = 2; at + 9 < bytes.length;) {
     if (bytes[at] !== 0xff) return undefined;
     const marker = bytes[at + 1]!;
     if (JPEG_FRAME_MARKERS.has(marker)) return { height: uint16(bytes, at + 5), width: uint16(bytes, at + 7) };
@@ -140,7 +139,9 @@ export async function renderQrCode(options: QrOptions): Promise<QrImage> {
   await pauseForOtherRequests();
   const modules = qr.size;
   if (options.size < modules * MIN_PIXELS_PER_MODULE) {
-    throw badRequest(`size: this data needs a QR code of ${modules} modules (with the quiet zone), at least ${modules * MIN_PIXELS_PER_MODULE} pixels`);
+    throw badRequest(
+      `size: this data needs a QR code of ${modules} modules (with the quiet zone), at least ${modules * MIN_PIXELS_PER_MODULE} pixels`,
+    );
   }
   const { size, foreground, background } = options;
   const stride = scanlineStride(size);

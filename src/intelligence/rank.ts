@@ -14,7 +14,15 @@ export const emptyGraph = (nodes: number): WeightedGraph => Array.from({ length:
  * memory follow the edges, so a text of 15,000 distinct words is a sparse graph, not 225 million
  * cells.
  */
-export function pageRank(graph: WeightedGraph, { damping = 0.85, teleport, iterations = 40, tolerance = 1e-6 }: { damping?: number; teleport?: readonly number[]; iterations?: number; tolerance?: number } = {}): number[] {
+export function pageRank(
+  graph: WeightedGraph,
+  {
+    damping = 0.85,
+    teleport,
+    iterations = 40,
+    tolerance = 1e-6,
+  }: { damping?: number; teleport?: readonly number[]; iterations?: number; tolerance?: number } = {},
+): number[] {
   const n = graph.length;
   if (n === 0) return [];
   // Where a random walk restarts: everywhere alike, or as `teleport` says (personalised PageRank).

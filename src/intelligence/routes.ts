@@ -118,7 +118,14 @@ export function intelligenceRoutes() {
         embedded: () => oneAtATime(() => analyzeSentiment(p.text)),
         workersAi: () => sentimentWithWorkersAi(env(c), p.text),
       });
-      return { overallSentiment: result.overallSentiment, confidence: result.confidence, scores: result.scores, emotions: result.emotions, language, engine };
+      return {
+        overallSentiment: result.overallSentiment,
+        confidence: result.confidence,
+        scores: result.scores,
+        emotions: result.emotions,
+        language,
+        engine,
+      };
     },
   });
 
@@ -133,7 +140,13 @@ export function intelligenceRoutes() {
       // Names, places and dates need the English model; the pattern types work in any language.
       const searched = (p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t));
       const entities = await oneAtATime(() => extractEntities(p.text, searched, { patternsOnly: language !== "en" }));
-      return { entities, entityTypesSearched: [...new Set(searched)], language, languageSupport: languageSupportFor(language), engine: "embedded" as const };
+      return {
+        entities,
+        entityTypesSearched: [...new Set(searched)],
+        language,
+        languageSupport: languageSupportFor(language),
+        engine: "embedded" as const,
+      };
     },
   });
 
@@ -152,7 +165,9 @@ export function intelligenceRoutes() {
         throw badRequest("foregroundColor: too close to backgroundColor for a scanner (contrast ratio below 3:1)");
       }
       const logo = p.logoBase64 === undefined ? undefined : decodeBase64Field(p.logoBase64, "logoBase64");
-      const image = await oneAtATime(() => renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo }));
+      const image = await oneAtATime(() =>
+        renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo }),
+      );
       return {
         qrImageBase64: toBase64(image.png),
         mimeType: "image/png" as const,
@@ -174,9 +189,23 @@ export function intelligenceRoutes() {
       const { detectLanguage } = await import("./language");
       const detected = await oneAtATime(() => detectLanguage(p.text));
       if (!detected) {
-        return { detectedLanguage: "und", languageName: "Undetermined", confidence: 0, reliable: false, topCandidates: [], engine: "embedded" as const };
+        return {
+          detectedLanguage: "und",
+          languageName: "Undetermined",
+          confidence: 0,
+          reliable: false,
+          topCandidates: [],
+          engine: "embedded" as const,
+        };
       }
-      return { detectedLanguage: detected.code, languageName: detected.name, confidence: detected.confidence, reliable: detected.reliable, topCandidates: detected.topCandidates, engine: "embedded" as const };
+      return {
+        detectedLanguage: detected.code,
+        languageName: detected.name,
+        confidence: detected.confidence,
+        reliable: detected.reliable,
+        topCandidates: detected.topCandidates,
+        engine: "embedded" as const,
+      };
     },
   });
 

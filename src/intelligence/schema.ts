@@ -10,7 +10,9 @@ const languageSupport = z.enum(["full", "partial"]).openapi({
 });
 
 export const summarySchema = z.object({
-  summary: z.union([z.string(), z.array(z.string())]).openapi({ description: "A paragraph, or one bullet per sentence: the text's own sentences, without their asides in round brackets" }),
+  summary: z
+    .union([z.string(), z.array(z.string())])
+    .openapi({ description: "A paragraph, or one bullet per sentence: the text's own sentences, without their asides in round brackets" }),
   originalLength: z.number().int().openapi({ description: "Words" }),
   summaryLength: z.number().int().openapi({ description: "Words" }),
   compressionRatio: z.number().openapi({ description: "summaryLength / originalLength" }),
@@ -36,7 +38,10 @@ export const nerSchema = z.object({
       type: z.enum(ENTITY_TYPES),
       startOffset: z.number().int().openapi({ description: "UTF-16 index of the first character" }),
       endOffset: z.number().int().openapi({ description: "UTF-16 index after the last character" }),
-      confidence: score.openapi({ description: "PERSON, ORGANIZATION, LOCATION: the tagger's calibrated chance that span and type are right; the other types, a fixed estimate per type" }),
+      confidence: score.openapi({
+        description:
+          "PERSON, ORGANIZATION, LOCATION: the tagger's calibrated chance that span and type are right; the other types, a fixed estimate per type",
+      }),
     }),
   ),
   entityTypesSearched: z.array(z.enum(ENTITY_TYPES)),
@@ -62,7 +67,9 @@ export const languageDetectSchema = z.object({
   languageName: z.string(),
   confidence: score.openapi({ description: "The chance that detectedLanguage is right, calibrated on held-out sentences (docs/intelligence.md)" }),
   reliable: z.boolean().openapi({ description: "confidence is at or above the threshold at which 98 % of held-out answers were right" }),
-  topCandidates: z.array(candidate).openapi({ description: "Best first; none above the winner; what they leave of 1 is the chance of a language outside the 60" }),
+  topCandidates: z
+    .array(candidate)
+    .openapi({ description: "Best first; none above the winner; what they leave of 1 is the chance of a language outside the 60" }),
   engine,
 });
 

@@ -21,7 +21,12 @@ export async function languageOf(text: string): Promise<string> {
 }
 
 /** A text translated by the configured provider (I1's), 503 naming the settings when there is none. */
-export async function translateText(env: Bindings, text: string, sourceLang: string, targetLang: string): Promise<{ text: string; provider: string }> {
+export async function translateText(
+  env: Bindings,
+  text: string,
+  sourceLang: string,
+  targetLang: string,
+): Promise<{ text: string; provider: string }> {
   const { translatorFor, translateAll } = await import("./translation/providers");
   const translator = translatorFor(env);
   // Paragraphs are translated one by one, so that a long text stays within a provider's limits.
@@ -31,7 +36,7 @@ export async function translateText(env: Bindings, text: string, sourceLang: str
 }
 
 export const GENERATION_NOT_CONFIGURED =
-  "Text generation is not configured: bind Workers AI as AI ([ai] binding = \"AI\" in wrangler.toml), or set OPENAI_BASE_URL and OPENAI_API_KEY";
+  'Text generation is not configured: bind Workers AI as AI ([ai] binding = "AI" in wrangler.toml), or set OPENAI_BASE_URL and OPENAI_API_KEY';
 
 const WORKERS_AI_TEXT_MODEL = "@cf/meta/llama-3.1-8b-instruct";
 const chatAnswer = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) });
@@ -42,11 +47,15 @@ const chatAnswer = z.object({ choices: z.array(z.object({ message: z.object({ co
  */
 export async function generateText(env: Bindings, system: string, prompt: string, maxTokens: number): Promise<{ text: string; engine: string }> {
   if (env.AI) {
-    const answer = await runModel<{ response?: string }>(env, WORKERS_AI_TEXT_MODEL, { messages: [{ role: "system", content: system }, { role: "user", content: prompt }], max_tokens: maxTokens }).catch(
-      (error: unknown) => {
-        throw new ApiError(502, `Workers AI failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
+    const answer = await runModel<{ response?: string }>(env, WORKERS_AI_TEXT_MODEL, {
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: prompt },
+      ],
+      max_tokens: maxTokens,
+    }).catch((error: unknown) => {
+      throw new ApiError(502, `Workers AI failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
     if (!answer.response?.trim()) throw new ApiError(502, "Workers AI answered with no text");
     return { text: answer.response.trim(), engine: "workers-ai" };
   }
@@ -56,11 +65,21 @@ export async function generateText(env: Bindings, system: string, prompt: string
     response = await fetch(`${env.OPENAI_BASE_URL.replace(/\/$/, "")}/chat/completions`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.OPENAI_API_KEY}` },
-      body: JSON.stringify({ model: env.OPENAI_MODEL ?? "gpt-4o-mini", max_tokens: maxTokens, messages: [{ role: "system", content: system }, { role: "user", content: prompt }] }),
+      body: JSON.stringify({
+        model: env.OPENAI_MODEL ?? "gpt-4o-mini",
+        max_tokens: maxTokens,
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: prompt },
+        ],
+      }),
       signal: AbortSignal.timeout(Math.max(aiTimeoutMs(env), 30_000)),
     });
   } catch (error) {
-    throw new ApiError(502, `The language model ${error instanceof Error && error.name === "TimeoutError" ? "did not answer in time" : "is not reachable"}`);
+    throw new ApiError(
+      502,
+      `The language model ${error instanceof Error && error.name === "TimeoutError" ? "did not answer in time" : "is not reachable"}`,
+    );
   }
   if (!response.ok) throw new ApiError(502, `The language model answered HTTP ${response.status}`);
   const parsed = chatAnswer.safeParse(await response.json().catch(() => undefined));

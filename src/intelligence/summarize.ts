@@ -13,7 +13,12 @@ export interface Summary {
   summaryLength: number;
 }
 
-const contentWords = (sentence: string) => new Set(words(sentence).filter((w) => !STOP_WORDS.has(w)).map(stem));
+const contentWords = (sentence: string) =>
+  new Set(
+    words(sentence)
+      .filter((w) => !STOP_WORDS.has(w))
+      .map(stem),
+  );
 
 /** TextRank's sentence similarity: shared content words over the log of both lengths. */
 function similarity(a: Set<string>, b: Set<string>): number {
@@ -31,7 +36,11 @@ function similarity(a: Set<string>, b: Set<string>): number {
 function withoutAsides(sentence: string): string {
   if (!sentence.includes("(")) return sentence;
   // Linear patterns only (no run of spaces scanned again from each of its positions): the text may be 20,000 characters.
-  const statement = sentence.replace(/\([^()]*\)/g, "").replace(/\s+/g, " ").replace(/ (?=[,.;:!?])/g, "").trim();
+  const statement = sentence
+    .replace(/\([^()]*\)/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/ (?=[,.;:!?])/g, "")
+    .trim();
   return wordCount(statement) > 0 ? statement : sentence;
 }
 
@@ -84,7 +93,10 @@ export function summarize(text: string, options: SummaryOptions): Summary {
   }
   const scores = pageRank(graph, { teleport: leadBias(candidates.length) });
   // Ties (no shared words at all) go to the earlier sentence: leads carry most news.
-  const order = candidates.map((_, k) => k).sort((a, b) => scores[b]! - scores[a]! || a - b).map((k) => candidates[k]!);
+  const order = candidates
+    .map((_, k) => k)
+    .sort((a, b) => scores[b]! - scores[a]! || a - b)
+    .map((k) => candidates[k]!);
 
   const best = order[0]!;
   if (sizes[best]! > options.maxLength) {

@@ -21,7 +21,9 @@ export function sentences(text: string): Span[] {
     const start = match.index + (raw.length - raw.trimStart().length);
     const body = raw.trim();
     if (!body) continue;
-    const span = pending ? { text: text.slice(pending.start, start + body.length), start: pending.start, end: start + body.length } : { text: body, start, end: start + body.length };
+    const span = pending
+      ? { text: text.slice(pending.start, start + body.length), start: pending.start, end: start + body.length }
+      : { text: body, start, end: start + body.length };
     if (ABBREVIATION.test(body) && !raw.includes("\n")) {
       pending = span;
       continue;

@@ -17,7 +17,10 @@ export const WORKERS_AI_MODELS = {
 
 export async function summarizeWithWorkersAi(env: Bindings, text: string, options: SummaryOptions): Promise<Summary> {
   // bart counts tokens, about 4/3 of a word in English.
-  const output = await runModel<{ summary?: string }>(env, WORKERS_AI_MODELS.summarization, { input_text: text, max_length: Math.ceil(options.maxLength * 1.33) });
+  const output = await runModel<{ summary?: string }>(env, WORKERS_AI_MODELS.summarization, {
+    input_text: text,
+    max_length: Math.ceil(options.maxLength * 1.33),
+  });
   if (typeof output.summary !== "string" || !output.summary.trim()) throw new Error("bart-large-cnn answered without a summary");
   return { sentences: sentences(output.summary).map((s) => s.text), originalLength: wordCount(text), summaryLength: wordCount(output.summary) };
 }
@@ -52,13 +55,21 @@ const cosine = (a: number[], b: number[]) => {
  * Custom categories by embedding similarity (bge-small); the sentiment classifier by
  * distilbert-sst-2. The other trained classifiers have no Workers AI model: see `hasWorkersAiClassifier`.
  */
-export async function classifyWithWorkersAi(env: Bindings, text: string, classifier: Classifier, categories?: readonly string[]): Promise<Classification> {
+export async function classifyWithWorkersAi(
+  env: Bindings,
+  text: string,
+  classifier: Classifier,
+  categories?: readonly string[],
+): Promise<Classification> {
   if (categories) {
     const output = await runModel<{ data?: number[][] }>(env, WORKERS_AI_MODELS.embeddings, { text: [text, ...categories] });
     if (!output.data || output.data.length !== categories.length + 1) throw new Error("bge-small answered with the wrong number of embeddings");
     const [textVector, ...categoryVectors] = output.data as [number[], ...number[][]];
     // Cosine similarities of bge sit close together; a sharp softmax spreads them into shares.
-    const scores = shares(categories, categoryVectors.map((v) => Math.exp(cosine(textVector, v) / 0.05)));
+    const scores = shares(
+      categories,
+      categoryVectors.map((v) => Math.exp(cosine(textVector, v) / 0.05)),
+    );
     const [classification, confidence] = topScore(scores);
     return { classification, confidence, scores, method: "embeddings" };
   }
@@ -71,4 +82,5 @@ export async function classifyWithWorkersAi(env: Bindings, text: string, classif
   throw new Error(`no Workers AI model for the ${classifier} classifier`);
 }
 
-export const hasWorkersAiClassifier = (classifier: Classifier, categories?: readonly string[]) => categories !== undefined || classifier === "sentiment";
+export const hasWorkersAiClassifier = (classifier: Classifier, categories?: readonly string[]) =>
+  categories !== undefined || classifier === "sentiment";

@@ -71,9 +71,18 @@ export const miniprograms: GroupModule = {
   ],
   settings: z.object({
     WECHAT_API_BASE: providerUrl.optional(),
-    WECHAT_COMPONENT_APPID: z.string().regex(/^[A-Za-z0-9_]{6,40}$/, { error: "must be the component's app id" }).optional(),
+    WECHAT_COMPONENT_APPID: z
+      .string()
+      .regex(/^[A-Za-z0-9_]{6,40}$/, { error: "must be the component's app id" })
+      .optional(),
     WECHAT_COMPONENT_SECRET: z.string().min(8, { error: "must be the component's app secret" }).optional(),
-    WECHAT_MESSAGE_TOKEN: z.string().regex(/^[A-Za-z0-9]{3,32}$/, { error: "must be 3 to 32 letters and digits, as on the open platform" }).optional(),
-    WECHAT_ENCODING_AES_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}$/, { error: "must be the 43-character EncodingAESKey" }).optional(),
+    WECHAT_MESSAGE_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9]{3,32}$/, { error: "must be 3 to 32 letters and digits, as on the open platform" })
+      .optional(),
+    WECHAT_ENCODING_AES_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}$/, { error: "must be the 43-character EncodingAESKey" })
+      .optional(),
   }),
 };

@@ -20,16 +20,28 @@ const pushQuery = z.object({
   encrypt_type: z.string().max(16).optional(),
   signature: z.string().max(64).optional(),
 });
-const pushBody = { required: true, content: { "text/xml": { schema: { type: "string" as const, description: "<xml><AppId>…</AppId><Encrypt>…</Encrypt></xml>" } } } };
+const pushBody = {
+  required: true,
+  content: { "text/xml": { schema: { type: "string" as const, description: "<xml><AppId>…</AppId><Encrypt>…</Encrypt></xml>" } } },
+};
 const pushResponses = {
   200: text('The plain text "success" (anything else makes WeChat push again)'),
   400: text("No Encrypt element, or no timestamp, nonce, signature and msg_signature; or a parameter too long"),
-  401: text("The timestamp is more than 300 s away, a signature does not match, the push was received before, or the message does not open with the platform's key and app id"),
+  401: text(
+    "The timestamp is more than 300 s away, a signature does not match, the push was received before, or the message does not open with the platform's key and app id",
+  ),
   413: text("A body over 64 KiB"),
 };
 
 const routes = {
-  componentEvents: createRoute({ tags, method: "post", path: `${PUSH_PATH}/component/events`, summary: "WeChat's pushes to the platform: verify tickets, authorizations (signed, encrypted)", request: { query: pushQuery, body: pushBody }, responses: pushResponses }),
+  componentEvents: createRoute({
+    tags,
+    method: "post",
+    path: `${PUSH_PATH}/component/events`,
+    summary: "WeChat's pushes to the platform: verify tickets, authorizations (signed, encrypted)",
+    request: { query: pushQuery, body: pushBody },
+    responses: pushResponses,
+  }),
   miniprogramEvents: createRoute({
     tags,
     method: "post",
@@ -44,7 +56,10 @@ const routes = {
     path: `${PUSH_PATH}/authorized/{id}/{state}`,
     summary: "Where WeChat sends the mini-program's owner after authorizing the platform (the link of /deposits/minipram/authorize)",
     request: {
-      params: z.object({ id: z.string().regex(/^\d{1,12}$/, { error: "id must be a configuration id" }), state: z.string().regex(/^[0-9a-f]{64}$/, { error: "state must be the link's" }) }),
+      params: z.object({
+        id: z.string().regex(/^\d{1,12}$/, { error: "id must be a configuration id" }),
+        state: z.string().regex(/^[0-9a-f]{64}$/, { error: "state must be the link's" }),
+      }),
       query: z.object({ auth_code: z.string().min(1, { error: "auth_code is required" }).max(512), expires_in: z.string().max(10).optional() }),
     },
     responses: {
@@ -59,8 +74,19 @@ const routes = {
     method: "get",
     path: `${CODES_PATH}/{miniprogram}/{file}`,
     summary: "A D7 code image (public; the name is random, a new commit makes new ones)",
-    request: { params: z.object({ miniprogram: z.string().regex(/^\d{1,12}$/, { error: "not a configuration id" }), file: z.string().regex(/^[a-z]+-[A-Za-z0-9]{20}\.png$/, { error: "not a code image's name" }) }) },
-    responses: { 200: { description: "The PNG, `Cache-Control: immutable`", content: { "image/png": { schema: { type: "string" as const, format: "binary" } } } }, ...tenantErrorResponses(400, 404) },
+    request: {
+      params: z.object({
+        miniprogram: z.string().regex(/^\d{1,12}$/, { error: "not a configuration id" }),
+        file: z.string().regex(/^[a-z]+-[A-Za-z0-9]{20}\.png$/, { error: "not a code image's name" }),
+      }),
+    },
+    responses: {
+      200: {
+        description: "The PNG, `Cache-Control: immutable`",
+        content: { "image/png": { schema: { type: "string" as const, format: "binary" } } },
+      },
+      ...tenantErrorResponses(400, 404),
+    },
   }),
 };
 
@@ -91,7 +117,9 @@ export function miniprogramPublicRoutes() {
     const { miniprogram, file } = c.req.valid("param");
     const object = await c.env.MEDIA.get(`miniprogram-codes/${miniprogram}/${file}`);
     if (!object) throw new ApiError(404, "No such code");
-    return new Response(object.body, { headers: { "Content-Type": "image/png", ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" } }) as never;
+    return new Response(object.body, {
+      headers: { "Content-Type": "image/png", ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" },
+    }) as never;
   });
   router.all(`${SANDBOX_PATH}/*`, (c) => sandboxApp().fetch(c.req.raw, c.env, c.executionCtx));
   return router;

@@ -9,7 +9,16 @@ import { miniprograms, AUDIT_STATES } from "./schema";
 import { applyAuditResult, completeAuthorization, revokeAuthorization, stepRecord } from "./service";
 import { storeVerifyTicket } from "./tokens";
 import { upstreamOf } from "./upstream";
-import { decryptMessage, encryptMessage, MessageCryptoError, messageSignature, querySignature, signatureMatches, xmlFields, xmlOf } from "./wechat/message-crypto";
+import {
+  decryptMessage,
+  encryptMessage,
+  MessageCryptoError,
+  messageSignature,
+  querySignature,
+  signatureMatches,
+  xmlFields,
+  xmlOf,
+} from "./wechat/message-crypto";
 
 /**
  * WeChat's pushes to the platform: the component's (verify tickets, authorizations) and the
@@ -49,17 +58,21 @@ async function openPush(env: Bindings, waitUntil: WaitUntil, query: PushQuery, b
   const { timestamp, nonce, signature, msg_signature: messageSigned } = query;
   const missing = "A push needs timestamp, nonce, signature and msg_signature in its query, and an Encrypt element";
   if (!timestamp || !nonce || !signature || !messageSigned) throw new ApiError(400, missing);
-  if (!TIMESTAMP.test(timestamp) || Math.abs(Date.now() - Number(timestamp) * 1000) > SIGNATURE_WINDOW_MS) throw new ApiError(401, "The push's timestamp is more than 300 seconds away from the server's time");
-  if (!signatureMatches(await querySignature(component.messageToken, timestamp, nonce), signature)) throw new ApiError(401, "The push's signature does not match");
+  if (!TIMESTAMP.test(timestamp) || Math.abs(Date.now() - Number(timestamp) * 1000) > SIGNATURE_WINDOW_MS)
+    throw new ApiError(401, "The push's timestamp is more than 300 seconds away from the server's time");
+  if (!signatureMatches(await querySignature(component.messageToken, timestamp, nonce), signature))
+    throw new ApiError(401, "The push's signature does not match");
   const pushKey = `wechat-push:${timestamp}:${nonce}`;
   // Read while the body is checked; only a push whose msg_signature matches records its nonce.
   const usedElsewhere = seenHere(pushKey) ? Promise.resolve("here") : env.KV.get(pushKey);
   usedElsewhere.catch(() => undefined);
   const encrypted = xmlFields(body).Encrypt;
   if (!encrypted) throw new ApiError(400, missing);
-  if (!signatureMatches(await messageSignature(component.messageToken, timestamp, nonce, encrypted), messageSigned)) throw new ApiError(401, "The push's msg_signature does not match");
+  if (!signatureMatches(await messageSignature(component.messageToken, timestamp, nonce, encrypted), messageSigned))
+    throw new ApiError(401, "The push's msg_signature does not match");
   // Checked again after the wait, with nothing awaited before it is remembered: of two at once, one passes.
-  if ((await usedElsewhere) !== null || seenHere(pushKey)) throw new ApiError(401, "This push was received before (its timestamp and nonce were used)");
+  if ((await usedElsewhere) !== null || seenHere(pushKey))
+    throw new ApiError(401, "This push was received before (its timestamp and nonce were used)");
   rememberPush(pushKey);
   await env.KV.put(pushKey, "1", { expirationTtl: NONCE_TTL_SECONDS });
   try {
@@ -83,10 +96,12 @@ export async function receiveComponentPush(db: Database, env: Bindings, waitUnti
     case "updateauthorized":
       if (!event.AuthorizationCode) throw new ApiError(400, "The authorization push has no AuthorizationCode");
       if (!event.PreAuthCode) return;
-      await completeAuthorization(ctx, { preAuthCode: event.PreAuthCode }, event.AuthorizationCode, `push:${event.InfoType}`).catch((error: unknown) => {
-        // The owner's redirect may have come first and used the code; the push then has nothing to add.
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      });
+      await completeAuthorization(ctx, { preAuthCode: event.PreAuthCode }, event.AuthorizationCode, `push:${event.InfoType}`).catch(
+        (error: unknown) => {
+          // The owner's redirect may have come first and used the code; the push then has nothing to add.
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
+        },
+      );
       return;
     case "unauthorized":
       if (event.AuthorizerAppid) await revokeAuthorization(db, event.AuthorizerAppid, { InfoType: event.InfoType, CreateTime: event.CreateTime });
@@ -119,13 +134,22 @@ export async function receiveMiniprogramPush(db: Database, env: Bindings, waitUn
 }
 
 /** A push as WeChat sends it: the event encrypted and signed with the component's credentials. */
-export async function signedPush(env: Bindings, waitUntil: WaitUntil, event: Record<string, string | number>): Promise<{ query: Required<PushQuery>; body: string }> {
+export async function signedPush(
+  env: Bindings,
+  waitUntil: WaitUntil,
+  event: Record<string, string | number>,
+): Promise<{ query: Required<PushQuery>; body: string }> {
   const { component } = upstreamOf(env, waitUntil);
   const encrypted = await encryptMessage(xmlOf(event), component.appId, component.encodingAesKey);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = randomBase62(10);
   return {
-    query: { timestamp, nonce, signature: await querySignature(component.messageToken, timestamp, nonce), msg_signature: await messageSignature(component.messageToken, timestamp, nonce, encrypted) },
+    query: {
+      timestamp,
+      nonce,
+      signature: await querySignature(component.messageToken, timestamp, nonce),
+      msg_signature: await messageSignature(component.messageToken, timestamp, nonce, encrypted),
+    },
     body: xmlOf({ AppId: component.appId, Encrypt: encrypted }),
   };
 }

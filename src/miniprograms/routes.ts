@@ -41,43 +41,138 @@ const weChatAnswer = z.object({
 const page = <T extends z.ZodType>(item: T) => z.object({ Total: z.number().int(), CurrPage: z.number().int(), Data: z.array(item) });
 
 const routes = {
-  list: createRoute({ ...common, method: "post", path: "/minipram/list", summary: "D1 · The caller's mini-program configurations", request: { body: { required: false, content: { "application/json": { schema: miniprogramPage } } } },
-    responses: ok(page(z.object({ Id: z.number().int(), Name: z.string(), ConfigType: z.string(), Stage: z.enum(STAGES), AppId: z.string().nullable() })), "A page"),
+  list: createRoute({
+    ...common,
+    method: "post",
+    path: "/minipram/list",
+    summary: "D1 · The caller's mini-program configurations",
+    request: { body: { required: false, content: { "application/json": { schema: miniprogramPage } } } },
+    responses: ok(
+      page(z.object({ Id: z.number().int(), Name: z.string(), ConfigType: z.string(), Stage: z.enum(STAGES), AppId: z.string().nullable() })),
+      "A page",
+    ),
   }),
-  templates: createRoute({ ...common, method: "post", path: "/minipram/tpls", summary: "D2 · Code templates of the platform's library", request: { body: { required: false, content: { "application/json": { schema: templatePage } } } },
-    responses: ok(page(z.object({ Id: z.number().int(), Name: z.string(), Version: z.string(), Description: z.string(), Created: z.string() })), "A page"),
+  templates: createRoute({
+    ...common,
+    method: "post",
+    path: "/minipram/tpls",
+    summary: "D2 · Code templates of the platform's library",
+    request: { body: { required: false, content: { "application/json": { schema: templatePage } } } },
+    responses: ok(
+      page(z.object({ Id: z.number().int(), Name: z.string(), Version: z.string(), Description: z.string(), Created: z.string() })),
+      "A page",
+    ),
   }),
-  create: createRoute({ ...common, method: "post", path: "/minipram/create", summary: "Create a mini-program configuration (stage configured)", request: json(miniprogramCreate),
+  create: createRoute({
+    ...common,
+    method: "post",
+    path: "/minipram/create",
+    summary: "Create a mini-program configuration (stage configured)",
+    request: json(miniprogramCreate),
     responses: ok(z.object({ id: z.number().int(), name: z.string(), stage: z.enum(STAGES) }), "Created"),
   }),
-  authorize: createRoute({ ...common, method: "post", path: "/minipram/authorize", summary: "The link its owner opens to authorize the platform (pre-auth code, 30 minutes)", request: json(byId),
+  authorize: createRoute({
+    ...common,
+    method: "post",
+    path: "/minipram/authorize",
+    summary: "The link its owner opens to authorize the platform (pre-auth code, 30 minutes)",
+    request: json(byId),
     responses: { ...ok(z.object({ authorizeUrl: z.string(), expiresIn: z.number().int() }), "The link"), ...withWeChat },
   }),
-  steps: createRoute({ ...common, method: "post", path: "/minipram/steps", summary: "Every step taken on a configuration: when, which key, the request, WeChat's answer", request: json(byId),
-    responses: ok(z.object({ id: z.number().int(), stage: z.enum(STAGES), steps: z.array(z.object({ step: z.string(), actorKeyId: z.number().int().nullable(), request: z.unknown(), answer: z.unknown(), at: z.string() })) }), "The steps"),
+  steps: createRoute({
+    ...common,
+    method: "post",
+    path: "/minipram/steps",
+    summary: "Every step taken on a configuration: when, which key, the request, WeChat's answer",
+    request: json(byId),
+    responses: ok(
+      z.object({
+        id: z.number().int(),
+        stage: z.enum(STAGES),
+        steps: z.array(
+          z.object({ step: z.string(), actorKeyId: z.number().int().nullable(), request: z.unknown(), answer: z.unknown(), at: z.string() }),
+        ),
+      }),
+      "The steps",
+    ),
   }),
-  nameVerify: createRoute({ ...common, method: "post", path: "/wxa/nameverify", summary: "D3 · Check a name with WeChat (needs stage authorized)", request: json(nameVerify),
-    responses: { ...ok(weChatAnswer.extend({ hitCondition: z.boolean().optional(), wording: z.string().optional() }), "WeChat's answer"), ...withWeChat },
+  nameVerify: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/nameverify",
+    summary: "D3 · Check a name with WeChat (needs stage authorized)",
+    request: json(nameVerify),
+    responses: {
+      ...ok(weChatAnswer.extend({ hitCondition: z.boolean().optional(), wording: z.string().optional() }), "WeChat's answer"),
+      ...withWeChat,
+    },
   }),
-  update: createRoute({ ...common, method: "post", path: "/wxa/update", summary: "D4 · Set name (with licence), icon and introduction (needs stage name_verified)", request: json(profileUpdate),
+  update: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/update",
+    summary: "D4 · Set name (with licence), icon and introduction (needs stage name_verified)",
+    request: json(profileUpdate),
     responses: { ...ok(z.object({ code: z.literal(200), msg: z.string() }), "Updated"), ...withWeChat, ...tenantErrorResponses(413) },
   }),
-  commit: createRoute({ ...common, method: "post", path: "/wxa/codecommit", summary: "D5 · Commit a template's code with this configuration as ext_json (needs profile_updated)", request: json(codeCommit),
+  commit: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/codecommit",
+    summary: "D5 · Commit a template's code with this configuration as ext_json (needs profile_updated)",
+    request: json(codeCommit),
     responses: { ...ok(weChatAnswer, "WeChat's answer"), ...withWeChat },
   }),
-  submitAudit: createRoute({ ...common, method: "post", path: "/wxa/submitaudit", summary: "D6 · Submit the committed code to WeChat's audit (needs code_committed)", request: json(byId),
+  submitAudit: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/submitaudit",
+    summary: "D6 · Submit the committed code to WeChat's audit (needs code_committed)",
+    request: json(byId),
     responses: { ...ok(weChatAnswer.extend({ auditid: z.string().optional() }), "WeChat's answer"), ...withWeChat },
   }),
-  testerInfo: createRoute({ ...common, method: "post", path: "/wxa/tester/infor", summary: "D7 · Testers, the experience QR code and the mini-program code (needs code_committed)", request: json(byId),
-    responses: { ...ok(z.object({ testers: z.array(z.string()), members: z.array(z.string()), test_qrcode: z.string(), wxa_code: z.string() }), "Testers and codes"), ...withWeChat },
+  testerInfo: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/tester/infor",
+    summary: "D7 · Testers, the experience QR code and the mini-program code (needs code_committed)",
+    request: json(byId),
+    responses: {
+      ...ok(
+        z.object({ testers: z.array(z.string()), members: z.array(z.string()), test_qrcode: z.string(), wxa_code: z.string() }),
+        "Testers and codes",
+      ),
+      ...withWeChat,
+    },
   }),
-  auditState: createRoute({ ...common, method: "post", path: "/wxa/auditstate", summary: "D8 · The latest audit's state: 0 passed, 1 rejected, 2 auditing, 3 withdrawn, 4 delayed", request: json(byId),
-    responses: { ...ok(z.object({ status: z.number().int(), reason: z.string(), auditid: z.string().nullable(), screenshots: z.array(z.string()) }), "The state"), ...withWeChat },
+  auditState: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/auditstate",
+    summary: "D8 · The latest audit's state: 0 passed, 1 rejected, 2 auditing, 3 withdrawn, 4 delayed",
+    request: json(byId),
+    responses: {
+      ...ok(
+        z.object({ status: z.number().int(), reason: z.string(), auditid: z.string().nullable(), screenshots: z.array(z.string()) }),
+        "The state",
+      ),
+      ...withWeChat,
+    },
   }),
-  release: createRoute({ ...common, method: "post", path: "/wxa/release", summary: "D9 · Release the audited version (needs audit_passed)", request: json(byId),
+  release: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/release",
+    summary: "D9 · Release the audited version (needs audit_passed)",
+    request: json(byId),
     responses: { ...ok(weChatAnswer, "WeChat's answer"), ...withWeChat },
   }),
-  bindTester: createRoute({ ...common, method: "post", path: "/wxa/tester/bind", summary: "D10 · Bind a tester by WeChat id (needs authorized)", request: json(testerBind),
+  bindTester: createRoute({
+    ...common,
+    method: "post",
+    path: "/wxa/tester/bind",
+    summary: "D10 · Bind a tester by WeChat id (needs authorized)",
+    request: json(testerBind),
     responses: { ...ok(weChatAnswer.extend({ userstr: z.string().optional() }), "WeChat's answer"), ...withWeChat },
   }),
 };
@@ -121,7 +216,11 @@ export function miniprogramRoutes() {
   r.openapi(routes.steps, async (c) => {
     const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
     const steps = await stepsOf(c.var.db, mp);
-    return send(c, { id: mp.id, stage: mp.stage, steps: steps.map(({ step, actorKeyId, request, answer, at }) => ({ step, actorKeyId, request, answer, at })) });
+    return send(c, {
+      id: mp.id,
+      stage: mp.stage,
+      steps: steps.map(({ step, actorKeyId, request, answer, at }) => ({ step, actorKeyId, request, answer, at })),
+    });
   });
   r.openapi(routes.nameVerify, async (c) => {
     const p = c.req.valid("json");
@@ -135,13 +234,19 @@ export function miniprogramRoutes() {
     const p = c.req.valid("json");
     return send(c, await commitCode(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), p.id), p.tplId));
   });
-  r.openapi(routes.submitAudit, async (c) => send(c, await submitAudit(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))));
+  r.openapi(routes.submitAudit, async (c) =>
+    send(c, await submitAudit(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))),
+  );
   r.openapi(routes.testerInfo, async (c) => {
     const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
     return send(c, await testerInfo({ ...contextOf(c), bucket: c.env.MEDIA }, mp, serviceOrigin(c.env)));
   });
-  r.openapi(routes.auditState, async (c) => send(c, await auditState(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))));
-  r.openapi(routes.release, async (c) => send(c, await release(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))));
+  r.openapi(routes.auditState, async (c) =>
+    send(c, await auditState(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))),
+  );
+  r.openapi(routes.release, async (c) =>
+    send(c, await release(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id))),
+  );
   r.openapi(routes.bindTester, async (c) => {
     const p = c.req.valid("json");
     return send(c, await bindTester(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), p.id), p.messengerId));

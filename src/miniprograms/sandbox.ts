@@ -56,9 +56,14 @@ async function issueToken(env: Bindings, kind: "component" | "authorizer", appId
 }
 
 /** The app id a token is good for, or WeChat's errcode for a bad (40001) or expired (42001) one. */
-async function tokenOwner(env: Bindings, token: string | undefined, kind: "component" | "authorizer"): Promise<{ appId: string } | { errcode: number; errmsg: string }> {
+async function tokenOwner(
+  env: Bindings,
+  token: string | undefined,
+  kind: "component" | "authorizer",
+): Promise<{ appId: string } | { errcode: number; errmsg: string }> {
   const [prefix, tokenKind, appId, expiry, mac] = (token ?? "").split(".");
-  if (prefix !== "sbx" || tokenKind !== kind || !appId || !expiry || !mac) return fail(40001, "invalid credential, access_token is invalid or not latest");
+  if (prefix !== "sbx" || tokenKind !== kind || !appId || !expiry || !mac)
+    return fail(40001, "invalid credential, access_token is invalid or not latest");
   const expected = (await hmacSha256Hex(sandboxComponent(env).secret, `${tokenKind}.${appId}.${expiry}`)).slice(0, 32);
   if (!constantTimeEqual(mac, expected)) return fail(40001, "invalid credential, access_token is invalid or not latest");
   if (Number(expiry) * 1000 < Date.now()) return fail(42001, "access_token expired");
@@ -74,7 +79,10 @@ export function sandboxFetch(request: Request, env: Bindings, waitUntil: WaitUnt
 
 type SandboxEnv = { Bindings: Bindings };
 type SandboxContext = Context<SandboxEnv>;
-const waitUntilOf = (c: SandboxContext): WaitUntil => (work) => c.executionCtx.waitUntil(work);
+const waitUntilOf =
+  (c: SandboxContext): WaitUntil =>
+  (work) =>
+    c.executionCtx.waitUntil(work);
 
 /** The sandbox's routes, under /wechat-sandbox: WeChat's paths, plus `steer`, `push-ticket` and the authorization page. */
 export function sandboxApp() {
@@ -87,13 +95,15 @@ export function sandboxApp() {
   const authorizer = async (c: SandboxContext) => tokenOwner(c.env, c.req.query("access_token"), "authorizer");
   const component = async (c: SandboxContext) => tokenOwner(c.env, c.req.query("component_access_token") ?? c.req.query("access_token"), "component");
   const db = (c: SandboxContext) => database(c.env);
-  const appOf = async (database_: Database, appId: string) => (await database_.select().from(sandboxApps).where(eq(sandboxApps.appId, appId)).limit(1))[0];
+  const appOf = async (database_: Database, appId: string) =>
+    (await database_.select().from(sandboxApps).where(eq(sandboxApps.appId, appId)).limit(1))[0];
 
   app.post("/cgi-bin/component/api_component_token", async (c) => {
     const b = await body(c);
     const creds = sandboxComponent(c.env);
     if (b.component_appid !== creds.appId || b.component_appsecret !== creds.secret) return c.json(fail(40013, "invalid appid or appsecret"));
-    if (typeof b.component_verify_ticket !== "string" || !b.component_verify_ticket.startsWith("ticket@@@sandbox-")) return c.json(fail(61006, "component ticket is invalid"));
+    if (typeof b.component_verify_ticket !== "string" || !b.component_verify_ticket.startsWith("ticket@@@sandbox-"))
+      return c.json(fail(61006, "component ticket is invalid"));
     return c.json({ component_access_token: await issueToken(c.env, "component", creds.appId), expires_in: 7200 });
   });
 
@@ -109,10 +119,20 @@ export function sandboxApp() {
     const redirect = c.req.query("redirect_uri");
     if (!preAuthCode?.startsWith("preauthcode@@@") || !redirect) return c.text("pre_auth_code and redirect_uri are required", 400);
     const appId = `wxsbx${randomBase62(13).toLowerCase()}`;
-    await db(c).insert(sandboxApps).values({ appId, refreshToken: `refreshtoken@@@${randomBase62(24)}` });
+    await db(c)
+      .insert(sandboxApps)
+      .values({ appId, refreshToken: `refreshtoken@@@${randomBase62(24)}` });
     const authCode = `queryauthcode@@@${appId}@@@${(await hmacSha256Hex(sandboxComponent(c.env).secret, appId)).slice(0, 16)}`;
     const creds = sandboxComponent(c.env);
-    const event = { AppId: creds.appId, CreateTime: Math.floor(Date.now() / 1000), InfoType: "authorized", AuthorizerAppid: appId, AuthorizationCode: authCode, AuthorizationCodeExpiredTime: Math.floor(Date.now() / 1000) + 3600, PreAuthCode: preAuthCode };
+    const event = {
+      AppId: creds.appId,
+      CreateTime: Math.floor(Date.now() / 1000),
+      InfoType: "authorized",
+      AuthorizerAppid: appId,
+      AuthorizationCode: authCode,
+      AuthorizationCodeExpiredTime: Math.floor(Date.now() / 1000) + 3600,
+      PreAuthCode: preAuthCode,
+    };
     waitUntilOf(c)(deliverComponentEvent(c.env, event, waitUntilOf(c)).catch(() => undefined));
     const target = new URL(redirect);
     target.searchParams.set("auth_code", authCode);
@@ -240,7 +260,12 @@ export function sandboxApp() {
     const [audit] = await d.batch([
       d
         .insert(sandboxAudits)
-        .values({ appId: owner.appId, outcome: steering.outcome, reason: steering.outcome === "fail" ? (steering.reason ?? "The sandbox was steered to reject this audit") : null, decideAt: new Date(Date.now() + steering.delaySeconds * 1000).toISOString() })
+        .values({
+          appId: owner.appId,
+          outcome: steering.outcome,
+          reason: steering.outcome === "fail" ? (steering.reason ?? "The sandbox was steered to reject this audit") : null,
+          decideAt: new Date(Date.now() + steering.delaySeconds * 1000).toISOString(),
+        })
         .returning(),
       d.update(sandboxApps).set({ steering: null }).where(eq(sandboxApps.appId, owner.appId)),
     ]);
@@ -260,7 +285,11 @@ export function sandboxApp() {
     const owner = await authorizer(c);
     if ("errcode" in owner) return c.json(owner);
     const auditId = Number((await body(c)).auditid);
-    const [audit] = await db(c).select().from(sandboxAudits).where(and(eq(sandboxAudits.auditId, auditId), eq(sandboxAudits.appId, owner.appId))).limit(1);
+    const [audit] = await db(c)
+      .select()
+      .from(sandboxAudits)
+      .where(and(eq(sandboxAudits.auditId, auditId), eq(sandboxAudits.appId, owner.appId)))
+      .limit(1);
     if (!audit) return c.json(fail(85012, "invalid audit id"));
     const state = auditState(audit);
     return c.json(ok({ status: state.status, reason: state.reason, screenshot: state.status === 1 ? "sbxmedia_screenshot_1" : "" }));
@@ -273,7 +302,10 @@ export function sandboxApp() {
     const [latest] = await d.select().from(sandboxAudits).where(eq(sandboxAudits.appId, owner.appId)).orderBy(desc(sandboxAudits.auditId)).limit(1);
     if (!latest || auditState(latest).status !== 0) return c.json(fail(85020, "status not allowed"));
     const app_ = await appOf(d, owner.appId);
-    await d.update(sandboxApps).set({ releasedVersion: app_?.commit?.userVersion ?? null }).where(eq(sandboxApps.appId, owner.appId));
+    await d
+      .update(sandboxApps)
+      .set({ releasedVersion: app_?.commit?.userVersion ?? null })
+      .where(eq(sandboxApps.appId, owner.appId));
     return c.json(ok());
   });
 
@@ -302,7 +334,9 @@ export function sandboxApp() {
     if ("errcode" in owner) return c.json(owner);
     const app_ = await appOf(db(c), owner.appId);
     if (!app_?.commit) return c.json(fail(85008, "no code committed"));
-    const png = await qrCodePng(`https://sandbox.weixin.local/experience/${owner.appId}/${app_.commit.userVersion}?path=${encodeURIComponent(c.req.query("path") ?? "")}`);
+    const png = await qrCodePng(
+      `https://sandbox.weixin.local/experience/${owner.appId}/${app_.commit.userVersion}?path=${encodeURIComponent(c.req.query("path") ?? "")}`,
+    );
     return new Response(png, { headers: { "Content-Type": "image/png" } });
   });
 
@@ -333,7 +367,10 @@ export function sandboxApp() {
   });
 
   // A PNG to point D4's icon and licence at on a development machine (it has no image server).
-  app.get("/sample.png", async () => new Response(await qrCodePng("https://sandbox.weixin.local/sample", 144), { headers: { "Content-Type": "image/png" } }));
+  app.get(
+    "/sample.png",
+    async () => new Response(await qrCodePng("https://sandbox.weixin.local/sample", 144), { headers: { "Content-Type": "image/png" } }),
+  );
 
   app.post("/push-ticket", async (c) => {
     await pushVerifyTicket(c.env, waitUntilOf(c));
@@ -351,19 +388,41 @@ function auditState(audit: typeof sandboxAudits.$inferSelect): { status: number;
 /** Sends the audit's result to the mini-program events receiver, once. */
 async function pushAuditResult(env: Bindings, appId: string, auditId: number, waitUntil: WaitUntil) {
   const d = database(env);
-  const [audit] = await d.update(sandboxAudits).set({ pushedAt: new Date().toISOString() }).where(and(eq(sandboxAudits.auditId, auditId), isNull(sandboxAudits.pushedAt))).returning();
+  const [audit] = await d
+    .update(sandboxAudits)
+    .set({ pushedAt: new Date().toISOString() })
+    .where(and(eq(sandboxAudits.auditId, auditId), isNull(sandboxAudits.pushedAt)))
+    .returning();
   if (!audit) return;
   const now = Math.floor(Date.now() / 1000);
   const state = auditState(audit);
   const event: Record<string, string | number> =
     state.status === 0
       ? { ToUserName: "gh_sandbox", FromUserName: "o_sandbox", CreateTime: now, MsgType: "event", Event: "weapp_audit_success", SuccTime: now }
-      : { ToUserName: "gh_sandbox", FromUserName: "o_sandbox", CreateTime: now, MsgType: "event", Event: "weapp_audit_fail", Reason: state.reason, FailTime: now, ScreenShot: "sbxmedia_screenshot_1" };
+      : {
+          ToUserName: "gh_sandbox",
+          FromUserName: "o_sandbox",
+          CreateTime: now,
+          MsgType: "event",
+          Event: "weapp_audit_fail",
+          Reason: state.reason,
+          FailTime: now,
+          ScreenShot: "sbxmedia_screenshot_1",
+        };
   await deliverMiniprogramEvent(env, appId, event, waitUntil);
 }
 
 /** A component_verify_ticket, as WeChat pushes one every 10 minutes. */
 export async function pushVerifyTicket(env: Bindings, waitUntil: WaitUntil) {
   const creds = sandboxComponent(env);
-  await deliverComponentEvent(env, { AppId: creds.appId, CreateTime: Math.floor(Date.now() / 1000), InfoType: "component_verify_ticket", ComponentVerifyTicket: `ticket@@@sandbox-${randomBase62(32)}` }, waitUntil);
+  await deliverComponentEvent(
+    env,
+    {
+      AppId: creds.appId,
+      CreateTime: Math.floor(Date.now() / 1000),
+      InfoType: "component_verify_ticket",
+      ComponentVerifyTicket: `ticket@@@sandbox-${randomBase62(32)}`,
+    },
+    waitUntil,
+  );
 }

@@ -7,7 +7,16 @@ import { users } from "../platform/auth/tables";
  * (service.ts `STEP_NEEDS`). `audit_submitted` holds while WeChat audits: the audit's own state
  * (`auditStatus`) says passed, rejected, auditing, withdrawn or delayed.
  */
-export const STAGES = ["configured", "authorized", "name_verified", "profile_updated", "code_committed", "audit_submitted", "audit_passed", "released"] as const;
+export const STAGES = [
+  "configured",
+  "authorized",
+  "name_verified",
+  "profile_updated",
+  "code_committed",
+  "audit_submitted",
+  "audit_passed",
+  "released",
+] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** WeChat's audit states: 0 passed, 1 rejected, 2 auditing, 3 withdrawn, 4 delayed. */

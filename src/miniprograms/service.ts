@@ -6,7 +6,14 @@ import { ApiError } from "../platform/errors";
 import { callerUrlProblem } from "../platform/outbound-url";
 import { constantTimeEqual, hmacSha256Hex, randomBase62 } from "../platform/crypto";
 import { codeTemplates, miniprogramSteps, miniprograms, STAGES, AUDIT_STATES, type Miniprogram, type Stage } from "./schema";
-import { authorizerAccessToken, authorizerTokenWrite, componentAccessToken, forgetAuthorizerToken, sealCredential, type TokenContext } from "./tokens";
+import {
+  authorizerAccessToken,
+  authorizerTokenWrite,
+  componentAccessToken,
+  forgetAuthorizerToken,
+  sealCredential,
+  type TokenContext,
+} from "./tokens";
 import { callWeChat, fetchWeChatImage, uploadWeChatMedia, type WeChatAnswer } from "./wechat/client";
 import { WeChatError } from "./wechat/errors";
 
@@ -72,16 +79,28 @@ const stepRecordIf = (db: Database, when: SQL | undefined, step: string, actorKe
 /** The caller's mini-program; another user's id is a 404, as a missing one. */
 export async function miniprogramOf(db: Database, actor: Actor, rawId: string): Promise<Miniprogram> {
   const id = Number(rawId);
-  const [found] = Number.isSafeInteger(id) && id > 0 ? await db.select().from(miniprograms).where(and(eq(miniprograms.id, id), eq(miniprograms.ownerId, actor.userId))).limit(1) : [];
+  const [found] =
+    Number.isSafeInteger(id) && id > 0
+      ? await db
+          .select()
+          .from(miniprograms)
+          .where(and(eq(miniprograms.id, id), eq(miniprograms.ownerId, actor.userId)))
+          .limit(1)
+      : [];
   if (!found) throw new ApiError(404, `No mini-program configuration ${rawId}`);
   return found;
 }
 
 export async function createMiniprogram(db: Database, actor: Actor, input: { name: string; configType?: string }) {
   const [[created]] = await db.batch([
-    db.insert(miniprograms).values({ ownerId: actor.userId, name: input.name, configType: input.configType ?? "standard" }).returning(),
+    db
+      .insert(miniprograms)
+      .values({ ownerId: actor.userId, name: input.name, configType: input.configType ?? "standard" })
+      .returning(),
     // The batch runs in one transaction on one connection: the row just inserted is the last one.
-    db.insert(miniprogramSteps).values({ miniprogramId: sql`last_insert_rowid()`, step: "configured", actorKeyId: actor.keyId, request: input, answer: null }),
+    db
+      .insert(miniprogramSteps)
+      .values({ miniprogramId: sql`last_insert_rowid()`, step: "configured", actorKeyId: actor.keyId, request: input, answer: null }),
   ]);
   return created!;
 }
@@ -90,17 +109,36 @@ export async function listMiniprograms(db: Database, actor: Actor, page: number,
   const mine = eq(miniprograms.ownerId, actor.userId);
   const [[total], rows] = await db.batch([
     db.select({ n: count() }).from(miniprograms).where(mine),
-    db.select().from(miniprograms).where(mine).orderBy(miniprograms.id).limit(size).offset((page - 1) * size),
+    db
+      .select()
+      .from(miniprograms)
+      .where(mine)
+      .orderBy(miniprograms.id)
+      .limit(size)
+      .offset((page - 1) * size),
   ]);
-  return { Total: total!.n, CurrPage: page, Data: rows.map((m) => ({ Id: m.id, Name: m.name, ConfigType: m.configType, Stage: m.stage, AppId: m.authorizerAppId })) };
+  return {
+    Total: total!.n,
+    CurrPage: page,
+    Data: rows.map((m) => ({ Id: m.id, Name: m.name, ConfigType: m.configType, Stage: m.stage, AppId: m.authorizerAppId })),
+  };
 }
 
 export async function listTemplates(db: Database, page: number, size: number) {
   const [[total], rows] = await db.batch([
     db.select({ n: count() }).from(codeTemplates),
-    db.select().from(codeTemplates).orderBy(desc(codeTemplates.createdAt)).limit(size).offset((page - 1) * size),
+    db
+      .select()
+      .from(codeTemplates)
+      .orderBy(desc(codeTemplates.createdAt))
+      .limit(size)
+      .offset((page - 1) * size),
   ]);
-  return { Total: total!.n, CurrPage: page, Data: rows.map((t) => ({ Id: t.id, Name: t.name, Version: t.version, Description: t.description, Created: t.createdAt })) };
+  return {
+    Total: total!.n,
+    CurrPage: page,
+    Data: rows.map((t) => ({ Id: t.id, Name: t.name, Version: t.version, Description: t.description, Created: t.createdAt })),
+  };
 }
 
 /** Every step taken on the mini-program, oldest first. */
@@ -121,7 +159,12 @@ async function asAuthorizer<T>(ctx: TokenContext, mp: Miniprogram, call: (token:
 type WeChatOutcome<T> = { errcode: number; errmsg: string; message?: string } & Partial<T>;
 
 /** A call for D3, D5, D6, D9 and D10: success shaped by `shape`, WeChat's refusal kept as it came. */
-async function weChatOutcome<R extends WeChatAnswer, T extends object>(ctx: TokenContext, mp: Miniprogram, call: (token: string) => Promise<R>, shape: (result: R) => T): Promise<WeChatOutcome<T>> {
+async function weChatOutcome<R extends WeChatAnswer, T extends object>(
+  ctx: TokenContext,
+  mp: Miniprogram,
+  call: (token: string) => Promise<R>,
+  shape: (result: R) => T,
+): Promise<WeChatOutcome<T>> {
   try {
     const result = await asAuthorizer(ctx, mp, call);
     return { errcode: 0, errmsg: String(result.errmsg ?? "ok"), ...shape(result) };
@@ -140,12 +183,18 @@ function asUpstreamError(error: unknown): never {
 // Authorization
 
 /** Binds the owner's redirect to the link we made: only the holder of that link's state can complete it. */
-export const authorizationState = (ctx: TokenContext, miniprogramId: number, preAuthCode: string) => hmacSha256Hex(ctx.env.JWT_SECRET, `wechat-authorization:${miniprogramId}:${preAuthCode}`);
+export const authorizationState = (ctx: TokenContext, miniprogramId: number, preAuthCode: string) =>
+  hmacSha256Hex(ctx.env.JWT_SECRET, `wechat-authorization:${miniprogramId}:${preAuthCode}`);
 
 /** The link the mini-program's owner opens to authorize the platform (a pre-auth code, 30 minutes). */
 export async function authorizationLink(ctx: TokenContext, actor: Actor, mp: Miniprogram, callbackBase: string) {
   const token = await componentAccessToken(ctx);
-  const { pre_auth_code } = await callWeChat<{ pre_auth_code: string }>(ctx.upstream.transport, "/cgi-bin/component/api_create_preauthcode", { component_access_token: token }, { component_appid: ctx.upstream.component.appId });
+  const { pre_auth_code } = await callWeChat<{ pre_auth_code: string }>(
+    ctx.upstream.transport,
+    "/cgi-bin/component/api_create_preauthcode",
+    { component_access_token: token },
+    { component_appid: ctx.upstream.component.appId },
+  );
   const page = ctx.upstream.sandbox ? `${callbackBase}/wechat-sandbox/componentloginpage` : "https://mp.weixin.qq.com/cgi-bin/componentloginpage";
   const url = new URL(page);
   url.searchParams.set("component_appid", ctx.upstream.component.appId);
@@ -153,7 +202,10 @@ export async function authorizationLink(ctx: TokenContext, actor: Actor, mp: Min
   url.searchParams.set("redirect_uri", `${callbackBase}/wechat/authorized/${mp.id}/${await authorizationState(ctx, mp.id, pre_auth_code)}`);
   url.searchParams.set("auth_type", "2");
   const { db } = ctx;
-  await db.batch([db.update(miniprograms).set({ preAuthCode: pre_auth_code }).where(eq(miniprograms.id, mp.id)), stepRecord(db, mp.id, "authorization_link", actor.keyId, {}, { expiresIn: 1800 })]);
+  await db.batch([
+    db.update(miniprograms).set({ preAuthCode: pre_auth_code }).where(eq(miniprograms.id, mp.id)),
+    stepRecord(db, mp.id, "authorization_link", actor.keyId, {}, { expiresIn: 1800 }),
+  ]);
   return { authorizeUrl: url.href, expiresIn: 1800 };
 }
 
@@ -161,7 +213,12 @@ export async function authorizationLink(ctx: TokenContext, actor: Actor, mp: Min
  * An authorization code (from the authorized push or the owner's redirect) made into the
  * authorizer's tokens. Idempotent: the push and the redirect both come, in either order.
  */
-export async function completeAuthorization(ctx: TokenContext, target: { miniprogramId: number; state: string } | { preAuthCode: string }, authorizationCode: string, source: string) {
+export async function completeAuthorization(
+  ctx: TokenContext,
+  target: { miniprogramId: number; state: string } | { preAuthCode: string },
+  authorizationCode: string,
+  source: string,
+) {
   const { db, env } = ctx;
   const where = "preAuthCode" in target ? eq(miniprograms.preAuthCode, target.preAuthCode) : eq(miniprograms.id, target.miniprogramId);
   const [mp] = await db.select().from(miniprograms).where(where).limit(1);
@@ -169,7 +226,8 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
   if ("state" in target) {
     // Only our link's state comes back: any other is the same 404 as an unknown id, so ids and app ids cannot be probed.
     const preAuthCode = mp.preAuthCode ?? (mp.authorizerAppId ? await authorizedPreAuthCode(db, mp.id) : null);
-    if (!preAuthCode || !constantTimeEqual(target.state, await authorizationState(ctx, mp.id, preAuthCode))) throw new ApiError(404, "No mini-program waits for this authorization");
+    if (!preAuthCode || !constantTimeEqual(target.state, await authorizationState(ctx, mp.id, preAuthCode)))
+      throw new ApiError(404, "No mini-program waits for this authorization");
     // Already done: the push came first.
     if (!mp.preAuthCode) return mp;
   }
@@ -189,14 +247,30 @@ export async function completeAuthorization(ctx: TokenContext, target: { minipro
     throw error;
   }
   if (mp.authorizerAppId === info.authorizer_appid && rank(mp.stage) >= rank("authorized")) return mp;
-  const [sealedRefresh, sealedAccess] = await Promise.all([sealCredential(env, info.authorizer_refresh_token), sealCredential(env, info.authorizer_access_token)]);
+  const [sealedRefresh, sealedAccess] = await Promise.all([
+    sealCredential(env, info.authorizer_refresh_token),
+    sealCredential(env, info.authorizer_access_token),
+  ]);
   // The push and the redirect may both get here: the first to clear the pre-auth code records the step.
   const won = mp.preAuthCode ? eq(miniprograms.preAuthCode, mp.preAuthCode) : isNull(miniprograms.preAuthCode);
   const [, updated] = await db.batch([
-    stepRecordIf(db, and(eq(miniprograms.id, mp.id), won), "authorized", null, { source, preAuthCode: mp.preAuthCode }, { authorizerAppId: info.authorizer_appid }),
+    stepRecordIf(
+      db,
+      and(eq(miniprograms.id, mp.id), won),
+      "authorized",
+      null,
+      { source, preAuthCode: mp.preAuthCode },
+      { authorizerAppId: info.authorizer_appid },
+    ),
     db
       .update(miniprograms)
-      .set({ authorizerAppId: info.authorizer_appid, authorizerRefreshToken: sealedRefresh, preAuthCode: null, stage: "authorized", updatedAt: new Date().toISOString() })
+      .set({
+        authorizerAppId: info.authorizer_appid,
+        authorizerRefreshToken: sealedRefresh,
+        preAuthCode: null,
+        stage: "authorized",
+        updatedAt: new Date().toISOString(),
+      })
       .where(and(eq(miniprograms.id, mp.id), won))
       .returning(),
     authorizerTokenWrite(db, info.authorizer_appid, sealedAccess, info.expires_in),
@@ -223,7 +297,10 @@ export async function revokeAuthorization(db: Database, appId: string, event: un
   const [mp] = await db.select().from(miniprograms).where(eq(miniprograms.authorizerAppId, appId)).limit(1);
   if (!mp) return;
   await db.batch([
-    db.update(miniprograms).set({ authorizerAppId: null, authorizerRefreshToken: null, stage: "configured", updatedAt: new Date().toISOString() }).where(eq(miniprograms.id, mp.id)),
+    db
+      .update(miniprograms)
+      .set({ authorizerAppId: null, authorizerRefreshToken: null, stage: "configured", updatedAt: new Date().toISOString() })
+      .where(eq(miniprograms.id, mp.id)),
     forgetAuthorizerToken(db, appId),
     stepRecord(db, mp.id, "unauthorized", null, event, null),
   ]);
@@ -237,13 +314,22 @@ export async function verifyName(ctx: TokenContext, actor: Actor, mp: Miniprogra
   const answer = await weChatOutcome(
     ctx,
     mp,
-    (token) => callWeChat<WeChatAnswer & { hit_condition?: boolean; wording?: string }>(ctx.upstream.transport, "/cgi-bin/wxverify/checkwxverifynickname", { access_token: token }, { nick_name: name }),
+    (token) =>
+      callWeChat<WeChatAnswer & { hit_condition?: boolean; wording?: string }>(
+        ctx.upstream.transport,
+        "/cgi-bin/wxverify/checkwxverifynickname",
+        { access_token: token },
+        { nick_name: name },
+      ),
     (result) => ({ hitCondition: Boolean(result.hit_condition), wording: result.wording ?? "" }),
   );
   const passed = answer.errcode === 0 && !answer.hitCondition;
   const { db } = ctx;
   await db.batch([
-    db.update(miniprograms).set({ ...(passed ? { name, stage: stageAfter(mp, "nameverify") } : {}), updatedAt: new Date().toISOString() }).where(eq(miniprograms.id, mp.id)),
+    db
+      .update(miniprograms)
+      .set({ ...(passed ? { name, stage: stageAfter(mp, "nameverify") } : {}), updatedAt: new Date().toISOString() })
+      .where(eq(miniprograms.id, mp.id)),
     stepRecord(db, mp.id, "nameverify", actor.keyId, request, answer),
   ]);
   return answer;
@@ -266,7 +352,8 @@ async function fetchImage(ctx: TokenContext, url: string, field: string): Promis
   const type = (res.headers.get("Content-Type") ?? "").split(";")[0]!.trim();
   if (!res.ok) throw new ApiError(502, `${field}: ${url} answered ${res.status}`);
   if (!["image/png", "image/jpeg"].includes(type)) throw new ApiError(400, `${field}: must be a PNG or JPEG image, not ${type || "an unknown type"}`);
-  if (Number(res.headers.get("Content-Length") ?? 0) > MAX_IMAGE_BYTES) throw new ApiError(413, `${field}: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (Number(res.headers.get("Content-Length") ?? 0) > MAX_IMAGE_BYTES)
+    throw new ApiError(413, `${field}: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (bytes.length > MAX_IMAGE_BYTES) throw new ApiError(413, `${field}: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   return { bytes, type, filename: `${field}.${type === "image/png" ? "png" : "jpg"}` };
@@ -290,18 +377,40 @@ export async function updateProfile(ctx: TokenContext, actor: Actor, mp: Minipro
     await asAuthorizer(ctx, mp, async (token) => {
       const [iconMedia, licenseMedia] = [await uploadWeChatMedia(transport, token, icon), await uploadWeChatMedia(transport, token, license)];
       answers.push(await callWeChat(transport, "/wxa/setnickname", { access_token: token }, { nick_name: input.name, license: licenseMedia }));
-      answers.push(await callWeChat(transport, "/cgi-bin/account/modifyheadimage", { access_token: token }, { head_img_media_id: iconMedia, x1: "0", y1: "0", x2: "1", y2: "1" }));
+      answers.push(
+        await callWeChat(
+          transport,
+          "/cgi-bin/account/modifyheadimage",
+          { access_token: token },
+          { head_img_media_id: iconMedia, x1: "0", y1: "0", x2: "1", y2: "1" },
+        ),
+      );
       answers.push(await callWeChat(transport, "/cgi-bin/account/modifysignature", { access_token: token }, { signature: input.explain }));
     });
   } catch (error) {
-    await stepRecord(ctx.db, mp.id, "update", actor.keyId, input, error instanceof WeChatError ? { errcode: error.errcode, errmsg: error.errmsg } : { error: String(error) });
+    await stepRecord(
+      ctx.db,
+      mp.id,
+      "update",
+      actor.keyId,
+      input,
+      error instanceof WeChatError ? { errcode: error.errcode, errmsg: error.errmsg } : { error: String(error) },
+    );
     asUpstreamError(error);
   }
   const { db } = ctx;
   await db.batch([
     db
       .update(miniprograms)
-      .set({ name: input.name, icon: input.icon, license: input.license, licenseType: input.licenseType, introduction: input.explain, stage: stageAfter(mp, "update"), updatedAt: new Date().toISOString() })
+      .set({
+        name: input.name,
+        icon: input.icon,
+        license: input.license,
+        licenseType: input.licenseType,
+        introduction: input.explain,
+        stage: stageAfter(mp, "update"),
+        updatedAt: new Date().toISOString(),
+      })
       .where(eq(miniprograms.id, mp.id)),
     stepRecord(db, mp.id, "update", actor.keyId, input, answers),
   ]);
@@ -316,13 +425,31 @@ export async function commitCode(ctx: TokenContext, actor: Actor, mp: Miniprogra
   if (!template) throw new ApiError(404, `No code template ${templateId}: D2 lists them`);
   const extJson = JSON.stringify({ extEnable: true, extAppid: mp.authorizerAppId, ext: { configurationId: mp.id, name: mp.name } });
   const request = { template_id: templateId, ext_json: extJson, user_version: template.version, user_desc: template.name };
-  const answer = await weChatOutcome(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/commit", { access_token: token }, request), () => ({}));
+  const answer = await weChatOutcome(
+    ctx,
+    mp,
+    (token) => callWeChat(ctx.upstream.transport, "/wxa/commit", { access_token: token }, request),
+    () => ({}),
+  );
   const committed = answer.errcode === 0;
   await db.batch([
     db
       .update(miniprograms)
       .set({
-        ...(committed ? { templateId, templateVersion: template.version, extJson, stage: stageAfter(mp, "codecommit"), auditId: null, auditStatus: null, auditReason: null, auditScreenshots: null, testQrKey: null, wxaCodeKey: null } : {}),
+        ...(committed
+          ? {
+              templateId,
+              templateVersion: template.version,
+              extJson,
+              stage: stageAfter(mp, "codecommit"),
+              auditId: null,
+              auditStatus: null,
+              auditReason: null,
+              auditScreenshots: null,
+              testQrKey: null,
+              wxaCodeKey: null,
+            }
+          : {}),
         updatedAt: new Date().toISOString(),
       })
       .where(eq(miniprograms.id, mp.id)),
@@ -336,7 +463,11 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
   const resubmission = mp.stage === "audit_submitted" && (mp.auditStatus === AUDIT_STATES.rejected || mp.auditStatus === AUDIT_STATES.withdrawn);
   if (!resubmission) {
     requireStage(mp, "submitaudit");
-    if (rank(mp.stage) > rank("code_committed")) throw new ApiError(409, `D6 audit submission needs the stage code_committed (a new commit after a release or a passed audit); mini-program ${mp.id} is at ${mp.stage}`);
+    if (rank(mp.stage) > rank("code_committed"))
+      throw new ApiError(
+        409,
+        `D6 audit submission needs the stage code_committed (a new commit after a release or a passed audit); mini-program ${mp.id} is at ${mp.stage}`,
+      );
   }
   const answer = await weChatOutcome(
     ctx,
@@ -349,7 +480,15 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
     db
       .update(miniprograms)
       .set({
-        ...(answer.auditid ? { auditId: answer.auditid, auditStatus: AUDIT_STATES.auditing, auditReason: null, auditScreenshots: null, stage: "audit_submitted" as const } : {}),
+        ...(answer.auditid
+          ? {
+              auditId: answer.auditid,
+              auditStatus: AUDIT_STATES.auditing,
+              auditReason: null,
+              auditScreenshots: null,
+              stage: "audit_submitted" as const,
+            }
+          : {}),
         updatedAt: new Date().toISOString(),
       })
       .where(eq(miniprograms.id, mp.id)),
@@ -359,16 +498,31 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
 }
 
 /** An audit's outcome (push, D8 or the poll) written to the configuration, once per change. */
-export async function applyAuditResult(db: Database, mp: Miniprogram, result: { status: number; reason?: string; screenshots?: string[] }, source: string, actorKeyId: number | null = null) {
+export async function applyAuditResult(
+  db: Database,
+  mp: Miniprogram,
+  result: { status: number; reason?: string; screenshots?: string[] },
+  source: string,
+  actorKeyId: number | null = null,
+) {
   const stage: Stage = result.status === AUDIT_STATES.passed ? (mp.stage === "released" ? "released" : "audit_passed") : "audit_submitted";
   if (mp.auditStatus === result.status && mp.stage === stage) return mp;
   // A push and a D8 may bring the same result at once: only the one that changes the row records it.
-  const changes = and(eq(miniprograms.id, mp.id), or(isNull(miniprograms.auditStatus), ne(miniprograms.auditStatus, result.status), ne(miniprograms.stage, stage)));
+  const changes = and(
+    eq(miniprograms.id, mp.id),
+    or(isNull(miniprograms.auditStatus), ne(miniprograms.auditStatus, result.status), ne(miniprograms.stage, stage)),
+  );
   const [, updated] = await db.batch([
     stepRecordIf(db, changes, "audit_result", actorKeyId, { source }, result),
     db
       .update(miniprograms)
-      .set({ auditStatus: result.status, auditReason: result.reason || null, auditScreenshots: result.screenshots?.length ? result.screenshots : null, stage, updatedAt: new Date().toISOString() })
+      .set({
+        auditStatus: result.status,
+        auditReason: result.reason || null,
+        auditScreenshots: result.screenshots?.length ? result.screenshots : null,
+        stage,
+        updatedAt: new Date().toISOString(),
+      })
       .where(changes)
       .returning(),
   ]);
@@ -381,7 +535,9 @@ export async function auditState(ctx: TokenContext, actor: Actor, mp: Miniprogra
   if (!mp.auditId) throw new ApiError(409, `Mini-program ${mp.id} has no audit: D6 submits one`);
   let result: WeChatAnswer & { status: number; reason?: string; screenshot?: string };
   try {
-    result = await asAuthorizer(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/get_auditstatus", { access_token: token }, { auditid: Number(mp.auditId) }));
+    result = await asAuthorizer(ctx, mp, (token) =>
+      callWeChat(ctx.upstream.transport, "/wxa/get_auditstatus", { access_token: token }, { auditid: Number(mp.auditId) }),
+    );
   } catch (error) {
     asUpstreamError(error);
   }
@@ -393,10 +549,18 @@ export async function auditState(ctx: TokenContext, actor: Actor, mp: Miniprogra
 /** D9: the audited version goes live. */
 export async function release(ctx: TokenContext, actor: Actor, mp: Miniprogram) {
   requireStage(mp, "release");
-  const answer = await weChatOutcome(ctx, mp, (token) => callWeChat(ctx.upstream.transport, "/wxa/release", { access_token: token }, {}), () => ({}));
+  const answer = await weChatOutcome(
+    ctx,
+    mp,
+    (token) => callWeChat(ctx.upstream.transport, "/wxa/release", { access_token: token }, {}),
+    () => ({}),
+  );
   const { db } = ctx;
   await db.batch([
-    db.update(miniprograms).set({ ...(answer.errcode === 0 ? { stage: stageAfter(mp, "release") } : {}), updatedAt: new Date().toISOString() }).where(eq(miniprograms.id, mp.id)),
+    db
+      .update(miniprograms)
+      .set({ ...(answer.errcode === 0 ? { stage: stageAfter(mp, "release") } : {}), updatedAt: new Date().toISOString() })
+      .where(eq(miniprograms.id, mp.id)),
     stepRecord(db, mp.id, "release", actor.keyId, {}, answer),
   ]);
   return answer;
@@ -408,7 +572,8 @@ export async function bindTester(ctx: TokenContext, actor: Actor, mp: Miniprogra
   const answer = await weChatOutcome(
     ctx,
     mp,
-    (token) => callWeChat<WeChatAnswer & { userstr?: string }>(ctx.upstream.transport, "/wxa/bind_tester", { access_token: token }, { wechatid: messengerId }),
+    (token) =>
+      callWeChat<WeChatAnswer & { userstr?: string }>(ctx.upstream.transport, "/wxa/bind_tester", { access_token: token }, { wechatid: messengerId }),
     (result) => ({ userstr: result.userstr }),
   );
   const { db } = ctx;
@@ -442,13 +607,37 @@ export async function testerInfo(ctx: TokenContext & { bucket: R2Bucket }, mp: M
   let wxaCodeKey: string;
   let members: { userstr: string }[];
   try {
-    testQrKey = await stored(mp.testQrKey, (token) => fetchWeChatImage(transport, "/wxa/get_qrcode", { access_token: token, path: "pages/index/index" }), "test");
-    wxaCodeKey = await stored(mp.wxaCodeKey, (token) => fetchWeChatImage(transport, "/wxa/getwxacodeunlimit", { access_token: token }, { scene: `id=${mp.id}`, page: "pages/index/index", check_path: false }), "wxacode");
-    members = (await asAuthorizer(ctx, mp, (token) => callWeChat<WeChatAnswer & { members: { userstr: string }[] }>(transport, "/wxa/memberauth", { access_token: token }, { action: "get_experiencer" }))).members;
+    testQrKey = await stored(
+      mp.testQrKey,
+      (token) => fetchWeChatImage(transport, "/wxa/get_qrcode", { access_token: token, path: "pages/index/index" }),
+      "test",
+    );
+    wxaCodeKey = await stored(
+      mp.wxaCodeKey,
+      (token) =>
+        fetchWeChatImage(
+          transport,
+          "/wxa/getwxacodeunlimit",
+          { access_token: token },
+          { scene: `id=${mp.id}`, page: "pages/index/index", check_path: false },
+        ),
+      "wxacode",
+    );
+    members = (
+      await asAuthorizer(ctx, mp, (token) =>
+        callWeChat<WeChatAnswer & { members: { userstr: string }[] }>(
+          transport,
+          "/wxa/memberauth",
+          { access_token: token },
+          { action: "get_experiencer" },
+        ),
+      )
+    ).members;
   } catch (error) {
     asUpstreamError(error);
   }
-  if (testQrKey !== mp.testQrKey || wxaCodeKey !== mp.wxaCodeKey) await ctx.db.update(miniprograms).set({ testQrKey, wxaCodeKey }).where(eq(miniprograms.id, mp.id));
+  if (testQrKey !== mp.testQrKey || wxaCodeKey !== mp.wxaCodeKey)
+    await ctx.db.update(miniprograms).set({ testQrKey, wxaCodeKey }).where(eq(miniprograms.id, mp.id));
   const url = (key: string) => `${origin}${CODES_PATH}/${key.slice("miniprogram-codes/".length)}`;
   return { testers: mp.testers, members: members.map((m) => m.userstr), test_qrcode: url(testQrKey), wxa_code: url(wxaCodeKey) };
 }
@@ -458,13 +647,18 @@ export async function testerInfo(ctx: TokenContext & { bucket: R2Bucket }, mp: M
 /** The platform's template library, copied to D1 (D2 reads it); templates gone from it are removed. */
 export async function syncTemplates(ctx: TokenContext) {
   const token = await componentAccessToken(ctx);
-  const { template_list: list } = await callWeChat<{ template_list: { template_id: number; user_version: string; user_desc: string; create_time: number }[] }>(ctx.upstream.transport, "/wxa/gettemplatelist", { access_token: token });
+  const { template_list: list } = await callWeChat<{
+    template_list: { template_id: number; user_version: string; user_desc: string; create_time: number }[];
+  }>(ctx.upstream.transport, "/wxa/gettemplatelist", { access_token: token });
   const { db } = ctx;
   const existing = await db.select({ id: codeTemplates.id }).from(codeTemplates);
   const gone = existing.map((t) => t.id).filter((id) => !list.some((t) => t.template_id === id));
   const writes: BatchItem<"sqlite">[] = list.map((t) => {
     const row = { name: t.user_desc, version: t.user_version, description: t.user_desc, createdAt: new Date(t.create_time * 1000).toISOString() };
-    return db.insert(codeTemplates).values({ id: t.template_id, ...row }).onConflictDoUpdate({ target: codeTemplates.id, set: row });
+    return db
+      .insert(codeTemplates)
+      .values({ id: t.template_id, ...row })
+      .onConflictDoUpdate({ target: codeTemplates.id, set: row });
   });
   if (gone.length) writes.push(db.delete(codeTemplates).where(inArray(codeTemplates.id, gone)));
   if (writes.length) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
@@ -479,7 +673,14 @@ export async function pollAudits(ctx: TokenContext) {
     .where(and(eq(miniprograms.stage, "audit_submitted"), inArray(miniprograms.auditStatus, [AUDIT_STATES.auditing, AUDIT_STATES.delayed])));
   let changed = 0;
   for (const mp of running) {
-    const result = await asAuthorizer(ctx, mp, (token) => callWeChat<WeChatAnswer & { status: number; reason?: string }>(ctx.upstream.transport, "/wxa/get_auditstatus", { access_token: token }, { auditid: Number(mp.auditId) }));
+    const result = await asAuthorizer(ctx, mp, (token) =>
+      callWeChat<WeChatAnswer & { status: number; reason?: string }>(
+        ctx.upstream.transport,
+        "/wxa/get_auditstatus",
+        { access_token: token },
+        { auditid: Number(mp.auditId) },
+      ),
+    );
     const updated = await applyAuditResult(ctx.db, mp, { status: result.status, reason: result.reason ?? "" }, "poll");
     if (updated.auditStatus !== mp.auditStatus) changed++;
   }

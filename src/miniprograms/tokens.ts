@@ -29,7 +29,10 @@ const unseal = (env: Bindings, value: string) => decryptSecret(value, env.KEY_EN
 /** The ticket WeChat pushes every 10 minutes (push.ts): the component token is made from it. */
 export async function storeVerifyTicket(db: Database, env: Bindings, ticket: string) {
   const values = { sealedValue: await seal(env, ticket), updatedAt: new Date().toISOString() };
-  await db.insert(wechatCredentials).values({ name: VERIFY_TICKET, ...values }).onConflictDoUpdate({ target: wechatCredentials.name, set: values });
+  await db
+    .insert(wechatCredentials)
+    .values({ name: VERIFY_TICKET, ...values })
+    .onConflictDoUpdate({ target: wechatCredentials.name, set: values });
 }
 
 async function readCredential(db: Database, name: string) {
@@ -81,7 +84,10 @@ async function leasedCredential(
     else await stored;
     return value;
   } catch (error) {
-    await db.update(wechatCredentials).set({ leaseHolder: null, leaseUntil: null }).where(and(eq(wechatCredentials.name, name), eq(wechatCredentials.leaseHolder, holder)));
+    await db
+      .update(wechatCredentials)
+      .set({ leaseHolder: null, leaseUntil: null })
+      .where(and(eq(wechatCredentials.name, name), eq(wechatCredentials.leaseHolder, holder)));
     throw error;
   }
 }
@@ -106,14 +112,22 @@ export function componentAccessToken(ctx: TokenContext, force = false): Promise<
     async () => {
       const ticketRow = await readCredential(ctx.db, VERIFY_TICKET);
       if (!ticketRow?.sealedValue) {
-        throw new ApiError(503, "WeChat has not pushed a component_verify_ticket yet (it does every 10 minutes to /wechat/component/events): no WeChat call can be made before it");
+        throw new ApiError(
+          503,
+          "WeChat has not pushed a component_verify_ticket yet (it does every 10 minutes to /wechat/component/events): no WeChat call can be made before it",
+        );
       }
       const { component } = ctx.upstream;
-      const answer = await callWeChat<{ component_access_token: string; expires_in: number }>(ctx.upstream.transport, "/cgi-bin/component/api_component_token", {}, {
-        component_appid: component.appId,
-        component_appsecret: component.secret,
-        component_verify_ticket: await unseal(ctx.env, ticketRow.sealedValue),
-      });
+      const answer = await callWeChat<{ component_access_token: string; expires_in: number }>(
+        ctx.upstream.transport,
+        "/cgi-bin/component/api_component_token",
+        {},
+        {
+          component_appid: component.appId,
+          component_appsecret: component.secret,
+          component_verify_ticket: await unseal(ctx.env, ticketRow.sealedValue),
+        },
+      );
       return { value: answer.component_access_token, expiresInSeconds: answer.expires_in };
     },
     force,
@@ -126,14 +140,19 @@ export function componentAccessToken(ctx: TokenContext, force = false): Promise<
  */
 export function authorizerAccessToken(ctx: TokenContext, miniprogram: Miniprogram, force = false): Promise<string> {
   const appId = miniprogram.authorizerAppId;
-  if (!appId || !miniprogram.authorizerRefreshToken) throw new ApiError(409, `Mini-program ${miniprogram.id} is not authorized: its owner must authorize the platform first`);
+  if (!appId || !miniprogram.authorizerRefreshToken)
+    throw new ApiError(409, `Mini-program ${miniprogram.id} is not authorized: its owner must authorize the platform first`);
   return leasedCredential(
     ctx,
     authorizerTokenName(appId),
     async () => {
       const componentToken = await componentAccessToken(ctx);
       // Read again under the lease: another worker may have rotated it since.
-      const [row] = await ctx.db.select({ sealed: miniprograms.authorizerRefreshToken }).from(miniprograms).where(eq(miniprograms.id, miniprogram.id)).limit(1);
+      const [row] = await ctx.db
+        .select({ sealed: miniprograms.authorizerRefreshToken })
+        .from(miniprograms)
+        .where(eq(miniprograms.id, miniprogram.id))
+        .limit(1);
       const answer = await callWeChat<{ authorizer_access_token: string; expires_in: number; authorizer_refresh_token: string }>(
         ctx.upstream.transport,
         "/cgi-bin/component/api_authorizer_token",
@@ -159,20 +178,35 @@ export const sealCredential = seal;
  * batch: a query builder, not run here.
  */
 export const authorizerTokenWrite = (db: Database, appId: string, sealedToken: string, expiresInSeconds: number) => {
-  const values = { sealedValue: sealedToken, expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString(), updatedAt: new Date().toISOString() };
-  return db.insert(wechatCredentials).values({ name: authorizerTokenName(appId), ...values }).onConflictDoUpdate({ target: wechatCredentials.name, set: values });
+  const values = {
+    sealedValue: sealedToken,
+    expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString(),
+    updatedAt: new Date().toISOString(),
+  };
+  return db
+    .insert(wechatCredentials)
+    .values({ name: authorizerTokenName(appId), ...values })
+    .onConflictDoUpdate({ target: wechatCredentials.name, set: values });
 };
 
 /** Forgets an authorizer's access token (unauthorized, or refused by WeChat). */
-export const forgetAuthorizerToken = (db: Database, appId: string) => db.delete(wechatCredentials).where(eq(wechatCredentials.name, authorizerTokenName(appId)));
+export const forgetAuthorizerToken = (db: Database, appId: string) =>
+  db.delete(wechatCredentials).where(eq(wechatCredentials.name, authorizerTokenName(appId)));
 
 /** The credentials that expire within the margin, for the scheduled refresh. */
 export async function credentialsDue(db: Database): Promise<{ component: boolean; authorizers: Miniprogram[] }> {
   const rows = await db.select().from(wechatCredentials);
   const now = Date.now();
-  const component = !fresh(rows.find((r) => r.name === COMPONENT_TOKEN), now + REFRESH_MARGIN_MS);
-  const dueApps = new Set(rows.filter((r) => r.name.startsWith("authorizer_access_token:") && !fresh(r, now + REFRESH_MARGIN_MS)).map((r) => r.name.split(":")[1]!));
+  const component = !fresh(
+    rows.find((r) => r.name === COMPONENT_TOKEN),
+    now + REFRESH_MARGIN_MS,
+  );
+  const dueApps = new Set(
+    rows.filter((r) => r.name.startsWith("authorizer_access_token:") && !fresh(r, now + REFRESH_MARGIN_MS)).map((r) => r.name.split(":")[1]!),
+  );
   const authorized = await db.select().from(miniprograms).where(isNotNull(miniprograms.authorizerRefreshToken));
-  const authorizers = authorized.filter((m) => m.authorizerAppId && (dueApps.has(m.authorizerAppId) || !rows.some((r) => r.name === authorizerTokenName(m.authorizerAppId!))));
+  const authorizers = authorized.filter(
+    (m) => m.authorizerAppId && (dueApps.has(m.authorizerAppId) || !rows.some((r) => r.name === authorizerTokenName(m.authorizerAppId!))),
+  );
   return { component, authorizers };
 }

@@ -31,9 +31,21 @@ export function upstreamOf(env: Bindings, waitUntil: (work: Promise<unknown>) =>
     encodingAesKey: env.WECHAT_ENCODING_AES_KEY,
   };
   if (sandbox) {
-    return { sandbox, component: sandboxComponent(env), transport: { base: SANDBOX_BASE, fetch: (request) => sandboxFetch(request, env, waitUntil) } };
+    return {
+      sandbox,
+      component: sandboxComponent(env),
+      transport: { base: SANDBOX_BASE, fetch: (request) => sandboxFetch(request, env, waitUntil) },
+    };
   }
   const missing = Object.entries(given).filter(([, value]) => !value);
-  if (missing.length) throw new ApiError(503, "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY");
-  return { sandbox, component: given as ComponentCredentials, transport: { base: env.WECHAT_API_BASE ?? WECHAT_API, fetch: (request) => fetch(request) } };
+  if (missing.length)
+    throw new ApiError(
+      503,
+      "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY",
+    );
+  return {
+    sandbox,
+    component: given as ComponentCredentials,
+    transport: { base: env.WECHAT_API_BASE ?? WECHAT_API, fetch: (request) => fetch(request) },
+  };
 }

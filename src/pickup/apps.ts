@@ -37,8 +37,7 @@ export async function createApp(
   return { app: app!, appToken, webhookSecret };
 }
 
-export const listApps = (db: Database, userId: number) =>
-  db.select().from(apps).where(eq(apps.userId, userId)).orderBy(desc(apps.id));
+export const listApps = (db: Database, userId: number) => db.select().from(apps).where(eq(apps.userId, userId)).orderBy(desc(apps.id));
 
 export async function deleteApp(db: Database, userId: number, id: number): Promise<void> {
   const [app] = await db

@@ -33,7 +33,11 @@ const CARRIER_TIMEOUT_MS = 15_000;
 /** What is read of a carrier's answer; anything else in it is ignored, a reason is cut to 300 characters. */
 const carrierAnswer = z.object({
   order_id: z.string().min(1).max(128).optional().catch(undefined),
-  message: z.string().transform((m) => m.slice(0, 300)).optional().catch(undefined),
+  message: z
+    .string()
+    .transform((m) => m.slice(0, 300))
+    .optional()
+    .catch(undefined),
 });
 
 /** A carrier's REST API at `CARRIER_API_URL`, authorised with the app's hot api key. */

@@ -15,7 +15,12 @@ const CARRIER_RETRY_SECONDS = 30;
 async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessage>, log: Logger) {
   const db = database(env);
   const { taskId, action } = message.body;
-  const [row] = await db.select({ task: pickupTasks, app: apps }).from(pickupTasks).innerJoin(apps, eq(apps.id, pickupTasks.appId)).where(eq(pickupTasks.id, taskId)).limit(1);
+  const [row] = await db
+    .select({ task: pickupTasks, app: apps })
+    .from(pickupTasks)
+    .innerJoin(apps, eq(apps.id, pickupTasks.appId))
+    .where(eq(pickupTasks.id, taskId))
+    .limit(1);
   if (!row) return message.ack();
   const carrier = carrierFor(env, row.task.serviceCode);
   const hotApiKey = row.app.encryptedHotApiKey ? await decryptSecret(row.app.encryptedHotApiKey, env.KEY_ENCRYPTION_KEY) : "";

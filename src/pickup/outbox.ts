@@ -45,4 +45,3 @@ export async function sweepPickupOutbox(env: Bindings, log: Logger): Promise<{ t
   if (stranded.length + due.length > 0) log.warn({ sweep: "pickup-outbox", tasks: stranded.length, events: due.length });
   return { tasks: stranded.length, events: due.length };
 }
-

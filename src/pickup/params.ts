@@ -19,7 +19,12 @@ const POSTAL_CODES: Record<string, RegExp> = {
 };
 const ANY_POSTAL_CODE = /^[A-Z0-9][A-Z0-9 -]{0,10}[A-Z0-9]$/;
 
-const text = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` });
 
 export const addressSchema = z
   .strictObject({
@@ -56,7 +61,11 @@ export const timeWindowSchema = z
 export const WEIGHT_CLASSES = ["kg", "g", "lb", "oz"] as const;
 export const LENGTH_CLASSES = ["cm", "m", "mm", "in", "ft"] as const;
 
-const measure = (max: number) => z.number({ error: "must be a number" }).positive({ error: "must be greater than 0" }).max(max, { error: `must be at most ${max}` });
+const measure = (max: number) =>
+  z
+    .number({ error: "must be a number" })
+    .positive({ error: "must be greater than 0" })
+    .max(max, { error: `must be at most ${max}` });
 
 export const itemLineSchema = z.strictObject({
   weight: measure(100_000),
@@ -91,14 +100,18 @@ export const submissionSchema = z
       })
       .optional(),
   })
-  .refine(
-    (s) => instant(s.delivery_time.start_date, s.delivery_time.start_time) >= instant(s.loading_time.start_date, s.loading_time.start_time),
-    { error: "delivery cannot start before the pickup", path: ["delivery_time"] },
-  )
+  .refine((s) => instant(s.delivery_time.start_date, s.delivery_time.start_time) >= instant(s.loading_time.start_date, s.loading_time.start_time), {
+    error: "delivery cannot start before the pickup",
+    path: ["delivery_time"],
+  })
   .openapi("PickupSubmission");
 
 const positiveInt = (name: string, max: number) =>
-  z.number({ error: `${name} must be an integer` }).int({ error: `${name} must be an integer` }).min(1, { error: `${name} must be at least 1` }).max(max, { error: `${name} must be at most ${max}` });
+  z
+    .number({ error: `${name} must be an integer` })
+    .int({ error: `${name} must be an integer` })
+    .min(1, { error: `${name} must be at least 1` })
+    .max(max, { error: `${name} must be at most ${max}` });
 
 export const listSchema = z
   .strictObject({
@@ -110,5 +123,7 @@ export const listSchema = z
 
 /** P3–P5: a missing taskId has the interface's own message. */
 export const taskIdSchema = z
-  .object({ taskId: z.number({ error: "the task id is required" }).int({ error: "the task id is required" }).positive({ error: "the task id is required" }) })
+  .object({
+    taskId: z.number({ error: "the task id is required" }).int({ error: "the task id is required" }).positive({ error: "the task id is required" }),
+  })
   .openapi("PickupTaskId");

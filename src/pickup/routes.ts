@@ -59,7 +59,14 @@ const deliverySchema = z
   .openapi("WebhookDelivery");
 
 const taskAction = (path: string, summary: string, data: z.ZodType) =>
-  createRoute({ ...common, method: "post", path, summary, request: json(taskIdSchema), responses: { ...dataResponse(data, "Done"), ...errors, ...dataErrorResponses(409) } });
+  createRoute({
+    ...common,
+    method: "post",
+    path,
+    summary,
+    request: json(taskIdSchema),
+    responses: { ...dataResponse(data, "Done"), ...errors, ...dataErrorResponses(409) },
+  });
 
 const routes = {
   submit: createRoute({
@@ -80,10 +87,21 @@ const routes = {
     path: "/pickup/list",
     summary: "P2 · The app's tasks, newest first",
     request: json(listSchema),
-    responses: { ...dataResponse(z.object({ total: z.number().int(), currPage: z.number().int(), data: z.array(listItemSchema) }), "A page"), ...errors },
+    responses: {
+      ...dataResponse(z.object({ total: z.number().int(), currPage: z.number().int(), data: z.array(listItemSchema) }), "A page"),
+      ...errors,
+    },
   }),
-  resend: taskAction("/pickup/re-send", "P3 · Send the task's last notification again", z.object({ task_id: z.number().int(), event_id: z.string() })),
-  recreate: taskAction("/pickup/re-create", "P4 · Create the pickup order again (failed tasks only)", z.object({ task_id: z.number().int(), process: z.enum(PROCESSES) })),
+  resend: taskAction(
+    "/pickup/re-send",
+    "P3 · Send the task's last notification again",
+    z.object({ task_id: z.number().int(), event_id: z.string() }),
+  ),
+  recreate: taskAction(
+    "/pickup/re-create",
+    "P4 · Create the pickup order again (failed tasks only)",
+    z.object({ task_id: z.number().int(), process: z.enum(PROCESSES) }),
+  ),
   refresh: taskAction("/pickup/authorize/refresh", "P5 · Refresh the task's carrier authorization", z.object({ task_id: z.number().int() })),
   deliveries: createRoute({
     ...common,
@@ -114,9 +132,21 @@ export function pickupRoutes() {
     const { total, rows } = await listTasks(c.var.db, appId(c), query);
     return c.json(dataEnvelope({ total, currPage: query.pageNumber, data: rows.map(listItem) }), 200);
   });
-  router.openapi(routes.resend, async (c) => c.json(dataEnvelope(await resendNotification(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
-  router.openapi(routes.recreate, async (c) => c.json(dataEnvelope(await recreateOrder(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
-  router.openapi(routes.refresh, async (c) => c.json(dataEnvelope(await refreshAuthorization(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200), taskIdHook);
+  router.openapi(
+    routes.resend,
+    async (c) => c.json(dataEnvelope(await resendNotification(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200),
+    taskIdHook,
+  );
+  router.openapi(
+    routes.recreate,
+    async (c) => c.json(dataEnvelope(await recreateOrder(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200),
+    taskIdHook,
+  );
+  router.openapi(
+    routes.refresh,
+    async (c) => c.json(dataEnvelope(await refreshAuthorization(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200),
+    taskIdHook,
+  );
   router.openapi(routes.deliveries, async (c) => {
     const rows = await deliveriesOf(c.var.db, appId(c), c.req.valid("param").taskId);
     return c.json(dataEnvelope(rows.map(delivery)), 200);

@@ -104,7 +104,9 @@ export const webhookEvents = sqliteTable(
     type: text("type").notNull(),
     payload: text("payload").notNull(),
     createdAt: text("created_at").notNull(),
-    outcome: text("outcome", { enum: ["pending", "delivered", "retrying", "dead", "disabled"] }).notNull().default("pending"),
+    outcome: text("outcome", { enum: ["pending", "delivered", "retrying", "dead", "disabled"] })
+      .notNull()
+      .default("pending"),
   },
   (t) => [
     index("webhook_events_task").on(t.taskId, t.createdAt),

@@ -62,7 +62,9 @@ async function queueCarrierCall(env: Bindings, message: CarrierMessage) {
 /** Records the notification of the task's current state and queues its first attempt. */
 async function notify(db: Database, env: Bindings, task: PickupTask): Promise<string> {
   const id = newEventId();
-  await db.insert(webhookEvents).values({ id, taskId: task.id, type: "pickup.process_changed", payload: eventPayload(task), createdAt: new Date().toISOString() });
+  await db
+    .insert(webhookEvents)
+    .values({ id, taskId: task.id, type: "pickup.process_changed", payload: eventPayload(task), createdAt: new Date().toISOString() });
   await enqueueFirstAttempt(env, id);
   return id;
 }
@@ -92,7 +94,9 @@ export async function moveTask(
       .returning(),
     // changes() is the row count of the UPDATE just before it in the same transaction. The
     // columns are the table's, in its order: id, task_id, type, payload, created_at, outcome.
-    db.insert(webhookEvents).select(sql`SELECT ${eventId}, ${taskId}, 'pickup.process_changed', ${payload}, ${updatedAt}, 'pending' WHERE changes() > 0`),
+    db
+      .insert(webhookEvents)
+      .select(sql`SELECT ${eventId}, ${taskId}, 'pickup.process_changed', ${payload}, ${updatedAt}, 'pending' WHERE changes() > 0`),
   ]);
   const task = moved[0];
   if (task) await enqueueFirstAttempt(env, eventId);
@@ -107,7 +111,10 @@ export async function submitTask(db: Database, env: Bindings, appId: number, inp
   if (!app?.encryptedHotApiKey) throw new ApiError(412, "please configure hot api key first");
   if (!carrierFor(env, input.service_code)) throw new ApiError(400, `service_code: ${input.service_code} is not an available carrier service`);
   const addressFields = ["sender_address", "loading_address", "consignee_address"] as const;
-  const known = await existingCountryCodes(db, addressFields.map((field) => input[field].country_code));
+  const known = await existingCountryCodes(
+    db,
+    addressFields.map((field) => input[field].country_code),
+  );
   for (const field of addressFields) {
     const code = input[field].country_code;
     if (!known.has(code)) throw new ApiError(400, `${field}.country_code: ${code} is not an ISO 3166-1 country`);
@@ -154,7 +161,13 @@ export async function submitTask(db: Database, env: Bindings, appId: number, inp
 export async function listTasks(db: Database, appId: number, query: z.output<typeof listSchema>) {
   const where = and(eq(pickupTasks.appId, appId), query.process ? eq(pickupTasks.process, query.process) : undefined);
   const [rows, [total]] = await db.batch([
-    db.select().from(pickupTasks).where(where).orderBy(desc(pickupTasks.id)).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+    db
+      .select()
+      .from(pickupTasks)
+      .where(where)
+      .orderBy(desc(pickupTasks.id))
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize),
     db.select({ total: count() }).from(pickupTasks).where(where),
   ]);
   return { total: total?.total ?? 0, rows };
@@ -162,7 +175,11 @@ export async function listTasks(db: Database, appId: number, query: z.output<typ
 
 /** Another app's task is as unknown as a task that does not exist. */
 export async function ownTask(db: Database, appId: number, taskId: number): Promise<PickupTask> {
-  const [task] = await db.select().from(pickupTasks).where(and(eq(pickupTasks.id, taskId), eq(pickupTasks.appId, appId))).limit(1);
+  const [task] = await db
+    .select()
+    .from(pickupTasks)
+    .where(and(eq(pickupTasks.id, taskId), eq(pickupTasks.appId, appId)))
+    .limit(1);
   if (!task) throw new ApiError(404, TASK_ID_UNKNOWN);
   return task;
 }

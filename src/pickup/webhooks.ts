@@ -89,15 +89,18 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
     await res.body?.cancel();
     retryAfter = retryAfterSeconds(res.headers.get("Retry-After"));
   } catch (failure) {
-    error = failure instanceof Error && failure.name === "TimeoutError" ? "timed out after 15 s" : failure instanceof Error ? failure.message : String(failure);
+    error =
+      failure instanceof Error && failure.name === "TimeoutError"
+        ? "timed out after 15 s"
+        : failure instanceof Error
+          ? failure.message
+          : String(failure);
   }
 
   const delivered = status !== null && status >= 200 && status < 300;
   const gone = status === 410;
   const last = message.attempt >= RETRY_SCHEDULE_SECONDS.length;
-  const next = !delivered && !gone && !last
-    ? Date.now() + 1000 * Math.max(withJitter(RETRY_SCHEDULE_SECONDS[message.attempt]!), retryAfter)
-    : null;
+  const next = !delivered && !gone && !last ? Date.now() + 1000 * Math.max(withJitter(RETRY_SCHEDULE_SECONDS[message.attempt]!), retryAfter) : null;
   const now = new Date().toISOString();
   const outcome = delivered ? "delivered" : gone ? "disabled" : last ? "dead" : "retrying";
   await db.batch([
@@ -108,7 +111,8 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
       url: task.webhookUrl,
       status,
       latencyMs: Date.now() - started,
-      error: error ?? (status !== null && !delivered ? (status >= 300 && status < 400 ? `redirect to ${status} not followed` : `HTTP ${status}`) : null),
+      error:
+        error ?? (status !== null && !delivered ? (status >= 300 && status < 400 ? `redirect to ${status} not followed` : `HTTP ${status}`) : null),
       attemptedAt: now,
       nextAttemptAt: next ? new Date(next).toISOString() : null,
     }),

@@ -3,8 +3,7 @@ import type { z } from "zod";
 import type { AppEnv } from "./env";
 import { badRequest, validationError } from "./errors";
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function parseBizContentValue(value: unknown): Record<string, unknown> {
   if (value === undefined || value === null || value === "") throw badRequest("bizContent is required");

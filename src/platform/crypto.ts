@@ -91,10 +91,6 @@ export async function encryptSecret(plain: string, keyBase64: string): Promise<s
 export async function decryptSecret(sealed: string, keyBase64: string): Promise<string> {
   const [version, iv, data] = sealed.split(".");
   if (version !== "v1" || !iv || !data) throw new Error("unknown secret format");
-  const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: fromBase64(iv) },
-    await aesKey(keyBase64),
-    fromBase64(data),
-  );
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv) }, await aesKey(keyBase64), fromBase64(data));
   return new TextDecoder().decode(plain);
 }

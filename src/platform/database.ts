@@ -26,7 +26,11 @@ const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
  * last answer reads at least that state (its own write, from any replica). The plain binding
  * (`database`) is the primary: jobs, queues and scripts use it.
  */
-export function requestDatabase(env: Pick<Bindings, "DB">, method: string, bookmark: string | undefined): { db: Database; session: D1DatabaseSession } {
+export function requestDatabase(
+  env: Pick<Bindings, "DB">,
+  method: string,
+  bookmark: string | undefined,
+): { db: Database; session: D1DatabaseSession } {
   const start = bookmark && BOOKMARK.test(bookmark) ? bookmark : SAFE_METHODS.has(method) ? "first-unconstrained" : "first-primary";
   const session = env.DB.withSession(start);
   return { db: drizzle(session as unknown as D1Database), session };

@@ -64,8 +64,7 @@ export function errorBody(kind: EnvelopeKind, status: ContentfulStatusCode, mess
   }
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /** The error page of an HTML surface: the status and the message, nothing else. */
 export function errorPage(status: number, message: string): string {

@@ -38,7 +38,7 @@ const IPV6_BLOCKED: Block[] = [
 
 function inBlock(bytes: number[], [network, length]: Block): boolean {
   for (let bit = 0; bit < length; bit++) {
-    const mask = 0x80 >> bit % 8;
+    const mask = 0x80 >> (bit % 8);
     if ((bytes[bit >> 3]! & mask) !== ((network[bit >> 3] ?? 0) & mask)) return false;
   }
   return true;

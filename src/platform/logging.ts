@@ -51,5 +51,6 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const ms = Date.now() - started;
   // Every invocation is in Workers' own logs (observability in wrangler.toml): the Worker writes
   // a line of its own for what needs a look, a client error, a failure or a slow answer.
-  if (c.res.status >= 400 || ms >= SLOW_REQUEST_MS) log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms, keyId: c.get("principal")?.keyId });
+  if (c.res.status >= 400 || ms >= SLOW_REQUEST_MS)
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms, keyId: c.get("principal")?.keyId });
 };

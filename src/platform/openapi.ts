@@ -66,10 +66,7 @@ export function idParam(name: string) {
 /** The error responses of a `{ code, msg, data }` route, for the OpenAPI document. */
 export function dataErrorResponses(...statuses: (keyof typeof DATA_ERROR_TEXT)[]) {
   return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: DATA_ERROR_TEXT[status], content: { "application/json": { schema: dataErrorSchema } } },
-    ]),
+    statuses.map((status) => [status, { description: DATA_ERROR_TEXT[status], content: { "application/json": { schema: dataErrorSchema } } }]),
   );
 }
 
@@ -113,7 +110,10 @@ const tenantErrorSchema = z
     error: z.object({
       code: z.string(),
       message: z.string(),
-      fields: z.array(z.object({ field: z.string(), message: z.string() })).optional().openapi({ description: "On a validation failure: every failing field (a dotted path) and its rule" }),
+      fields: z
+        .array(z.object({ field: z.string(), message: z.string() }))
+        .optional()
+        .openapi({ description: "On a validation failure: every failing field (a dotted path) and its rule" }),
     }),
   })
   .openapi("TenantError");

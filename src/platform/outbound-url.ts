@@ -22,7 +22,11 @@ export function privateHostProblem(host: string): string | undefined {
 const dnsAnswer = z.object({ Status: z.number().optional(), Answer: z.array(z.object({ type: z.number(), data: z.string() })).optional() });
 
 /** The records of one type a name has, asked of the DNS-over-HTTPS resolver (JSON API); 5 s at most. */
-async function dnsRecords(env: Pick<Bindings, "DOH_RESOLVER_URL">, name: string, type: "A" | "AAAA" | "TXT"): Promise<{ type: number; data: string }[]> {
+async function dnsRecords(
+  env: Pick<Bindings, "DOH_RESOLVER_URL">,
+  name: string,
+  type: "A" | "AAAA" | "TXT",
+): Promise<{ type: number; data: string }[]> {
   const url = `${env.DOH_RESOLVER_URL || DEFAULT_DOH}?name=${encodeURIComponent(name)}&type=${type}`;
   const res = await fetch(url, { headers: { Accept: "application/dns-json" }, signal: AbortSignal.timeout(5000) });
   if (!res.ok) throw new Error(`resolver answered ${res.status}`);
@@ -41,7 +45,9 @@ async function resolve(env: Pick<Bindings, "DOH_RESOLVER_URL">, host: string): P
 
 /** The TXT strings of a name, each record's quoted parts joined as DNS-over-HTTPS JSON gives them. */
 export async function dnsTxtRecords(env: Pick<Bindings, "DOH_RESOLVER_URL">, name: string): Promise<string[]> {
-  return (await dnsRecords(env, name, "TXT")).filter((answer) => answer.type === 16).map((answer) => answer.data.replace(/^"|"$/g, "").replaceAll('" "', ""));
+  return (await dnsRecords(env, name, "TXT"))
+    .filter((answer) => answer.type === 16)
+    .map((answer) => answer.data.replace(/^"|"$/g, "").replaceAll('" "', ""));
 }
 
 /**

@@ -46,7 +46,8 @@ interface Kept {
 const kept = new IsolateCache<Kept>(500);
 const KEPT_BODY_BYTES = 256 * 1024;
 
-const digest = async (data: string | Uint8Array<ArrayBuffer>) => toHex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
+const digest = async (data: string | Uint8Array<ArrayBuffer>) =>
+  toHex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
 
 /**
  * Reads of data that changes only with its version (T and O): the answer is kept in the isolate
@@ -81,7 +82,12 @@ export function cachedReads(name = REFERENCE_DATA): MiddlewareHandler<AppEnv> {
       const bytes = new Uint8Array(await c.res.clone().arrayBuffer());
       answer = { body: bytes, etag: `"v${version}-${(await digest(bytes)).slice(0, 16)}"`, contentType: type };
       const stored = answer;
-      c.executionCtx.waitUntil(caches.default.put(key, new Response(stored.body, { headers: { "Content-Type": stored.contentType, ETag: stored.etag, "Cache-Control": "max-age=86400" } })));
+      c.executionCtx.waitUntil(
+        caches.default.put(
+          key,
+          new Response(stored.body, { headers: { "Content-Type": stored.contentType, ETag: stored.etag, "Cache-Control": "max-age=86400" } }),
+        ),
+      );
       source = "miss";
     }
     if (answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);

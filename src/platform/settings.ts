@@ -20,7 +20,10 @@ const jsonOf = <S extends z.ZodType>(schema: S) =>
     try {
       return schema.parse(JSON.parse(text));
     } catch (error) {
-      ctx.addIssue({ code: "custom", message: error instanceof z.ZodError ? `not of the documented shape: ${error.issues[0]?.message}` : "not JSON" });
+      ctx.addIssue({
+        code: "custom",
+        message: error instanceof z.ZodError ? `not of the documented shape: ${error.issues[0]?.message}` : "not JSON",
+      });
       return z.NEVER;
     }
   });

@@ -37,7 +37,13 @@ export function styleFRoutes(router: Router, group: StyleFGroup) {
     const described = { ...common, summary: spec.summary, ...(spec.description ? { description: spec.description } : {}) };
     // Each `handle` is checked against its schema at the call site; the generic D would defeat
     // zod-openapi's response typing here, so the routes are typed as plain route configs.
-    const post: RouteConfig = createRoute({ ...described, method: "post", path: spec.path, request: { body: bizContentBody(spec.params) }, responses });
+    const post: RouteConfig = createRoute({
+      ...described,
+      method: "post",
+      path: spec.path,
+      request: { body: bizContentBody(spec.params) },
+      responses,
+    });
     router.openapi(post, async (c) => c.json(wrap(await spec.handle(c, await parseBizContent(c, spec.params))), 200));
     if (spec.get) {
       const get: RouteConfig = createRoute({ ...described, method: "get", path: spec.path, summary: `${spec.summary} (GET)`, responses });

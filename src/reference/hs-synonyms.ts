@@ -171,9 +171,7 @@ const TABLE: [terms: string, codes: string][] = [
   ["fishing rod", "9507"],
 ];
 
-const BY_TERM = new Map<string, string[]>(
-  TABLE.flatMap(([terms, codes]) => terms.split(", ").map((term) => [term, codes.split(" ")] as const)),
-);
+const BY_TERM = new Map<string, string[]>(TABLE.flatMap(([terms, codes]) => terms.split(", ").map((term) => [term, codes.split(" ")] as const)));
 
 /** English plurals to the table's singular: sneakers, batteries, glasses, watches, knives. */
 function singular(word: string): string {

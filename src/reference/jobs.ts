@@ -20,7 +20,11 @@ function planByCode<Row extends { code: string }>(
   existing: (Row & { id: number })[],
   incoming: Row[],
   fields: (keyof Row)[],
-  write: { insert: (rows: Row[]) => BatchItem<"sqlite">[]; update: (id: number, row: Row) => BatchItem<"sqlite">; remove?: (id: number) => BatchItem<"sqlite"> },
+  write: {
+    insert: (rows: Row[]) => BatchItem<"sqlite">[];
+    update: (id: number, row: Row) => BatchItem<"sqlite">;
+    remove?: (id: number) => BatchItem<"sqlite">;
+  },
 ): JobPlan {
   const byCode = new Map(existing.map((row) => [row.code, row]));
   const counts = { inserted: 0, updated: 0, closed: 0, unchanged: 0 };
@@ -82,7 +86,8 @@ export function hsRowsFromCsv(codesCsv: string, sectionsCsv?: string): HsRow[] {
   if (sectionsCsv) {
     const sections = parseCsv(sectionsCsv);
     requireColumns(sections, ["section", "name"], "the HS sections feed");
-    for (const s of sections) incoming.push({ code: s.section!, version: HS_EDITION, description: s.name!, parent: null, level: 0, section: s.section! });
+    for (const s of sections)
+      incoming.push({ code: s.section!, version: HS_EDITION, description: s.name!, parent: null, level: 0, section: s.section! });
   }
   return incoming;
 }
@@ -93,8 +98,17 @@ export const hsJob: JobDefinition = {
   cron: "45 4 1 1,4,7,10 *",
   description: `HS ${HS_EDITION} codes, quarterly, from the datasets/harmonized-system CSV`,
   sources: [
-    { name: "codes", setting: "HS_FEED_URL", defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/harmonized-system.csv" },
-    { name: "sections", setting: "HS_SECTIONS_FEED_URL", defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/sections.csv", optional: true },
+    {
+      name: "codes",
+      setting: "HS_FEED_URL",
+      defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/harmonized-system.csv",
+    },
+    {
+      name: "sections",
+      setting: "HS_SECTIONS_FEED_URL",
+      defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/sections.csv",
+      optional: true,
+    },
   ],
   async plan(db, feed) {
     const incoming = hsRowsFromCsv(feed.bodies.codes ?? "", feed.bodies.sections);
@@ -148,7 +162,11 @@ export const unitsJob: JobDefinition = {
   cron: "45 4 1 1,4,7,10 *",
   description: "UN/ECE Recommendation 20 units of measure, quarterly",
   sources: [
-    { name: "units", setting: "UNITS_FEED_URL", defaultUrl: "https://raw.githubusercontent.com/datasets/unece-units-of-measure/master/data/units-of-measure.csv" },
+    {
+      name: "units",
+      setting: "UNITS_FEED_URL",
+      defaultUrl: "https://raw.githubusercontent.com/datasets/unece-units-of-measure/master/data/units-of-measure.csv",
+    },
   ],
   async plan(db, feed) {
     const incoming = unitRowsFromCsv(feed.bodies.units ?? "");
@@ -157,14 +175,24 @@ export const unitsJob: JobDefinition = {
     const refId = (code: string | null) => (code ? sql<number>`(SELECT id FROM units WHERE code = ${code})` : null);
     const stored = existing.map((u) => ({ ...u, refCode: u.refUnit ? (codeOfId.get(u.refUnit) ?? null) : null }));
     const plan = planByCode(db, stored, incoming, ["name", "nameZh", "origin", "kind", "symbol", "factor", "refCode"], {
-      insert: (rows) => chunkedInserts(db, units, rows.map(({ refCode: _ref, ...row }) => row)),
+      insert: (rows) =>
+        chunkedInserts(
+          db,
+          units,
+          rows.map(({ refCode: _ref, ...row }) => row),
+        ),
       update: (id, { refCode: _ref, ...row }) => db.update(units).set(row).where(eq(units.id, id)),
       remove: (id) => db.delete(units).where(eq(units.id, id)),
     });
     // Reference units are linked once every unit exists, in the same batch.
     const links = incoming
       .filter((u) => u.refCode)
-      .map((u) => db.update(units).set({ refUnit: refId(u.refCode) }).where(eq(units.code, u.code)));
+      .map((u) =>
+        db
+          .update(units)
+          .set({ refUnit: refId(u.refCode) })
+          .where(eq(units.code, u.code)),
+      );
     return { ...plan, statements: [...plan.statements, ...(plan.counts.inserted + plan.counts.updated > 0 ? links : [])] };
   },
 };
@@ -178,7 +206,10 @@ const referenceFeed = z.object({
         name: z.string().min(1),
         iso3: z.string().regex(/^[A-Z]{3}$/),
         phoneCode: z.string().nullable(),
-        currencyCode: z.string().regex(/^[A-Z]{3}$/).nullable(),
+        currencyCode: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .nullable(),
       }),
     )
     .min(200),
@@ -193,7 +224,16 @@ const referenceFeed = z.object({
       }),
     )
     .min(100),
-  languages: z.array(z.object({ code: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/), name: z.string().min(1), nameEn: z.string().min(1), baseCode: z.string().nullable() })).min(100),
+  languages: z
+    .array(
+      z.object({
+        code: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/),
+        name: z.string().min(1),
+        nameEn: z.string().min(1),
+        baseCode: z.string().nullable(),
+      }),
+    )
+    .min(100),
 });
 
 export const referenceJob: JobDefinition = {

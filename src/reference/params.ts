@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-const alpha2 = (name: string) =>
-  z.string().regex(/^[A-Z]{2}$/, { error: `${name} must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE` });
+const alpha2 = (name: string) => z.string().regex(/^[A-Z]{2}$/, { error: `${name} must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE` });
 
 /** Style F clients send numbers as JSON numbers or as digit strings; both are taken. */
 const integer = (min: number, max: number) =>
@@ -14,7 +13,12 @@ const integer = (min: number, max: number) =>
       .max(max, { error: `must be at most ${max}` }),
   );
 
-const text = (max: number) => z.string().trim().min(1, { error: "must not be empty" }).max(max, { error: `must be at most ${max} characters` });
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` });
 
 const paging = {
   page: integer(1, 100_000).default(1).openapi({ description: "Page, from 1" }),
@@ -31,7 +35,10 @@ export const countrySpecialParams = z.strictObject({
 
 export const zoneQueryParams = z.strictObject({
   name: text(100).optional(),
-  code: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, { error: "code must be an ISO 3166-1 or 3166-2 code in upper case" }).optional(),
+  code: z
+    .string()
+    .regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, { error: "code must be an ISO 3166-1 or 3166-2 code in upper case" })
+    .optional(),
   parsent: integer(0, 1_000_000).optional().openapi({ description: "Parent zone id; 0 lists the countries" }),
   name_en: text(100).optional(),
   ...paging,
@@ -41,7 +48,10 @@ export const unitListParams = z.strictObject({
   origin: z.enum(["base", "unece"], { error: "origin must be base or unece" }).default("base"),
   ref_unit_id: integer(1, 1_000_000).optional(),
   name: text(100).optional(),
-  code: z.string().regex(/^[A-Z0-9]{2,3}$/, { error: "code must be a UN/ECE common code of 2 or 3 upper-case letters or digits" }).optional(),
+  code: z
+    .string()
+    .regex(/^[A-Z0-9]{2,3}$/, { error: "code must be a UN/ECE common code of 2 or 3 upper-case letters or digits" })
+    .optional(),
   name_zh: text(50).optional(),
   id: integer(1, 1_000_000).optional(),
   ...paging,
@@ -54,7 +64,10 @@ export const hsCodeListParams = z.strictObject({
   type: z.enum(["base"], { error: "type must be base: the international six-digit nomenclature" }).default("base"),
   keywords: text(200).optional(),
   level: z.union([z.literal(0), z.literal(2), z.literal(4), z.literal(6)], { error: "level must be 0 (section), 2, 4 or 6" }).optional(),
-  parent: z.string().regex(/^([0-9]{2}|[0-9]{4}|[IVX]{1,5})$/, { error: "parent must be a section (I to XXI), chapter or heading code" }).optional(),
+  parent: z
+    .string()
+    .regex(/^([0-9]{2}|[0-9]{4}|[IVX]{1,5})$/, { error: "parent must be a section (I to XXI), chapter or heading code" })
+    .optional(),
   ...paging,
 });
 

@@ -18,7 +18,13 @@ const generic = withPurchase({ name: "order_id", label: "Order id", type: "strin
 const FIELDS: Record<string, PurchaseField[]> = {
   amazon: withPurchase(
     { name: "order_id", label: "Amazon order id", type: "string", required: true, pattern: "^\\d{3}-\\d{7}-\\d{7}$" },
-    { name: "marketplace_id", label: "Marketplace", type: "enum", required: true, options: ["US", "CA", "MX", "BR", "UK", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "JP", "AU", "IN", "SG", "AE", "SA"] },
+    {
+      name: "marketplace_id",
+      label: "Marketplace",
+      type: "enum",
+      required: true,
+      options: ["US", "CA", "MX", "BR", "UK", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "JP", "AU", "IN", "SG", "AE", "SA"],
+    },
     { name: "asin", label: "ASIN", type: "string", required: true, pattern: "^[A-Z0-9]{10}$" },
     { name: "fulfillment_channel", label: "Fulfilment", type: "enum", required: false, options: ["AFN", "MFN"] },
   ),

@@ -62,11 +62,18 @@ export function referenceRoutes() {
   const db = (c: Context<AppEnv>) => c.var.db;
 
   styleF({
-    path: "/country/list", summary: "O1 · All 249 ISO 3166-1 countries", params: noParams, data: z.array(countrySchema), get: true,
+    path: "/country/list",
+    summary: "O1 · All 249 ISO 3166-1 countries",
+    params: noParams,
+    data: z.array(countrySchema),
+    get: true,
     handle: (c) => listCountries(db(c)),
   });
   styleF({
-    path: "/country/special", summary: "O2 · One country by its alpha-2 code", params: countrySpecialParams, data: countrySchema,
+    path: "/country/special",
+    summary: "O2 · One country by its alpha-2 code",
+    params: countrySpecialParams,
+    data: countrySchema,
     handle: async (c, p) => {
       const country = await countryByCode(db(c), p.ccode);
       if (!country) throw notFound(`No country with code ${p.ccode}`);
@@ -78,53 +85,86 @@ export function referenceRoutes() {
     },
   });
   styleF({
-    path: "/zone/list", summary: "O3 · The top-level zones: every country, parsent 0", params: noParams, data: z.array(zoneSchema),
+    path: "/zone/list",
+    summary: "O3 · The top-level zones: every country, parsent 0",
+    params: noParams,
+    data: z.array(zoneSchema),
     handle: async (c) => (await topLevelZones(db(c))).map(toZone),
   });
   styleF({
-    path: "/zone/query", summary: "O4 · Zones by name, code, English name or parent (parsent)", params: zoneQueryParams, data: pageOf(zoneSchema),
+    path: "/zone/query",
+    summary: "O4 · Zones by name, code, English name or parent (parsent)",
+    params: zoneQueryParams,
+    data: pageOf(zoneSchema),
     handle: async (c, p) => {
       const page = await queryZones(db(c), p);
       return { ...page, items: page.items.map(toZone) };
     },
   });
   styleF({
-    path: "/unit/list", summary: "O5 · Units of measure (UN/ECE Recommendation 20)", params: unitListParams, data: pageOf(unitSchema),
+    path: "/unit/list",
+    summary: "O5 · Units of measure (UN/ECE Recommendation 20)",
+    params: unitListParams,
+    data: pageOf(unitSchema),
     handle: async (c, p) => {
       const page = await queryUnits(db(c), p);
       return { ...page, items: page.items.map(toUnit) };
     },
   });
   styleF({
-    path: "/hs-code/list", summary: "O6 · Harmonized System codes: search, levels, the tree", params: hsCodeListParams, data: pageOf(hsCodeSchema),
+    path: "/hs-code/list",
+    summary: "O6 · Harmonized System codes: search, levels, the tree",
+    params: hsCodeListParams,
+    data: pageOf(hsCodeSchema),
     handle: (c, p) => queryHsCodes(db(c), p),
   });
   styleF({
-    path: "/language/list", summary: "O7 · ISO 639-1 languages; subLanguage adds locales such as pt-BR", params: languageListParams, data: z.array(languageSchema),
+    path: "/language/list",
+    summary: "O7 · ISO 639-1 languages; subLanguage adds locales such as pt-BR",
+    params: languageListParams,
+    data: z.array(languageSchema),
     handle: (c, p) => listLanguages(db(c), p.subLanguage),
   });
   styleF({
-    path: "/language/special", summary: "O8 · One language or locale", params: languageSpecialParams, data: languageSchema,
+    path: "/language/special",
+    summary: "O8 · One language or locale",
+    params: languageSpecialParams,
+    data: languageSchema,
     handle: async (c, p) => (await languageByCode(db(c), p.code)) ?? Promise.reject(notFound(`No language with code ${p.code}`)),
   });
   styleF({
-    path: "/currency/list", summary: "O9 · Every current ISO 4217 currency (withdrawn ones through O10)", params: noParams, data: z.array(currencySchema), get: true,
+    path: "/currency/list",
+    summary: "O9 · Every current ISO 4217 currency (withdrawn ones through O10)",
+    params: noParams,
+    data: z.array(currencySchema),
+    get: true,
     handle: (c) => listCurrencies(db(c)),
   });
   styleF({
-    path: "/currency/special", summary: "O10 · One currency, with its symbol", params: currencySpecialParams, data: currencySchema,
+    path: "/currency/special",
+    summary: "O10 · One currency, with its symbol",
+    params: currencySpecialParams,
+    data: currencySchema,
     handle: async (c, p) => (await currencyByCode(db(c), p.currency)) ?? Promise.reject(notFound(`No currency with code ${p.currency}`)),
   });
   styleF({
-    path: "/manufacturer/all", summary: "O11 · Marketplaces and shop systems", params: noParams, data: z.array(platformSchema),
+    path: "/manufacturer/all",
+    summary: "O11 · Marketplaces and shop systems",
+    params: noParams,
+    data: z.array(platformSchema),
     handle: (c) => listPlatforms(db(c)),
   });
   styleF({
-    path: "/manufacturer/special", summary: "O12 · One platform by its code", params: platformSpecialParams, data: platformSchema,
+    path: "/manufacturer/special",
+    summary: "O12 · One platform by its code",
+    params: platformSpecialParams,
+    data: platformSchema,
     handle: async (c, p) => (await platformByCode(db(c), p.code)) ?? Promise.reject(notFound(`No platform with code ${p.code}`)),
   });
   styleF({
-    path: "/manufacturer/purchase/fields", summary: "O13 · The purchase fields of a platform (internal RPC service)", params: purchaseFieldsParams,
+    path: "/manufacturer/purchase/fields",
+    summary: "O13 · The purchase fields of a platform (internal RPC service)",
+    params: purchaseFieldsParams,
     data: z.array(purchaseFieldSchema),
     handle: async (c, p) => (await purchaseFields(c).fieldsOf(p.platform)) ?? Promise.reject(notFound(`No platform with code ${p.platform}`)),
   });

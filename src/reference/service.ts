@@ -20,7 +20,13 @@ async function paged<T>(
   size: number,
 ): Promise<Paged<T>> {
   const [items, [total]] = await db.batch([
-    db.select().from(table).where(where).orderBy(asc(order)).limit(size).offset((page - 1) * size),
+    db
+      .select()
+      .from(table)
+      .where(where)
+      .orderBy(asc(order))
+      .limit(size)
+      .offset((page - 1) * size),
     db.select({ total: count() }).from(table).where(where),
   ]);
   return { total: total?.total ?? 0, page, size, items: items as T[] };
@@ -38,7 +44,10 @@ export async function countryByCode(db: Database, code: string) {
 
 /** Which of the given alpha-2 codes are countries, in one query. */
 export async function existingCountryCodes(db: Database, codes: string[]): Promise<Set<string>> {
-  const rows = await db.select({ code: countries.code }).from(countries).where(inArray(countries.code, [...new Set(codes)]));
+  const rows = await db
+    .select({ code: countries.code })
+    .from(countries)
+    .where(inArray(countries.code, [...new Set(codes)]));
   return new Set(rows.map((r) => r.code));
 }
 
@@ -155,7 +164,14 @@ async function searchHsCodes(db: Database, q: HsQuery & { keywords: string }): P
   const filters = hsFilters(q);
   const ranked = sql`
     WITH hits(id, tier, score) AS (
-      SELECT id, 0, 0.0 FROM hs_codes WHERE code IN (${named.length ? sql.join(named.map((c) => sql`${c}`), sql`, `) : sql`NULL`})
+      SELECT id, 0, 0.0 FROM hs_codes WHERE code IN (${
+        named.length
+          ? sql.join(
+              named.map((c) => sql`${c}`),
+              sql`, `,
+            )
+          : sql`NULL`
+      })
       UNION ALL SELECT rowid, 1, bm25(hs_codes_fts) FROM hs_codes_fts WHERE hs_codes_fts MATCH ${words.join(" ")}
       UNION ALL SELECT rowid, 2, bm25(hs_codes_fts) FROM hs_codes_fts WHERE hs_codes_fts MATCH ${words.join(" OR ")}
     ),
@@ -168,7 +184,12 @@ async function searchHsCodes(db: Database, q: HsQuery & { keywords: string }): P
     db.all<HsCodeRow>(sql`${ranked} ORDER BY best.tier, relevance, ${hsCodes.code} LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`),
     db.all<{ total: number }>(sql`SELECT count(*) AS total FROM (${ranked})`),
   ]);
-  return { total: total?.total ?? 0, page: q.page, size: q.size, items: items.map(({ id, version, code, description, parent, level, section }) => ({ id, version, code, description, parent, level, section })) };
+  return {
+    total: total?.total ?? 0,
+    page: q.page,
+    size: q.size,
+    items: items.map(({ id, version, code, description, parent, level, section }) => ({ id, version, code, description, parent, level, section })),
+  };
 }
 
 export const listPlatforms = (db: Database) => db.select().from(platforms).orderBy(asc(platforms.code));

@@ -32,11 +32,14 @@ export const euVatJob: JobDefinition = {
     const observed: ObservedRate[] = [];
     for (const country of EU_MEMBERS) {
       // Periods are newest first; the one in force is the newest that has started.
-      const inForce = items[country]!.filter((p) => p.effective_from <= today(now)).sort((a, b) => b.effective_from.localeCompare(a.effective_from))[0];
+      const inForce = items[country]!.filter((p) => p.effective_from <= today(now)).sort((a, b) =>
+        b.effective_from.localeCompare(a.effective_from),
+      )[0];
       if (!inForce) throw new FeedError(`the EU VAT feed has no period in force for ${country}`);
       const from = inForce.effective_from.startsWith("0000") ? undefined : inForce.effective_from;
       for (const [level, value] of Object.entries(inForce.rates)) {
-        if (isRateLevel(level)) observed.push({ countryCode: country, regionCode: null, taxType: "VAT", rateLevel: level, rateValue: value, effectiveFrom: from });
+        if (isRateLevel(level))
+          observed.push({ countryCode: country, regionCode: null, taxType: "VAT", rateLevel: level, rateValue: value, effectiveFrom: from });
       }
     }
     return planRateChanges(
@@ -52,7 +55,6 @@ export const euVatJob: JobDefinition = {
     );
   },
 };
-
 
 /**
  * OECD corporate tax statistics as SDMX-CSV: REF_AREA (ISO alpha-3), TIME_PERIOD (year), OBS_VALUE
@@ -84,7 +86,8 @@ export const oecdJob: JobDefinition = {
       const seen = newest.get(country);
       if (!seen || row.TIME_PERIOD! > seen.year) newest.set(country, { year: row.TIME_PERIOD!, value });
     }
-    if (newest.size < OECD_MEMBERS.size / 2) throw new FeedError(`the OECD feed is partial: rates for ${newest.size} of ${OECD_MEMBERS.size} members`);
+    if (newest.size < OECD_MEMBERS.size / 2)
+      throw new FeedError(`the OECD feed is partial: rates for ${newest.size} of ${OECD_MEMBERS.size} members`);
     const observed: ObservedRate[] = [...newest].map(([countryCode, { year, value }]) => ({
       countryCode,
       regionCode: null,
@@ -114,7 +117,11 @@ export const rateFeedSchema = z.object({
     .array(
       z.object({
         countryCode: z.string().regex(/^[A-Z]{2}$/),
-        regionCode: z.string().regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/).nullable().default(null),
+        regionCode: z
+          .string()
+          .regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/)
+          .nullable()
+          .default(null),
         taxType: z.enum(TAX_TYPES),
         rateLevel: z.enum(RATE_LEVELS),
         rateValue: z.number().min(0).max(100),
@@ -124,7 +131,13 @@ export const rateFeedSchema = z.object({
     .min(1),
 });
 
-function documentedFeedJob(name: string, description: string, setting: "ENCYCLOPEDIA_FEED_URL" | "CHINA_FEED_URL", dataSource: "ENCYCLOPEDIA" | "CUSTOM", onlyCountry?: string): JobDefinition {
+function documentedFeedJob(
+  name: string,
+  description: string,
+  setting: "ENCYCLOPEDIA_FEED_URL" | "CHINA_FEED_URL",
+  dataSource: "ENCYCLOPEDIA" | "CUSTOM",
+  onlyCountry?: string,
+): JobDefinition {
   return {
     name,
     cron: "30 3 1 * *",
@@ -151,7 +164,9 @@ function documentedFeedJob(name: string, description: string, setting: "ENCYCLOP
       const [looked] = await db
         .select({ n: count() })
         .from(taxRates)
-        .where(and(isNull(taxRates.effectiveTo), eq(taxRates.dataSource, dataSource), onlyCountry ? eq(taxRates.countryCode, onlyCountry) : undefined));
+        .where(
+          and(isNull(taxRates.effectiveTo), eq(taxRates.dataSource, dataSource), onlyCountry ? eq(taxRates.countryCode, onlyCountry) : undefined),
+        );
       return { ...plan, existing: looked?.n ?? plan.existing };
     },
   };
@@ -164,6 +179,12 @@ export const encyclopediaJob = documentedFeedJob(
   "ENCYCLOPEDIA",
 );
 
-export const chinaJob = documentedFeedJob("china", "China's VAT levels, monthly, documented JSON at CHINA_FEED_URL", "CHINA_FEED_URL", "CUSTOM", "CN");
+export const chinaJob = documentedFeedJob(
+  "china",
+  "China's VAT levels, monthly, documented JSON at CHINA_FEED_URL",
+  "CHINA_FEED_URL",
+  "CUSTOM",
+  "CN",
+);
 
 export const TAX_JOBS = [euVatJob, oecdJob, encyclopediaJob, chinaJob];

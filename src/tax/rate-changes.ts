@@ -82,7 +82,12 @@ export async function planRateChanges(db: Database, observed: ObservedRate[], co
     const stated = rate.effectiveFrom ? startOf(rate.effectiveFrom) : undefined;
     const effectiveFrom = stated && (!existing || stated > existing.effectiveFrom) ? stated : today;
     if (existing) {
-      statements.push(db.update(taxRates).set({ effectiveTo: secondBefore(effectiveFrom), lastSyncTime: sync }).where(eq(taxRates.id, existing.id)));
+      statements.push(
+        db
+          .update(taxRates)
+          .set({ effectiveTo: secondBefore(effectiveFrom), lastSyncTime: sync })
+          .where(eq(taxRates.id, existing.id)),
+      );
       counts.closed++;
     }
     const { id: _id, rateValueScaled: _old, ...described } = template;
@@ -108,7 +113,12 @@ export async function planRateChanges(db: Database, observed: ObservedRate[], co
       counts.outdated++;
       continue;
     }
-    statements.push(db.update(taxRates).set({ effectiveTo: secondBefore(today), lastSyncTime: sync }).where(eq(taxRates.id, row.id)));
+    statements.push(
+      db
+        .update(taxRates)
+        .set({ effectiveTo: secondBefore(today), lastSyncTime: sync })
+        .where(eq(taxRates.id, row.id)),
+    );
     counts.closed++;
   }
   return { statements: [...statements, ...chunkedInserts(db, taxRates, inserts)], counts, existing: current.length };

@@ -5,16 +5,7 @@ import { cachedReads } from "../platform/read-cache";
 import { createRouter, DATA_SECURITY, dataErrorResponses, dataResponse, idParam } from "../platform/openapi";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
 import { RATE_LEVELS, TAX_TYPES, taxRateSchema } from "./schema";
-import {
-  euVatRates,
-  listTaxRates,
-  oecdRates,
-  ratesOfCountry,
-  ratesOfRegion,
-  ratesOfType,
-  standardRate,
-  taxRateById,
-} from "./service";
+import { euVatRates, listTaxRates, oecdRates, ratesOfCountry, ratesOfRegion, ratesOfType, standardRate, taxRateById } from "./service";
 
 export const TAX_BASE_PATH = "/std/api/bigdata/taxrate";
 

@@ -15,16 +15,7 @@ export const TAX_TYPES = [
 ] as const;
 export type TaxType = (typeof TAX_TYPES)[number];
 
-export const RATE_LEVELS = [
-  "standard",
-  "reduced",
-  "reduced1",
-  "reduced2",
-  "super_reduced",
-  "parking",
-  "zero",
-  "exempt",
-] as const;
+export const RATE_LEVELS = ["standard", "reduced", "reduced1", "reduced2", "super_reduced", "parking", "zero", "exempt"] as const;
 export type RateLevel = (typeof RATE_LEVELS)[number];
 
 export const RATE_LEVEL_NAMES: Record<RateLevel, string> = {

@@ -25,14 +25,18 @@ async function currentRates(db: Database, where: SQL | undefined): Promise<TaxRa
 /** T1: every record, history included, in id order. */
 export async function listTaxRates(db: Database, page: number, size: number) {
   const [rows, [total]] = await db.batch([
-    db.select().from(taxRates).orderBy(asc(taxRates.id)).limit(size).offset(page * size),
+    db
+      .select()
+      .from(taxRates)
+      .orderBy(asc(taxRates.id))
+      .limit(size)
+      .offset(page * size),
     db.select({ total: count() }).from(taxRates),
   ]);
   return { rates: rows.map(toTaxRate), total: total?.total ?? 0 };
 }
 
-export const ratesOfCountry = (db: Database, countryCode: string) =>
-  currentRates(db, eq(taxRates.countryCode, countryCode));
+export const ratesOfCountry = (db: Database, countryCode: string) => currentRates(db, eq(taxRates.countryCode, countryCode));
 
 export const ratesOfRegion = (db: Database, countryCode: string, regionCode: string) =>
   currentRates(db, and(eq(taxRates.countryCode, countryCode), eq(taxRates.regionCode, regionCode)));
@@ -53,11 +57,9 @@ export async function standardRate(db: Database, countryCode: string): Promise<T
   return rate;
 }
 
-export const euVatRates = (db: Database) =>
-  currentRates(db, and(eq(taxRates.taxType, "VAT"), eq(taxRates.euMember, true)));
+export const euVatRates = (db: Database) => currentRates(db, and(eq(taxRates.taxType, "VAT"), eq(taxRates.euMember, true)));
 
-export const oecdRates = (db: Database, taxType: TaxType) =>
-  currentRates(db, and(eq(taxRates.taxType, taxType), eq(taxRates.oecdMember, true)));
+export const oecdRates = (db: Database, taxType: TaxType) => currentRates(db, and(eq(taxRates.taxType, taxType), eq(taxRates.oecdMember, true)));
 
 export async function taxRateById(db: Database, id: number): Promise<TaxRate | undefined> {
   const [row] = await db.select().from(taxRates).where(eq(taxRates.id, id)).limit(1);

@@ -40,12 +40,9 @@ describe("API1, API5 · apps for the pickup API", () => {
     expect(list.data[0]!.is_active).toBe(false);
   });
 
-  it.each([[{}], [{ name: "" }], [{ name: "x", hot_api_key: "" }], [{ name: "x", webhook_url: "https://x" }]])(
-    "answers 422 for %j",
-    async (body) => {
-      expect((await accountJson("POST", "/api/apps", await jwt(), body)).status).toBe(422);
-    },
-  );
+  it.each([[{}], [{ name: "" }], [{ name: "x", hot_api_key: "" }], [{ name: "x", webhook_url: "https://x" }]])("answers 422 for %j", async (body) => {
+    expect((await accountJson("POST", "/api/apps", await jwt(), body)).status).toBe(422);
+  });
 
   it("mints an app token only for a caller who may write pickups (no escalation through tokens:*)", async () => {
     const tokensOnly = await createTestKey({ scopes: ["tokens:*"] });

@@ -91,7 +91,9 @@ describe("A4–A7 key lifecycle", () => {
     const soon = new Date(Date.now() + 60_000).toISOString();
     const { key } = await createKey(jwt, { name: "short", expires_at: soon });
     expect(key.expires_at).toBe(soon);
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), key.id).run();
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), key.id)
+      .run();
     expect(await (await getWithSecret(STANDARD_DE, key)).json()).toEqual({ code: 401, msg: "API key has expired", data: null });
   });
 

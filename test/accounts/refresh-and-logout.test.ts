@@ -64,7 +64,10 @@ describe("refresh tokens", () => {
     expect(await res.json()).toEqual({ detail: "Token has expired" });
   });
 
-  it.each([["an unknown token", "svc_rt_unknown"], ["nothing", undefined]])("refuse %s", async (_, token) => {
+  it.each([
+    ["an unknown token", "svc_rt_unknown"],
+    ["nothing", undefined],
+  ])("refuse %s", async (_, token) => {
     const res = token ? await refreshWithBody(token) : await call("/auth/refresh", { method: "POST" });
     expect(res.status).toBe(401);
   });

@@ -16,7 +16,16 @@ const gateway = inject("gateway");
 const SCREENSHOTS = process.env.SCREENSHOTS === "1";
 // Debian's chromium (`.ci/run` installs it); the flags keep it off this machine's closed network.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 // The smallest PNG: a 1×1 pixel, as a cover.
 const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -37,7 +46,9 @@ function themeZip(marker: string): Buffer {
     const path = join(entry.parentPath, entry.name);
     files[relative(dir, path)] = new Uint8Array(readFileSync(path));
   }
-  files["templates/index.html.j2"] = new TextEncoder().encode(`{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`);
+  files["templates/index.html.j2"] = new TextEncoder().encode(
+    `{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`,
+  );
   return Buffer.from(zipSync(files));
 }
 
@@ -77,7 +88,13 @@ beforeAll(async () => {
 
 // A failed step says what the console showed: its messages are the evidence.
 afterEach(async (context) => {
-  if (context.task.result?.state === "fail") console.error(`the console at ${page.url()}:\n${await page.locator("main").innerText().catch(() => "(no page)")}`);
+  if (context.task.result?.state === "fail")
+    console.error(
+      `the console at ${page.url()}:\n${await page
+        .locator("main")
+        .innerText()
+        .catch(() => "(no page)")}`,
+    );
 });
 
 afterAll(async () => {
@@ -170,7 +187,9 @@ describe("the admin console, in a browser", () => {
   it("uploads a theme, previews it, activates it and rolls back", async () => {
     await page.getByRole("link", { name: "Themes" }).click();
     await page.getByLabel("Theme name", { exact: true }).fill("fresh");
-    await page.getByLabel("Zip file", { exact: true }).setInputFiles({ name: "fresh.zip", mimeType: "application/zip", buffer: themeZip("Fresh from the browser") });
+    await page
+      .getByLabel("Zip file", { exact: true })
+      .setInputFiles({ name: "fresh.zip", mimeType: "application/zip", buffer: themeZip("Fresh from the browser") });
     await page.getByRole("button", { name: "Upload" }).click();
     const preview = page.getByRole("link", { name: "preview the site with this theme" });
     await expect.poll(() => preview.count()).toBe(1);
@@ -211,11 +230,17 @@ describe("the admin console, in a browser", () => {
     expect(await viewer.getByRole("button", { name: "Publish now" }).count()).toBe(0);
     // The same action sent anyway, with the viewer's own session and CSRF token.
     const id = viewer.url().split("/").pop();
-    const status = await viewer.evaluate(async ({ tenantId, id }) => {
-      const session = await (await fetch("/admin/api/session")).json();
-      const res = await fetch(`/admin/api/tenants/${tenantId}/contents/${id}/unpublish`, { method: "POST", headers: { "X-CSRF-Token": session.data.csrfToken } });
-      return res.status;
-    }, { tenantId: gateway.tenantId, id });
+    const status = await viewer.evaluate(
+      async ({ tenantId, id }) => {
+        const session = await (await fetch("/admin/api/session")).json();
+        const res = await fetch(`/admin/api/tenants/${tenantId}/contents/${id}/unpublish`, {
+          method: "POST",
+          headers: { "X-CSRF-Token": session.data.csrfToken },
+        });
+        return res.status;
+      },
+      { tenantId: gateway.tenantId, id },
+    );
     expect(status).toBe(403);
     await viewer.context().close();
   });

@@ -63,7 +63,9 @@ export default async function setup(project: TestProject) {
     { persistTo: state },
   );
   const port = String(await freePort());
-  const vars = Object.entries({ ...SECRETS, ENVIRONMENT: "development", AD_FLUSH_SECONDS: "0", PUBLIC_ORIGIN: `http://localhost:${port}` }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const vars = Object.entries({ ...SECRETS, ENVIRONMENT: "development", AD_FLUSH_SECONDS: "0", PUBLIC_ORIGIN: `http://localhost:${port}` }).flatMap(
+    ([k, v]) => ["--var", `${k}:${v}`],
+  );
   const server = startLocalServer(port, {}, ["--persist-to", state, ...vars]);
   const base = `http://localhost:${port}`;
   try {

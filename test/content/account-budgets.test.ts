@@ -23,7 +23,12 @@ const newTenant = (session: string, settings: Record<string, string> = {}) =>
     new Request("https://gateway.test/admin/api/tenants", {
       method: "POST",
       headers: { Authorization: `Bearer ${session}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Budget Times", slug: `budget-${uniqueTag().toLowerCase().replace(/[^a-z0-9]+/g, "-")}` }),
+      body: JSON.stringify({
+        name: "Budget Times",
+        slug: `budget-${uniqueTag()
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")}`,
+      }),
     }),
     settings,
   );
@@ -46,7 +51,11 @@ describe("API6 · tenants: one account owns a bounded number", () => {
     const owned = await env.DB.prepare("SELECT COUNT(*) AS n FROM tenants WHERE owner_id = ?").bind(user.id).first<{ n: number }>();
     expect(owned!.n).toBeLessThanOrEqual(2);
     // The tenants it owns are whole: each has its owner as a member.
-    const orphans = await env.DB.prepare("SELECT COUNT(*) AS n FROM tenants t WHERE owner_id = ? AND NOT EXISTS (SELECT 1 FROM tenant_members m WHERE m.tenant_id = t.id)").bind(user.id).first<{ n: number }>();
+    const orphans = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM tenants t WHERE owner_id = ? AND NOT EXISTS (SELECT 1 FROM tenant_members m WHERE m.tenant_id = t.id)",
+    )
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(orphans!.n).toBe(0);
   });
 
@@ -68,8 +77,14 @@ describe("API4 · operator-paid budgets count per owning account, not only per t
     const secondSite = await createSite(db, memberScope(second.id), { name: "Second site", slug: `second-site-${first.tenantId}` });
     const secondKey = (await issueTenantKey(db, second.id, first.ownerId, { name: "test", siteIds: null, scopes: [] })).token;
     // The operator's language model, faked at its boundary: the same short article every time.
-    vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ choices: [{ message: { content: "# Ferries\n\nThe harbour reopened." } }] }));
-    const settings = { RATE_LIMITS: JSON.stringify({ perHour: { "content-article": 3 } }), OPENAI_BASE_URL: "https://llm.example/v1", OPENAI_API_KEY: "test-key" };
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json({ choices: [{ message: { content: "# Ferries\n\nThe harbour reopened." } }] }),
+    );
+    const settings = {
+      RATE_LIMITS: JSON.stringify({ perHour: { "content-article": 3 } }),
+      OPENAI_BASE_URL: "https://llm.example/v1",
+      OPENAI_API_KEY: "test-key",
+    };
     const article = (tenant: { token: string; siteId: number }) =>
       withSettings(
         new Request("https://gateway.test/api/skills/generate/article", {

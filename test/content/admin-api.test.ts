@@ -80,12 +80,28 @@ describe("contents through their life", () => {
 
   it("refuses a body over 200,000 characters before rendering it, and categories of another site", async () => {
     const base = `/tenants/${tenant.tenantId}/contents`;
-    const big = await send("POST", base, tenant.session, { siteId: tenant.siteId, title: "Big", slug: "big", language: "en", bodyMarkdown: "x".repeat(200_001) });
+    const big = await send("POST", base, tenant.session, {
+      siteId: tenant.siteId,
+      title: "Big",
+      slug: "big",
+      language: "en",
+      bodyMarkdown: "x".repeat(200_001),
+    });
     expect(big.status).toBe(400);
     expect(big.body.error!.message).toBe("body.bodyMarkdown: must be at most 200000 characters");
     const other = await createTestTenant();
-    const foreign = await send<{ id: number }>("POST", `/tenants/${other.tenantId}/categories`, other.session, { siteId: other.siteId, name: "Theirs", slug: "theirs" });
-    const mixed = await send("POST", base, tenant.session, { siteId: tenant.siteId, title: "Mixed", slug: "mixed", language: "en", categoryIds: [foreign.body.data.id] });
+    const foreign = await send<{ id: number }>("POST", `/tenants/${other.tenantId}/categories`, other.session, {
+      siteId: other.siteId,
+      name: "Theirs",
+      slug: "theirs",
+    });
+    const mixed = await send("POST", base, tenant.session, {
+      siteId: tenant.siteId,
+      title: "Mixed",
+      slug: "mixed",
+      language: "en",
+      categoryIds: [foreign.body.data.id],
+    });
     expect(mixed.status).toBe(400);
     expect(mixed.body.error!.message).toBe(`categoryIds: no category ${foreign.body.data.id} in site ${tenant.siteId}`);
   });
@@ -93,7 +109,12 @@ describe("contents through their life", () => {
   it("keeps a category with children or contents, and refuses a cycle", async () => {
     const base = `/tenants/${tenant.tenantId}/categories`;
     const parent = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, name: "World", slug: "world" });
-    const child = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, parentId: parent.body.data.id, name: "Europe", slug: "europe" });
+    const child = await send<{ id: number }>("POST", base, tenant.session, {
+      siteId: tenant.siteId,
+      parentId: parent.body.data.id,
+      name: "Europe",
+      slug: "europe",
+    });
     const blocked = await send("DELETE", `${base}/${parent.body.data.id}`, tenant.session);
     expect(blocked.status).toBe(409);
     expect(blocked.body.error!.message).toBe("The category has 1 subcategories; move or delete them first");
@@ -108,7 +129,12 @@ describe("roles", () => {
   it("lets a viewer read but not write", async () => {
     const viewer = await memberWith(tenant, "viewer");
     expect((await send("GET", `/tenants/${tenant.tenantId}/contents`, viewer.session)).status).toBe(200);
-    const write = await send("POST", `/tenants/${tenant.tenantId}/contents`, viewer.session, { siteId: tenant.siteId, title: "No", slug: "no", language: "en" });
+    const write = await send("POST", `/tenants/${tenant.tenantId}/contents`, viewer.session, {
+      siteId: tenant.siteId,
+      title: "No",
+      slug: "no",
+      language: "en",
+    });
     expect(write.status).toBe(403);
     expect(write.body.error).toEqual({ code: "forbidden", message: "This needs the author role; you are a viewer" });
   });
@@ -116,11 +142,21 @@ describe("roles", () => {
   it("lets an author write their own drafts only, and not publish", async () => {
     const author = await memberWith(tenant, "author");
     const base = `/tenants/${tenant.tenantId}/contents`;
-    const own = await send<{ id: number }>("POST", base, author.session, { siteId: tenant.siteId, title: "Mine", slug: `mine-${author.userId}`, language: "en" });
+    const own = await send<{ id: number }>("POST", base, author.session, {
+      siteId: tenant.siteId,
+      title: "Mine",
+      slug: `mine-${author.userId}`,
+      language: "en",
+    });
     expect(own.status).toBe(201);
     expect((await send("PATCH", `${base}/${own.body.data.id}`, author.session, { title: "Mine, edited" })).status).toBe(200);
     expect((await send("POST", `${base}/${own.body.data.id}/publish`, author.session, {})).status).toBe(403);
-    const others = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, title: "Owner's", slug: `owners-${author.userId}`, language: "en" });
+    const others = await send<{ id: number }>("POST", base, tenant.session, {
+      siteId: tenant.siteId,
+      title: "Owner's",
+      slug: `owners-${author.userId}`,
+      language: "en",
+    });
     const refused = await send("PATCH", `${base}/${others.body.data.id}`, author.session, { title: "Taken over" });
     expect(refused.status).toBe(403);
     expect(refused.body.error!.message).toBe("An author may change only their own drafts");
@@ -128,7 +164,12 @@ describe("roles", () => {
 
   it("lets an editor publish but not manage keys or members; the owner does", async () => {
     const editor = await memberWith(tenant, "editor");
-    const draft = await send<{ id: number }>("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, { siteId: tenant.siteId, title: "For the editor", slug: `for-editor-${editor.userId}`, language: "en" });
+    const draft = await send<{ id: number }>("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, {
+      siteId: tenant.siteId,
+      title: "For the editor",
+      slug: `for-editor-${editor.userId}`,
+      language: "en",
+    });
     expect((await send("POST", `/tenants/${tenant.tenantId}/contents/${draft.body.data.id}/publish`, editor.session, {})).status).toBe(200);
     expect((await send("GET", `/tenants/${tenant.tenantId}/keys`, editor.session)).status).toBe(403);
     expect((await send("PUT", `/tenants/${tenant.tenantId}/members`, editor.session, { email: "x@example.com", role: "viewer" })).status).toBe(403);
@@ -140,20 +181,38 @@ describe("reads and the remaining writes", () => {
     const base = `/tenants/${tenant.tenantId}`;
     const sites = await send<{ id: number }[]>("GET", `${base}/sites`, tenant.session);
     expect(sites.body.data.map((s) => s.id)).toContain(tenant.siteId);
-    const renamed = await send("PATCH", `${base}/sites/${tenant.siteId}`, tenant.session, { name: "Renamed", seoDescription: "News of the city", aliases: [`alias-${tenant.siteId}.example.com`] });
+    const renamed = await send("PATCH", `${base}/sites/${tenant.siteId}`, tenant.session, {
+      name: "Renamed",
+      seoDescription: "News of the city",
+      aliases: [`alias-${tenant.siteId}.example.com`],
+    });
     expect(renamed.body.data).toMatchObject({ name: "Renamed", seoDescription: "News of the city", aliases: [`alias-${tenant.siteId}.example.com`] });
 
     await send("POST", `${base}/categories`, tenant.session, { siteId: tenant.siteId, name: "Listed", slug: "listed" });
     const cats = await send<{ slug: string }[]>("GET", `${base}/sites/${tenant.siteId}/categories`, tenant.session);
     expect(cats.body.data.map((c) => c.slug)).toContain("listed");
 
-    const draft = await send<{ id: number }>("POST", `${base}/contents`, tenant.session, { siteId: tenant.siteId, title: "Status filter", slug: "status-filter", language: "en" });
-    const drafts = await send<{ items: { id: number; status: string }[] }>("GET", `${base}/contents?status=draft&siteId=${tenant.siteId}&size=100`, tenant.session);
+    const draft = await send<{ id: number }>("POST", `${base}/contents`, tenant.session, {
+      siteId: tenant.siteId,
+      title: "Status filter",
+      slug: "status-filter",
+      language: "en",
+    });
+    const drafts = await send<{ items: { id: number; status: string }[] }>(
+      "GET",
+      `${base}/contents?status=draft&siteId=${tenant.siteId}&size=100`,
+      tenant.session,
+    );
     expect(drafts.body.data.items.map((i) => i.id)).toContain(draft.body.data.id);
     expect(drafts.body.data.items.every((i) => i.status === "draft")).toBe(true);
     expect((await send("GET", `${base}/contents?status=gone`, tenant.session)).status).toBe(400);
 
-    const tag = await send<{ id: number }>("PUT", `${base}/tags`, tenant.session, { siteId: tenant.siteId, type: "taxonomy", name: "topics", definition: { tags: ["city", "sport"] } });
+    const tag = await send<{ id: number }>("PUT", `${base}/tags`, tenant.session, {
+      siteId: tenant.siteId,
+      type: "taxonomy",
+      name: "topics",
+      definition: { tags: ["city", "sport"] },
+    });
     expect(tag.body.data).toMatchObject({ type: "taxonomy", name: "topics", definition: { tags: ["city", "sport"] } });
     const tags = await send<{ name: string }[]>("GET", `${base}/sites/${tenant.siteId}/tags`, tenant.session);
     expect(tags.body.data.map((t) => t.name)).toContain("topics");
@@ -161,7 +220,15 @@ describe("reads and the remaining writes", () => {
       siteId: tenant.siteId,
       type: "menu",
       name: "too-deep",
-      definition: { items: [{ label: "a", link: { url: "/" }, children: [{ label: "b", link: { url: "/" }, children: [{ label: "c", link: { url: "/" }, children: [] }] }] }] },
+      definition: {
+        items: [
+          {
+            label: "a",
+            link: { url: "/" },
+            children: [{ label: "b", link: { url: "/" }, children: [{ label: "c", link: { url: "/" }, children: [] }] }],
+          },
+        ],
+      },
     });
     expect(deep.status).toBe(400);
     expect((await send("DELETE", `${base}/tags/${tag.body.data.id}`, tenant.session)).status).toBe(200);
@@ -176,8 +243,16 @@ describe("members", () => {
     expect(added.body.data).toEqual({ userId: user.id, email: user.email, role: "author" });
     await send("PUT", `/tenants/${tenant.tenantId}/members`, tenant.session, { email: user.email, role: "editor" });
     const members = await send<{ userId: number; role: string }[]>("GET", `/tenants/${tenant.tenantId}/members`, tenant.session);
-    expect(members.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ userId: tenant.ownerId, role: "owner" }), expect.objectContaining({ userId: user.id, role: "editor" })]));
-    const unknown = await send("PUT", `/tenants/${tenant.tenantId}/members`, tenant.session, { email: "never-logged-in@example.com", role: "viewer" });
+    expect(members.body.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ userId: tenant.ownerId, role: "owner" }),
+        expect.objectContaining({ userId: user.id, role: "editor" }),
+      ]),
+    );
+    const unknown = await send("PUT", `/tenants/${tenant.tenantId}/members`, tenant.session, {
+      email: "never-logged-in@example.com",
+      role: "viewer",
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error!.message).toBe("No user with email never-logged-in@example.com: they log in once first");
   });
@@ -185,7 +260,10 @@ describe("members", () => {
 
 describe("tenant keys", () => {
   it("shows a new key's token once, lists it masked, and a revoked key stops at once", async () => {
-    const created = await send<{ id: number; token: string; maskedToken: string }>("POST", `/tenants/${tenant.tenantId}/keys`, tenant.session, { name: "site", scopes: ["content:read"] });
+    const created = await send<{ id: number; token: string; maskedToken: string }>("POST", `/tenants/${tenant.tenantId}/keys`, tenant.session, {
+      name: "site",
+      scopes: ["content:read"],
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("Cache-Control")).toBe("no-store");
     expect(created.body.data.token).toMatch(/^svc_tk_[0-9A-Za-z]{40}$/);
@@ -194,7 +272,9 @@ describe("tenant keys", () => {
     const entry = listed.body.data.find((k) => k.id === created.body.data.id)!;
     expect(entry.maskedToken).toMatch(/^svc_tk_.{4}\*{8}.{4}$/);
     expect(JSON.stringify(listed.body.data)).not.toContain(created.body.data.token);
-    const { results } = await env.DB.prepare("SELECT token_hash FROM tenant_keys WHERE id = ?").bind(created.body.data.id).all<{ token_hash: string }>();
+    const { results } = await env.DB.prepare("SELECT token_hash FROM tenant_keys WHERE id = ?")
+      .bind(created.body.data.id)
+      .all<{ token_hash: string }>();
     expect(results[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
 
     expect((await headless(`/api/mcp/site/info?siteId=${tenant.siteId}`, created.body.data.token)).status).toBe(200);
@@ -275,7 +355,12 @@ describe("what the console needs beyond the resources", () => {
   // Each test makes a tenant of its own: the shared one has spent its plan's requests a minute by now.
   it("lists every failing field of a body, so that a form shows each beside its field", async () => {
     const own = await createTestTenant();
-    const res = await send("POST", `/tenants/${own.tenantId}/contents`, own.session, { siteId: own.siteId, title: "", slug: "Bad Slug", language: "en" });
+    const res = await send("POST", `/tenants/${own.tenantId}/contents`, own.session, {
+      siteId: own.siteId,
+      title: "",
+      slug: "Bad Slug",
+      language: "en",
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({
       code: "invalid_request",
@@ -290,7 +375,13 @@ describe("what the console needs beyond the resources", () => {
   it("gives one saved version with its text, for a diff; 404 for a version that was never saved", async () => {
     const own = await createTestTenant();
     const base = `/tenants/${own.tenantId}/contents`;
-    const created = await send<{ id: number }>("POST", base, own.session, { siteId: own.siteId, title: "Diffed", slug: `diffed-${Date.now()}`, language: "en", bodyMarkdown: "one\ntwo" });
+    const created = await send<{ id: number }>("POST", base, own.session, {
+      siteId: own.siteId,
+      title: "Diffed",
+      slug: `diffed-${Date.now()}`,
+      language: "en",
+      bodyMarkdown: "one\ntwo",
+    });
     const id = created.body.data.id;
     await send("PATCH", `${base}/${id}`, own.session, { bodyMarkdown: "one\nthree" });
     const first = await send("GET", `${base}/${id}/versions/1`, own.session);
@@ -306,14 +397,26 @@ describe("what the console needs beyond the resources", () => {
     const own = await createTestTenant();
     const base = `/tenants/${own.tenantId}`;
     const make = async (name: string, parentId: number | null = null) =>
-      (await send<{ id: number }>("POST", `${base}/categories`, own.session, { siteId: own.siteId, name, slug: `${name}-${Date.now()}`, parentId })).body.data.id;
+      (await send<{ id: number }>("POST", `${base}/categories`, own.session, { siteId: own.siteId, name, slug: `${name}-${Date.now()}`, parentId }))
+        .body.data.id;
     const parent = await make("ordered");
     const [a, b, c] = [await make("a", parent), await make("b", parent), await make("c", parent)];
     const path = `${base}/sites/${own.siteId}/categories/order`;
-    const ordered = await send<{ id: number; parentId: number | null; position: number }[]>("PUT", path, own.session, { parentId: parent, ids: [c, a, b] });
+    const ordered = await send<{ id: number; parentId: number | null; position: number }[]>("PUT", path, own.session, {
+      parentId: parent,
+      ids: [c, a, b],
+    });
     expect(ordered.status).toBe(200);
-    expect(ordered.body.data.filter((cat) => cat.parentId === parent).map((cat) => [cat.id, cat.position])).toEqual([[c, 0], [a, 1], [b, 2]]);
-    for (const ids of [[c, a], [c, a, b, b], [c, a, b, parent]]) {
+    expect(ordered.body.data.filter((cat) => cat.parentId === parent).map((cat) => [cat.id, cat.position])).toEqual([
+      [c, 0],
+      [a, 1],
+      [b, 2],
+    ]);
+    for (const ids of [
+      [c, a],
+      [c, a, b, b],
+      [c, a, b, parent],
+    ]) {
       const refused = await send("PUT", path, own.session, { parentId: parent, ids });
       expect(refused.status, JSON.stringify(ids)).toBe(400);
       expect(refused.body.error!.message).toBe(`ids: must list each of the 3 categories under category ${parent} once`);
@@ -326,20 +429,36 @@ describe("what the console needs beyond the resources", () => {
     const own = await createTestTenant();
     const base = `/tenants/${own.tenantId}`;
     const slug = `previewed-${Date.now()}`;
-    const post = await send<{ id: number }>("POST", `${base}/contents`, own.session, { siteId: own.siteId, title: "Previewed", slug, language: "en", tags: ["preview"] });
+    const post = await send<{ id: number }>("POST", `${base}/contents`, own.session, {
+      siteId: own.siteId,
+      title: "Previewed",
+      slug,
+      language: "en",
+      tags: ["preview"],
+    });
     await send("POST", `${base}/contents/${post.body.data.id}/publish`, own.session, {});
     const menu = await send<{ id: number }>("PUT", `${base}/tags`, own.session, {
       siteId: own.siteId,
       type: "menu",
       name: "preview-menu",
-      definition: { items: [{ label: "Post", link: { content: post.body.data.id } }, { label: "Away", link: { url: "https://example.com/" } }] },
+      definition: {
+        items: [
+          { label: "Post", link: { content: post.body.data.id } },
+          { label: "Away", link: { url: "https://example.com/" } },
+        ],
+      },
     });
     const menuPreview = await send("GET", `${base}/tags/${menu.body.data.id}/preview`, own.session);
     expect(menuPreview.body.data).toEqual([
       { label: "Post", url: `/${slug}`, children: [] },
       { label: "Away", url: "https://example.com/", children: [] },
     ]);
-    const posts = await send<{ id: number }>("PUT", `${base}/tags`, own.session, { siteId: own.siteId, type: "posts", name: "preview-posts", definition: { tags: ["preview"], limit: 5 } });
+    const posts = await send<{ id: number }>("PUT", `${base}/tags`, own.session, {
+      siteId: own.siteId,
+      type: "posts",
+      name: "preview-posts",
+      definition: { tags: ["preview"], limit: 5 },
+    });
     const postsPreview = await send<{ title: string; url: string }[]>("GET", `${base}/tags/${posts.body.data.id}/preview`, own.session);
     expect(postsPreview.body.data.map((p) => [p.title, p.url])).toEqual([["Previewed", `/${slug}`]]);
     expect((await send("GET", `${base}/tags/999999/preview`, own.session)).status).toBe(404);

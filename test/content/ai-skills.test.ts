@@ -29,7 +29,15 @@ function fakeLanguageModel(status = 200) {
     const body = JSON.parse(String(init?.body)) as { messages: { content: string }[] };
     prompts.push(body.messages.at(-1)!.content);
     if (status !== 200) return new Response("overloaded", { status });
-    return Response.json({ choices: [{ message: { content: "# Night trains are back\n\nSleeper trains link the city to three capitals again.\n\n## Timetable\n\nDepartures at 21:40." } }] });
+    return Response.json({
+      choices: [
+        {
+          message: {
+            content: "# Night trains are back\n\nSleeper trains link the city to three capitals again.\n\n## Timetable\n\nDepartures at 21:40.",
+          },
+        },
+      ],
+    });
   });
   return prompts;
 }
@@ -41,19 +49,42 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-type Article = { contentId: number; status: string; title: string; slug: string; intro: string; bodyMarkdown: string; engine: string; language: string };
+type Article = {
+  contentId: number;
+  status: string;
+  title: string;
+  slug: string;
+  intro: string;
+  bodyMarkdown: string;
+  engine: string;
+  language: string;
+};
 
 describe("C5 generate an article", () => {
   it("saves the model's article as a draft of the site, titled by its heading", async () => {
     const prompts = fakeLanguageModel();
-    const { status, body } = await skill<Article>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "night trains", words: 300, style: "news" }, llm);
+    const { status, body } = await skill<Article>(
+      "/generate/article",
+      tenant.token,
+      { siteId: tenant.siteId, topic: "night trains", words: 300, style: "news" },
+      llm,
+    );
     expect(status).toBe(201);
-    expect(body.data).toMatchObject({ status: "draft", title: "Night trains are back", slug: "night-trains-are-back", language: "en", engine: "openai" });
+    expect(body.data).toMatchObject({
+      status: "draft",
+      title: "Night trains are back",
+      slug: "night-trains-are-back",
+      language: "en",
+      engine: "openai",
+    });
     expect(body.data.intro).toBe("Sleeper trains link the city to three capitals again.");
     expect(body.data.bodyMarkdown).not.toContain("# Night trains are back");
     expect(prompts[0]).toBe("Write a news article in English of about 300 words about: night trains");
     const stored = await admin("GET", `/tenants/${tenant.tenantId}/contents/${body.data.contentId}`, tenant.session);
-    expect(((await stored.json()) as Envelope<{ status: string; bodyHtml: string }>).data).toMatchObject({ status: "draft", bodyHtml: expect.stringContaining("<h2>Timetable</h2>") });
+    expect(((await stored.json()) as Envelope<{ status: string; bodyHtml: string }>).data).toMatchObject({
+      status: "draft",
+      bodyHtml: expect.stringContaining("<h2>Timetable</h2>"),
+    });
     // A draft is not public.
     expect((await headless(`/api/mcp/contents/${body.data.contentId}`, tenant.token)).status).toBe(404);
 
@@ -66,7 +97,8 @@ describe("C5 generate an article", () => {
     expect(status).toBe(503);
     expect(body.error).toEqual({
       code: "unavailable",
-      message: 'Text generation is not configured: bind Workers AI as AI ([ai] binding = "AI" in wrangler.toml), or set OPENAI_BASE_URL and OPENAI_API_KEY',
+      message:
+        'Text generation is not configured: bind Workers AI as AI ([ai] binding = "AI" in wrangler.toml), or set OPENAI_BASE_URL and OPENAI_API_KEY',
     });
   });
 
@@ -76,7 +108,9 @@ describe("C5 generate an article", () => {
     const { status, body } = await skill<never>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "night trains" }, llm);
     expect(status).toBe(502);
     expect(body.error).toEqual({ code: "upstream_failed", message: "The language model answered HTTP 500" });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM contents WHERE tenant_id = ?").bind(tenant.tenantId).first<{ n: number }>()).toEqual(before);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM contents WHERE tenant_id = ?").bind(tenant.tenantId).first<{ n: number }>()).toEqual(
+      before,
+    );
   });
 
   it("needs content:write, and a site of the key's tenant", async () => {
@@ -106,7 +140,11 @@ const TEXT =
 
 describe("C6 summarise", () => {
   it("answers a summary of at most maxLength characters, from group I's summariser", async () => {
-    const { status, body } = await skill<{ summary: string; length: number; maxLength: number; language: string }>("/generate/summary", tenant.token, { content: TEXT, maxLength: 120 });
+    const { status, body } = await skill<{ summary: string; length: number; maxLength: number; language: string }>(
+      "/generate/summary",
+      tenant.token,
+      { content: TEXT, maxLength: 120 },
+    );
     expect(status).toBe(200);
     expect(body.data.summary.length).toBeLessThanOrEqual(120);
     expect(body.data).toMatchObject({ length: body.data.summary.length, maxLength: 120, language: "en" });
@@ -139,7 +177,12 @@ describe("C7 translate", () => {
       { LIBRETRANSLATE_URL },
     );
     expect(status).toBe(200);
-    expect(body.data).toEqual({ content: "[de] First paragraph.\n\n[de] Second paragraph.", sourceLang: "en", targetLang: "de", provider: "libretranslate" });
+    expect(body.data).toEqual({
+      content: "[de] First paragraph.\n\n[de] Second paragraph.",
+      sourceLang: "en",
+      targetLang: "de",
+      provider: "libretranslate",
+    });
     expect(calls[0]).toMatchObject({ q: ["First paragraph.", "Second paragraph."], source: "en", target: "de" });
   });
 

@@ -36,11 +36,17 @@ describe("the console's cookie session", () => {
     const session = await startSession(await sessionFor(await createUser()));
     const other = await startSession(await sessionFor(await createUser()));
     const write = (headers: Record<string, string>) =>
-      call("/admin/api/tenants", withCookie(session.value, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: newTenant() }));
+      call(
+        "/admin/api/tenants",
+        withCookie(session.value, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: newTenant() }),
+      );
     for (const headers of <Record<string, string>[]>[{}, { "X-CSRF-Token": other.csrfToken }, { "X-CSRF-Token": "0".repeat(64) }]) {
       const res = await write(headers);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ success: false, error: { code: "forbidden", message: "A write with the console's session cookie needs its X-CSRF-Token" } });
+      expect(await res.json()).toEqual({
+        success: false,
+        error: { code: "forbidden", message: "A write with the console's session cookie needs its X-CSRF-Token" },
+      });
     }
     expect((await write({ "X-CSRF-Token": session.csrfToken })).status).toBe(201);
   });

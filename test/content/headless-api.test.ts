@@ -29,14 +29,25 @@ beforeAll(async () => {
   football = (await createCategory(db, scope, { siteId: tenant.siteId, parentId: sport, name: "Football", slug: "football" })).id;
   ids.old = await seedContent(tenant, { title: "Harbour reopens", categoryIds: [news], tags: ["city"], publishAt: "2026-01-10T08:00:00Z" });
   ids.match = await seedContent(tenant, { title: "Cup final tonight", categoryIds: [football], tags: ["cup"], publishAt: "2026-02-01T18:00:00Z" });
-  ids.german = await seedContent(tenant, { title: "Pokalfinale heute", language: "de", categoryIds: [football], translationOf: ids.match, publishAt: "2026-02-01T18:05:00Z" });
+  ids.german = await seedContent(tenant, {
+    title: "Pokalfinale heute",
+    language: "de",
+    categoryIds: [football],
+    translationOf: ids.match,
+    publishAt: "2026-02-01T18:05:00Z",
+  });
   ids.draft = await seedContent(tenant, { title: "Unfinished draft", publishAt: null });
   ids.future = await seedContent(tenant, { title: "Next year preview", publishAt: "2099-01-01T00:00:00Z" });
   await putContentTag(db, scope, {
     siteId: tenant.siteId,
     type: "menu",
     name: "main",
-    definition: { items: [{ label: "News", link: { category: news } }, { label: "Sport", link: { category: sport }, children: [{ label: "Football", link: { category: football } }] }] },
+    definition: {
+      items: [
+        { label: "News", link: { category: news } },
+        { label: "Sport", link: { category: sport }, children: [{ label: "Football", link: { category: football } }] },
+      ],
+    },
   });
 });
 
@@ -47,13 +58,19 @@ describe("C1 published contents", () => {
     expect(body!.success).toBe(true);
     expect(body!.data).toMatchObject({ total: 3, page: 1, size: 20 });
     expect(body!.data.items.map((i) => i.id)).toEqual([ids.german, ids.match, ids.old]);
-    expect(body!.data.items[2]).toMatchObject({ title: "Harbour reopens", publishAt: "2026-01-10T08:00:00.000Z", tags: ["city"], categoryIds: [news] });
+    expect(body!.data.items[2]).toMatchObject({
+      title: "Harbour reopens",
+      publishAt: "2026-01-10T08:00:00.000Z",
+      tags: ["city"],
+      categoryIds: [news],
+    });
     expect(body!.data.items[2]).toHaveProperty("intro");
     expect(body!.data.items[2]).toHaveProperty("coverImages");
   });
 
   it("filters by a category with its descendants, by tag, by language and by words", async () => {
-    const q = (query: string) => read<Page>(`/api/mcp/contents?siteId=${tenant.siteId}&${query}`, tenant.token).then((r) => r.body!.data.items.map((i) => i.id));
+    const q = (query: string) =>
+      read<Page>(`/api/mcp/contents?siteId=${tenant.siteId}&${query}`, tenant.token).then((r) => r.body!.data.items.map((i) => i.id));
     expect(await q(`categoryId=${sport}`)).toEqual([ids.german, ids.match]);
     expect(await q("tag=city")).toEqual([ids.old]);
     expect(await q("language=de")).toEqual([ids.german]);
@@ -72,7 +89,11 @@ describe("C1 published contents", () => {
     ]) {
       const res = await read<never>(`/api/mcp/contents?siteId=${tenant.siteId}&${query}`, tenant.token);
       expect(res.res.status, query).toBe(400);
-      expect(res.body!.error).toEqual({ code: "invalid_request", message: expect.stringContaining(message), fields: [expect.objectContaining({ field: expect.any(String) })] });
+      expect(res.body!.error).toEqual({
+        code: "invalid_request",
+        message: expect.stringContaining(message),
+        fields: [expect.objectContaining({ field: expect.any(String) })],
+      });
     }
     expect((await read<never>("/api/mcp/contents", tenant.token)).res.status).toBe(400);
   });
@@ -119,14 +140,22 @@ describe("C2 one content", () => {
 
 describe("C3 and C4", () => {
   it("C3 answers the category tree, each level in its order", async () => {
-    const { body } = await read<{ id: number; slug: string; children: { slug: string }[] }[]>(`/api/mcp/categories/tree?siteId=${tenant.siteId}`, tenant.token);
+    const { body } = await read<{ id: number; slug: string; children: { slug: string }[] }[]>(
+      `/api/mcp/categories/tree?siteId=${tenant.siteId}`,
+      tenant.token,
+    );
     expect(body!.data.map((c) => c.slug)).toEqual(["news", "sport"]);
     expect(body!.data[1]!.children.map((c) => c.slug)).toEqual(["football"]);
   });
 
   it("C4 answers the site with its languages, SEO defaults and menus", async () => {
     const { body } = await read<Record<string, unknown>>(`/api/mcp/site/info?siteId=${tenant.siteId}`, tenant.token);
-    expect(body!.data).toMatchObject({ id: tenant.siteId, defaultLanguage: "en", languages: ["en", "de"], seo: { titlePattern: "{title} · {site}" } });
+    expect(body!.data).toMatchObject({
+      id: tenant.siteId,
+      defaultLanguage: "en",
+      languages: ["en", "de"],
+      seo: { titlePattern: "{title} · {site}" },
+    });
     expect(body!.data.menus).toEqual([
       {
         code: "main",
@@ -142,7 +171,12 @@ describe("C3 and C4", () => {
 describe("C1-C4 tenancy", () => {
   it("answers 404, never 403 or a row, for a site or content of another tenant", async () => {
     const other = await createTestTenant();
-    for (const path of [`/api/mcp/contents?siteId=${tenant.siteId}`, `/api/mcp/contents/${ids.match}`, `/api/mcp/categories/tree?siteId=${tenant.siteId}`, `/api/mcp/site/info?siteId=${tenant.siteId}`]) {
+    for (const path of [
+      `/api/mcp/contents?siteId=${tenant.siteId}`,
+      `/api/mcp/contents/${ids.match}`,
+      `/api/mcp/categories/tree?siteId=${tenant.siteId}`,
+      `/api/mcp/site/info?siteId=${tenant.siteId}`,
+    ]) {
       const { res, body } = await read<never>(path, other.token);
       expect(res.status, path).toBe(404);
       expect(body!.success).toBe(false);
@@ -178,7 +212,12 @@ describe("C1-C4 caching", () => {
     expect(notModified.headers.get("ETag")).toBe(etag);
 
     // A publish through the admin API bumps the site's version: the next read misses and shows it.
-    const created = await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, { siteId: fresh.siteId, title: "Breaking", slug: "breaking", language: "en" });
+    const created = await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, {
+      siteId: fresh.siteId,
+      title: "Breaking",
+      slug: "breaking",
+      language: "en",
+    });
     const { data } = (await created.json()) as { data: { id: number } };
     expect((await admin("POST", `/tenants/${fresh.tenantId}/contents/${data.id}/publish`, fresh.session, {})).status).toBe(200);
     const after = await headless(path, fresh.token, { "If-None-Match": etag });
@@ -199,7 +238,7 @@ describe("C2 and the XSS set", () => {
     '<a href="javascript:alert(1)">x</a>',
     "<iframe src=javascript:alert(1)></iframe>",
     '<svg onload="alert(1)">',
-    "![x](x\" onerror=\"alert(1))",
+    '![x](x" onerror="alert(1))',
     '<div style="background:url(javascript:alert(1))">',
     "<details open ontoggle=alert(1)>",
   ];

@@ -34,7 +34,14 @@ beforeAll(async () => {
 });
 
 describe("API1 · ads: a media id in a body is the caller's own, whatever the ad's kind", () => {
-  const htmlAd = (extra: Record<string, unknown>) => ({ siteId: mine.siteId, kind: "html", slot: "top", html: "<b>Sale</b>", startsAt: "2026-01-01T00:00:00Z", ...extra });
+  const htmlAd = (extra: Record<string, unknown>) => ({
+    siteId: mine.siteId,
+    kind: "html",
+    slot: "top",
+    html: "<b>Sale</b>",
+    startsAt: "2026-01-01T00:00:00Z",
+    ...extra,
+  });
 
   it("refuses an HTML ad created with another tenant's media id", async () => {
     const { status, body } = await send(mine, "POST", "/ads", htmlAd({ mediaId: theirImage }));
@@ -56,9 +63,25 @@ describe("API1 · ads: a media id in a body is the caller's own, whatever the ad
   it("refuses an image ad with an image of another site of the same tenant", async () => {
     const second = await createSite(database(env), memberScope(mine.tenantId), { name: "Second", slug: `second-${mine.siteId}` });
     const image = await uploadImage(mine, second.id);
-    const { status } = await send(mine, "POST", "/ads", { siteId: mine.siteId, kind: "image", slot: "side", mediaId: image, startsAt: "2026-01-01T00:00:00Z" });
+    const { status } = await send(mine, "POST", "/ads", {
+      siteId: mine.siteId,
+      kind: "image",
+      slot: "side",
+      mediaId: image,
+      startsAt: "2026-01-01T00:00:00Z",
+    });
     expect(status).toBe(400);
-    expect((await send(mine, "POST", "/ads", { siteId: mine.siteId, kind: "image", slot: "side", mediaId: await uploadImage(mine), startsAt: "2026-01-01T00:00:00Z" })).status).toBe(201);
+    expect(
+      (
+        await send(mine, "POST", "/ads", {
+          siteId: mine.siteId,
+          kind: "image",
+          slot: "side",
+          mediaId: await uploadImage(mine),
+          startsAt: "2026-01-01T00:00:00Z",
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -79,7 +102,9 @@ describe("API1 · contents: a PATCH makes the same translationOf checks as a POS
       expect(body.error!.message).toBe(message);
     }
     // A key bound to the site does not see the other tenant's title through C2's translations.
-    const detail = (await (await call(`/api/mcp/contents/${own}`, { headers: { "X-API-Key": mine.token } })).json()) as Envelope<{ translations: { title: string }[] }>;
+    const detail = (await (await call(`/api/mcp/contents/${own}`, { headers: { "X-API-Key": mine.token } })).json()) as Envelope<{
+      translations: { title: string }[];
+    }>;
     expect(JSON.stringify(detail.data)).not.toContain("Their story");
   });
 

@@ -9,10 +9,14 @@ import context from "./jinja-conformance/context.json";
 
 const strip = (path: string) => path.split("/").at(-1)!;
 const templates = Object.fromEntries(
-  Object.entries(import.meta.glob("./jinja-conformance/templates/*.j2", { query: "?raw", import: "default", eager: true }) as Record<string, string>).map(([path, source]) => [strip(path), source]),
+  Object.entries(
+    import.meta.glob("./jinja-conformance/templates/*.j2", { query: "?raw", import: "default", eager: true }) as Record<string, string>,
+  ).map(([path, source]) => [strip(path), source]),
 );
 const expected = Object.fromEntries(
-  Object.entries(import.meta.glob("./jinja-conformance/expected/*.out", { query: "?raw", import: "default", eager: true }) as Record<string, string>).map(([path, text]) => [strip(path).replace(/\.out$/, ""), text]),
+  Object.entries(
+    import.meta.glob("./jinja-conformance/expected/*.out", { query: "?raw", import: "default", eager: true }) as Record<string, string>,
+  ).map(([path, text]) => [strip(path).replace(/\.out$/, ""), text]),
 );
 
 describe("Jinja2 conformance of the template engine", () => {
@@ -76,14 +80,22 @@ describe("API4 · template render: memory, output and time", () => {
   });
 
   it.each([
-    ["a string doubled 40 times", "{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}"],
+    [
+      "a string doubled 40 times",
+      "{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+    ],
     ["one huge repetition", "{{ ('x' * 100000000) | length }}"],
-    ["loops nested three deep", "{% for a in range(1000) %}{% for b in range(1000) %}{% for c in range(1000) %}{{ c }}{% endfor %}{% endfor %}{% endfor %}"],
+    [
+      "loops nested three deep",
+      "{% for a in range(1000) %}{% for b in range(1000) %}{% for c in range(1000) %}{{ c }}{% endfor %}{% endfor %}{% endfor %}",
+    ],
     ["a macro calling itself", "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}"],
   ])("stops %s within a second", async (_what, source) => {
     const started = performance.now();
     // Some stop as they are parsed (a constant expression is worked out then), the others as they render.
-    await expect((async () => (await templateSet({ "hostile.html.j2": source })).render("hostile.html.j2", {}))()).rejects.toThrow(/^hostile\.html\.j2: /);
+    await expect((async () => (await templateSet({ "hostile.html.j2": source })).render("hostile.html.j2", {}))()).rejects.toThrow(
+      /^hostile\.html\.j2: /,
+    );
     expect(performance.now() - started).toBeLessThan(1000);
     expect((await templateSet({ "ok.html.j2": "fine" })).render("ok.html.j2", {})).toBe("fine");
   });

@@ -76,7 +76,12 @@ describe("redirects", () => {
   it("creates, replaces, lists and deletes the redirect of a path", async () => {
     const first = await send<{ id: number; status: number }>("PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old-news", toUrl: "/news" });
     expect(first.body.data).toMatchObject({ fromPath: "/old-news", toUrl: "/news", status: 301 });
-    const replaced = await send<{ id: number }>("PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old-news", toUrl: "https://elsewhere.example/", status: 302 });
+    const replaced = await send<{ id: number }>("PUT", "/redirects", {
+      siteId: tenant.siteId,
+      fromPath: "/old-news",
+      toUrl: "https://elsewhere.example/",
+      status: 302,
+    });
     expect(replaced.body.data).toMatchObject({ id: first.body.data.id, status: 302 });
     expect((await send<unknown[]>("GET", `/sites/${tenant.siteId}/redirects`)).body.data).toHaveLength(1);
     expect((await send("DELETE", `/redirects/${first.body.data.id}`)).status).toBe(200);
@@ -96,10 +101,24 @@ describe("redirects", () => {
 describe("ads", () => {
   it("creates an image ad from the site's media and an HTML ad, changes and deletes them", async () => {
     const image = await upload(PNG, "image/png");
-    const imageAd = await send<{ id: number }>("POST", "/ads", { siteId: tenant.siteId, kind: "image", slot: "sidebar", mediaId: image.body.data.id, link: "https://shop.example/", startsAt: "2026-01-01T00:00:00Z", weight: 3 });
+    const imageAd = await send<{ id: number }>("POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "image",
+      slot: "sidebar",
+      mediaId: image.body.data.id,
+      link: "https://shop.example/",
+      startsAt: "2026-01-01T00:00:00Z",
+      weight: 3,
+    });
     expect(imageAd.status).toBe(201);
     expect(imageAd.body.data).toMatchObject({ kind: "image", slot: "sidebar", weight: 3, isActive: true });
-    const htmlAd = await send<{ id: number }>("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "<b>Sale</b>", startsAt: "2026-01-01T00:00:00Z" });
+    const htmlAd = await send<{ id: number }>("POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "html",
+      slot: "top",
+      html: "<b>Sale</b>",
+      startsAt: "2026-01-01T00:00:00Z",
+    });
     expect(htmlAd.status).toBe(201);
     expect((await send("PATCH", `/ads/${htmlAd.body.data.id}`, { isActive: false })).body.data).toMatchObject({ isActive: false });
     expect((await send<unknown[]>("GET", `/sites/${tenant.siteId}/ads`)).body.data).toHaveLength(2);
@@ -108,13 +127,24 @@ describe("ads", () => {
   });
 
   it("refuses an image ad without an image of the site, an HTML ad without its snippet, and an editor", async () => {
-    const noImage = await send("POST", "/ads", { siteId: tenant.siteId, kind: "image", slot: "top", mediaId: 999999, startsAt: "2026-01-01T00:00:00Z" });
+    const noImage = await send("POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "image",
+      slot: "top",
+      mediaId: 999999,
+      startsAt: "2026-01-01T00:00:00Z",
+    });
     expect(noImage.status).toBe(400);
     expect(noImage.body.error!.message).toBe(`mediaId: no image 999999 in site ${tenant.siteId}`);
     const noHtml = await send("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "", startsAt: "2026-01-01T00:00:00Z" });
     expect(noHtml.status).toBe(400);
     const editor = await memberWith(tenant, "editor");
-    const byEditor = await send("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "<b>x</b>", startsAt: "2026-01-01T00:00:00Z" }, editor.session);
+    const byEditor = await send(
+      "POST",
+      "/ads",
+      { siteId: tenant.siteId, kind: "html", slot: "top", html: "<b>x</b>", startsAt: "2026-01-01T00:00:00Z" },
+      editor.session,
+    );
     expect(byEditor.status).toBe(403);
   });
 });

@@ -24,7 +24,9 @@ describe("API5 · members: a tenant always keeps an owner", () => {
     expect(demoted.body.error!.message).toBe(LAST_OWNER);
     const removed = await send(tenant, "DELETE", `/members/${tenant.ownerId}`, tenant.session);
     expect(removed.status).toBe(409);
-    expect((await send(tenant, "GET", "/members", tenant.session)).body.data).toContainEqual(expect.objectContaining({ userId: tenant.ownerId, role: "owner" }));
+    expect((await send(tenant, "GET", "/members", tenant.session)).body.data).toContainEqual(
+      expect.objectContaining({ userId: tenant.ownerId, role: "owner" }),
+    );
   });
 
   it("lets an owner step down once another member is owner", async () => {
@@ -32,7 +34,9 @@ describe("API5 · members: a tenant always keeps an owner", () => {
     const second = await createUser();
     expect((await send(other, "PUT", "/members", other.session, { email: second.email, role: "owner" })).status).toBe(200);
     const secondSession = await sessionFor(second);
-    const firstEmail = (await send<{ userId: number; email: string }[]>(other, "GET", "/members", other.session)).body.data.find((m) => m.userId === other.ownerId)!.email;
+    const firstEmail = (await send<{ userId: number; email: string }[]>(other, "GET", "/members", other.session)).body.data.find(
+      (m) => m.userId === other.ownerId,
+    )!.email;
     expect((await send(other, "PUT", "/members", secondSession, { email: firstEmail, role: "viewer" })).status).toBe(200);
     // Now the second is the only owner: their own demotion is refused.
     expect((await send(other, "PUT", "/members", secondSession, { email: second.email, role: "viewer" })).status).toBe(409);
@@ -42,7 +46,9 @@ describe("API5 · members: a tenant always keeps an owner", () => {
     const pair = await createTestTenant();
     const second = await createUser();
     await send(pair, "PUT", "/members", pair.session, { email: second.email, role: "owner" });
-    const firstEmail = (await send<{ userId: number; email: string }[]>(pair, "GET", "/members", pair.session)).body.data.find((m) => m.userId === pair.ownerId)!.email;
+    const firstEmail = (await send<{ userId: number; email: string }[]>(pair, "GET", "/members", pair.session)).body.data.find(
+      (m) => m.userId === pair.ownerId,
+    )!.email;
     await Promise.all([
       send(pair, "PUT", "/members", pair.session, { email: second.email, role: "editor" }),
       send(pair, "PUT", "/members", await sessionFor(second), { email: firstEmail, role: "editor" }),

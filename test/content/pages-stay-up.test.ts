@@ -12,7 +12,10 @@ beforeAll(async () => {
   slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
   await seedContent(tenant, { title: "Harbour reopens", tags: ["%", "ports"] });
   // The default theme, reading a posts tag on every page as a theme may.
-  const base = env.TEST_DEFAULT_THEME["layouts/base.html.j2"]!.replace("</body>", "<aside>{% for post in tags.latest %}{{ post.title }}{% endfor %}</aside></body>");
+  const base = env.TEST_DEFAULT_THEME["layouts/base.html.j2"]!.replace(
+    "</body>",
+    "<aside>{% for post in tags.latest %}{{ post.title }}{% endfor %}</aside></body>",
+  );
   await installDefaultTheme(tenant.siteId, { ...env.TEST_DEFAULT_THEME, "layouts/base.html.j2": base });
 });
 
@@ -34,7 +37,12 @@ describe("API8 · tenant pages: a stale content tag never takes the site down", 
     const db = database(env);
     const scope = memberScope(tenant.tenantId);
     const gone = await createCategory(db, scope, { siteId: tenant.siteId, name: "Gone", slug: "gone" });
-    await putContentTag(db, scope, { siteId: tenant.siteId, type: "posts", name: "latest", definition: { categories: [gone.id], order: "newest", limit: 5 } });
+    await putContentTag(db, scope, {
+      siteId: tenant.siteId,
+      type: "posts",
+      name: "latest",
+      definition: { categories: [gone.id], order: "newest", limit: 5 },
+    });
     // A row of before this check: the category removed without asking.
     await env.DB.prepare("DELETE FROM categories WHERE id = ?").bind(gone.id).run();
     await env.DB.prepare("UPDATE sites SET content_version = content_version + 1 WHERE id = ?").bind(tenant.siteId).run();
@@ -49,18 +57,40 @@ describe("API8 · tenant pages: a stale content tag never takes the site down", 
     await putContentTag(db, scope, { siteId: tenant.siteId, type: "taxonomy", name: "sections", definition: { categories: [kept.id] } });
     const res = await admin("DELETE", `/tenants/${tenant.tenantId}/categories/${kept.id}`, tenant.session);
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe("The content tags sections name the category; change them first");
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      "The content tags sections name the category; change them first",
+    );
   });
 });
 
 describe("API8 · admin answers: links only to http(s) and the site's paths, nothing cached", () => {
   it.each([["canonical"], ["coverImages"]])("refuses javascript:, data: and protocol-relative addresses in %s", async (field) => {
-    for (const bad of ["javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,<script>alert(1)</script>", "//evil.example/x", " https://x.example"]) {
-      const res = await admin("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, { siteId: tenant.siteId, title: "Link", slug: `link-${Date.now()}`, language: "en", [field]: bad });
+    for (const bad of [
+      "javascript:alert(1)",
+      "JAVASCRIPT:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "//evil.example/x",
+      " https://x.example",
+    ]) {
+      const res = await admin("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, {
+        siteId: tenant.siteId,
+        title: "Link",
+        slug: `link-${Date.now()}`,
+        language: "en",
+        [field]: bad,
+      });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toContain("must be an http(s) URL or a path of the site starting with /");
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+        "must be an http(s) URL or a path of the site starting with /",
+      );
     }
-    const good = await admin("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, { siteId: tenant.siteId, title: "Link", slug: `link-ok-${field.toLowerCase()}`, language: "en", [field]: "/media/1/1/a.png" });
+    const good = await admin("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, {
+      siteId: tenant.siteId,
+      title: "Link",
+      slug: `link-ok-${field.toLowerCase()}`,
+      language: "en",
+      [field]: "/media/1/1/a.png",
+    });
     expect(good.status).toBe(201);
   });
 

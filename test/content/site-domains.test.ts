@@ -82,12 +82,19 @@ describe("API1 · host names: a claimed host routes only once proved", () => {
     expect(status).toBe(200);
     expect(body.data.primaryDomain).toBe(host);
     expect(body.data.aliases).toEqual([`www.${host}`]);
-    expect(body.data.domains[0]).toMatchObject({ host, primary: true, verified: false, verification: { type: "TXT", name: `_gateway-verification.${host}` } });
+    expect(body.data.domains[0]).toMatchObject({
+      host,
+      primary: true,
+      verified: false,
+      verification: { type: "TXT", name: `_gateway-verification.${host}` },
+    });
     expect(body.data.domains[0]!.verification!.value).toMatch(/^gateway-verification=[A-Za-z0-9]{32}$/);
     // Unproved: the host is nobody's site; the service answers as for any unknown host.
     const res = await byHost(host);
     expect(res.headers.get("Content-Type")).toContain("application/json");
-    expect((await headless(`/api/mcp/site/info?siteId=${owner.siteId}`, owner.token).then((r) => r.json())) as { data: { domain: string | null } }).toMatchObject({ data: { domain: null } });
+    expect(
+      (await headless(`/api/mcp/site/info?siteId=${owner.siteId}`, owner.token).then((r) => r.json())) as { data: { domain: string | null } },
+    ).toMatchObject({ data: { domain: null } });
   });
 
   it("refuses the proof while the TXT record is missing or wrong, and routes the host once it is right", async () => {
@@ -167,7 +174,9 @@ describe("API1 · host names: one site per host, primary domains and aliases ali
 
 describe("API8 · host names: a page's absolute addresses come from the site, not the Host header", () => {
   it("keeps a port sent in Host out of the canonical, Open Graph and JSON-LD addresses, and out of the cache", async () => {
-    const [{ slug }] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(owner.siteId).all<{ slug: string }>()).results as [{ slug: string }];
+    const [{ slug }] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(owner.siteId).all<{ slug: string }>()).results as [
+      { slug: string },
+    ];
     const poisoned = await (await sitePage(slug, "/harbour-reopens", { headers: { Host: `${slug}.localhost:6666` } })).text();
     expect(poisoned).not.toContain(":6666");
     const next = await (await sitePage(slug, "/harbour-reopens")).text();

@@ -24,7 +24,12 @@ beforeAll(async () => {
   const news = await createCategory(db, scope, { siteId: tenant.siteId, name: "News", slug: "news", description: "What happened" });
   storyId = await seedContent(tenant, { title: "Harbour reopens", categoryIds: [news.id], bodyMarkdown: "The **harbour** is open." });
   await seedContent(tenant, { title: "Hafen offen", language: "de", translationOf: storyId });
-  await putContentTag(db, scope, { siteId: tenant.siteId, type: "menu", name: "main", definition: { items: [{ label: "News", link: { category: news.id } }] } });
+  await putContentTag(db, scope, {
+    siteId: tenant.siteId,
+    type: "menu",
+    name: "main",
+    definition: { items: [{ label: "News", link: { category: news.id } }] },
+  });
   await installDefaultTheme(tenant.siteId);
 });
 
@@ -106,7 +111,14 @@ describe("tenant sites by host", () => {
     expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("MISS");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("HIT");
-    const created = (await (await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, { siteId: fresh.siteId, title: "Fresh", slug: "fresh", language: "en" })).json()) as { data: { id: number } };
+    const created = (await (
+      await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, {
+        siteId: fresh.siteId,
+        title: "Fresh",
+        slug: "fresh",
+        language: "en",
+      })
+    ).json()) as { data: { id: number } };
     await admin("POST", `/tenants/${fresh.tenantId}/contents/${created.data.id}/publish`, fresh.session, {});
     const after = await sitePage(site!.slug);
     expect(after.headers.get("X-Cache")).toBe("MISS");
@@ -148,7 +160,10 @@ describe("SEO outputs and redirects of tenant sites", () => {
     const locs = [...parse(await index.text()).getElementsByTagName("loc")].map((l) => l.textContent);
     expect(locs).toEqual([`https://${slug}.localhost/sitemap-contents.xml`, `https://${slug}.localhost/sitemap-categories.xml`]);
     const contentsMap = parse(await (await sitePage(slug, "/sitemap-contents.xml")).text());
-    const urls = [...contentsMap.getElementsByTagName("url")].map((u) => [u.getElementsByTagName("loc")[0]!.textContent, u.getElementsByTagName("lastmod")[0]!.textContent]);
+    const urls = [...contentsMap.getElementsByTagName("url")].map((u) => [
+      u.getElementsByTagName("loc")[0]!.textContent,
+      u.getElementsByTagName("lastmod")[0]!.textContent,
+    ]);
     expect(urls).toContainEqual([`https://${slug}.localhost/harbour-reopens`, expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
     expect(urls.map((u) => u[0])).toContain(`https://${slug}.localhost/de/hafen-offen`);
     const categoriesMap = await (await sitePage(slug, "/sitemap-categories.xml")).text();
@@ -172,8 +187,17 @@ describe("SEO outputs and redirects of tenant sites", () => {
   });
 
   it("applies the site's redirects before its pages", async () => {
-    await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, { siteId: tenant.siteId, fromPath: "/old-harbour", toUrl: "/harbour-reopens" });
-    await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, { siteId: tenant.siteId, fromPath: "/elsewhere", toUrl: "https://example.com/", status: 302 });
+    await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, {
+      siteId: tenant.siteId,
+      fromPath: "/old-harbour",
+      toUrl: "/harbour-reopens",
+    });
+    await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, {
+      siteId: tenant.siteId,
+      fromPath: "/elsewhere",
+      toUrl: "https://example.com/",
+      status: 302,
+    });
     const moved = await sitePage(slug, "/old-harbour", { redirect: "manual" });
     expect(moved.status).toBe(301);
     expect(moved.headers.get("Location")).toBe("/harbour-reopens");
@@ -193,7 +217,13 @@ describe("menus", () => {
       siteId: site.siteId,
       type: "menu",
       name: "main",
-      definition: { items: [{ label: "About", link: { content: english } }, { label: "Ueber", link: { content: german } }, { label: "Gone", link: { content: 999999 } }] },
+      definition: {
+        items: [
+          { label: "About", link: { content: english } },
+          { label: "Ueber", link: { content: german } },
+          { label: "Gone", link: { content: 999999 } },
+        ],
+      },
     });
     await installDefaultTheme(site.siteId);
     const html = await htmlOf(await sitePage(row!.slug));
@@ -224,7 +254,12 @@ describe("tag, search and paged lists", () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
     await installDefaultTheme(site.siteId);
-    for (let i = 1; i <= 12; i++) await seedContent(site, { title: `Ferry update ${i}`, tags: i % 2 ? ["ferry"] : [], publishAt: `2026-0${1 + (i % 9)}-0${1 + (i % 8)}T10:00:00Z` });
+    for (let i = 1; i <= 12; i++)
+      await seedContent(site, {
+        title: `Ferry update ${i}`,
+        tags: i % 2 ? ["ferry"] : [],
+        publishAt: `2026-0${1 + (i % 9)}-0${1 + (i % 8)}T10:00:00Z`,
+      });
     const tagged = await htmlOf(await sitePage(row!.slug, "/tag/ferry"));
     expect(tagged).toContain("<h1>#ferry</h1>");
     expect(tagged.match(/<article class="card">/g)).toHaveLength(6);
@@ -249,7 +284,12 @@ describe("tag, search and paged lists", () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
     await seedContent(site, { title: "Latest thing", tags: ["pick"] });
-    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, { siteId: site.siteId, type: "posts", name: "picks", definition: { tags: ["pick"], limit: 3 } });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
+      siteId: site.siteId,
+      type: "posts",
+      name: "picks",
+      definition: { tags: ["pick"], limit: 3 },
+    });
     await installDefaultTheme(site.siteId, {
       ...env.TEST_DEFAULT_THEME,
       "templates/index.html.j2": "{% for p in tags.picks %}[{{ p.title }} {{ p.url }}]{% endfor %}",
@@ -261,8 +301,16 @@ describe("tag, search and paged lists", () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
     await seedContent(site, { title: "Bracketed thing", tags: ["pick"] });
-    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, { siteId: site.siteId, type: "posts", name: "top-picks", definition: { tags: ["pick"] } });
-    await installDefaultTheme(site.siteId, { ...env.TEST_DEFAULT_THEME, "templates/index.html.j2": "{% for p in tags['top-picks'] %}[{{ p.title }}]{% endfor %}" });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
+      siteId: site.siteId,
+      type: "posts",
+      name: "top-picks",
+      definition: { tags: ["pick"] },
+    });
+    await installDefaultTheme(site.siteId, {
+      ...env.TEST_DEFAULT_THEME,
+      "templates/index.html.j2": "{% for p in tags['top-picks'] %}[{{ p.title }}]{% endfor %}",
+    });
     expect(await htmlOf(await sitePage(row!.slug))).toBe("[Bracketed thing]");
   });
 });
@@ -270,7 +318,11 @@ describe("tag, search and paged lists", () => {
 describe("the content tags a theme reads", () => {
   it.each([
     ["no tags at all", ["{{ site.name }}{% for t in content.tags %}{{ t }}{% endfor %}"], []],
-    ["written names and bracketed ones, across templates", ["{{ tags.picks }}", "{% for p in tags['top-picks'] %}{% endfor %}{{ tags . spaced }}"], ["picks", "top-picks", "spaced"]],
+    [
+      "written names and bracketed ones, across templates",
+      ["{{ tags.picks }}", "{% for p in tags['top-picks'] %}{% endfor %}{{ tags . spaced }}"],
+      ["picks", "top-picks", "spaced"],
+    ],
     ["a post's own tag list is not the context's tags", ["{% for p in tags.picks %}{{ p.tags }}{% endfor %}"], ["picks"]],
   ])("%s", (_what, sources, names) => {
     expect(tagNamesRead(sources)).toEqual(new Set(names));
@@ -291,12 +343,21 @@ describe("ads on tenant sites", () => {
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
     await installDefaultTheme(site.siteId);
     const created = (await (
-      await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, { siteId: site.siteId, kind: "html", slot: "sidebar", html: "<b>Sale</b><script>alert(1)</script>", link: "https://shop.example/", startsAt: "2026-01-01T00:00:00Z" })
+      await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, {
+        siteId: site.siteId,
+        kind: "html",
+        slot: "sidebar",
+        html: "<b>Sale</b><script>alert(1)</script>",
+        link: "https://shop.example/",
+        startsAt: "2026-01-01T00:00:00Z",
+      })
     ).json()) as { data: { id: number } };
     const html = await htmlOf(await sitePage(row!.slug));
     expect(html).toContain('<iframe sandbox="" title="Advertisement" srcdoc="&lt;b&gt;Sale&lt;');
     expect(html).not.toContain("<script>alert(1)</script>");
-    const stats = await env.DB.prepare("SELECT impressions, clicks FROM ad_stats WHERE ad_id = ?").bind(created.data.id).first<{ impressions: number; clicks: number }>();
+    const stats = await env.DB.prepare("SELECT impressions, clicks FROM ad_stats WHERE ad_id = ?")
+      .bind(created.data.id)
+      .first<{ impressions: number; clicks: number }>();
     expect(stats!.impressions).toBeGreaterThanOrEqual(1);
 
     const click = await sitePage(row!.slug, `/ads/${created.data.id}/click`, { redirect: "manual" });
@@ -311,7 +372,13 @@ describe("ads on tenant sites", () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
     await installDefaultTheme(site.siteId);
-    await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, { siteId: site.siteId, kind: "html", slot: "sidebar", html: "<b>Later</b>", startsAt: "2099-01-01T00:00:00Z" });
+    await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, {
+      siteId: site.siteId,
+      kind: "html",
+      slot: "sidebar",
+      html: "<b>Later</b>",
+      startsAt: "2099-01-01T00:00:00Z",
+    });
     expect(await htmlOf(await sitePage(row!.slug))).not.toContain('class="ad"');
   });
 });

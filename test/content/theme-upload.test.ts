@@ -38,7 +38,9 @@ describe("theme upload, preview and activation", () => {
     expect(stored.status).toBe(201);
     expect(stored.body.data).toMatchObject({ name: "fresh", files: Object.keys(env.TEST_DEFAULT_THEME).length });
 
-    const listed = (await (await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })).json()) as Envelope<{ active: string; previous: string | null; themes: string[] }>;
+    const listed = (await (
+      await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })
+    ).json()) as Envelope<{ active: string; previous: string | null; themes: string[] }>;
     expect(listed.data).toEqual({ active: "default", previous: null, themes: ["default", "fresh"] });
 
     const preview = await sitePage(slug, stored.body.data.previewUrl);
@@ -48,20 +50,37 @@ describe("theme upload, preview and activation", () => {
     expect(await text(await sitePage(slug, "/?theme_preview=fresh&token=forged"))).not.toContain("Fresh theme");
     expect(await text(await sitePage(slug))).not.toContain("Fresh theme");
 
-    const activate = (theme: string) => call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes/${theme}/activate`, { method: "POST", headers: { Authorization: `Bearer ${tenant.session}` } });
+    const activate = (theme: string) =>
+      call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes/${theme}/activate`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${tenant.session}` },
+      });
     expect((await activate("fresh")).status).toBe(200);
     expect(await text(await sitePage(slug))).toContain("Fresh theme");
     // The theme before the last activation: what the console's "roll back" activates.
-    const themes = async () => ((await (await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })).json()) as Envelope<{ active: string; previous: string | null }>).data;
+    const themes = async () =>
+      (
+        (await (
+          await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, {
+            headers: { Authorization: `Bearer ${tenant.session}` },
+          })
+        ).json()) as Envelope<{ active: string; previous: string | null }>
+      ).data;
     expect(await themes()).toMatchObject({ active: "fresh", previous: "default" });
     expect((await activate("fresh")).status).toBe(200);
     expect(await themes()).toMatchObject({ active: "fresh", previous: "default" });
     expect((await activate("default")).status).toBe(200);
     expect(await text(await sitePage(slug))).not.toContain("Fresh theme");
     expect((await activate("nowhere")).status).toBe(404);
-    const audit = await env.DB.prepare("SELECT subject FROM audit_log WHERE tenant_id = ? AND action = 'activate-theme' ORDER BY id").bind(tenant.tenantId).all<{ subject: string }>();
+    const audit = await env.DB.prepare("SELECT subject FROM audit_log WHERE tenant_id = ? AND action = 'activate-theme' ORDER BY id")
+      .bind(tenant.tenantId)
+      .all<{ subject: string }>();
     expect(await themes()).toMatchObject({ active: "default", previous: "fresh" });
-    expect(audit.results.map((a) => a.subject)).toEqual([`site ${tenant.siteId}: fresh (was default)`, `site ${tenant.siteId}: fresh (was fresh)`, `site ${tenant.siteId}: default (was fresh)`]);
+    expect(audit.results.map((a) => a.subject)).toEqual([
+      `site ${tenant.siteId}: fresh (was default)`,
+      `site ${tenant.siteId}: fresh (was fresh)`,
+      `site ${tenant.siteId}: default (was fresh)`,
+    ]);
   });
 
   it.each([
@@ -69,7 +88,11 @@ describe("theme upload, preview and activation", () => {
     ["an absolute path", { "/etc/evil.css": "x" }, "/etc/evil.css: paths must be relative and stay inside the theme"],
     ["a file outside the theme's folders", { "secrets/key.json": "{}" }, "secrets/key.json: files belong in layouts, templates, assets, locales"],
     ["a file of a forbidden type", { "assets/shell.php": "<?php" }, "assets/shell.php: .php files are not allowed in a theme"],
-    ["an include of a template the theme lacks", { "templates/index.html.j2": '{% include "partials/nowhere.html.j2" %}' }, "templates/index.html.j2 refers to partials/nowhere.html.j2, which the theme does not have"],
+    [
+      "an include of a template the theme lacks",
+      { "templates/index.html.j2": '{% include "partials/nowhere.html.j2" %}' },
+      "templates/index.html.j2 refers to partials/nowhere.html.j2, which the theme does not have",
+    ],
     ["a template that does not parse", { "templates/index.html.j2": "{% if %}" }, "a template does not parse"],
   ])("refuses %s", async (_what, changes, message) => {
     const { status, body } = await upload(themeZip(changes as Record<string, string>), "bad");
@@ -129,13 +152,35 @@ function zipDeclaring(entries: { name: string; data: Uint8Array; method: 0 | 8; 
     const name = strToU8(entry.name);
     const header = new Uint8Array(30 + name.length);
     const h = new DataView(header.buffer);
-    for (const [at, value] of [[0, 0x04034b50], [18, entry.data.length], [22, entry.size]] as const) h.setUint32(at, value, true);
-    for (const [at, value] of [[4, 20], [8, entry.method], [26, name.length]] as const) h.setUint16(at, value, true);
+    for (const [at, value] of [
+      [0, 0x04034b50],
+      [18, entry.data.length],
+      [22, entry.size],
+    ] as const)
+      h.setUint32(at, value, true);
+    for (const [at, value] of [
+      [4, 20],
+      [8, entry.method],
+      [26, name.length],
+    ] as const)
+      h.setUint16(at, value, true);
     header.set(name, 30);
     const record = new Uint8Array(46 + name.length);
     const r = new DataView(record.buffer);
-    for (const [at, value] of [[0, 0x02014b50], [20, entry.data.length], [24, entry.size], [42, offset]] as const) r.setUint32(at, value, true);
-    for (const [at, value] of [[4, 20], [6, 20], [10, entry.method], [28, name.length]] as const) r.setUint16(at, value, true);
+    for (const [at, value] of [
+      [0, 0x02014b50],
+      [20, entry.data.length],
+      [24, entry.size],
+      [42, offset],
+    ] as const)
+      r.setUint32(at, value, true);
+    for (const [at, value] of [
+      [4, 20],
+      [6, 20],
+      [10, entry.method],
+      [28, name.length],
+    ] as const)
+      r.setUint16(at, value, true);
     record.set(name, 46);
     local.push(header, entry.data);
     central.push(record);
@@ -144,7 +189,12 @@ function zipDeclaring(entries: { name: string; data: Uint8Array; method: 0 | 8; 
   const centralSize = central.reduce((sum, part) => sum + part.length, 0);
   const end = new Uint8Array(22);
   const e = new DataView(end.buffer);
-  for (const [at, value] of [[0, 0x06054b50], [12, centralSize], [16, offset]] as const) e.setUint32(at, value, true);
+  for (const [at, value] of [
+    [0, 0x06054b50],
+    [12, centralSize],
+    [16, offset],
+  ] as const)
+    e.setUint32(at, value, true);
   for (const at of [8, 10]) e.setUint16(at, entries.length, true);
   const zip = new Uint8Array(offset + centralSize + 22);
   let at = 0;
@@ -155,13 +205,24 @@ function zipDeclaring(entries: { name: string; data: Uint8Array; method: 0 | 8; 
   return zip;
 }
 
-const defaultThemeEntries = () => Object.entries(env.TEST_DEFAULT_THEME).map(([name, text]) => ({ name, data: strToU8(text), method: 0 as const, size: strToU8(text).length }));
+const defaultThemeEntries = () =>
+  Object.entries(env.TEST_DEFAULT_THEME).map(([name, text]) => ({ name, data: strToU8(text), method: 0 as const, size: strToU8(text).length }));
 
 describe("API4 · theme upload: zip bombs", () => {
   it("refuses, in well under a second, a file declaring 100 bytes whose deflate stream holds 100 MB", async () => {
-    const bomb = zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflatedZeros(100 * 1024 * 1024), method: 8, size: 100 }]);
+    const bomb = zipDeclaring([
+      ...defaultThemeEntries(),
+      { name: "assets/css/bomb.css", data: deflatedZeros(100 * 1024 * 1024), method: 8, size: 100 },
+    ]);
     // The same files honestly zipped first, so that the time below is the bomb's, not the route's first load.
-    expect((await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflateSync(strToU8("a{}")), method: 8, size: 3 }]), "bomb")).status).toBe(201);
+    expect(
+      (
+        await upload(
+          zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflateSync(strToU8("a{}")), method: 8, size: 3 }]),
+          "bomb",
+        )
+      ).status,
+    ).toBe(201);
     const started = performance.now();
     const { status, body } = await upload(bomb, "bomb");
     const took = performance.now() - started;
@@ -172,9 +233,21 @@ describe("API4 · theme upload: zip bombs", () => {
   });
 
   it.each([
-    ["a deflated file that holds less than it declares", { data: deflateSync(strToU8("a{}")), method: 8 as const, size: 1000 }, "holds 3 bytes, not the 1000 it declares"],
-    ["a stored file that holds less than it declares", { data: strToU8("a{}"), method: 0 as const, size: 1000 }, "holds 3 bytes, not the 1000 it declares"],
-    ["a stored file that holds more than it declares", { data: strToU8("a{}b{}"), method: 0 as const, size: 3 }, "holds 6 bytes, not the 3 it declares"],
+    [
+      "a deflated file that holds less than it declares",
+      { data: deflateSync(strToU8("a{}")), method: 8 as const, size: 1000 },
+      "holds 3 bytes, not the 1000 it declares",
+    ],
+    [
+      "a stored file that holds less than it declares",
+      { data: strToU8("a{}"), method: 0 as const, size: 1000 },
+      "holds 3 bytes, not the 1000 it declares",
+    ],
+    [
+      "a stored file that holds more than it declares",
+      { data: strToU8("a{}b{}"), method: 0 as const, size: 3 },
+      "holds 6 bytes, not the 3 it declares",
+    ],
   ])("refuses %s", async (_what, entry, message) => {
     const { status, body } = await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/odd.css", ...entry }]), "odd");
     expect(status).toBe(400);
@@ -182,7 +255,17 @@ describe("API4 · theme upload: zip bombs", () => {
   });
 
   it("accepts a zip that holds what it declares", async () => {
-    expect((await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/more.css", data: deflateSync(strToU8("a{}".repeat(500))), method: 8, size: 1500 }]), "honest")).status).toBe(201);
+    expect(
+      (
+        await upload(
+          zipDeclaring([
+            ...defaultThemeEntries(),
+            { name: "assets/css/more.css", data: deflateSync(strToU8("a{}".repeat(500))), method: 8, size: 1500 },
+          ]),
+          "honest",
+        )
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -196,7 +279,9 @@ describe("API4 · theme upload: templates that exhaust the engine", () => {
     const { status, body } = await upload(themeZip({ "templates/search.html.j2": DOUBLING }), "doubling");
     const took = performance.now() - started;
     expect(status).toBe(400);
-    expect(body.error!.message).toMatch(/^theme: templates\/search\.html\.j2: stopped at the engine's 32 MB of memory .*: a render may not need more$/);
+    expect(body.error!.message).toMatch(
+      /^theme: templates\/search\.html\.j2: stopped at the engine's 32 MB of memory .*: a render may not need more$/,
+    );
     expect(took).toBeLessThan(1000);
     expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/doubling/` })).objects).toEqual([]);
 
@@ -219,19 +304,31 @@ describe("API4 · theme render: a live theme that keeps stopping at its bounds",
     const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
     await installDefaultTheme(own.siteId);
     // Stored as an upload before the check would have stored it: its home page grows without end.
-    for (const [path, source] of Object.entries({ ...env.TEST_DEFAULT_THEME, "templates/index.html.j2": DOUBLING })) await env.THEMES.put(`themes/${own.siteId}/greedy/${path}`, source);
-    const activate = await call(`/admin/api/tenants/${own.tenantId}/sites/${own.siteId}/themes/greedy/activate`, { method: "POST", headers: { Authorization: `Bearer ${own.session}` } });
+    for (const [path, source] of Object.entries({ ...env.TEST_DEFAULT_THEME, "templates/index.html.j2": DOUBLING }))
+      await env.THEMES.put(`themes/${own.siteId}/greedy/${path}`, source);
+    const activate = await call(`/admin/api/tenants/${own.tenantId}/sites/${own.siteId}/themes/greedy/activate`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${own.session}` },
+    });
     expect(activate.status).toBe(200);
 
     for (let i = 0; i < 3; i++) expect((await sitePage(ownSlug)).status).toBe(500);
     const after = await sitePage(ownSlug);
     expect(after.status).toBe(200);
     expect(await text(after)).toContain('<a class="brand" href="/">');
-    const site = await env.DB.prepare("SELECT theme, previous_theme FROM sites WHERE id = ?").bind(own.siteId).first<{ theme: string; previous_theme: string }>();
+    const site = await env.DB.prepare("SELECT theme, previous_theme FROM sites WHERE id = ?")
+      .bind(own.siteId)
+      .first<{ theme: string; previous_theme: string }>();
     expect(site).toEqual({ theme: "default", previous_theme: "greedy" });
-    const audit = await env.DB.prepare("SELECT user_id, subject FROM audit_log WHERE tenant_id = ? AND action = 'retire-theme'").bind(own.tenantId).all<{ user_id: number; subject: string }>();
+    const audit = await env.DB.prepare("SELECT user_id, subject FROM audit_log WHERE tenant_id = ? AND action = 'retire-theme'")
+      .bind(own.tenantId)
+      .all<{ user_id: number; subject: string }>();
     expect(audit.results).toHaveLength(1);
     expect(audit.results[0]!.user_id).toBe(0);
-    expect(audit.results[0]!.subject).toMatch(new RegExp(`^site ${own.siteId}: greedy stopped at its bounds 3 times \\(templates/index\\.html\\.j2: stopped at the engine's 32 MB of memory .*\\); back to default$`));
+    expect(audit.results[0]!.subject).toMatch(
+      new RegExp(
+        `^site ${own.siteId}: greedy stopped at its bounds 3 times \\(templates/index\\.html\\.j2: stopped at the engine's 32 MB of memory .*\\); back to default$`,
+      ),
+    );
   });
 });

@@ -74,7 +74,8 @@ const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.char
 const PIXEL = fromBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
 let themeZip: Uint8Array | undefined;
 /** The default theme as a zip (built once): what a valid theme upload sends. */
-const defaultThemeZip = () => (themeZip ??= zipSync(Object.fromEntries(Object.entries(env.TEST_DEFAULT_THEME).map(([path, text]) => [path, strToU8(text)]))));
+const defaultThemeZip = () =>
+  (themeZip ??= zipSync(Object.fromEntries(Object.entries(env.TEST_DEFAULT_THEME).map(([path, text]) => [path, strToU8(text)]))));
 
 async function expectCreated<T>(what: string, response: Promise<Response>): Promise<T> {
   const res = await response;
@@ -145,30 +146,81 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<Made> 
       seoImage: "/image.png",
     };
     const collection = collectionOf(template);
-    const needs = (what: string) => collection === what || (what === "categories" && (names.has("categoryIds") || names.has("categoryId") || names.has("ids")));
+    const needs = (what: string) =>
+      collection === what || (what === "categories" && (names.has("categoryIds") || names.has("categoryId") || names.has("ids")));
     if (needs("categories")) {
-      const category = await expectCreated<{ id: number }>("a category", ownerCall(tenant, "POST", "/categories", { siteId: tenant.siteId, name: "Fuzz", slug: `fuzz-${crypto.randomUUID().slice(0, 8)}` }));
+      const category = await expectCreated<{ id: number }>(
+        "a category",
+        ownerCall(tenant, "POST", "/categories", { siteId: tenant.siteId, name: "Fuzz", slug: `fuzz-${crypto.randomUUID().slice(0, 8)}` }),
+      );
       Object.assign(known, { categoryId: category.id, categoryIds: [category.id], ids: [category.id], parentId: null });
       if (collection === "categories") known.id = category.id;
     }
     if (collection === "contents") {
-      const content = await expectCreated<{ id: number }>("a content", ownerCall(tenant, "POST", "/contents", { siteId: tenant.siteId, title: "Fuzzed story", slug: `fuzzed-${crypto.randomUUID().slice(0, 8)}`, language: "en", bodyMarkdown: "# Fuzzed\n\nText." }));
+      const content = await expectCreated<{ id: number }>(
+        "a content",
+        ownerCall(tenant, "POST", "/contents", {
+          siteId: tenant.siteId,
+          title: "Fuzzed story",
+          slug: `fuzzed-${crypto.randomUUID().slice(0, 8)}`,
+          language: "en",
+          bodyMarkdown: "# Fuzzed\n\nText.",
+        }),
+      );
       // The content API shows only what is published; a second save gives the versions routes two.
       if (area === "content-api") await expectCreated("a publication", ownerCall(tenant, "POST", `/contents/${content.id}/publish`, {}));
-      if (template.includes("/versions")) await expectCreated("a second version", ownerCall(tenant, "PATCH", `/contents/${content.id}`, { intro: "Saved again" }));
+      if (template.includes("/versions"))
+        await expectCreated("a second version", ownerCall(tenant, "PATCH", `/contents/${content.id}`, { intro: "Saved again" }));
       Object.assign(known, { id: content.id, version: 1 });
     }
-    if (collection === "tags") known.id = (await expectCreated<{ id: number }>("a content tag", ownerCall(tenant, "PUT", "/tags", { siteId: tenant.siteId, type: "menu", name: "main", definition: { items: [{ label: "Home", link: { url: "/" } }] } }))).id;
-    if (collection === "keys") known.id = (await expectCreated<{ id: number }>("a tenant key", ownerCall(tenant, "POST", "/keys", { name: "fuzz" }))).id;
+    if (collection === "tags")
+      known.id = (
+        await expectCreated<{ id: number }>(
+          "a content tag",
+          ownerCall(tenant, "PUT", "/tags", {
+            siteId: tenant.siteId,
+            type: "menu",
+            name: "main",
+            definition: { items: [{ label: "Home", link: { url: "/" } }] },
+          }),
+        )
+      ).id;
+    if (collection === "keys")
+      known.id = (await expectCreated<{ id: number }>("a tenant key", ownerCall(tenant, "POST", "/keys", { name: "fuzz" }))).id;
     if (collection === "media" || names.has("mediaId") || area === "content-media") {
-      const media = await expectCreated<{ id: number; url: string }>("a media file", call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${tenant.siteId}&filename=pixel.png`, { method: "POST", headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "image/png" }, body: PIXEL }));
+      const media = await expectCreated<{ id: number; url: string }>(
+        "a media file",
+        call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${tenant.siteId}&filename=pixel.png`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "image/png" },
+          body: PIXEL,
+        }),
+      );
       known.mediaId = media.id;
       // Its address is /media/{tenantId}/{siteId}/{file}.
       if (area === "content-media") known.file = media.url.split("/").at(-1);
       if (collection === "media") known.id = media.id;
     }
-    if (collection === "redirects") known.id = (await expectCreated<{ id: number }>("a redirect", ownerCall(tenant, "PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old", toUrl: "/new" }))).id;
-    if (collection === "ads") known.id = (await expectCreated<{ id: number }>("an ad", ownerCall(tenant, "POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "<b>Ad</b>", startsAt: "2026-01-01T00:00:00Z" }))).id;
+    if (collection === "redirects")
+      known.id = (
+        await expectCreated<{ id: number }>(
+          "a redirect",
+          ownerCall(tenant, "PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old", toUrl: "/new" }),
+        )
+      ).id;
+    if (collection === "ads")
+      known.id = (
+        await expectCreated<{ id: number }>(
+          "an ad",
+          ownerCall(tenant, "POST", "/ads", {
+            siteId: tenant.siteId,
+            kind: "html",
+            slot: "top",
+            html: "<b>Ad</b>",
+            startsAt: "2026-01-01T00:00:00Z",
+          }),
+        )
+      ).id;
     if (template.endsWith("/themes/{name}/activate")) {
       await installDefaultTheme(tenant.siteId);
       known.name = "default";
@@ -195,7 +247,8 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<Made> 
     return { credentials, known, binary: { "image/png": PIXEL, "application/zip": defaultThemeZip() } };
   };
   const fixture = await build();
-  if (template === "/admin/api/tenants" && shape.method === "post") return { fixture, renew: async () => (await contentFixture(shape, area)).fixture, renewsAfter: "post" };
+  if (template === "/admin/api/tenants" && shape.method === "post")
+    return { fixture, renew: async () => (await contentFixture(shape, area)).fixture, renewsAfter: "post" };
   const endsSession = template === "/admin/api/session";
   return { fixture, renew: () => build(endsSession ? undefined : fixture.credentials), renewsAfter: "delete" };
 }
@@ -231,7 +284,8 @@ const STAGE_NEEDED: Record<string, (typeof STAGES)[number]> = {
 };
 
 function expectSuccess(step: string, answer: DAnswer) {
-  if (answer.status !== 200 || !answer.body.success) throw new Error(`the fuzz fixture's ${step} answered ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200 || !answer.body.success)
+    throw new Error(`the fuzz fixture's ${step} answered ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 
 /** An authorized configuration taken through the sandbox to `stage`. */
@@ -241,7 +295,11 @@ async function miniprogramAt(key: TestKey, stage: (typeof STAGES)[number], tplId
   const steps: Record<(typeof STAGES)[number], () => Promise<unknown>> = {
     authorized: async () => undefined,
     name_verified: async () => expectSuccess("name check", await deposits("/wxa/nameverify", key, { id, name })),
-    profile_updated: async () => expectSuccess("profile update", await deposits("/wxa/update", key, { id, name, icon: ASSET, license: ASSET, licenseType: "business", explain: "Fuzzed" })),
+    profile_updated: async () =>
+      expectSuccess(
+        "profile update",
+        await deposits("/wxa/update", key, { id, name, icon: ASSET, license: ASSET, licenseType: "business", explain: "Fuzzed" }),
+      ),
     code_committed: async () => expectSuccess("code commit", await deposits("/wxa/codecommit", key, { id, tplId })),
     audit_submitted: async () => {
       // The sandbox's next audit passes, and at once: auditstate then moves the stage on.
@@ -272,8 +330,13 @@ async function otherFixture(shape: OperationShape): Promise<Fixture> {
   for (const requirement of shape.security) {
     const schemes = Object.keys(requirement).sort().join("+");
     if (schemes === "ApiKey+ApiSecret") credentials.push({ scheme: schemes, headers: secretHeaders(await createTestKey({ role: "admin" })) });
-    if (schemes === "Bearer") credentials.push({ scheme: schemes, headers: { Authorization: `Bearer ${await sessionFor(await createUser({ role: "admin", plan: "internal" }))}` } });
-    if (schemes === "AppToken") credentials.push({ scheme: schemes, headers: { Authorization: `appToken ${(await createTestApp({ plan: "internal" })).appToken}` } });
+    if (schemes === "Bearer")
+      credentials.push({
+        scheme: schemes,
+        headers: { Authorization: `Bearer ${await sessionFor(await createUser({ role: "admin", plan: "internal" }))}` },
+      });
+    if (schemes === "AppToken")
+      credentials.push({ scheme: schemes, headers: { Authorization: `appToken ${(await createTestApp({ plan: "internal" })).appToken}` } });
   }
   return { credentials, known: {}, binary: {} };
 }

@@ -73,7 +73,19 @@ function random(seed: number) {
 }
 type Random = ReturnType<typeof random>;
 
-const HOSTILE_STRINGS = ["", " ", "../../etc/passwd", "%00", "'; DROP TABLE users; --", "<script>alert(1)</script>", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ✓", "9".repeat(40), "-1", "NaN", "null"];
+const HOSTILE_STRINGS = [
+  "",
+  " ",
+  "../../etc/passwd",
+  "%00",
+  "'; DROP TABLE users; --",
+  "<script>alert(1)</script>",
+  "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ✓",
+  "9".repeat(40),
+  "-1",
+  "NaN",
+  "null",
+];
 
 function resolve(doc: Document, schema: Schema): Schema {
   if (!schema.$ref) return schema;
@@ -99,7 +111,9 @@ function valueOf(doc: Document, raw: Schema, rnd: Random, depth = 0, known: Know
     case "number": {
       const min = schema.minimum ?? 0;
       const max = schema.maximum ?? Math.max(min, 100);
-      return type === "integer" ? rnd.int(Math.ceil(min), Math.floor(Math.min(max, min + 1000))) : min + rnd.next() * (Math.min(max, min + 1000) - min);
+      return type === "integer"
+        ? rnd.int(Math.ceil(min), Math.floor(Math.min(max, min + 1000)))
+        : min + rnd.next() * (Math.min(max, min + 1000) - min);
     }
     case "boolean":
       return rnd.next() < 0.5;
@@ -173,24 +187,37 @@ interface Case {
 
 const SAFE_METHODS = new Set(["get", "head", "options"]);
 
-function buildCase(doc: Document, template: string, method: string, operation: Operation, rnd: Random, fixture: Fixture, credential: Credential | undefined): Case {
+function buildCase(
+  doc: Document,
+  template: string,
+  method: string,
+  operation: Operation,
+  rnd: Random,
+  fixture: Fixture,
+  credential: Credential | undefined,
+): Case {
   const mutation = rnd.pick(MUTATIONS);
   const parameters = operation.parameters ?? [];
   const known = fixture.known;
   const hostile = mutation === "hostile-parameter" ? rnd.pick(parameters.filter((p) => p.in !== "header")) : undefined;
   // An empty path segment names another path (a 404 of the router), not this operation.
   const hostileValue = (p: Parameter) => rnd.pick(p.in === "path" ? HOSTILE_STRINGS.filter((s) => s !== "") : HOSTILE_STRINGS);
-  const paramValue = (p: Parameter) => (p === hostile ? hostileValue(p) : p.name in known ? String(knownValue(known[p.name])) : String(valueOf(doc, p.schema ?? { type: "string" }, rnd)));
-  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(paramValue(parameters.find((p) => p.name === name && p.in === "path") ?? { name, in: "path" })));
+  const paramValue = (p: Parameter) =>
+    p === hostile ? hostileValue(p) : p.name in known ? String(knownValue(known[p.name])) : String(valueOf(doc, p.schema ?? { type: "string" }, rnd));
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(paramValue(parameters.find((p) => p.name === name && p.in === "path") ?? { name, in: "path" })),
+  );
   const query = new URLSearchParams();
-  for (const p of parameters.filter((p) => p.in === "query")) if (p.required || p === hostile || p.name in known || rnd.next() < 0.5) query.set(p.name, paramValue(p));
+  for (const p of parameters.filter((p) => p.in === "query"))
+    if (p.required || p === hostile || p.name in known || rnd.next() < 0.5) query.set(p.name, paramValue(p));
   const headers: Record<string, string> = { ...credential?.headers, ...(SAFE_METHODS.has(method) ? {} : credential?.writes) };
   const url = query.size ? `${path}?${query}` : path;
   const media = operation.requestBody ? Object.keys(operation.requestBody.content)[0]! : undefined;
   if (!media) return { mutation, path: url, init: { method: method.toUpperCase(), headers } };
 
   const binary = fixture.binary[media];
-  if (binary && mutation === "valid") return { mutation, path: url, init: { method: method.toUpperCase(), headers: { ...headers, "Content-Type": media }, body: binary } };
+  if (binary && mutation === "valid")
+    return { mutation, path: url, init: { method: method.toUpperCase(), headers: { ...headers, "Content-Type": media }, body: binary } };
   const body = valueOf(doc, operation.requestBody!.content[media]!.schema, rnd, 0, known);
   const objects = objectsIn(body);
   const target = objects.length ? rnd.pick(objects) : undefined;
@@ -201,18 +228,49 @@ function buildCase(doc: Document, template: string, method: string, operation: O
     if (mutation === "wrong-type") target[key] = rnd.pick([42, "42", true, null, [], {}, -1.5]);
     if (mutation === "oversized") target[key] = rnd.next() < 0.5 ? "x".repeat(rnd.int(10_000, 200_000)) : Array.from({ length: 5000 }, (_, i) => i);
   }
-  if (target && mutation === "unknown-field") Object.assign(target, rnd.pick([{ is_admin: true }, JSON.parse('{"__proto__": {"polluted": true}}') as object, { constructor: { prototype: {} } }]));
+  if (target && mutation === "unknown-field")
+    Object.assign(
+      target,
+      rnd.pick([{ is_admin: true }, JSON.parse('{"__proto__": {"polluted": true}}') as object, { constructor: { prototype: {} } }]),
+    );
 
   if (mutation === "unparsable") {
     headers["Content-Type"] = media;
-    return { mutation, path: url, init: { method: method.toUpperCase(), headers, body: rnd.pick(["{", "[1,", "bizContent=%7B", "\u0000\u0001", '{"bizContent": "{\\"text\\": "}']) } };
+    return {
+      mutation,
+      path: url,
+      init: {
+        method: method.toUpperCase(),
+        headers,
+        body: rnd.pick(["{", "[1,", "bizContent=%7B", "\u0000\u0001", '{"bizContent": "{\\"text\\": "}']),
+      },
+    };
   }
   if (mutation === "other-media-type") {
-    headers["Content-Type"] = rnd.pick(["multipart/form-data; boundary=X", "multipart/form-data", "text/plain", "application/xml", "application/x-www-form-urlencoded"]);
-    return { mutation, path: url, init: { method: method.toUpperCase(), headers, body: rnd.pick(["a=1&b=2", JSON.stringify(body), "--X\r\nContent-Disposition: form-data; name=\"bizContent\"\r\n\r\n{}\r\n--X--\r\n"]) } };
+    headers["Content-Type"] = rnd.pick([
+      "multipart/form-data; boundary=X",
+      "multipart/form-data",
+      "text/plain",
+      "application/xml",
+      "application/x-www-form-urlencoded",
+    ]);
+    return {
+      mutation,
+      path: url,
+      init: {
+        method: method.toUpperCase(),
+        headers,
+        body: rnd.pick(["a=1&b=2", JSON.stringify(body), '--X\r\nContent-Disposition: form-data; name="bizContent"\r\n\r\n{}\r\n--X--\r\n']),
+      },
+    };
   }
   headers["Content-Type"] = media;
-  const encoded = media === "application/x-www-form-urlencoded" ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString() : JSON.stringify(body);
+  const encoded =
+    media === "application/x-www-form-urlencoded"
+      ? new URLSearchParams(
+          Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+        ).toString()
+      : JSON.stringify(body);
   return { mutation, path: url, init: { method: method.toUpperCase(), headers, body: encoded } };
 }
 
@@ -233,7 +291,8 @@ const groupOf = (operation: Operation) => /^([A-Z]) · /.exec(operation.tags?.[0
  * Refused before the handler looked at the request: no or a bad credential (401), a missing scope
  * or CSRF token (403), or, on the admin API, not a member of the tenant named (its 404).
  */
-const refusedAtAuthentication = (status: number, text: string) => status === 401 || status === 403 || (status === 404 && text.includes("No tenant with id"));
+const refusedAtAuthentication = (status: number, text: string) =>
+  status === 401 || status === 403 || (status === 404 && text.includes("No tenant with id"));
 
 /** Valid requests to C and D with a credential that may be refused at authentication, at most. */
 const MAX_REFUSED_SHARE = 0.05;
@@ -280,21 +339,34 @@ describe(`API8, API9 · schema-driven fuzzing, seed ${SEED}, ${CASES} requests a
             counts.valid++;
             if (refused) {
               counts.validRefused++;
-              refusals.push(`${method.toUpperCase()} ${template} [${credential?.scheme ?? "no credential"}] ${request.path.slice(0, 80)} → ${response.status} ${text.slice(0, 160)}`);
+              refusals.push(
+                `${method.toUpperCase()} ${template} [${credential?.scheme ?? "no credential"}] ${request.path.slice(0, 80)} → ${response.status} ${text.slice(0, 160)}`,
+              );
             }
           }
-          const undocumented = !documented.has(response.status) && !(response.status >= 300 && response.status < 400 && [...documented].some((s) => s >= 300 && s < 400));
+          const undocumented =
+            !documented.has(response.status) &&
+            !(response.status >= 300 && response.status < 400 && [...documented].some((s) => s >= 300 && s < 400));
           const serverError = response.status >= 500 && !(response.status === 503 && documented.has(503));
           if (undocumented || serverError) {
-            findings.push(`${method.toUpperCase()} ${template} [${request.mutation}] ${request.path.slice(0, 80)} → ${response.status} ${text.slice(0, 160)}`);
+            findings.push(
+              `${method.toUpperCase()} ${template} [${request.mutation}] ${request.path.slice(0, 80)} → ${response.status} ${text.slice(0, 160)}`,
+            );
           }
           // A DELETE that succeeded may have taken the object or the session the next cases name.
           if (method === made.renewsAfter && response.ok) fixture = await made.renew();
         }
       }
     }
-    console.log([...tally].sort().map(([k, n]) => `${k}: ${n}`).join("\n"));
-    const summary = [...groups].map(([group, c]) => `${group}: ${c.refused} of ${c.sent} requests refused at authentication (valid: ${c.validRefused} of ${c.valid})`).join("; ");
+    console.log(
+      [...tally]
+        .sort()
+        .map(([k, n]) => `${k}: ${n}`)
+        .join("\n"),
+    );
+    const summary = [...groups]
+      .map(([group, c]) => `${group}: ${c.refused} of ${c.sent} requests refused at authentication (valid: ${c.validRefused} of ${c.valid})`)
+      .join("; ");
     console.log(summary);
     await annotate(summary, "authentication");
     task.meta.fuzzAuthentication = Object.fromEntries(groups);
@@ -305,7 +377,10 @@ describe(`API8, API9 · schema-driven fuzzing, seed ${SEED}, ${CASES} requests a
     const valid = watched.reduce((n, c) => n + c.valid, 0);
     const validRefused = watched.reduce((n, c) => n + c.validRefused, 0);
     expect(valid, "valid requests to groups C and D").toBeGreaterThan(0);
-    expect(validRefused / valid, `${validRefused} of ${valid} valid requests to C and D were refused at authentication (${summary}):\n${refusals.join("\n")}`).toBeLessThanOrEqual(MAX_REFUSED_SHARE);
+    expect(
+      validRefused / valid,
+      `${validRefused} of ${valid} valid requests to C and D were refused at authentication (${summary}):\n${refusals.join("\n")}`,
+    ).toBeLessThanOrEqual(MAX_REFUSED_SHARE);
   });
 });
 

@@ -60,7 +60,10 @@ export interface FakeProvider {
 }
 
 const base64Url = (bytes: ArrayBuffer) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 
 /**
  * Casdoor at the HTTP boundary: the token endpoint accepts the code "good-code" only with the

@@ -26,16 +26,29 @@ export interface TestTenant {
 export async function createTestTenant(options: { plan?: Plan } = {}): Promise<TestTenant> {
   const db = database(env);
   const owner = await createUser({ plan: options.plan });
-  const tag = uniqueTag().toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const tag = uniqueTag()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
   const tenant = await createTenant(db, owner.id, { name: `Tenant ${tag}`, slug: `t-${tag}` });
   if (options.plan) await db.update(tenants).set({ plan: options.plan }).where(eq(tenants.id, tenant.id));
-  const site = await createSite(db, memberScope(tenant.id), { name: `Site ${tag}`, slug: `s-${tag}`, defaultLanguage: "en", languages: ["en", "de"] });
+  const site = await createSite(db, memberScope(tenant.id), {
+    name: `Site ${tag}`,
+    slug: `s-${tag}`,
+    defaultLanguage: "en",
+    languages: ["en", "de"],
+  });
   const { token } = await issueTenantKey(db, tenant.id, owner.id, { name: "test", siteIds: null, scopes: [] });
   return { tenantId: tenant.id, siteId: site.id, ownerId: owner.id, session: await sessionFor(owner), token };
 }
 
 export async function tenantKey(tenant: Pick<TestTenant, "tenantId" | "ownerId">, options: { scopes?: string[]; siteIds?: number[] | null } = {}) {
-  return (await issueTenantKey(database(env), tenant.tenantId, tenant.ownerId, { name: "test", siteIds: options.siteIds ?? null, scopes: options.scopes ?? [] })).token;
+  return (
+    await issueTenantKey(database(env), tenant.tenantId, tenant.ownerId, {
+      name: "test",
+      siteIds: options.siteIds ?? null,
+      scopes: options.scopes ?? [],
+    })
+  ).token;
 }
 
 /** Revokes as the service does, in this isolate: the rows, and the isolate's cached copies. */
@@ -77,7 +90,10 @@ export async function seedContent(
   const created = await createContent(db, scope, tenant.ownerId, {
     siteId: tenant.siteId,
     title,
-    slug: title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""),
+    slug: title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, ""),
     intro: `About ${title}`,
     bodyMarkdown: fields.bodyMarkdown ?? `# ${title}\n\nText.`,
     language: fields.language ?? "en",

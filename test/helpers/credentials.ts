@@ -14,9 +14,7 @@ export interface TestKey {
 let serial = 0;
 
 /** A fresh user with one key; storage is shared within a file, so every call is unique. */
-export async function createTestKey(
-  options: { scopes?: string[]; plan?: Plan; expiresAt?: string; role?: Role } = {},
-): Promise<TestKey> {
+export async function createTestKey(options: { scopes?: string[]; plan?: Plan; expiresAt?: string; role?: Role } = {}): Promise<TestKey> {
   const db = database(env);
   const tag = `${Date.now()}-${++serial}-${Math.random().toString(36).slice(2)}`;
   const [user] = await db

@@ -28,18 +28,31 @@ export async function deposits<T = Record<string, unknown>>(path: string, key: P
 }
 
 /** WeChat's push, signed and encrypted as WeChat does, sent to a receiver over HTTP. */
-export async function push(path: string, event: Record<string, string | number>, tamper: (p: { query: Record<string, string>; body: string }) => void = () => {}) {
+export async function push(
+  path: string,
+  event: Record<string, string | number>,
+  tamper: (p: { query: Record<string, string>; body: string }) => void = () => {},
+) {
   const signed = await signedPush(env, background, event);
   const message = { query: { ...signed.query, encrypt_type: "aes" } as Record<string, string>, body: signed.body };
   tamper(message);
-  return SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(message.query)}`, { method: "POST", body: message.body, headers: { "Content-Type": "text/xml" } });
+  return SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(message.query)}`, {
+    method: "POST",
+    body: message.body,
+    headers: { "Content-Type": "text/xml" },
+  });
 }
 
 export const componentAppId = () => upstreamOf(env, background).component.appId;
 
 /** A verify ticket through the receiver, as WeChat sends one every 10 minutes. */
 export async function pushTicket(ticket = `ticket@@@sandbox-${crypto.randomUUID()}`) {
-  const res = await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: Math.floor(Date.now() / 1000), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
+  const res = await push("/wechat/component/events", {
+    AppId: componentAppId(),
+    CreateTime: Math.floor(Date.now() / 1000),
+    InfoType: "component_verify_ticket",
+    ComponentVerifyTicket: ticket,
+  });
   if ((await res.text()) !== "success") throw new Error("the ticket push was refused");
 }
 
@@ -55,7 +68,11 @@ export async function miniprogramKey(scopes = ["miniprogram:*"]): Promise<TestKe
 
 /** The sandbox's steering of the next audit. */
 export async function steerAudit(appId: string, outcome: "pass" | "fail", delaySeconds = 0, reason?: string) {
-  const res = await SELF.fetch(`${ORIGIN}${SANDBOX_PATH}/steer`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ appId, outcome, delaySeconds, reason }) });
+  const res = await SELF.fetch(`${ORIGIN}${SANDBOX_PATH}/steer`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ appId, outcome, delaySeconds, reason }),
+  });
   if (res.status !== 200) throw new Error(`steering answered ${res.status}`);
 }
 

@@ -30,7 +30,13 @@ export function pickup(path: string, app: Pick<TestApp, "appToken">, body: unkno
 }
 
 let serial = 0;
-const address = (country = "DE", postal = "10115") => ({ postal_code: postal, country_code: country, province: "Berlin", city: "Berlin", address_1: "Invalidenstraße 1" });
+const address = (country = "DE", postal = "10115") => ({
+  postal_code: postal,
+  country_code: country,
+  province: "Berlin",
+  city: "Berlin",
+  address_1: "Invalidenstraße 1",
+});
 
 /** A valid submission; each call has its own request_id and reference_order_number. */
 export function submission(overrides: Record<string, unknown> = {}) {

@@ -62,8 +62,7 @@ export async function signedHeaders(key: Pick<TestKey, "token" | "secret">, opti
   const timestamp = options.timestamp ?? String(Date.now());
   const nonce = options.nonce ?? freshNonce();
   const canonical = documentedSigningString(options.params ?? {}, timestamp, nonce);
-  const signature =
-    options.method === "sha256" ? await sha256Hex(canonical + key.secret) : await hmacHex(key.secret, canonical);
+  const signature = options.method === "sha256" ? await sha256Hex(canonical + key.secret) : await hmacHex(key.secret, canonical);
   return { "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature };
 }
 

@@ -17,8 +17,16 @@ describe("API3, API8 · group I bad input", () => {
     ["/classify", { text: "hello", classifier: "topic", categories: ["sports", " "] }, "bizContent.categories.1: must not be empty"],
     ["/keywords", { text: "Some text.", includePhrases: "yes" }, "bizContent.includePhrases: must be true or false"],
     ["/keywords", { text: "Some text.", maxKeywords: 101 }, "bizContent.maxKeywords: must be at most 100"],
-    ["/translate/document", { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de", preserveFormatting: "no" }, "bizContent.preserveFormatting: must be true or false"],
-    ["/translate/document", { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de", sourceLang: "en us" }, "bizContent.sourceLang: must be a language code such as en, de or zh-CN"],
+    [
+      "/translate/document",
+      { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de", preserveFormatting: "no" },
+      "bizContent.preserveFormatting: must be true or false",
+    ],
+    [
+      "/translate/document",
+      { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de", sourceLang: "en us" },
+      "bizContent.sourceLang: must be a language code such as en, de or zh-CN",
+    ],
     ["/translate/document", { documentBase64: "", fileType: "txt", targetLang: "de" }, "bizContent.documentBase64: must not be empty"],
     // Unknown keys are refused by name, not dropped.
     ["/sentiment", { text: "good", is_admin: true }, 'bizContent: Unrecognized key: "is_admin"'],
@@ -31,7 +39,11 @@ describe("API3, API8 · group I bad input", () => {
   });
 
   it("refuses a missing bizContent in the group's envelope", async () => {
-    const response = await call("/std/ai/keywords", { method: "POST", headers: { ...secretHeaders(await aiKey()), "Content-Type": "application/json" }, body: "{}" });
+    const response = await call("/std/ai/keywords", {
+      method: "POST",
+      headers: { ...secretHeaders(await aiKey()), "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 400, msg: "bizContent is required", data: null });
   });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { callAi } from "../helpers/intelligence";
 
-type Classification = { classification: string; confidence: number; scores: Record<string, number>; method: string; spamIndicators?: string[]; engine: string };
+type Classification = {
+  classification: string;
+  confidence: number;
+  scores: Record<string, number>;
+  method: string;
+  spamIndicators?: string[];
+  engine: string;
+};
 
 describe("I7 classifiers", () => {
   it("flags spam and says why", async () => {
@@ -15,18 +22,20 @@ describe("I7 classifiers", () => {
     expect(body.data.spamIndicators).toEqual(expect.arrayContaining(["contains a link", "repeated exclamation marks", "money or discount"]));
   });
 
-  it.each([
-    ["Ok lar... Joking wif u oni..."],
-    ["dear, call me when u reach da station"],
-    ["I'll be there by &lt;#&gt; mins, wait for me"],
-  ])("takes a short personal message for ham, chat spelling and placeholders included: %s", async (text) => {
-    const { body } = await callAi<Classification>("/classify", { text, classifier: "spam" });
-    expect(body.data).toMatchObject({ classification: "ham", method: "logistic-regression" });
-    expect(body.data.confidence).toBeGreaterThan(0.9);
-  });
+  it.each([["Ok lar... Joking wif u oni..."], ["dear, call me when u reach da station"], ["I'll be there by &lt;#&gt; mins, wait for me"]])(
+    "takes a short personal message for ham, chat spelling and placeholders included: %s",
+    async (text) => {
+      const { body } = await callAi<Classification>("/classify", { text, classifier: "spam" });
+      expect(body.data).toMatchObject({ classification: "ham", method: "logistic-regression" });
+      expect(body.data.confidence).toBeGreaterThan(0.9);
+    },
+  );
 
   it("names the words that made a message spam, not placeholders or function words", async () => {
-    const { body } = await callAi<Classification>("/classify", { text: "URGENT! You have won a 1 week FREE membership in our £100,000 Prize Jackpot! Txt the word CLAIM to 81010", classifier: "spam" });
+    const { body } = await callAi<Classification>("/classify", {
+      text: "URGENT! You have won a 1 week FREE membership in our £100,000 Prize Jackpot! Txt the word CLAIM to 81010",
+      classifier: "spam",
+    });
     expect(body.data.classification).toBe("spam");
     const words = body.data.spamIndicators!.filter((cue) => cue.startsWith("word: "));
     expect(words.length).toBeGreaterThan(0);
@@ -34,7 +43,10 @@ describe("I7 classifiers", () => {
   });
 
   it("lets an ordinary message pass as ham", async () => {
-    const { body } = await callAi<Classification>("/classify", { text: "Hi Bob, the meeting moved to Thursday afternoon; the agenda is in the shared folder.", classifier: "spam" });
+    const { body } = await callAi<Classification>("/classify", {
+      text: "Hi Bob, the meeting moved to Thursday afternoon; the agenda is in the shared folder.",
+      classifier: "spam",
+    });
     expect(body.data.classification).toBe("ham");
     expect(body.data.spamIndicators).toEqual([]);
   });
@@ -54,7 +66,11 @@ describe("I7 classifiers", () => {
   });
 
   it("restricts a trained classifier to the categories given when it knows them all", async () => {
-    const { body } = await callAi<Classification>("/classify", { text: "The striker scored twice.", classifier: "topic", categories: ["politics", "health"] });
+    const { body } = await callAi<Classification>("/classify", {
+      text: "The striker scored twice.",
+      classifier: "topic",
+      categories: ["politics", "health"],
+    });
     expect(body.data.method).toBe("naive-bayes");
     expect(Object.keys(body.data.scores).sort()).toEqual(["health", "politics"]);
   });

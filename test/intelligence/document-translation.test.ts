@@ -7,7 +7,15 @@ import worker from "../../src/index";
 import { aiKey, callAi, type AiEnvelope } from "../helpers/intelligence";
 import { secretHeaders } from "../helpers/requests";
 
-type Translated = { translatedDocumentBase64: string; originalFileType: string; sourceLang: string; targetLang: string; characterCount: number; processingTimeMs: number; engine: string };
+type Translated = {
+  translatedDocumentBase64: string;
+  originalFileType: string;
+  sourceLang: string;
+  targetLang: string;
+  characterCount: number;
+  processingTimeMs: number;
+  engine: string;
+};
 
 const LIBRETRANSLATE_URL = "https://translate.example";
 const toBase64 = (bytes: Uint8Array) => {
@@ -58,7 +66,7 @@ describe("I1 document translation", () => {
   it("translates a docx paragraph by paragraph, keeping run formatting, tables and media", async () => {
     const calls = fakeLibreTranslate();
     const source = docx(
-      '<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Hello </w:t></w:r><w:r><w:t>world, this is a test.</w:t></w:r></w:p>' +
+      "<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Hello </w:t></w:r><w:r><w:t>world, this is a test.</w:t></w:r></w:p>" +
         "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Cell text</w:t></w:r></w:p></w:tc></w:tr></w:tbl>",
     );
     const { status, body } = await translate({ documentBase64: toBase64(source), fileType: "docx", sourceLang: "en", targetLang: "de" });
@@ -77,8 +85,14 @@ describe("I1 document translation", () => {
 
   it("puts the whole paragraph in the first run without preserveFormatting", async () => {
     fakeLibreTranslate();
-    const source = docx('<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Hello </w:t></w:r><w:r><w:t>world</w:t></w:r></w:p>');
-    const { body } = await translate({ documentBase64: toBase64(source), fileType: "docx", sourceLang: "en", targetLang: "fr", preserveFormatting: false });
+    const source = docx("<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Hello </w:t></w:r><w:r><w:t>world</w:t></w:r></w:p>");
+    const { body } = await translate({
+      documentBase64: toBase64(source),
+      fileType: "docx",
+      sourceLang: "en",
+      targetLang: "fr",
+      preserveFormatting: false,
+    });
     const xml = strFromU8(unzipSync(fromBase64(body.data.translatedDocumentBase64))["word/document.xml"]!);
     expect(xml).toContain('<w:b/></w:rPr><w:t xml:space="preserve">HELLO WORLD</w:t>');
   });
@@ -90,7 +104,9 @@ describe("I1 document translation", () => {
     expect(status).toBe(200);
     expect(body.data.sourceLang).toBe("en");
     expect(calls[0]!.source).toBe("en");
-    expect(new TextDecoder().decode(fromBase64(body.data.translatedDocumentBase64))).toBe("DEAR CUSTOMER,\r\n\r\n  YOUR PARCEL HAS BEEN SHIPPED TODAY.\nKIND REGARDS\n");
+    expect(new TextDecoder().decode(fromBase64(body.data.translatedDocumentBase64))).toBe(
+      "DEAR CUSTOMER,\r\n\r\n  YOUR PARCEL HAS BEEN SHIPPED TODAY.\nKIND REGARDS\n",
+    );
   });
 
   it("draws the translation of a PDF at the original place", async () => {
@@ -141,7 +157,11 @@ describe("I1 document translation", () => {
 
   it("refuses a document over 10 MB with 413", async () => {
     fakeLibreTranslate();
-    const { status, body } = await translate({ documentBase64: toBase64(new Uint8Array(10 * 1024 * 1024 + 1).fill(65)), fileType: "txt", targetLang: "de" });
+    const { status, body } = await translate({
+      documentBase64: toBase64(new Uint8Array(10 * 1024 * 1024 + 1).fill(65)),
+      fileType: "txt",
+      targetLang: "de",
+    });
     expect(status).toBe(413);
     expect(body.msg).toBe("documentBase64: the document is larger than 10 MB");
   });

@@ -7,7 +7,11 @@ import { entitySpans, entityTokens, type Tag } from "../../src/intelligence/enti
 function names(text: string, tags: Tag[]) {
   const tokens = entityTokens(text);
   expect(tokens).toHaveLength(tags.length);
-  return entitySpans(tokens, tags, tags.map(() => 0.9)).map((s) => [s.label, text.slice(tokens[s.first]!.start, tokens[s.last]!.end)]);
+  return entitySpans(
+    tokens,
+    tags,
+    tags.map(() => 0.9),
+  ).map((s) => [s.label, text.slice(tokens[s.first]!.start, tokens[s.last]!.end)]);
 }
 
 describe("I4 entity spans: the conventions of CoNLL and UNER", () => {
@@ -28,7 +32,16 @@ describe("I4 entity spans: the conventions of CoNLL and UNER", () => {
   });
 
   it("keeps initials, abbreviations and hyphenated names as single tokens", () => {
-    expect(entityTokens("U.S. Steel Corp. and Coca-Cola's J. Smith").map((t) => t.text)).toEqual(["U.S.", "Steel", "Corp.", "and", "Coca-Cola", "'s", "J.", "Smith"]);
+    expect(entityTokens("U.S. Steel Corp. and Coca-Cola's J. Smith").map((t) => t.text)).toEqual([
+      "U.S.",
+      "Steel",
+      "Corp.",
+      "and",
+      "Coca-Cola",
+      "'s",
+      "J.",
+      "Smith",
+    ]);
   });
 });
 

@@ -52,12 +52,25 @@ describe("API4 · group I input bounds", () => {
     const { status, body } = await callAi<{ entities: { text: string; type: string; startOffset: number; endOffset: number }[] }>("/ner", { text });
     expect(status).toBe(200);
     const found = body.data.entities.map((e) => `${e.type}:${e.text}`);
-    expect(found).toEqual(expect.arrayContaining(["PERSON:Angela Merkel", "LOCATION:Paris", "DATE:3 March 2021", "PERSON:Tim Cook", "EMAIL:tim@example.com"]));
+    expect(found).toEqual(
+      expect.arrayContaining(["PERSON:Angela Merkel", "LOCATION:Paris", "DATE:3 March 2021", "PERSON:Tim Cook", "EMAIL:tim@example.com"]),
+    );
     for (const entity of body.data.entities) expect(text.slice(entity.startOffset, entity.endOffset)).toBe(entity.text);
   });
 
   it("documents each bound in /openapi.json as the text's maxLength", async () => {
-    type Doc = { paths: Record<string, { post: { requestBody: { content: { "application/json": { schema: { properties: { bizContent: { properties: { text: { maxLength?: number } } } } } } } } } }> };
+    type Doc = {
+      paths: Record<
+        string,
+        {
+          post: {
+            requestBody: {
+              content: { "application/json": { schema: { properties: { bizContent: { properties: { text: { maxLength?: number } } } } } } };
+            };
+          };
+        }
+      >;
+    };
     const doc = (await (await call("/openapi.json")).json()) as Doc;
     for (const { path, limit } of BOUNDED) {
       const text = doc.paths[`/std/ai${path}`]!.post.requestBody.content["application/json"].schema.properties.bizContent.properties.text;
@@ -99,7 +112,10 @@ describe("API4 · group I engines, one request at a time per isolate", () => {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const running = oneAtATime(() => pause(300));
     const waiters = Array.from({ length: 32 }, () => oneAtATime(() => "done"));
-    await expect(oneAtATime(() => "one too many")).rejects.toMatchObject({ status: 503, message: "The text engines are busy; retry in a few seconds" });
+    await expect(oneAtATime(() => "one too many")).rejects.toMatchObject({
+      status: 503,
+      message: "The text engines are busy; retry in a few seconds",
+    });
     await running;
     expect(await Promise.all(waiters)).toEqual(Array(32).fill("done"));
   });

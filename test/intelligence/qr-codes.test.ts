@@ -49,14 +49,25 @@ describe("I5 QR codes", () => {
   it("draws a PNG of the requested size that decodes to the data", async () => {
     const { status, body } = await callAi<Qr>("/qrcode/custom", { data: "https://example.com/order/12345", size: 256, errorCorrection: "m" });
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ mimeType: "image/png", width: 256, height: 256, errorCorrection: "M", encodedData: "https://example.com/order/12345" });
+    expect(body.data).toMatchObject({
+      mimeType: "image/png",
+      width: 256,
+      height: 256,
+      errorCorrection: "M",
+      encodedData: "https://example.com/order/12345",
+    });
     const { png, text } = scan(body.data.qrImageBase64);
     expect([png.width, png.height]).toEqual([256, 256]);
     expect(text).toBe("https://example.com/order/12345");
   });
 
   it.each(["L", "Q", "H"])("decodes at error correction %s with custom colours", async (level) => {
-    const { body } = await callAi<Qr>("/qrcode/custom", { data: `level ${level} ✓ ünïcode`, errorCorrection: level, foregroundColor: "#1a237e", backgroundColor: "#fffde7" });
+    const { body } = await callAi<Qr>("/qrcode/custom", {
+      data: `level ${level} ✓ ünïcode`,
+      errorCorrection: level,
+      foregroundColor: "#1a237e",
+      backgroundColor: "#fffde7",
+    });
     expect(body.data.errorCorrection).toBe(level);
     const { png, text } = scan(body.data.qrImageBase64);
     expect(text).toBe(`level ${level} ✓ ünïcode`);
@@ -64,7 +75,12 @@ describe("I5 QR codes", () => {
   });
 
   it("centres a logo, forces H and still decodes", async () => {
-    const { body } = await callAi<Qr>("/qrcode/custom", { data: "https://example.com/with-logo", size: 400, errorCorrection: "L", logoBase64: logoPng(64) });
+    const { body } = await callAi<Qr>("/qrcode/custom", {
+      data: "https://example.com/with-logo",
+      size: 400,
+      errorCorrection: "L",
+      logoBase64: logoPng(64),
+    });
     expect(body.data.errorCorrection).toBe("H");
     const { png, text } = scan(body.data.qrImageBase64);
     expect(text).toBe("https://example.com/with-logo");

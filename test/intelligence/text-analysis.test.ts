@@ -13,10 +13,13 @@ const ARTICLE = [
 
 describe("I6 language detection", () => {
   it("names the language with a confidence and ranked candidates", async () => {
-    const { status, body } = await callAi<{ detectedLanguage: string; languageName: string; confidence: number; topCandidates: { code: string; confidence: number }[]; engine: string }>(
-      "/language/detect",
-      { text: "Das ist ein wirklich gutes Produkt, ich bin sehr zufrieden damit." },
-    );
+    const { status, body } = await callAi<{
+      detectedLanguage: string;
+      languageName: string;
+      confidence: number;
+      topCandidates: { code: string; confidence: number }[];
+      engine: string;
+    }>("/language/detect", { text: "Das ist ein wirklich gutes Produkt, ich bin sehr zufrieden damit." });
     expect(status).toBe(200);
     expect(body).toMatchObject({ code: 200, msg: "success" });
     expect(body.timestamp).toBeTypeOf("number");
@@ -73,10 +76,14 @@ describe("I6 language detection", () => {
 
 describe("I3 sentiment", () => {
   it("scores positive text, with emotions", async () => {
-    const { status, body } = await callAi<{ overallSentiment: string; confidence: number; scores: { positive: number; neutral: number; negative: number }; emotions: Record<string, number>; language: string; engine: string }>(
-      "/sentiment",
-      { text: "I absolutely love this phone, the camera is amazing and I am so happy with it!" },
-    );
+    const { status, body } = await callAi<{
+      overallSentiment: string;
+      confidence: number;
+      scores: { positive: number; neutral: number; negative: number };
+      emotions: Record<string, number>;
+      language: string;
+      engine: string;
+    }>("/sentiment", { text: "I absolutely love this phone, the camera is amazing and I am so happy with it!" });
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ overallSentiment: "positive", language: "en", engine: "embedded" });
     expect(body.data.confidence).toBe(body.data.scores.positive);
@@ -92,12 +99,16 @@ describe("I3 sentiment", () => {
   });
 
   it("answers neutral, at half confidence, when the model knows no word of the text", async () => {
-    const { body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number> }>("/sentiment", { text: "The parcel was delivered on Tuesday at noon." });
+    const { body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number> }>("/sentiment", {
+      text: "The parcel was delivered on Tuesday at noon.",
+    });
     expect(body.data).toMatchObject({ overallSentiment: "neutral", confidence: 0.5, scores: { positive: 0.25, neutral: 0.5, negative: 0.25 } });
   });
 
   it("gives a polar answer the model's calibrated probability, not a certainty", async () => {
-    const { body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number> }>("/sentiment", { text: "The food was cold and the waiter was rude." });
+    const { body } = await callAi<{ overallSentiment: string; confidence: number; scores: Record<string, number> }>("/sentiment", {
+      text: "The food was cold and the waiter was rude.",
+    });
     expect(body.data.overallSentiment).toBe("negative");
     expect(body.data.scores.neutral).toBe(0);
     expect(body.data.confidence).toBe(body.data.scores.negative);
@@ -136,17 +147,23 @@ describe("I3 sentiment", () => {
 });
 
 describe("I4 named entities", () => {
-  const TEXT = "Tim Cook, CEO of Apple Inc., visited Paris, France on March 3, 2025 and paid $4.5 million (12% more). Mail tim@apple.com or call +1 (408) 555-0100.";
+  const TEXT =
+    "Tim Cook, CEO of Apple Inc., visited Paris, France on March 3, 2025 and paid $4.5 million (12% more). Mail tim@apple.com or call +1 (408) 555-0100.";
 
   it("runs the English model on a headline that is mostly names (taken for German, unreliably: 0.03)", async () => {
-    const { status, body } = await callAi<{ entities: { text: string; type: string }[]; language: string; languageSupport: string }>("/ner", { text: "Angela Merkel meets Emmanuel Macron in Paris" });
+    const { status, body } = await callAi<{ entities: { text: string; type: string }[]; language: string; languageSupport: string }>("/ner", {
+      text: "Angela Merkel meets Emmanuel Macron in Paris",
+    });
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ language: "en", languageSupport: "full" });
     expect(body.data.entities.filter((e) => e.type === "PERSON").map((e) => e.text)).toEqual(["Angela Merkel", "Emmanuel Macron"]);
   });
 
   it("finds every type with offsets that cut the entity out of the text", async () => {
-    const { status, body } = await callAi<{ entities: { text: string; type: string; startOffset: number; endOffset: number; confidence: number }[]; languageSupport: string }>("/ner", { text: TEXT });
+    const { status, body } = await callAi<{
+      entities: { text: string; type: string; startOffset: number; endOffset: number; confidence: number }[];
+      languageSupport: string;
+    }>("/ner", { text: TEXT });
     expect(status).toBe(200);
     // "Paris, France" is two places, as in CoNLL and UNER, which the tagger learned from.
     expect(body.data.entities.map((e) => [e.type, e.text])).toEqual([
@@ -174,7 +191,10 @@ describe("I4 named entities", () => {
       ["PERSON", "Panvalkar"],
       ["ORGANIZATION", "University of Toronto"],
     ]);
-    const company = await callAi<Found>("/ner", { text: "Apple's chief Tim Cook visited Berlin on Tuesday.", entities: ["PERSON", "ORGANIZATION", "LOCATION"] });
+    const company = await callAi<Found>("/ner", {
+      text: "Apple's chief Tim Cook visited Berlin on Tuesday.",
+      entities: ["PERSON", "ORGANIZATION", "LOCATION"],
+    });
     expect(company.body.data.entities.map((e) => [e.type, e.text])).toEqual([
       ["ORGANIZATION", "Apple"],
       ["PERSON", "Tim Cook"],
@@ -191,9 +211,15 @@ describe("I4 named entities", () => {
 
   it("takes a surname alone for a person, as news names one after the first mention", async () => {
     type Found = { entities: { text: string; type: string }[] };
-    const said = await callAi<Found>("/ner", { text: "Okonkwo said the ministry would appeal the ruling.", entities: ["PERSON", "ORGANIZATION", "LOCATION"] });
+    const said = await callAi<Found>("/ner", {
+      text: "Okonkwo said the ministry would appeal the ruling.",
+      entities: ["PERSON", "ORGANIZATION", "LOCATION"],
+    });
     expect(said.body.data.entities.map((e) => [e.type, e.text])).toEqual([["PERSON", "Okonkwo"]]);
-    const blow = await callAi<Found>("/ner", { text: "Wednesday's vote was a blow to Harrington, who had led the party since 2019.", entities: ["PERSON", "ORGANIZATION", "LOCATION"] });
+    const blow = await callAi<Found>("/ner", {
+      text: "Wednesday's vote was a blow to Harrington, who had led the party since 2019.",
+      entities: ["PERSON", "ORGANIZATION", "LOCATION"],
+    });
     expect(blow.body.data.entities.map((e) => [e.type, e.text])).toEqual([["PERSON", "Harrington"]]);
   });
 
@@ -205,15 +231,21 @@ describe("I4 named entities", () => {
   });
 
   it("returns only the requested types", async () => {
-    const { body } = await callAi<{ entities: { type: string }[]; entityTypesSearched: string[] }>("/ner", { text: TEXT, entities: ["EMAIL", "PHONE"] });
+    const { body } = await callAi<{ entities: { type: string }[]; entityTypesSearched: string[] }>("/ner", {
+      text: TEXT,
+      entities: ["EMAIL", "PHONE"],
+    });
     expect(body.data.entities.map((e) => e.type)).toEqual(["EMAIL", "PHONE"]);
     expect(body.data.entityTypesSearched).toEqual(["EMAIL", "PHONE"]);
   });
 
   it("searches only the language-independent types in other languages, and says so", async () => {
-    const { body } = await callAi<{ entities: { type: string }[]; entityTypesSearched: string[]; language: string; languageSupport: string }>("/ner", {
-      text: "Angela Merkel hat 45 % der Stimmen bekommen; schreiben Sie an presse@example.de oder rufen Sie +49 30 1234567 an.",
-    });
+    const { body } = await callAi<{ entities: { type: string }[]; entityTypesSearched: string[]; language: string; languageSupport: string }>(
+      "/ner",
+      {
+        text: "Angela Merkel hat 45 % der Stimmen bekommen; schreiben Sie an presse@example.de oder rufen Sie +49 30 1234567 an.",
+      },
+    );
     expect(body.data).toMatchObject({ language: "de", languageSupport: "partial", entityTypesSearched: ["MONEY", "PERCENT", "EMAIL", "PHONE"] });
     expect(body.data.entities.map((e) => e.type)).toEqual(["PERCENT", "EMAIL", "PHONE"]);
   });
@@ -227,7 +259,13 @@ describe("I4 named entities", () => {
 
 describe("I2 summarization", () => {
   it("picks the central sentences within the length bounds, in text order", async () => {
-    const { status, body } = await callAi<{ summary: string; originalLength: number; summaryLength: number; compressionRatio: number; engine: string }>("/summarize", {
+    const { status, body } = await callAi<{
+      summary: string;
+      originalLength: number;
+      summaryLength: number;
+      compressionRatio: number;
+      engine: string;
+    }>("/summarize", {
       text: ARTICLE,
       maxLength: 40,
       minLength: 10,
@@ -269,18 +307,30 @@ describe("I2 summarization", () => {
     const text =
       "The state news agency (KCNA) said the army had been placed on high alert on Friday. The alert followed an exchange of artillery fire (the first in years). Schools near the border closed.";
     const { body } = await callAi<{ summary: string; summaryLength: number }>("/summarize", { text, maxLength: 30, minLength: 1 });
-    expect(body.data).toMatchObject({ summary: "The state news agency said the army had been placed on high alert on Friday. The alert followed an exchange of artillery fire.", summaryLength: 23 });
+    expect(body.data).toMatchObject({
+      summary: "The state news agency said the army had been placed on high alert on Friday. The alert followed an exchange of artillery fire.",
+      summaryLength: 23,
+    });
   });
 
   it("answers bullets as an array of sentences", async () => {
-    const { body } = await callAi<{ summary: string[]; style: string }>("/summarize", { text: ARTICLE, style: "bullet", maxLength: 40, minLength: 10 });
+    const { body } = await callAi<{ summary: string[]; style: string }>("/summarize", {
+      text: ARTICLE,
+      style: "bullet",
+      maxLength: 40,
+      minLength: 10,
+    });
     expect(Array.isArray(body.data.summary)).toBe(true);
     expect(body.data.summary.length).toBeGreaterThan(1);
     expect(body.data.style).toBe("bullet");
   });
 
   it("cuts the best sentence when no whole sentence fits", async () => {
-    const { body } = await callAi<{ summary: string; summaryLength: number }>("/summarize", { text: ARTICLE.replace(" Lisbon had a sunny Monday.", ""), maxLength: 5, minLength: 0 });
+    const { body } = await callAi<{ summary: string; summaryLength: number }>("/summarize", {
+      text: ARTICLE.replace(" Lisbon had a sunny Monday.", ""),
+      maxLength: 5,
+      minLength: 0,
+    });
     expect(body.data.summaryLength).toBeLessThanOrEqual(5);
     expect(body.data.summary.endsWith("…")).toBe(true);
   });
@@ -308,7 +358,10 @@ describe("I8 keywords", () => {
   });
 
   it("ranks the repeated subject first, with frequencies and scores from 1 down", async () => {
-    const { status, body } = await callAi<{ keywords: { term: string; score: number; frequency: number }[] }>("/keywords", { text: ARTICLE, maxKeywords: 5 });
+    const { status, body } = await callAi<{ keywords: { term: string; score: number; frequency: number }[] }>("/keywords", {
+      text: ARTICLE,
+      maxKeywords: 5,
+    });
     expect(status).toBe(200);
     expect(body.data.keywords).toHaveLength(5);
     expect(body.data.keywords[0]).toEqual({ term: "workers", score: 1, frequency: 6 });
@@ -317,9 +370,16 @@ describe("I8 keywords", () => {
   });
 
   it("leaves phrases out when asked", async () => {
-    const { body } = await callAi<{ keywords: { term: string }[] }>("/keywords", { text: `${ARTICLE} Data centres and data centres again.`, includePhrases: false, maxKeywords: 20 });
+    const { body } = await callAi<{ keywords: { term: string }[] }>("/keywords", {
+      text: `${ARTICLE} Data centres and data centres again.`,
+      includePhrases: false,
+      maxKeywords: 20,
+    });
     expect(body.data.keywords.every((k) => !k.term.includes(" "))).toBe(true);
-    const withPhrases = await callAi<{ keywords: { term: string }[] }>("/keywords", { text: `${ARTICLE} Data centres and data centres again.`, maxKeywords: 20 });
+    const withPhrases = await callAi<{ keywords: { term: string }[] }>("/keywords", {
+      text: `${ARTICLE} Data centres and data centres again.`,
+      maxKeywords: 20,
+    });
     expect(withPhrases.body.data.keywords.map((k) => k.term)).toContain("data centres");
   });
 

@@ -35,16 +35,25 @@ describe("the workers-ai engine", () => {
   });
 
   it("becomes the default with AI_ENGINE=workers-ai", async () => {
-    const { body, models } = await callWithAi("/summarize", { text: TEXT, minLength: 5, maxLength: 20 }, async () => ({ summary: "The team fixed the problem quickly." }), { AI_ENGINE: "workers-ai" });
+    const { body, models } = await callWithAi(
+      "/summarize",
+      { text: TEXT, minLength: 5, maxLength: 20 },
+      async () => ({ summary: "The team fixed the problem quickly." }),
+      { AI_ENGINE: "workers-ai" },
+    );
     expect(models).toEqual(["@cf/facebook/bart-large-cnn"]);
     expect(body.data).toMatchObject({ summary: "The team fixed the problem quickly.", summaryLength: 6, engine: "workers-ai" });
   });
 
   it("ranks custom categories by embedding similarity", async () => {
     const vectors: Record<string, number[]> = { [TEXT]: [1, 0.1], billing: [0, 1], "customer service": [0.9, 0.2] };
-    const { body } = await callWithAi("/classify", { text: TEXT, classifier: "topic", categories: ["billing", "customer service"], engine: "workers-ai" }, async (_model, input) => ({
-      data: (input.text as string[]).map((t) => vectors[t]),
-    }));
+    const { body } = await callWithAi(
+      "/classify",
+      { text: TEXT, classifier: "topic", categories: ["billing", "customer service"], engine: "workers-ai" },
+      async (_model, input) => ({
+        data: (input.text as string[]).map((t) => vectors[t]),
+      }),
+    );
     expect(body.data).toMatchObject({ classification: "customer service", method: "embeddings", engine: "workers-ai" });
   });
 
@@ -57,7 +66,9 @@ describe("the workers-ai engine", () => {
   });
 
   it("falls back when Workers AI does not answer within AI_TIMEOUT_MS", async () => {
-    const { body } = await callWithAi("/summarize", { text: TEXT, minLength: 5, maxLength: 20, engine: "workers-ai" }, () => new Promise(() => {}), { AI_TIMEOUT_MS: "50" });
+    const { body } = await callWithAi("/summarize", { text: TEXT, minLength: 5, maxLength: 20, engine: "workers-ai" }, () => new Promise(() => {}), {
+      AI_TIMEOUT_MS: "50",
+    });
     expect(body.data.engine).toBe("embedded");
   });
 

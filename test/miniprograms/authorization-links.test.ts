@@ -11,7 +11,8 @@ beforeAll(async () => {
 
 const randomState = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const redirect = (id: number | string, state: string) => SELF.fetch(`${ORIGIN}/wechat/authorized/${id}/${state}?auth_code=queryauthcode@@@x`);
-const stageOf = async (id: number | string) => (await env.DB.prepare("SELECT stage FROM miniprograms WHERE id = ?").bind(Number(id)).first<{ stage: string }>())!.stage;
+const stageOf = async (id: number | string) =>
+  (await env.DB.prepare("SELECT stage FROM miniprograms WHERE id = ?").bind(Number(id)).first<{ stage: string }>())!.stage;
 
 /** A new configuration's link, and where the sandbox's consent sends the owner back (its push goes out meanwhile). */
 async function linkAndConsent(name: string) {
@@ -41,17 +42,25 @@ describe("API1 · the owner's redirect: a state the service did not make", () =>
     const unlinked = await redirect(created.body.data.id, randomState());
     await deposits("/minipram/authorize", key, { id: String(created.body.data.id) });
     const forged = await redirect(created.body.data.id, randomState());
-    for (const res of [unknown, unlinked, forged]) expect([res.status, await res.text()]).toEqual([404, "No mini-program waits for this authorization"]);
+    for (const res of [unknown, unlinked, forged])
+      expect([res.status, await res.text()]).toEqual([404, "No mini-program waits for this authorization"]);
     expect(await stageOf(created.body.data.id)).toBe("configured");
   });
 
   it("still shows the owner's page for the link's own state after WeChat's push completed the authorization", async () => {
     const { id, back } = await linkAndConsent("Push First Shop");
     await untilAuthorized(id);
-    const [row] = (await env.DB.prepare("SELECT pre_auth_code, authorizer_app_id FROM miniprograms WHERE id = ?").bind(Number(id)).all<{ pre_auth_code: string | null; authorizer_app_id: string }>()).results;
+    const [row] = (
+      await env.DB.prepare("SELECT pre_auth_code, authorizer_app_id FROM miniprograms WHERE id = ?")
+        .bind(Number(id))
+        .all<{ pre_auth_code: string | null; authorizer_app_id: string }>()
+    ).results;
     expect(row!.pre_auth_code).toBeNull();
     const page = await SELF.fetch(back);
-    expect([page.status, await page.text()]).toEqual([200, `Mini-program configuration ${id} is authorized (app id ${row!.authorizer_app_id}). You can close this page.`]);
+    expect([page.status, await page.text()]).toEqual([
+      200,
+      `Mini-program configuration ${id} is authorized (app id ${row!.authorizer_app_id}). You can close this page.`,
+    ]);
   });
 
   it("answers 404 for the state of an earlier link once a new one was made", async () => {
@@ -66,7 +75,11 @@ describe("API1 · the owner's redirect: a state the service did not make", () =>
 
 describe("API8 · links group D hands out: the configured origin, never the request's Host", () => {
   const fromHost = (host: string, path: string, body: unknown) =>
-    SELF.fetch(`https://${host}/deposits${path}`, { method: "POST", headers: { Host: host, Authorization: `Bearer ${key.token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    SELF.fetch(`https://${host}/deposits${path}`, {
+      method: "POST",
+      headers: { Host: host, Authorization: `Bearer ${key.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("builds the authorization link and its redirect_uri on PUBLIC_ORIGIN, whatever Host says", async () => {
     const created = await deposits<{ id: number }>("/minipram/create", key, { name: "Hosted Elsewhere" });
@@ -87,6 +100,7 @@ describe("API8 · links group D hands out: the configured origin, never the requ
     const res = await fromHost("evil.example:6666", "/wxa/tester/infor", { id });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { test_qrcode: string; wxa_code: string } };
-    for (const link of [data.test_qrcode, data.wxa_code]) expect(link).toMatch(new RegExp(`^${ORIGIN}/deposits/codes/${id}/[a-z]+-[A-Za-z0-9]{20}\\.png$`));
+    for (const link of [data.test_qrcode, data.wxa_code])
+      expect(link).toMatch(new RegExp(`^${ORIGIN}/deposits/codes/${id}/[a-z]+-[A-Za-z0-9]{20}\\.png$`));
   });
 });

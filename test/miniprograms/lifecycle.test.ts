@@ -5,7 +5,9 @@ import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, deposits, miniprogramKey, ORIGIN, steerAudit } from "../helpers/miniprograms";
 
 // An icon and a licence scan, as a customer's own server would serve them (the HTTP boundary).
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
 function serveImages() {
   const real = globalThis.fetch;
   return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
@@ -16,7 +18,14 @@ function serveImages() {
   });
 }
 
-const profile = (id: string, name = "Harbour Shop") => ({ id, name, icon: "https://assets.example.com/icon.png", license: "https://assets.example.com/license.png", licenseType: "business", explain: "Fresh fish from the harbour" });
+const profile = (id: string, name = "Harbour Shop") => ({
+  id,
+  name,
+  icon: "https://assets.example.com/icon.png",
+  license: "https://assets.example.com/license.png",
+  licenseType: "business",
+  explain: "Fresh fish from the harbour",
+});
 
 let key: TestKey;
 beforeAll(async () => {
@@ -30,7 +39,10 @@ describe("a mini-program from configuration to release, through the sandbox", ()
     expect(appId).toMatch(/^wxsbx/);
 
     const taken = await deposits("/wxa/nameverify", key, { id, name: "WeChat" });
-    expect(taken.body).toEqual({ success: true, data: { errcode: 0, errmsg: "ok", hitCondition: true, wording: expect.stringContaining("trademark") } });
+    expect(taken.body).toEqual({
+      success: true,
+      data: { errcode: 0, errmsg: "ok", hitCondition: true, wording: expect.stringContaining("trademark") },
+    });
     const blocked = await deposits("/wxa/update", key, profile(id));
     expect(blocked.status).toBe(409);
     expect(blocked.body.error!.message).toBe(`D4 profile update needs the stage name_verified; mini-program ${id} is at authorized`);
@@ -53,7 +65,10 @@ describe("a mini-program from configuration to release, through the sandbox", ()
     expect(image.headers.get("Content-Type")).toBe("image/png");
     expect([...new Uint8Array(await image.arrayBuffer()).slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     // Stable: the same commit keeps the same addresses.
-    expect((await deposits("/wxa/tester/infor", key, { id })).body.data).toMatchObject({ test_qrcode: codes.body.data.test_qrcode, wxa_code: codes.body.data.wxa_code });
+    expect((await deposits("/wxa/tester/infor", key, { id })).body.data).toMatchObject({
+      test_qrcode: codes.body.data.test_qrcode,
+      wxa_code: codes.body.data.wxa_code,
+    });
 
     const bound = await deposits("/wxa/tester/bind", key, { id, messengerId: "harbour_tester" });
     expect(bound.body.data).toMatchObject({ errcode: 0, errmsg: "ok" });
@@ -130,7 +145,11 @@ describe("who may do what", () => {
   it("answers 404 for another user's configuration, read or write", async () => {
     const { id } = await authorizedMiniprogram(key, "Mine");
     const other = await miniprogramKey();
-    for (const [path, body] of [["/wxa/auditstate", { id }], ["/wxa/nameverify", { id, name: "Stolen" }], ["/minipram/steps", { id }]] as const) {
+    for (const [path, body] of [
+      ["/wxa/auditstate", { id }],
+      ["/wxa/nameverify", { id, name: "Stolen" }],
+      ["/minipram/steps", { id }],
+    ] as const) {
       const res = await deposits(path, other, body);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual({ success: false, error: { code: "not_found", message: `No mini-program configuration ${id}` } });
@@ -161,10 +180,17 @@ describe("who may do what", () => {
   });
 
   it("takes D1 and D2 with no body, or an empty one labelled JSON, and refuses another media type", async () => {
-    const empty = await SELF.fetch(`${ORIGIN}/deposits/minipram/tpls`, { method: "POST", headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "application/json" } });
+    const empty = await SELF.fetch(`${ORIGIN}/deposits/minipram/tpls`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "application/json" },
+    });
     expect(((await empty.json()) as { data: { CurrPage: number } }).data.CurrPage).toBe(1);
     expect((await deposits("/minipram/list", key)).status).toBe(200);
-    const text = await SELF.fetch(`${ORIGIN}/deposits/minipram/list`, { method: "POST", headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "text/plain" }, body: "x" });
+    const text = await SELF.fetch(`${ORIGIN}/deposits/minipram/list`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "text/plain" },
+      body: "x",
+    });
     expect(text.status).toBe(415);
     expect(await text.json()).toEqual({ success: false, error: { code: "unsupported_media_type", message: "Unsupported Media Type" } });
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { decryptMessage, encryptMessage, messageSignature, querySignature, signatureMatches, xmlFields, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
+import {
+  decryptMessage,
+  encryptMessage,
+  messageSignature,
+  querySignature,
+  signatureMatches,
+  xmlFields,
+  xmlOf,
+} from "../../src/miniprograms/wechat/message-crypto";
 
 const KEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
 const OTHER_KEY = "ZYXWVUTSRQPONMLKJIHGFEDCBA9876543210zyxwvut";
@@ -15,7 +23,10 @@ describe("WeChat's message encryption", () => {
 
   it("keeps UTF-8 text whole", async () => {
     const message = xmlOf({ Reason: "名称与已有小程序重复", Note: "a ]]> inside" });
-    expect(xmlFields(await decryptMessage(await encryptMessage(message, APP, KEY), APP, KEY))).toEqual({ Reason: "名称与已有小程序重复", Note: "a ]]> inside" });
+    expect(xmlFields(await decryptMessage(await encryptMessage(message, APP, KEY), APP, KEY))).toEqual({
+      Reason: "名称与已有小程序重复",
+      Note: "a ]]> inside",
+    });
   });
 
   it("refuses a message for another app id, under another key, or cut short", async () => {
@@ -27,7 +38,8 @@ describe("WeChat's message encryption", () => {
   });
 
   it("signs the sorted token, timestamp, nonce (and ciphertext, for msg_signature) with SHA-1, and checks in constant time", async () => {
-    const sha1 = async (text: string) => [...new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const sha1 = async (text: string) =>
+      [...new Uint8Array(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
     // sha1("123" + "abc" + "nonce" + "token"), the four sorted; the query's signature without the ciphertext.
     const expected = await sha1("123abcnoncetoken");
     expect(await messageSignature("token", "123", "nonce", "abc")).toBe(expected);
@@ -37,7 +49,11 @@ describe("WeChat's message encryption", () => {
   });
 
   it("reads WeChat's flat XML, CDATA or not", () => {
-    expect(xmlFields("<xml><AppId><![CDATA[wx1]]></AppId><CreateTime>1700000000</CreateTime><Note>a &amp; b</Note></xml>")).toEqual({ AppId: "wx1", CreateTime: "1700000000", Note: "a & b" });
+    expect(xmlFields("<xml><AppId><![CDATA[wx1]]></AppId><CreateTime>1700000000</CreateTime><Note>a &amp; b</Note></xml>")).toEqual({
+      AppId: "wx1",
+      CreateTime: "1700000000",
+      Note: "a & b",
+    });
   });
 
   it("reads only elements that hold text, and stops at what is never closed", () => {

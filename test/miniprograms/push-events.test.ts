@@ -5,7 +5,11 @@ import { encryptMessage, messageSignature, querySignature, xmlOf } from "../../s
 import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, componentAppId, deposits, miniprogramKey, push, pushTicket } from "../helpers/miniprograms";
 
-const sealedTicket = async () => (await env.DB.prepare("SELECT sealed_value, updated_at FROM wechat_credentials WHERE name = 'component_verify_ticket'").first<{ sealed_value: string; updated_at: string }>())!;
+const sealedTicket = async () =>
+  (await env.DB.prepare("SELECT sealed_value, updated_at FROM wechat_credentials WHERE name = 'component_verify_ticket'").first<{
+    sealed_value: string;
+    updated_at: string;
+  }>())!;
 const now = () => Math.floor(Date.now() / 1000);
 
 let key: TestKey;
@@ -16,7 +20,12 @@ beforeAll(async () => {
 describe("WeChat's pushes", () => {
   it("stores a verify ticket sealed, and answers the plain text success", async () => {
     const ticket = `ticket@@@sandbox-${crypto.randomUUID()}`;
-    const res = await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
+    const res = await push("/wechat/component/events", {
+      AppId: componentAppId(),
+      CreateTime: now(),
+      InfoType: "component_verify_ticket",
+      ComponentVerifyTicket: ticket,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/plain/);
     expect(await res.text()).toBe("success");
@@ -28,7 +37,12 @@ describe("WeChat's pushes", () => {
   it("refuses a bad signature, a missing one, and a message sealed for another app id, changing nothing", async () => {
     await pushTicket();
     const before = await sealedTicket();
-    const event = { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: "ticket@@@sandbox-forged" };
+    const event = {
+      AppId: componentAppId(),
+      CreateTime: now(),
+      InfoType: "component_verify_ticket",
+      ComponentVerifyTicket: "ticket@@@sandbox-forged",
+    };
     const forged = await push("/wechat/component/events", event, (m) => (m.query.msg_signature = "0".repeat(40)));
     expect(forged.status).toBe(401);
     expect(await forged.text()).toBe("The push's msg_signature does not match");
@@ -41,8 +55,16 @@ describe("WeChat's pushes", () => {
     const { component } = upstreamOf(env, () => {});
     const otherApp = await encryptMessage(xmlOf(event), "wxsomeoneelse0001", component.encodingAesKey);
     const timestamp = String(now());
-    const query = new URLSearchParams({ timestamp, nonce: "n", signature: await querySignature(component.messageToken, timestamp, "n"), msg_signature: await messageSignature(component.messageToken, timestamp, "n", otherApp) });
-    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?${query}`, { method: "POST", body: xmlOf({ AppId: "wxsomeoneelse0001", Encrypt: otherApp }) });
+    const query = new URLSearchParams({
+      timestamp,
+      nonce: "n",
+      signature: await querySignature(component.messageToken, timestamp, "n"),
+      msg_signature: await messageSignature(component.messageToken, timestamp, "n", otherApp),
+    });
+    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?${query}`, {
+      method: "POST",
+      body: xmlOf({ AppId: "wxsomeoneelse0001", Encrypt: otherApp }),
+    });
     expect(wrongApp.status).toBe(401);
     expect(await wrongApp.text()).toBe("The push could not be opened: the message is for app id wxsomeoneelse0001, not ours");
     expect(await sealedTicket()).toEqual(before);
@@ -51,8 +73,17 @@ describe("WeChat's pushes", () => {
   it("moves the audit state on weapp_audit_fail, _delay and _success", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Pushed Shop");
     await env.DB.prepare("UPDATE miniprograms SET stage = 'audit_submitted', audit_id = '7', audit_status = 2 WHERE id = ?").bind(Number(id)).run();
-    const event = (name: string, more: Record<string, string | number> = {}) => push(`/wechat/miniprogram/events/${appId}`, { ToUserName: "gh_x", FromUserName: "o_x", CreateTime: now(), MsgType: "event", Event: name, ...more });
-    const stage = async () => (await env.DB.prepare("SELECT stage, audit_status, audit_reason FROM miniprograms WHERE id = ?").bind(Number(id)).first())!;
+    const event = (name: string, more: Record<string, string | number> = {}) =>
+      push(`/wechat/miniprogram/events/${appId}`, {
+        ToUserName: "gh_x",
+        FromUserName: "o_x",
+        CreateTime: now(),
+        MsgType: "event",
+        Event: name,
+        ...more,
+      });
+    const stage = async () =>
+      (await env.DB.prepare("SELECT stage, audit_status, audit_reason FROM miniprograms WHERE id = ?").bind(Number(id)).first())!;
     expect(await (await event("weapp_audit_fail", { Reason: "Blurry icon", FailTime: now(), ScreenShot: "m1|m2" })).text()).toBe("success");
     expect(await stage()).toEqual({ stage: "audit_submitted", audit_status: 1, audit_reason: "Blurry icon" });
     await event("weapp_audit_delay", { Reason: "Holiday", DelayTime: now() });
@@ -72,7 +103,14 @@ describe("WeChat's pushes", () => {
     const code = new URL(back).searchParams.get("auth_code")!;
     const [redirect, pushed] = await Promise.all([
       SELF.fetch(back),
-      push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "authorized", AuthorizerAppid: code.split("@@@")[1]!, AuthorizationCode: code, PreAuthCode: link.searchParams.get("pre_auth_code")! }),
+      push("/wechat/component/events", {
+        AppId: componentAppId(),
+        CreateTime: now(),
+        InfoType: "authorized",
+        AuthorizerAppid: code.split("@@@")[1]!,
+        AuthorizationCode: code,
+        PreAuthCode: link.searchParams.get("pre_auth_code")!,
+      }),
     ]);
     expect([redirect.status, await pushed.text()]).toEqual([200, "success"]);
     await new Promise((r) => setTimeout(r, 200)); // the sandbox's own push, sent in the background
@@ -96,9 +134,13 @@ describe("WeChat's pushes", () => {
   it("takes back an authorization on unauthorized: tokens gone, stage configured", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Leaving Shop");
     await push("/wechat/component/events", { AppId: componentAppId(), CreateTime: now(), InfoType: "unauthorized", AuthorizerAppid: appId });
-    const row = (await env.DB.prepare("SELECT stage, authorizer_app_id, authorizer_refresh_token FROM miniprograms WHERE id = ?").bind(Number(id)).first())!;
+    const row = (await env.DB.prepare("SELECT stage, authorizer_app_id, authorizer_refresh_token FROM miniprograms WHERE id = ?")
+      .bind(Number(id))
+      .first())!;
     expect(row).toEqual({ stage: "configured", authorizer_app_id: null, authorizer_refresh_token: null });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM wechat_credentials WHERE name = ?").bind(`authorizer_access_token:${appId}`).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM wechat_credentials WHERE name = ?").bind(`authorizer_access_token:${appId}`).first("n"),
+    ).toBe(0);
     const refused = await deposits("/wxa/nameverify", key, { id, name: "Any" });
     expect(refused.status).toBe(409);
     expect(refused.body.error!.message).toBe(`D3 name verification needs the stage authorized; mini-program ${id} is at configured`);

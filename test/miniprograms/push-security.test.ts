@@ -9,17 +9,28 @@ import { authorizedMiniprogram, componentAppId, deposits, miniprogramKey, ORIGIN
 const RECEIVERS = ["/wechat/component/events", "/wechat/miniprogram/events/x"];
 const component = () => upstreamOf(env, () => {}).component;
 const now = () => Math.floor(Date.now() / 1000);
-const ticketRow = async () => (await env.DB.prepare("SELECT sealed_value, updated_at FROM wechat_credentials WHERE name = 'component_verify_ticket'").first<{ sealed_value: string; updated_at: string }>())!;
+const ticketRow = async () =>
+  (await env.DB.prepare("SELECT sealed_value, updated_at FROM wechat_credentials WHERE name = 'component_verify_ticket'").first<{
+    sealed_value: string;
+    updated_at: string;
+  }>())!;
 
 /** A query WeChat could have signed (signature over token, timestamp and nonce), for any body. */
 async function signedQuery(body: string, timestamp = String(now())) {
   const { messageToken } = component();
   const nonce = crypto.randomUUID().slice(0, 10);
   const encrypted = xmlFields(body).Encrypt ?? "";
-  return { timestamp, nonce, signature: await querySignature(messageToken, timestamp, nonce), msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted), encrypt_type: "aes" };
+  return {
+    timestamp,
+    nonce,
+    signature: await querySignature(messageToken, timestamp, nonce),
+    msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted),
+    encrypt_type: "aes",
+  };
 }
 
-const send = (path: string, query: Record<string, string>, body: string) => SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(query)}`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
+const send = (path: string, query: Record<string, string>, body: string) =>
+  SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(query)}`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
 
 /** How long a request takes, with its answer's status. */
 async function timed(request: () => Promise<Response>) {
@@ -74,7 +85,10 @@ describe("API4 · WeChat push receivers: a body that freezes the isolate", () =>
     const good = await signedQuery(body);
     const { signature: _, ...unsigned } = good;
     const missing = await send(RECEIVERS[0]!, unsigned, body);
-    expect([missing.status, await missing.text()]).toEqual([400, "A push needs timestamp, nonce, signature and msg_signature in its query, and an Encrypt element"]);
+    expect([missing.status, await missing.text()]).toEqual([
+      400,
+      "A push needs timestamp, nonce, signature and msg_signature in its query, and an Encrypt element",
+    ]);
     const wrong = await send(RECEIVERS[0]!, { ...good, signature: "0".repeat(40) }, body);
     expect([wrong.status, await wrong.text()]).toEqual([401, "The push's signature does not match"]);
     const moved = await send(RECEIVERS[0]!, { ...good, timestamp: String(Number(good.timestamp) - 1) }, body);
@@ -85,11 +99,34 @@ describe("API4 · WeChat push receivers: a body that freezes the isolate", () =>
 /** Every regular expression literal in group D's sources, as the tests see the files. */
 const sources = import.meta.glob("../../src/miniprograms/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 const REGEX_LITERAL = /(?<=[(,=:!&|?]\s*)\/(?![*/])((?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\[\n])+)\/([dgimsuy]*)/g;
-const regexLiterals = Object.entries(sources).flatMap(([file, text]) => [...text.matchAll(REGEX_LITERAL)].map((m) => ({ file, regex: new RegExp(m[1]!, m[2]!.replace("g", "")) })));
+const regexLiterals = Object.entries(sources).flatMap(([file, text]) =>
+  [...text.matchAll(REGEX_LITERAL)].map((m) => ({ file, regex: new RegExp(m[1]!, m[2]!.replace("g", "")) })),
+);
 
 /** Long inputs built from what each pattern looks for, each ending in what it may not expect. */
 function adversarialInputs(regex: RegExp): string[] {
-  const pieces = ["a", "0", "_", "-", " ", "x.", "<", ">", "<a>", "</a>", "<![CDATA[x]]>", "<![CDATA[", "]]>", "&amp;", "&", "|", ".", "/", "@@@", "aaaaaaaaaaaaaaaaaaaa"];
+  const pieces = [
+    "a",
+    "0",
+    "_",
+    "-",
+    " ",
+    "x.",
+    "<",
+    ">",
+    "<a>",
+    "</a>",
+    "<![CDATA[x]]>",
+    "<![CDATA[",
+    "]]>",
+    "&amp;",
+    "&",
+    "|",
+    ".",
+    "/",
+    "@@@",
+    "aaaaaaaaaaaaaaaaaaaa",
+  ];
   const literals = regex.source.match(/[A-Za-z0-9_<>!&|.@-]+/g) ?? [];
   // Short ones first: a pattern that backtracks exponentially shows it at 400 characters, where it
   // still ends; a quadratic one takes seconds at the accepted body size.
@@ -137,7 +174,8 @@ beforeAll(async () => {
 }, 30_000);
 
 describe("API2 · WeChat pushes: replays", () => {
-  const ticketPush = (ticket = `ticket@@@sandbox-${crypto.randomUUID()}`) => signedPush(env, () => {}, { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
+  const ticketPush = (ticket = `ticket@@@sandbox-${crypto.randomUUID()}`) =>
+    signedPush(env, () => {}, { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
   const deliver = (path: string, message: { query: Record<string, string>; body: string }) => send(path, message.query, message.body);
 
   it("takes a signed push once, and refuses the same push sent again", async () => {
@@ -154,11 +192,22 @@ describe("API2 · WeChat pushes: replays", () => {
   it("refuses a push signed in 2001, or more than 300 seconds away from the server's time, changing nothing", async () => {
     await pushTicket();
     const before = await ticketRow();
-    const { component: { messageToken, appId, encodingAesKey } } = upstreamOf(env, () => {});
+    const {
+      component: { messageToken, appId, encodingAesKey },
+    } = upstreamOf(env, () => {});
     for (const timestamp of ["978307200", String(now() - 301), String(now() + 301)]) {
-      const encrypted = await encryptMessage(xmlOf({ AppId: appId, CreateTime: Number(timestamp), InfoType: "component_verify_ticket", ComponentVerifyTicket: "ticket@@@sandbox-old" }), appId, encodingAesKey);
+      const encrypted = await encryptMessage(
+        xmlOf({ AppId: appId, CreateTime: Number(timestamp), InfoType: "component_verify_ticket", ComponentVerifyTicket: "ticket@@@sandbox-old" }),
+        appId,
+        encodingAesKey,
+      );
       const nonce = crypto.randomUUID().slice(0, 10);
-      const query = { timestamp, nonce, signature: await querySignature(messageToken, timestamp, nonce), msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted) };
+      const query = {
+        timestamp,
+        nonce,
+        signature: await querySignature(messageToken, timestamp, nonce),
+        msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted),
+      };
       const res = await send(RECEIVERS[0]!, query, xmlOf({ AppId: appId, Encrypt: encrypted }));
       expect([res.status, await res.text()], timestamp).toEqual([401, "The push's timestamp is more than 300 seconds away from the server's time"]);
     }
@@ -166,11 +215,27 @@ describe("API2 · WeChat pushes: replays", () => {
   });
 
   it("takes a push within the window: 299 seconds old", async () => {
-    const { component: { messageToken, appId, encodingAesKey } } = upstreamOf(env, () => {});
+    const {
+      component: { messageToken, appId, encodingAesKey },
+    } = upstreamOf(env, () => {});
     const timestamp = String(now() - 299);
-    const encrypted = await encryptMessage(xmlOf({ AppId: appId, CreateTime: Number(timestamp), InfoType: "component_verify_ticket", ComponentVerifyTicket: `ticket@@@sandbox-${crypto.randomUUID()}` }), appId, encodingAesKey);
+    const encrypted = await encryptMessage(
+      xmlOf({
+        AppId: appId,
+        CreateTime: Number(timestamp),
+        InfoType: "component_verify_ticket",
+        ComponentVerifyTicket: `ticket@@@sandbox-${crypto.randomUUID()}`,
+      }),
+      appId,
+      encodingAesKey,
+    );
     const nonce = crypto.randomUUID().slice(0, 10);
-    const query = { timestamp, nonce, signature: await querySignature(messageToken, timestamp, nonce), msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted) };
+    const query = {
+      timestamp,
+      nonce,
+      signature: await querySignature(messageToken, timestamp, nonce),
+      msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted),
+    };
     const res = await send(RECEIVERS[0]!, query, xmlOf({ AppId: appId, Encrypt: encrypted }));
     expect([res.status, await res.text()]).toEqual([200, "success"]);
   });
@@ -205,7 +270,15 @@ describe("API2 · WeChat pushes: replays", () => {
   it("refuses a replayed audit event on a mini-program's receiver", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Audited Twice");
     await env.DB.prepare("UPDATE miniprograms SET stage = 'audit_submitted', audit_id = '9', audit_status = 2 WHERE id = ?").bind(Number(id)).run();
-    const fail = await signedPush(env, () => {}, { ToUserName: "gh_x", FromUserName: "o_x", CreateTime: now(), MsgType: "event", Event: "weapp_audit_fail", Reason: "Blurry", FailTime: now() });
+    const fail = await signedPush(env, () => {}, {
+      ToUserName: "gh_x",
+      FromUserName: "o_x",
+      CreateTime: now(),
+      MsgType: "event",
+      Event: "weapp_audit_fail",
+      Reason: "Blurry",
+      FailTime: now(),
+    });
     expect(await (await deliver(`/wechat/miniprogram/events/${appId}`, fail)).text()).toBe("success");
     expect((await deliver(`/wechat/miniprogram/events/${appId}`, fail)).status).toBe(401);
   });

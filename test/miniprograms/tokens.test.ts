@@ -8,9 +8,21 @@ import { decryptSecret } from "../../src/platform/crypto";
 import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, miniprogramContext, miniprogramKey } from "../helpers/miniprograms";
 
-const credential = (name: string) => env.DB.prepare("SELECT sealed_value, expires_at, lease_holder FROM wechat_credentials WHERE name = ?").bind(name).first<{ sealed_value: string; expires_at: string; lease_holder: string | null }>();
-const expire = (name: string) => env.DB.prepare("UPDATE wechat_credentials SET expires_at = ? WHERE name = ?").bind(new Date(Date.now() - 1000).toISOString(), name).run();
-const configuration = async (id: string) => (await database(env).select().from(miniprograms).where(eq(miniprograms.id, Number(id))))[0]!;
+const credential = (name: string) =>
+  env.DB.prepare("SELECT sealed_value, expires_at, lease_holder FROM wechat_credentials WHERE name = ?")
+    .bind(name)
+    .first<{ sealed_value: string; expires_at: string; lease_holder: string | null }>();
+const expire = (name: string) =>
+  env.DB.prepare("UPDATE wechat_credentials SET expires_at = ? WHERE name = ?")
+    .bind(new Date(Date.now() - 1000).toISOString(), name)
+    .run();
+const configuration = async (id: string) =>
+  (
+    await database(env)
+      .select()
+      .from(miniprograms)
+      .where(eq(miniprograms.id, Number(id)))
+  )[0]!;
 
 let key: TestKey;
 beforeAll(async () => {
@@ -40,7 +52,9 @@ describe("WeChat's tokens", () => {
     const token = await authorizerAccessToken(miniprogramContext(), before);
     expect(token).toMatch(/^sbx\.authorizer\./);
     const after = await configuration(id);
-    expect(await decryptSecret(after.authorizerRefreshToken!, env.KEY_ENCRYPTION_KEY)).not.toBe(await decryptSecret(before.authorizerRefreshToken!, env.KEY_ENCRYPTION_KEY));
+    expect(await decryptSecret(after.authorizerRefreshToken!, env.KEY_ENCRYPTION_KEY)).not.toBe(
+      await decryptSecret(before.authorizerRefreshToken!, env.KEY_ENCRYPTION_KEY),
+    );
     expect((await credential(`authorizer_access_token:${appId}`))!.lease_holder).toBeNull();
   });
 
@@ -52,7 +66,9 @@ describe("WeChat's tokens", () => {
     // a second refresh would fail, and lose the authorization.
     const tokens = await Promise.all(Array.from({ length: 5 }, () => authorizerAccessToken(miniprogramContext(), mp)));
     expect(new Set(tokens).size).toBe(1);
-    const rotations = await env.DB.prepare("SELECT refresh_token FROM wechat_sandbox_apps WHERE app_id = ?").bind(appId).first<{ refresh_token: string }>();
+    const rotations = await env.DB.prepare("SELECT refresh_token FROM wechat_sandbox_apps WHERE app_id = ?")
+      .bind(appId)
+      .first<{ refresh_token: string }>();
     expect(await decryptSecret((await configuration(id)).authorizerRefreshToken!, env.KEY_ENCRYPTION_KEY)).toBe(rotations!.refresh_token);
   });
 
@@ -73,7 +89,9 @@ describe("WeChat's tokens", () => {
       await expect(componentAccessToken(ctx)).rejects.toThrow(/has not pushed a component_verify_ticket yet/);
     } finally {
       for (const row of saved.results as Record<string, unknown>[]) {
-        await env.DB.prepare("INSERT OR REPLACE INTO wechat_credentials (name, sealed_value, expires_at, lease_holder, lease_until, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
+        await env.DB.prepare(
+          "INSERT OR REPLACE INTO wechat_credentials (name, sealed_value, expires_at, lease_holder, lease_until, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        )
           .bind(row.name, row.sealed_value, row.expires_at, row.lease_holder, row.lease_until, row.updated_at)
           .run();
       }

@@ -21,19 +21,32 @@ describe("which WeChat group D talks to", () => {
 
   it("is WeChat's own API in production, and only with the four component settings", () => {
     const production = { ...env, ENVIRONMENT: "production", WECHAT_API_BASE: undefined } as Bindings;
-    expect(() => upstreamOf(production, noWait)).toThrow("Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY");
+    expect(() => upstreamOf(production, noWait)).toThrow(
+      "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY",
+    );
     const upstream = upstreamOf({ ...production, ...configured } as Bindings, noWait);
-    expect(upstream).toMatchObject({ sandbox: false, transport: { base: WECHAT_API }, component: { appId: "wxcomponent000001", messageToken: "token123" } });
+    expect(upstream).toMatchObject({
+      sandbox: false,
+      transport: { base: WECHAT_API },
+      component: { appId: "wxcomponent000001", messageToken: "token123" },
+    });
   });
 
   it("is WECHAT_API_BASE when set, sandbox or not", () => {
-    const upstream = upstreamOf({ ...env, ...configured, ENVIRONMENT: "development", WECHAT_API_BASE: "https://wechat-proxy.example.com" } as Bindings, noWait);
+    const upstream = upstreamOf(
+      { ...env, ...configured, ENVIRONMENT: "development", WECHAT_API_BASE: "https://wechat-proxy.example.com" } as Bindings,
+      noWait,
+    );
     expect(upstream).toMatchObject({ sandbox: false, transport: { base: "https://wechat-proxy.example.com" } });
   });
 
   it("keeps the sandbox shut in production", async () => {
     const ctx = { waitUntil: noWait, passThroughOnException: noWait, props: {} } as unknown as ExecutionContext;
-    const res = await sandboxApp().fetch(new Request("https://gateway.test/wechat-sandbox/push-ticket", { method: "POST" }), { ...env, ENVIRONMENT: "production" }, ctx);
+    const res = await sandboxApp().fetch(
+      new Request("https://gateway.test/wechat-sandbox/push-ticket", { method: "POST" }),
+      { ...env, ENVIRONMENT: "production" },
+      ctx,
+    );
     expect(res.status).toBe(404);
   });
 });

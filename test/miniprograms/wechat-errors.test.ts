@@ -16,7 +16,11 @@ const wechat: WeChatTransport = { base: WECHAT_API, fetch: (request) => fetch(re
 afterEach(() => vi.restoreAllMocks());
 
 describe("WeChat's error codes", () => {
-  it.each(Object.keys(WECHAT_ERRORS).map(Number).filter((code) => code !== -1))("maps %i to a clear message and keeps errcode and errmsg", async (code) => {
+  it.each(
+    Object.keys(WECHAT_ERRORS)
+      .map(Number)
+      .filter((code) => code !== -1),
+  )("maps %i to a clear message and keeps errcode and errmsg", async (code) => {
     fakeWeChat({ errcode: code, errmsg: `raw message ${code}` });
     const failure = await callWeChat(wechat, "/wxa/commit", { access_token: "t" }, {}).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WeChatError);
@@ -35,7 +39,11 @@ describe("WeChat's error codes", () => {
   });
 
   it("gives up on -1 after three tries with its message", async () => {
-    const { calls } = fakeWeChat({ errcode: -1, errmsg: "system error" }, { errcode: -1, errmsg: "system error" }, { errcode: -1, errmsg: "system error" });
+    const { calls } = fakeWeChat(
+      { errcode: -1, errmsg: "system error" },
+      { errcode: -1, errmsg: "system error" },
+      { errcode: -1, errmsg: "system error" },
+    );
     await expect(callWeChat(wechat, "/wxa/submit_audit", { access_token: "t" }, {})).rejects.toThrow(WECHAT_ERRORS[-1]);
     expect(calls).toHaveLength(3);
   });

@@ -14,7 +14,9 @@ afterEach(() => vi.restoreAllMocks());
 const SWEEP_CRON = "*/5 * * * *";
 const task = (id: number) => env.DB.prepare("SELECT process, updated_at FROM pickup_tasks WHERE id = ?").bind(id).first<{ process: string }>();
 const eventsOf = (id: number) =>
-  env.DB.prepare("SELECT id, outcome, payload FROM webhook_events WHERE task_id = ? ORDER BY created_at").bind(id).all<{ id: string; outcome: string; payload: string }>();
+  env.DB.prepare("SELECT id, outcome, payload FROM webhook_events WHERE task_id = ? ORDER BY created_at")
+    .bind(id)
+    .all<{ id: string; outcome: string; payload: string }>();
 
 /** Moves a task's clock (and its events') back, as if the queue had lost its messages long ago. */
 async function age(taskId: number, minutes: number) {

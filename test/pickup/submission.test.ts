@@ -28,15 +28,47 @@ describe("P1 submit", () => {
 
   it.each([
     ["a missing request_id", { request_id: undefined }, "body.request_id"],
-    ["a lower-case country", { sender_address: { postal_code: "10115", country_code: "de", city: "Berlin", address_1: "x" } }, "body.sender_address.country_code"],
-    ["a postal code not of its country", { consignee_address: { postal_code: "ABC", country_code: "US", city: "NYC", address_1: "x" } }, "body.consignee_address.postal_code: is not a postal code of US"],
-    ["a date that does not exist", { loading_time: { start_date: "2026-02-30", start_time: "09:00", end_date: "2026-03-01", end_time: "10:00" } }, "body.loading_time.start_date: is not a real date"],
-    ["a time that does not exist", { loading_time: { start_date: "2026-12-01", start_time: "24:00", end_date: "2026-12-01", end_time: "10:00" } }, "body.loading_time.start_time"],
-    ["a window that ends before it starts", { loading_time: { start_date: "2026-12-01", start_time: "12:00", end_date: "2026-12-01", end_time: "09:00" } }, "body.loading_time.end_date: must end after it starts"],
-    ["a delivery before the pickup", { delivery_time: { start_date: "2026-11-30", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" } }, "body.delivery_time: delivery cannot start before the pickup"],
+    [
+      "a lower-case country",
+      { sender_address: { postal_code: "10115", country_code: "de", city: "Berlin", address_1: "x" } },
+      "body.sender_address.country_code",
+    ],
+    [
+      "a postal code not of its country",
+      { consignee_address: { postal_code: "ABC", country_code: "US", city: "NYC", address_1: "x" } },
+      "body.consignee_address.postal_code: is not a postal code of US",
+    ],
+    [
+      "a date that does not exist",
+      { loading_time: { start_date: "2026-02-30", start_time: "09:00", end_date: "2026-03-01", end_time: "10:00" } },
+      "body.loading_time.start_date: is not a real date",
+    ],
+    [
+      "a time that does not exist",
+      { loading_time: { start_date: "2026-12-01", start_time: "24:00", end_date: "2026-12-01", end_time: "10:00" } },
+      "body.loading_time.start_time",
+    ],
+    [
+      "a window that ends before it starts",
+      { loading_time: { start_date: "2026-12-01", start_time: "12:00", end_date: "2026-12-01", end_time: "09:00" } },
+      "body.loading_time.end_date: must end after it starts",
+    ],
+    [
+      "a delivery before the pickup",
+      { delivery_time: { start_date: "2026-11-30", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" } },
+      "body.delivery_time: delivery cannot start before the pickup",
+    ],
     ["no items", { item_lines: [] }, "body.item_lines: must list at least one item"],
-    ["a zero weight", { item_lines: [{ weight: 0, length: 1, width: 1, height: 1, declare_name: "x", weight_class: "kg", length_class: "cm" }] }, "body.item_lines.0.weight: must be greater than 0"],
-    ["an unknown weight unit", { item_lines: [{ weight: 1, length: 1, width: 1, height: 1, declare_name: "x", weight_class: "stone", length_class: "cm" }] }, "body.item_lines.0.weight_class: must be one of kg, g, lb, oz"],
+    [
+      "a zero weight",
+      { item_lines: [{ weight: 0, length: 1, width: 1, height: 1, declare_name: "x", weight_class: "kg", length_class: "cm" }] },
+      "body.item_lines.0.weight: must be greater than 0",
+    ],
+    [
+      "an unknown weight unit",
+      { item_lines: [{ weight: 1, length: 1, width: 1, height: 1, declare_name: "x", weight_class: "stone", length_class: "cm" }] },
+      "body.item_lines.0.weight_class: must be one of kg, g, lb, oz",
+    ],
     ["an empty sign_string", { sign_string: "" }, "body.sign_string: must not be empty"],
     ["a sign_string over 512 characters", { sign_string: "s".repeat(513) }, "body.sign_string: must be at most 512 characters"],
     ["meta_data over 4 KB", { meta_data: { note: "x".repeat(5000) } }, "body.meta_data: must be at most 4096 bytes as JSON"],
@@ -50,15 +82,27 @@ describe("P1 submit", () => {
 
   it("refuses a country code that is not ISO 3166-1", async () => {
     const body = submission({ consignee_address: { postal_code: "12345", country_code: "XX", city: "x", address_1: "x" } });
-    await expectMsg(await pickup("/carrier/pickup/submit", await createTestApp(), body), 400, "consignee_address.country_code: XX is not an ISO 3166-1 country");
+    await expectMsg(
+      await pickup("/carrier/pickup/submit", await createTestApp(), body),
+      400,
+      "consignee_address.country_code: XX is not an ISO 3166-1 country",
+    );
   });
 
   it("refuses a service without a carrier", async () => {
-    await expectMsg(await pickup("/carrier/pickup/submit", await createTestApp(), submission({ service_code: "dhl" })), 400, "service_code: dhl is not an available carrier service");
+    await expectMsg(
+      await pickup("/carrier/pickup/submit", await createTestApp(), submission({ service_code: "dhl" })),
+      400,
+      "service_code: dhl is not an available carrier service",
+    );
   });
 
   it("answers 412 when the app has no hot api key", async () => {
-    await expectMsg(await pickup("/carrier/pickup/submit", await createTestApp({ hotApiKey: null }), submission()), 412, "please configure hot api key first");
+    await expectMsg(
+      await pickup("/carrier/pickup/submit", await createTestApp({ hotApiKey: null }), submission()),
+      412,
+      "please configure hot api key first",
+    );
   });
 });
 
@@ -101,8 +145,16 @@ describe("API7 · webhook targets", () => {
     ["cloud metadata", "https://169.254.169.254/latest/meta-data", "webhook_url: must not point at a private, loopback or link-local address"],
     ["IPv6 loopback", "https://[::1]/hook", "webhook_url: must not point at a private, loopback or link-local address"],
     ["localhost", "https://localhost/hook", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["a name with a private address", "https://intranet.example.com/hook", "webhook_url: the host intranet.example.com resolves to a private, loopback or link-local address"],
-    ["a name with a private IPv6 address", "https://v6.example.com/hook", "webhook_url: the host v6.example.com resolves to a private, loopback or link-local address"],
+    [
+      "a name with a private address",
+      "https://intranet.example.com/hook",
+      "webhook_url: the host intranet.example.com resolves to a private, loopback or link-local address",
+    ],
+    [
+      "a name with a private IPv6 address",
+      "https://v6.example.com/hook",
+      "webhook_url: the host v6.example.com resolves to a private, loopback or link-local address",
+    ],
     // IPv6 spellings of private IPv4 addresses, which the URL parser writes in hex.
     ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/", "webhook_url: must not point at a private, loopback or link-local address"],
     ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/", "webhook_url: must not point at a private, loopback or link-local address"],
@@ -112,7 +164,11 @@ describe("API7 · webhook targets", () => {
     ["6to4", "https://[2002:a9fe:a9fe::]/", "webhook_url: must not point at a private, loopback or link-local address"],
     ["IPv4-compatible", "https://[::a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
     ["IETF protocol assignments", "https://192.0.0.170/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["a name whose AAAA is mapped metadata", "https://mapped.example.com/hook", "webhook_url: the host mapped.example.com resolves to a private, loopback or link-local address"],
+    [
+      "a name whose AAAA is mapped metadata",
+      "https://mapped.example.com/hook",
+      "webhook_url: the host mapped.example.com resolves to a private, loopback or link-local address",
+    ],
   ])("refuses %s", async (_, url, msg) => {
     network.dns["intranet.example.com"] = ["192.168.1.20"];
     network.dns["v6.example.com"] = ["93.184.215.14", "fd00::1"];

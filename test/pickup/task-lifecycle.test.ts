@@ -19,7 +19,13 @@ async function submit(app: TestApp, overrides: Record<string, unknown> = {}) {
 }
 
 const notificationsFor = (taskId: number) =>
-  network.received.map((r) => ({ ...r, payload: JSON.parse(r.body) as { data: { task_id: number; process: string; sign_string: string; carrier_order_id: string | null; failure_reason: string | null } } }))
+  network.received
+    .map((r) => ({
+      ...r,
+      payload: JSON.parse(r.body) as {
+        data: { task_id: number; process: string; sign_string: string; carrier_order_id: string | null; failure_reason: string | null };
+      },
+    }))
     .filter((r) => r.payload.data.task_id === taskId);
 
 describe("the life of a pickup task", () => {
@@ -44,7 +50,9 @@ describe("the life of a pickup task", () => {
     expect(attempts[0]).toMatchObject({ attempt: 1, status: 200 });
     // What the receiver answered is neither stored nor shown.
     expect(attempts[0]).not.toHaveProperty("response_excerpt");
-    expect(JSON.stringify(await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE task_id = ?").bind(taskId).all())).not.toContain("receiver says");
+    expect(JSON.stringify(await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE task_id = ?").bind(taskId).all())).not.toContain(
+      "receiver says",
+    );
   });
 
   it("fails with the carrier's reason, then P4 creates the order again", async () => {
@@ -82,7 +90,10 @@ describe("P3 to P5", () => {
     await waitFor(async () => notificationsFor(taskId).length >= 2, "the notifications");
     const res = await pickup("/pickup/re-send", app, { taskId });
     const { data } = await envelope<{ event_id: string }>(res);
-    const resent = await waitFor(async () => network.received.filter((r) => r.headers["webhook-id"] === data.event_id).length >= 2, "the re-sent notification");
+    const resent = await waitFor(
+      async () => network.received.filter((r) => r.headers["webhook-id"] === data.event_id).length >= 2,
+      "the re-sent notification",
+    );
     expect(resent).toBe(true);
   });
 
@@ -90,7 +101,11 @@ describe("P3 to P5", () => {
     const app = await createTestApp();
     const taskId = await submit(app);
     await waitFor(async () => (await processOf(taskId)) === "create", "acceptance");
-    expect(await (await pickup("/pickup/authorize/refresh", app, { taskId })).json()).toEqual({ code: 200, msg: "success", data: { task_id: taskId } });
+    expect(await (await pickup("/pickup/authorize/refresh", app, { taskId })).json()).toEqual({
+      code: 200,
+      msg: "success",
+      data: { task_id: taskId },
+    });
   });
 
   it.each([["/pickup/re-send"], ["/pickup/re-create"], ["/pickup/authorize/refresh"]])("%s says the interface's texts", async (path) => {
@@ -107,7 +122,11 @@ describe("P3 to P5", () => {
     const app = await createTestApp();
     const taskId = await submit(app);
     await waitFor(async () => (await processOf(taskId)) === "create", "acceptance");
-    expect(await (await pickup("/pickup/re-create", app, { taskId })).json()).toEqual({ code: 409, msg: "the task is not in the pickup state", data: null });
+    expect(await (await pickup("/pickup/re-create", app, { taskId })).json()).toEqual({
+      code: 409,
+      msg: "the task is not in the pickup state",
+      data: null,
+    });
     await env.DB.prepare("UPDATE pickup_tasks SET process = 'processing' WHERE id = ?").bind(taskId).run();
     for (const path of ["/pickup/re-create", "/pickup/authorize/refresh"]) {
       expect(await (await pickup(path, app, { taskId })).json()).toEqual({ code: 409, msg: "the task is in the processing", data: null });

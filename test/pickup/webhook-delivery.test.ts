@@ -82,15 +82,20 @@ async function deliver(body: WebhookMessage) {
 }
 
 const attemptsOf = async (taskId: number) =>
-  (await env.DB.prepare("SELECT attempt, status, error, next_attempt_at, attempted_at FROM webhook_deliveries WHERE task_id = ? ORDER BY id").bind(taskId).all<{
-    attempt: number;
-    status: number | null;
-    error: string | null;
-    next_attempt_at: string | null;
-    attempted_at: string;
-  }>()).results;
+  (
+    await env.DB.prepare("SELECT attempt, status, error, next_attempt_at, attempted_at FROM webhook_deliveries WHERE task_id = ? ORDER BY id")
+      .bind(taskId)
+      .all<{
+        attempt: number;
+        status: number | null;
+        error: string | null;
+        next_attempt_at: string | null;
+        attempted_at: string;
+      }>()
+  ).results;
 
-const outcomeOf = async (eventId: string) => (await env.DB.prepare("SELECT outcome FROM webhook_events WHERE id = ?").bind(eventId).first<{ outcome: string }>())?.outcome;
+const outcomeOf = async (eventId: string) =>
+  (await env.DB.prepare("SELECT outcome FROM webhook_events WHERE id = ?").bind(eventId).first<{ outcome: string }>())?.outcome;
 
 describe("webhook delivery", () => {
   it("retries on the schedule after three failures, then delivers", async () => {
@@ -172,7 +177,8 @@ describe("webhook delivery", () => {
   it("records a receiver that does not answer", async () => {
     const { taskId, message } = await pendingEvent();
     vi.mocked(globalThis.fetch).mockImplementation(async (input) => {
-      if (String(input instanceof Request ? input.url : input).includes("cloudflare-dns.com")) return Response.json({ Answer: [{ type: 1, data: "93.184.215.14" }] });
+      if (String(input instanceof Request ? input.url : input).includes("cloudflare-dns.com"))
+        return Response.json({ Answer: [{ type: 1, data: "93.184.215.14" }] });
       throw new DOMException("The operation timed out.", "TimeoutError");
     });
     await deliver(message);

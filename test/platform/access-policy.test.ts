@@ -9,9 +9,23 @@ import { service } from "../../src/service";
 
 // The sites' media are public by design: their keys are random (docs/content.md). The console's
 // page and files hold no data (docs/console.md).
-const PUBLIC = ["/health", "/openapi.json", "/docs", "/docs/*", "/auth/login", "/auth/callback", "/auth/refresh", "/media/1/1/1", "/admin/*", "/admin/assets/*",
+const PUBLIC = [
+  "/health",
+  "/openapi.json",
+  "/docs",
+  "/docs/*",
+  "/auth/login",
+  "/auth/callback",
+  "/auth/refresh",
+  "/media/1/1/1",
+  "/admin/*",
+  "/admin/assets/*",
   // Group D: WeChat's pushes (signed), the owner's redirect (bound to the link's state), the code images (random keys).
-  "/wechat/component/events", "/wechat/miniprogram/events/1", "/wechat/authorized/1/1", "/deposits/codes/1/1"];
+  "/wechat/component/events",
+  "/wechat/miniprogram/events/1",
+  "/wechat/authorized/1/1",
+  "/deposits/codes/1/1",
+];
 const ruleFor = accessRuleFinder(GROUPS.flatMap((g) => g.access));
 
 /** Hono's pattern of a registered route, written as a request path (`:id` → `1`). */

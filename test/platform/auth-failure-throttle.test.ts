@@ -9,7 +9,11 @@ const randomAddress = () => `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
 async function expectThrottled(res: Response) {
   expect(res.status).toBe(429);
   expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
-  expect(await res.json()).toMatchObject({ code: 429, msg: expect.stringMatching(/^Too many failed authentications; retry after \d+ s$/), data: null });
+  expect(await res.json()).toMatchObject({
+    code: 429,
+    msg: expect.stringMatching(/^Too many failed authentications; retry after \d+ s$/),
+    data: null,
+  });
 }
 
 afterEach(() => vi.useRealTimers());

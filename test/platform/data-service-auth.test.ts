@@ -33,26 +33,17 @@ describe("API2 · X-API-Key with X-API-Secret", () => {
 
   it("refuses a wrong secret", async () => {
     const key = await createTestKey();
-    await expectUnauthorized(
-      await getWithSecret(STANDARD_DE, { token: key.token, secret: `${key.secret}0` }),
-      "Invalid authentication credentials",
-    );
+    await expectUnauthorized(await getWithSecret(STANDARD_DE, { token: key.token, secret: `${key.secret}0` }), "Invalid authentication credentials");
   });
 
   it("refuses another key's secret", async () => {
     const [mine, theirs] = await Promise.all([createTestKey(), createTestKey()]);
-    await expectUnauthorized(
-      await getWithSecret(STANDARD_DE, { token: mine.token, secret: theirs.secret }),
-      "Invalid authentication credentials",
-    );
+    await expectUnauthorized(await getWithSecret(STANDARD_DE, { token: mine.token, secret: theirs.secret }), "Invalid authentication credentials");
   });
 
   it("refuses a key with neither secret nor signature", async () => {
     const key = await createTestKey();
-    await expectUnauthorized(
-      await call(STANDARD_DE, { headers: { "X-API-Key": key.token } }),
-      "X-API-Secret or X-Signature header required",
-    );
+    await expectUnauthorized(await call(STANDARD_DE, { headers: { "X-API-Key": key.token } }), "X-API-Secret or X-Signature header required");
   });
 
   it("refuses a revoked key on the next request", async () => {
@@ -131,7 +122,10 @@ describe("API2 · signed requests", () => {
     await expectUnauthorized(await call(other, { headers: await v2(STANDARD_DE) }), "Invalid signature");
     const v1 = await signedHeaders(key);
     expect((await call(other, { headers: v1 })).status).toBe(200);
-    await expectUnauthorized(await call(STANDARD_DE, { headers: { ...(await v2(STANDARD_DE)), "X-Signature-Version": "3" } }), "X-Signature-Version must be 1 or 2");
+    await expectUnauthorized(
+      await call(STANDARD_DE, { headers: { ...(await v2(STANDARD_DE)), "X-Signature-Version": "3" } }),
+      "X-Signature-Version must be 1 or 2",
+    );
   });
 
   it("refuses a signature made with another secret", async () => {
@@ -158,19 +152,13 @@ describe("API2 · signed requests", () => {
   it.each([["1700000000000.5"], ["yesterday"], [""]])("refuses the timestamp %j", async (timestamp) => {
     const key = await createTestKey();
     const headers = await signedHeaders(key, { timestamp });
-    await expectUnauthorized(
-      await call(STANDARD_DE, { headers }),
-      "X-Timestamp header required: epoch milliseconds as a string",
-    );
+    await expectUnauthorized(await call(STANDARD_DE, { headers }), "X-Timestamp header required: epoch milliseconds as a string");
   });
 
   it.each([["short"], ["has spaces in it"], [""]])("refuses the nonce %j", async (nonce) => {
     const key = await createTestKey();
     const headers = await signedHeaders(key, { nonce });
-    await expectUnauthorized(
-      await call(STANDARD_DE, { headers }),
-      "X-Nonce header required: 8 to 64 letters, digits, '-' or '_'",
-    );
+    await expectUnauthorized(await call(STANDARD_DE, { headers }), "X-Nonce header required: 8 to 64 letters, digits, '-' or '_'");
   });
 
   it("refuses a nonce the second time and keeps it in KV for 600 s", async () => {
@@ -219,7 +207,10 @@ describe("API2 · signed requests", () => {
     const timestamp = String(Date.now());
     const nonce = freshNonce();
     const signature = await hmacHex(key.secret, `GET\n${STANDARD_DE}\n${documentedSigningString({}, timestamp, nonce)}`);
-    expect((await ask({ "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature, "X-Signature-Version": "2" })).status).toBe(200);
+    expect(
+      (await ask({ "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature, "X-Signature-Version": "2" }))
+        .status,
+    ).toBe(200);
   });
 
   it("lets two keys use the same nonce", async () => {

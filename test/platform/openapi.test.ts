@@ -33,9 +33,7 @@ describe("API9 · OpenAPI document", () => {
       expect(get!.security).toHaveLength(2);
       expect(Object.keys(get!.responses)).toEqual(expect.arrayContaining(["200", "401"]));
     }
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(
-      expect.arrayContaining(["ApiKey", "ApiSecret", "Timestamp", "Nonce", "Signature"]),
-    );
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["ApiKey", "ApiSecret", "Timestamp", "Nonce", "Signature"]));
   });
 
   it("lists every A endpoint with its methods", async () => {
@@ -67,7 +65,10 @@ describe("API9 · OpenAPI document", () => {
 
   it("lists the eight I endpoints, each POST with the timestamped envelope", async () => {
     const doc = (await (await call("/openapi.json")).json()) as {
-      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>
+      >;
     };
     const paths = ["/translate/document", "/summarize", "/sentiment", "/ner", "/qrcode/custom", "/language/detect", "/classify", "/keywords"];
     for (const path of paths) {

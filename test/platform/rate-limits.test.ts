@@ -44,7 +44,10 @@ describe("API4 · per-minute limits by plan", () => {
     expect(next.headers.get("RateLimit")).toBe('"minute";r=59;t=60');
   });
 
-  it.each([["basic", 300], ["enterprise", 1000]] as const)("gives the %s plan %i a minute", async (plan, limit) => {
+  it.each([
+    ["basic", 300],
+    ["enterprise", 1000],
+  ] as const)("gives the %s plan %i a minute", async (plan, limit) => {
     const key = await createTestKey({ plan });
     expect((await getWithSecret(TYPES, key)).headers.get("RateLimit-Policy")).toBe(`"minute";q=${limit};w=60`);
   });

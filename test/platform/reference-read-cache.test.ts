@@ -47,7 +47,11 @@ describe("T and O answers kept under the data's version", () => {
   it("keys a POST query on its business parameters, however they are encoded", async () => {
     const key = await createTestKey();
     const bizContent = { keywords: "steel tubes", size: 5 };
-    const asJson = await call("/std/open/hs-code/list", { method: "POST", headers: { ...secretHeaders(key), "Content-Type": "application/json" }, body: JSON.stringify({ bizContent }) });
+    const asJson = await call("/std/open/hs-code/list", {
+      method: "POST",
+      headers: { ...secretHeaders(key), "Content-Type": "application/json" },
+      body: JSON.stringify({ bizContent }),
+    });
     const asForm = await call("/std/open/hs-code/list", {
       method: "POST",
       headers: { ...secretHeaders(key), "Content-Type": "application/x-www-form-urlencoded" },
@@ -55,13 +59,21 @@ describe("T and O answers kept under the data's version", () => {
     });
     expect(asForm.headers.get("X-Cache")).toBe("HIT");
     expect(await asForm.text()).toBe(await asJson.text());
-    const other = await call("/std/open/hs-code/list", { method: "POST", headers: { ...secretHeaders(key), "Content-Type": "application/json" }, body: JSON.stringify({ bizContent: { keywords: "wooden chairs", size: 5 } }) });
+    const other = await call("/std/open/hs-code/list", {
+      method: "POST",
+      headers: { ...secretHeaders(key), "Content-Type": "application/json" },
+      body: JSON.stringify({ bizContent: { keywords: "wooden chairs", size: 5 } }),
+    });
     expect(other.headers.get("X-Cache")).toBe("MISS");
   });
 
   it("does not keep a refusal or a validation error", async () => {
     const key = await createTestKey();
-    const bad = await call("/std/open/hs-code/list", { method: "POST", headers: { ...secretHeaders(key), "Content-Type": "application/json" }, body: JSON.stringify({ bizContent: { size: 5000 } }) });
+    const bad = await call("/std/open/hs-code/list", {
+      method: "POST",
+      headers: { ...secretHeaders(key), "Content-Type": "application/json" },
+      body: JSON.stringify({ bizContent: { size: 5000 } }),
+    });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("X-Cache")).toBeNull();
   });

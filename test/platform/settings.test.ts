@@ -53,7 +53,11 @@ describe("API8, API7 · settings checked before any request is answered", () => 
   });
 
   it("in development, a provider on localhost is the usual setup and is served", async () => {
-    const res = await request("/health", { ENVIRONMENT: "development", LIBRETRANSLATE_URL: "http://localhost:5000", CASDOOR_ENDPOINT: "http://localhost:8000" });
+    const res = await request("/health", {
+      ENVIRONMENT: "development",
+      LIBRETRANSLATE_URL: "http://localhost:5000",
+      CASDOOR_ENDPOINT: "http://localhost:8000",
+    });
     expect(res.status).toBe(200);
   });
 

@@ -21,7 +21,7 @@ describe("API8 · style F bodies the parser cannot read are a 400, never a 500",
   });
 
   it.each(ENDPOINTS)("%s: multipart without a boundary", async (path) => {
-    const res = await post(path, "multipart/form-data", "--X\r\nContent-Disposition: form-data; name=\"bizContent\"\r\n\r\n{}\r\n--X--\r\n");
+    const res = await post(path, "multipart/form-data", '--X\r\nContent-Disposition: form-data; name="bizContent"\r\n\r\n{}\r\n--X--\r\n');
     expect(res.status).toBe(400);
   });
 

@@ -31,7 +31,12 @@ describe("O2 one country", () => {
     expect(body.data).toMatchObject({ code: "JP", iso3: "JPN", numericCode: "392", phoneCode: "81", currencyCode: "JPY" });
   });
 
-  it.each([["AT", "040"], ["AF", "004"], ["BG", "100"], ["CW", "531"]])("gives %s its three-digit ISO numeric code %s", async (ccode, numericCode) => {
+  it.each([
+    ["AT", "040"],
+    ["AF", "004"],
+    ["BG", "100"],
+    ["CW", "531"],
+  ])("gives %s its three-digit ISO numeric code %s", async (ccode, numericCode) => {
     expect((await post("/country/special", { ccode })).body.data).toMatchObject({ code: ccode, numericCode });
   });
 
@@ -91,7 +96,9 @@ describe("O3 and O4 zones", () => {
 
 describe("O5 units", () => {
   it("lists the commerce units by default, with reference unit and factor", async () => {
-    const { body } = await post<Page<{ code: string; origin: string; nameZH: string | null; refUnit: number | null; factor: string | null; id: number }>>("/unit/list", {});
+    const { body } = await post<
+      Page<{ code: string; origin: string; nameZH: string | null; refUnit: number | null; factor: string | null; id: number }>
+    >("/unit/list", {});
     expect(body.data.items.every((u) => u.origin === "base")).toBe(true);
     const kilogram = body.data.items.find((u) => u.code === "KGM")!;
     expect(body.data.items.find((u) => u.code === "LBR")).toMatchObject({ nameZH: "磅", factor: "0.45359237", refUnit: kilogram.id });
@@ -157,7 +164,11 @@ describe("O7 and O8 languages", () => {
     expect((await post("/language/special", { code: "pt-BR" })).body.data).toMatchObject({ nameEn: "Brazilian Portuguese" });
   });
 
-  it.each([[{ code: "qq" }, 404], [{ code: "DE" }, 400], [{ subLanguage: "yes" }, 400]])("answers %j with %i", async (bizContent, status) => {
+  it.each([
+    [{ code: "qq" }, 404],
+    [{ code: "DE" }, 400],
+    [{ subLanguage: "yes" }, 400],
+  ])("answers %j with %i", async (bizContent, status) => {
     const path = "subLanguage" in bizContent ? "/language/list" : "/language/special";
     expect((await post(path, bizContent)).status).toBe(status);
   });
@@ -209,7 +220,11 @@ describe("O9 and O10 currencies", () => {
     }
   });
 
-  it.each([[{ currency: "XYZ" }, 404], [{ currency: "eur" }, 400], [{ currency: "EUR", extra: 1 }, 400]])("answers %j with %i", async (bizContent, status) => {
+  it.each([
+    [{ currency: "XYZ" }, 404],
+    [{ currency: "eur" }, 400],
+    [{ currency: "EUR", extra: 1 }, 400],
+  ])("answers %j with %i", async (bizContent, status) => {
     expect((await post("/currency/special", bizContent)).status).toBe(status);
   });
 });
@@ -223,13 +238,18 @@ describe("O11 to O13 platforms", () => {
   });
 
   it("answers a platform's purchase fields through the internal RPC service", async () => {
-    const amazon = (await post<{ name: string; required: boolean; pattern?: string }[]>("/manufacturer/purchase/fields", { platform: "amazon" })).body.data;
+    const amazon = (await post<{ name: string; required: boolean; pattern?: string }[]>("/manufacturer/purchase/fields", { platform: "amazon" })).body
+      .data;
     expect(amazon.find((f) => f.name === "order_id")).toMatchObject({ required: true, pattern: "^\\d{3}-\\d{7}-\\d{7}$" });
     const generic = (await post<{ name: string }[]>("/manufacturer/purchase/fields", { platform: "woocommerce" })).body.data;
     expect(generic.map((f) => f.name)).toEqual(["order_id", "purchase_date", "order_total", "currency"]);
   });
 
-  it.each([[{ platform: "nowhere" }, 404], [{ platform: "Amazon!" }, 400], [{}, 400]])("answers %j with %i", async (bizContent, status) => {
+  it.each([
+    [{ platform: "nowhere" }, 404],
+    [{ platform: "Amazon!" }, 400],
+    [{}, 400],
+  ])("answers %j with %i", async (bizContent, status) => {
     expect((await post("/manufacturer/purchase/fields", bizContent)).status).toBe(status);
   });
 });

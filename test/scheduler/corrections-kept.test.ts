@@ -38,7 +38,8 @@ describe("refresh jobs keep corrections a feed has not caught up with", () => {
       "SELECT c.iso3, t.country_code, t.rate_value_scaled / 10000.0 AS rate FROM tax_rates t JOIN countries c ON c.code = t.country_code WHERE t.tax_type = 'CorporateTax' AND t.effective_to IS NULL",
     ).all<{ iso3: string; country_code: string; rate: number }>();
     const lines = ["STRUCTURE,STRUCTURE_ID,REF_AREA,MEASURE,TIME_PERIOD,OBS_VALUE"];
-    for (const r of results) lines.push(`DATAFLOW,OECD.CTP.TPS:DSD_TAX_CIT@DF_CIT(1.0),${r.iso3},CIT_C,2025,${r.country_code === "KR" ? 26.4 : r.rate}`);
+    for (const r of results)
+      lines.push(`DATAFLOW,OECD.CTP.TPS:DSD_TAX_CIT@DF_CIT(1.0),${r.iso3},CIT_C,2025,${r.country_code === "KR" ? 26.4 : r.rate}`);
     serveFeeds({ [OECD_URL_PREFIX]: lines.join("\n") });
     const run = await runJobNow("oecd");
     expect(run.counts).toMatchObject({ inserted: 0, closed: 0, outdated: 1 });

@@ -53,7 +53,11 @@ describe("the EU VAT job", () => {
   it.each([
     ["a feed that is not JSON", () => "<html>", "the EU VAT feed is not JSON"],
     ["a feed of the wrong shape", () => JSON.stringify({ items: { DE: "19%" } }), "the EU VAT feed is malformed at items.DE"],
-    ["a rate that is no number", () => JSON.stringify({ items: { DE: [{ effective_from: "2020-01-01", rates: { standard: "19" } }] } }), "the EU VAT feed is malformed at items.DE.0.rates.standard"],
+    [
+      "a rate that is no number",
+      () => JSON.stringify({ items: { DE: [{ effective_from: "2020-01-01", rates: { standard: "19" } }] } }),
+      "the EU VAT feed is malformed at items.DE.0.rates.standard",
+    ],
   ])("records %s as failed and changes nothing", async (_, body, error) => {
     const before = await snapshot();
     serveFeeds({ [EU_VAT_URL]: body() });

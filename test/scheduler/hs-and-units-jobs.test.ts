@@ -25,12 +25,18 @@ describe("the HS job", () => {
     const run = await runJobNow("hs");
     expect(run.counts).toEqual({ inserted: 0, updated: 1, closed: 0, unchanged: 194 });
     expect(await hsRow("II")).not.toBeNull();
-    const { results } = await env.DB.prepare("SELECT h.code FROM hs_codes_fts f JOIN hs_codes h ON h.id = f.rowid WHERE hs_codes_fts MATCH 'saddlery'").all();
+    const { results } = await env.DB.prepare(
+      "SELECT h.code FROM hs_codes_fts f JOIN hs_codes h ON h.id = f.rowid WHERE hs_codes_fts MATCH 'saddlery'",
+    ).all();
     expect(results).toEqual([{ code: "42" }]);
   });
 
   it.each([
-    ["a CSV without the expected columns", "code,text\n01,Animals", "the HS feed is malformed: missing the columns section, hscode, description, parent, level"],
+    [
+      "a CSV without the expected columns",
+      "code,text\n01,Animals",
+      "the HS feed is malformed: missing the columns section, hscode, description, parent, level",
+    ],
     ["a code whose level does not fit", "section,hscode,description,parent,level\nI,011,Odd,01,4", 'the HS feed is malformed at code "011"'],
     ["a partial feed", hsCsv({ chapters: 40 }), "the HS feed is partial: 40 chapters of 97"],
   ])("fails on %s and changes nothing", async (_, csv, error) => {
@@ -42,14 +48,18 @@ describe("the HS job", () => {
 
   it("refuses a feed that would remove most of the codes", async () => {
     const before = await hsCount();
-    serveFeeds({ [HS_URL]: hsCsv().split("\n").filter((line) => !/^I,\d{4},/.test(line)).join("\n") });
+    serveFeeds({
+      [HS_URL]: hsCsv()
+        .split("\n")
+        .filter((line) => !/^I,\d{4},/.test(line))
+        .join("\n"),
+    });
     const run = await runJobNow("hs");
     expect(run.status).toBe("refused");
     // The 97 headings go, and chapter 42 returns to its old description.
     expect(run.error).toMatch(/^would change or retire 98 of 195 records/);
     expect(await hsCount()).toBe(before);
   });
-
 });
 
 describe("the units job", () => {
@@ -70,5 +80,4 @@ describe("the units job", () => {
     serveFeeds({ [UNITS_URL]: unitsCsv(10) });
     expect(await runJobNow("units")).toMatchObject({ status: "failed", error: "the units feed is partial: 17 active units" });
   });
-
 });

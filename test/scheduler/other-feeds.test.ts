@@ -37,7 +37,10 @@ describe("the OECD job", () => {
 
   it("fails on a CSV without the SDMX columns", async () => {
     serveFeeds({ [OECD_URL_PREFIX]: "country,rate\nJPN,23.2" });
-    expect(await runJobNow("oecd")).toMatchObject({ status: "failed", error: "the OECD feed is malformed: it needs the columns REF_AREA, TIME_PERIOD and OBS_VALUE" });
+    expect(await runJobNow("oecd")).toMatchObject({
+      status: "failed",
+      error: "the OECD feed is malformed: it needs the columns REF_AREA, TIME_PERIOD and OBS_VALUE",
+    });
   });
 });
 
@@ -77,12 +80,19 @@ describe("the encyclopedia and China jobs", () => {
   });
 
   it("fails without a configured source", async () => {
-    const run = await runJob(database(env), { ...env, CHINA_FEED_URL: undefined }, JOBS.find((job) => job.name === "china")!, "manual");
+    const run = await runJob(
+      database(env),
+      { ...env, CHINA_FEED_URL: undefined },
+      JOBS.find((job) => job.name === "china")!,
+      "manual",
+    );
     expect(run).toMatchObject({ status: "failed", error: "no source configured: set CHINA_FEED_URL" });
   });
 
   it("fails on an unknown tax type", async () => {
-    serveFeeds({ "https://feeds.test/encyclopedia.json": rateFeed([{ countryCode: "TH", taxType: "LuxuryTax", rateLevel: "standard", rateValue: 1 }]) });
+    serveFeeds({
+      "https://feeds.test/encyclopedia.json": rateFeed([{ countryCode: "TH", taxType: "LuxuryTax", rateLevel: "standard", rateValue: 1 }]),
+    });
     const run = await runJobNow("encyclopedia");
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/^the encyclopedia feed is malformed at rates\.0\.taxType/);
@@ -96,7 +106,10 @@ describe("the reference job", () => {
     const camel = (row: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
     const countries = (await rows("countries")).map(strip).map(camel);
-    const currencies = (await rows("currencies")).map(strip).map(camel).map((c) => (c.code === "GBP" ? { ...c, symbol: "GB£" } : c));
+    const currencies = (await rows("currencies"))
+      .map(strip)
+      .map(camel)
+      .map((c) => (c.code === "GBP" ? { ...c, symbol: "GB£" } : c));
     const languages = [...(await rows("languages")).map(strip).map(camel), { code: "xx", name: "Testisch", nameEn: "Testish", baseCode: null }];
     serveFeeds({ "https://feeds.test/reference.json": JSON.stringify({ countries: countries.slice(1), currencies, languages }) });
     const run = await runJobNow("reference");
@@ -108,14 +121,26 @@ describe("the reference job", () => {
   it("keeps the seed's corrections a feed knows nothing of: withdrawn codes, new codes, numeric country codes", async () => {
     const rows = async (table: string) => (await env.DB.prepare(`SELECT * FROM ${table}`).all<Record<string, unknown>>()).results;
     const asFeed = (row: Record<string, unknown>, without: string[] = []) =>
-      Object.fromEntries(Object.entries(row).filter(([k]) => !["id", ...without].includes(k)).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+      Object.fromEntries(
+        Object.entries(row)
+          .filter(([k]) => !["id", ...without].includes(k))
+          .map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
+      );
     // A feed of the old kind: no withdrawn dates, no numeric country codes, no XCG or XAD.
     const currencies = (await rows("currencies")).filter((c) => !["XCG", "XAD"].includes(c.code as string)).map((c) => asFeed(c, ["withdrawn"]));
     serveFeeds({
-      "https://feeds.test/reference.json": JSON.stringify({ countries: (await rows("countries")).map((c) => asFeed(c, ["numeric_code"])), currencies, languages: (await rows("languages")).map((l) => asFeed(l)) }),
+      "https://feeds.test/reference.json": JSON.stringify({
+        countries: (await rows("countries")).map((c) => asFeed(c, ["numeric_code"])),
+        currencies,
+        languages: (await rows("languages")).map((l) => asFeed(l)),
+      }),
     });
     expect(await runJobNow("reference")).toMatchObject({ status: "succeeded", counts: { inserted: 0, updated: 0, closed: 0 } });
-    expect(await env.DB.prepare("SELECT code, withdrawn FROM currencies WHERE code IN ('ANG', 'XCG') ORDER BY code").all().then((r) => r.results)).toEqual([
+    expect(
+      await env.DB.prepare("SELECT code, withdrawn FROM currencies WHERE code IN ('ANG', 'XCG') ORDER BY code")
+        .all()
+        .then((r) => r.results),
+    ).toEqual([
       { code: "ANG", withdrawn: "2025-03" },
       { code: "XCG", withdrawn: null },
     ]);

@@ -12,7 +12,10 @@ describe("the published data sets", () => {
     serveFeeds({ [HS_URL]: env.SHARED_HS_CSV, [HS_SECTIONS_URL]: env.SHARED_HS_SECTIONS_CSV });
     const run = await runJobNow("hs");
     expect(run.status).toBe("succeeded");
-    const levels = await env.DB.prepare("SELECT level, count(*) AS n FROM hs_codes GROUP BY level ORDER BY level").all<{ level: number; n: number }>();
+    const levels = await env.DB.prepare("SELECT level, count(*) AS n FROM hs_codes GROUP BY level ORDER BY level").all<{
+      level: number;
+      n: number;
+    }>();
     expect(levels.results.map((r) => r.level)).toEqual([0, 2, 4, 6]);
     // Chapter 77 is reserved, and 99 (national use) is left out.
     expect(levels.results.find((r) => r.level === 2)!.n).toBe(96);

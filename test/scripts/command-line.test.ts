@@ -15,7 +15,11 @@ describe("API8 · command-line scripts: --help and unknown flags", () => {
 
   it("prints the usage of tenants:create and users:create for --help, and exits 0", async () => {
     const [tenants, users] = await answers;
-    expect(tenants).toEqual({ status: 0, stdout: "usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]\n", stderr: "" });
+    expect(tenants).toEqual({
+      status: 0,
+      stdout: "usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]\n",
+      stderr: "",
+    });
     expect(users).toEqual({ status: 0, stdout: "usage: npm run users:create -- --email you@example.com [--admin]\n", stderr: "" });
   });
 

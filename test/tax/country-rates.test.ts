@@ -8,7 +8,10 @@ describe("T2 rates of a country", () => {
     expect(res.status).toBe(200);
     expect(body.data.every((r) => r.countryCode === "DE" && r.effectiveTo === null)).toBe(true);
     const vat = body.data.filter((r) => r.taxType === "VAT").map((r) => [r.rateLevel, r.rateValue]);
-    expect(vat).toEqual([["standard", 19], ["reduced", 7]]);
+    expect(vat).toEqual([
+      ["standard", 19],
+      ["reduced", 7],
+    ]);
     expect(body.data.find((r) => r.taxType === "CorporateTax")?.rateValue).toBe(30.06);
   });
 
@@ -66,7 +69,10 @@ describe("T3 rates of a region", () => {
 describe("T4 rates of one type", () => {
   it("returns Japan's consumption tax levels", async () => {
     const { body } = await getTax("/country/JP/type/ConsumptionTax");
-    expect(body.data.map((r) => [r.rateLevel, r.rateValue])).toEqual([["standard", 10], ["reduced", 8]]);
+    expect(body.data.map((r) => [r.rateLevel, r.rateValue])).toEqual([
+      ["standard", 10],
+      ["reduced", 8],
+    ]);
   });
 
   it("returns China's VAT levels", async () => {

@@ -6,9 +6,7 @@ import { getTax } from "./fixtures";
 describe("T9 and T10 enumerations", () => {
   it("lists the tax types of the interface", async () => {
     const { body } = await getTax<string[]>("/types");
-    expect(body.data).toEqual([
-      "VAT", "GST", "SalesTax", "ConsumptionTax", "CorporateTax", "IncomeTax", "ExciseTax", "PropertyTax", "CustomsDuty",
-    ]);
+    expect(body.data).toEqual(["VAT", "GST", "SalesTax", "ConsumptionTax", "CorporateTax", "IncomeTax", "ExciseTax", "PropertyTax", "CustomsDuty"]);
   });
 
   it("lists the rate levels of the interface", async () => {

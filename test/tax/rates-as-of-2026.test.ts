@@ -50,7 +50,13 @@ describe("VAT and GST changes in force by 2026-11", () => {
   it("Austria adds a 4.9 % rate on basic foods from 2026-07-01 and keeps its other rates", async () => {
     const rates = await current("AT", "VAT");
     expect(rates.map((r) => [r.rateLevel, r.rateValue]).sort()).toEqual(
-      [["parking", 13], ["reduced1", 10], ["reduced2", 13], ["standard", 20], ["super_reduced", 4.9]].sort(),
+      [
+        ["parking", 13],
+        ["reduced1", 10],
+        ["reduced2", 13],
+        ["standard", 20],
+        ["super_reduced", 4.9],
+      ].sort(),
     );
     expect(rateOf(rates, "super_reduced")!.effectiveFrom).toBe("2026-07-01T00:00:00");
   });

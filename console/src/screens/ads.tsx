@@ -1,13 +1,33 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Ad, type AdDay, type Media } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
+import {
+  CheckField,
+  formatDate,
+  isoToLocalInput,
+  Loading,
+  localInputToIso,
+  Outcome,
+  Screen,
+  SelectField,
+  TextField,
+  useLoad,
+  useSubmit,
+  TableHead,
+  DeleteButton,
+} from "../ui";
 import type { ScreenProps } from "./index";
 
 /** The site's ads: their daily impressions and clicks as a chart, and a form to add one. */
 export function AdsScreen({ query }: ScreenProps) {
   const { tenant, site, can } = useWorkspace();
-  const load = useLoad(async () => ({ ads: await get<Ad[]>(`/tenants/${tenant.id}/sites/${site.id}/ads`), media: await get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`) }), [tenant.id, site.id]);
+  const load = useLoad(
+    async () => ({
+      ads: await get<Ad[]>(`/tenants/${tenant.id}/sites/${site.id}/ads`),
+      media: await get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`),
+    }),
+    [tenant.id, site.id],
+  );
   const [chosen, setChosen] = useState<number | null>(Number(query.get("ad")) || null);
   const action = useSubmit();
   const ad = load.data?.ads.find((a) => a.id === chosen) ?? load.data?.ads[0];
@@ -42,11 +62,26 @@ export function AdsScreen({ query }: ScreenProps) {
                     ) : null}
                     {can("owner") ? (
                       <>
-                        <button type="button" onClick={async () => (await action.run(() => api("PATCH", `/tenants/${tenant.id}/ads/${row.id}`, { isActive: !row.isActive }), row.isActive ? "Paused." : "Resumed.")) && load.reload()}>
+                        <button
+                          type="button"
+                          onClick={async () =>
+                            (await action.run(
+                              () => api("PATCH", `/tenants/${tenant.id}/ads/${row.id}`, { isActive: !row.isActive }),
+                              row.isActive ? "Paused." : "Resumed.",
+                            )) && load.reload()
+                          }
+                        >
                           {row.isActive ? "Pause" : "Resume"}
                           <span class="visually-hidden"> ad {row.id}</span>
                         </button>
-                        <DeleteButton name={`ad ${row.id}`} question={`Delete ad ${row.id} and its counts?`} path={`/tenants/${tenant.id}/ads/${row.id}`} done="Deleted." run={action.run} onDone={load.reload} />
+                        <DeleteButton
+                          name={`ad ${row.id}`}
+                          question={`Delete ad ${row.id} and its counts?`}
+                          path={`/tenants/${tenant.id}/ads/${row.id}`}
+                          done="Deleted."
+                          run={action.run}
+                          onDone={load.reload}
+                        />
                       </>
                     ) : null}
                   </td>
@@ -73,7 +108,8 @@ function AdChart({ ad }: { ad: Ad }) {
   return (
     <figure class="chart" aria-labelledby={`chart-${ad.id}`}>
       <figcaption id={`chart-${ad.id}`}>
-        Ad #{ad.id} ({ad.slot}): {days.reduce((n, d) => n + d.impressions, 0)} impressions, {days.reduce((n, d) => n + d.clicks, 0)} clicks in the last 90 days
+        Ad #{ad.id} ({ad.slot}): {days.reduce((n, d) => n + d.impressions, 0)} impressions, {days.reduce((n, d) => n + d.clicks, 0)} clicks in the
+        last 90 days
       </figcaption>
       {days.length ? (
         <svg viewBox={`0 0 ${width} 100`} role="img" aria-label="Impressions (bars) and clicks (dark bars) a day" preserveAspectRatio="none">
@@ -145,20 +181,55 @@ function NewAd(props: { media: Media[]; onCreated: () => void }) {
       <h2 id="new-ad">New ad</h2>
       <Outcome failure={create.failure} done={create.done} />
       <div class="row">
-        <SelectField label="Kind" name="kind" value={kind} onValue={(v) => setKind(v as "image" | "html")} options={[["image", "Image with a link"], ["html", "HTML snippet (sandboxed)"]]} />
-        <TextField label="Slot" name="slot" value={slot} onValue={setSlot} error={create.fieldError("slot")} hint="The code a theme reads as ads.<slot>" required />
+        <SelectField
+          label="Kind"
+          name="kind"
+          value={kind}
+          onValue={(v) => setKind(v as "image" | "html")}
+          options={[
+            ["image", "Image with a link"],
+            ["html", "HTML snippet (sandboxed)"],
+          ]}
+        />
+        <TextField
+          label="Slot"
+          name="slot"
+          value={slot}
+          onValue={setSlot}
+          error={create.fieldError("slot")}
+          hint="The code a theme reads as ads.<slot>"
+          required
+        />
         <TextField label="Weight" name="weight" type="number" value={weight} onValue={setWeight} error={create.fieldError("weight")} />
       </div>
       {kind === "image" ? (
         <div class="row">
-          <SelectField label="Image" name="mediaId" value={mediaId} onValue={setMediaId} options={[["", images.length ? "Choose…" : "Upload an image in Media first"], ...images.map((m): [string, string] => [String(m.id), m.filename])]} error={create.fieldError("mediaId")} />
+          <SelectField
+            label="Image"
+            name="mediaId"
+            value={mediaId}
+            onValue={setMediaId}
+            options={[
+              ["", images.length ? "Choose…" : "Upload an image in Media first"],
+              ...images.map((m): [string, string] => [String(m.id), m.filename]),
+            ]}
+            error={create.fieldError("mediaId")}
+          />
           <TextField label="Link" name="link" type="url" value={link} onValue={setLink} error={create.fieldError("link")} />
         </div>
       ) : (
         <TextField label="HTML" name="html" value={html} onValue={setHtml} error={create.fieldError("html")} multiline={4} />
       )}
       <div class="row">
-        <TextField label="Starts" name="startsAt" type="datetime-local" value={startsAt} onValue={setStartsAt} error={create.fieldError("startsAt")} required />
+        <TextField
+          label="Starts"
+          name="startsAt"
+          type="datetime-local"
+          value={startsAt}
+          onValue={setStartsAt}
+          error={create.fieldError("startsAt")}
+          required
+        />
         <TextField label="Ends" name="endsAt" type="datetime-local" value={endsAt} onValue={setEndsAt} error={create.fieldError("endsAt")} />
       </div>
       <CheckField label="Active" checked={active} onValue={setActive} />

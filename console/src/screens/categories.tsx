@@ -57,13 +57,30 @@ export function CategoriesScreen() {
               <strong>{category.name}</strong> <code>/c/{category.slug}</code>
               {can("editor") ? (
                 <span class="actions">
-                  <button type="button" disabled={index === 0 || order.busy} onClick={() => step(category, -1)} aria-label={`Move ${category.name} up`}>
+                  <button
+                    type="button"
+                    disabled={index === 0 || order.busy}
+                    onClick={() => step(category, -1)}
+                    aria-label={`Move ${category.name} up`}
+                  >
                     ↑
                   </button>
-                  <button type="button" disabled={index === children.length - 1 || order.busy} onClick={() => step(category, 1)} aria-label={`Move ${category.name} down`}>
+                  <button
+                    type="button"
+                    disabled={index === children.length - 1 || order.busy}
+                    onClick={() => step(category, 1)}
+                    aria-label={`Move ${category.name} down`}
+                  >
                     ↓
                   </button>
-                  <DeleteButton name={category.name} question={`Delete the category ${category.name}?`} path={`/tenants/${tenant.id}/categories/${category.id}`} done={`Deleted ${category.name}.`} run={order.run} onDone={load.reload} />
+                  <DeleteButton
+                    name={category.name}
+                    question={`Delete the category ${category.name}?`}
+                    path={`/tenants/${tenant.id}/categories/${category.id}`}
+                    done={`Deleted ${category.name}.`}
+                    run={order.run}
+                    onDone={load.reload}
+                  />
                 </span>
               ) : null}
             </div>
@@ -95,7 +112,13 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
       aria-labelledby="new-category"
       onSubmit={async (e: Event) => {
         e.preventDefault();
-        const body = { siteId: site.id, name, slug: slug || slugFrom(name), parentId: parent ? Number(parent) : null, position: props.categories.length };
+        const body = {
+          siteId: site.id,
+          name,
+          slug: slug || slugFrom(name),
+          parentId: parent ? Number(parent) : null,
+          position: props.categories.length,
+        };
         if (await create.run(() => api("POST", `/tenants/${tenant.id}/categories`, body), `Created ${name}.`)) {
           setName("");
           setSlug("");
@@ -108,7 +131,14 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
       <div class="row">
         <TextField label="Name" name="name" value={name} onValue={setName} error={create.fieldError("name")} required />
         <TextField label="Slug" name="slug" value={slug} onValue={setSlug} placeholder={slugFrom(name)} error={create.fieldError("slug")} />
-        <SelectField label="Parent" name="parentId" value={parent} onValue={setParent} options={[["", "None (top level)"], ...props.categories.map((c): [string, string] => [String(c.id), c.name])]} error={create.fieldError("parentId")} />
+        <SelectField
+          label="Parent"
+          name="parentId"
+          value={parent}
+          onValue={setParent}
+          options={[["", "None (top level)"], ...props.categories.map((c): [string, string] => [String(c.id), c.name])]}
+          error={create.fieldError("parentId")}
+        />
       </div>
       <button class="primary" type="submit" disabled={create.busy}>
         Create category

@@ -4,7 +4,21 @@ import { api, get, type Site, type Category, type Content, type ContentStatus, t
 import { diffLines } from "../diff";
 import { CONSOLE_BASE, navigate } from "../router";
 import { siteAddress, useWorkspace } from "../session";
-import { CheckField, DropZone, formatDate, isoToLocalInput, Loading, localInputToIso, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
+import {
+  CheckField,
+  DropZone,
+  formatDate,
+  isoToLocalInput,
+  Loading,
+  localInputToIso,
+  Outcome,
+  Screen,
+  SelectField,
+  TextField,
+  useLoad,
+  useSubmit,
+  TableHead,
+} from "../ui";
 import type { ScreenProps } from "./index";
 
 const STATUSES: ContentStatus[] = ["draft", "scheduled", "published"];
@@ -36,7 +50,13 @@ export function ContentsScreen({ query }: ScreenProps) {
       }
     >
       <div class="filters">
-        <SelectField label="Status" name="status" value={status} onValue={(v) => filterTo({ status: v, page: "" })} options={[["", "Every status"], ...STATUSES.map((s): [string, string] => [s, s])]} />
+        <SelectField
+          label="Status"
+          name="status"
+          value={status}
+          onValue={(v) => filterTo({ status: v, page: "" })}
+          options={[["", "Every status"], ...STATUSES.map((s): [string, string] => [s, s])]}
+        />
       </div>
       {!load.data ? (
         <Loading failure={load.failure} />
@@ -118,7 +138,10 @@ const bodyOf = (draft: Draft) => ({
   bodyMarkdown: draft.bodyMarkdown,
   coverImages: draft.coverImages || null,
   categoryIds: draft.categoryIds,
-  tags: draft.tags.split(",").map((t) => t.trim()).filter(Boolean),
+  tags: draft.tags
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean),
   seoTitle: draft.seoTitle || null,
   seoDescription: draft.seoDescription || null,
   canonical: draft.canonical || null,
@@ -143,18 +166,44 @@ export function ContentEditor({ path, query }: ScreenProps) {
   return <EditorForm key={`${id ?? "new"}-${translationOf ?? ""}`} {...load.data} language={query.get("language")} onSaved={load.reload} />;
 }
 
-function EditorForm(props: { content: Content | null; categories: Category[]; original: Content | null; language: string | null; onSaved: () => void }) {
+function EditorForm(props: {
+  content: Content | null;
+  categories: Category[];
+  original: Content | null;
+  language: string | null;
+  onSaved: () => void;
+}) {
   const { tenant, site, can, userId } = useWorkspace();
   const base = `/tenants/${tenant.id}`;
   const seed = props.content ?? props.original;
   const [draft, setDraft] = useState<Draft>(
     seed
-      ? { ...draftOf(seed), ...(props.content ? {} : { language: props.language ?? site.languages.find((l) => l !== seed.language) ?? site.defaultLanguage }) }
-      : { ...draftOf({ title: "", slug: "", language: site.defaultLanguage, intro: "", bodyMarkdown: "", coverImages: null, tags: [], seoTitle: null, seoDescription: null, canonical: null, noindex: false } as unknown as Content) },
+      ? {
+          ...draftOf(seed),
+          ...(props.content ? {} : { language: props.language ?? site.languages.find((l) => l !== seed.language) ?? site.defaultLanguage }),
+        }
+      : {
+          ...draftOf({
+            title: "",
+            slug: "",
+            language: site.defaultLanguage,
+            intro: "",
+            bodyMarkdown: "",
+            coverImages: null,
+            tags: [],
+            seoTitle: null,
+            seoDescription: null,
+            canonical: null,
+            noindex: false,
+          } as unknown as Content),
+        },
   );
   const [slugTouched, setSlugTouched] = useState(Boolean(props.content));
   const save = useSubmit();
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value, ...(key === "title" && !slugTouched ? { slug: slugFrom(String(value)) } : {}) }));
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      setDraft((d) => ({ ...d, [key]: value, ...(key === "title" && !slugTouched ? { slug: slugFrom(String(value)) } : {}) }));
   const content = props.content;
   const editable = content ? can("editor") || (content.authorId === userId && content.status === "draft" && can("author")) : can("author");
 
@@ -164,7 +213,11 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
       () =>
         content
           ? api<Content>("PATCH", `${base}/contents/${content.id}`, bodyOf(draft))
-          : api<Content>("POST", `${base}/contents`, { siteId: site.id, ...bodyOf(draft), ...(props.original ? { translationOf: props.original.translationOf ?? props.original.id } : {}) }),
+          : api<Content>("POST", `${base}/contents`, {
+              siteId: site.id,
+              ...bodyOf(draft),
+              ...(props.original ? { translationOf: props.original.translationOf ?? props.original.id } : {}),
+            }),
       "Saved.",
     );
     if (saved && !content) navigate(`/contents/${saved.id}`, { replace: true });
@@ -193,8 +246,23 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           <legend class="visually-hidden">Text</legend>
           <TextField label="Title" name="title" value={draft.title} onValue={set("title")} error={save.fieldError("title")} required />
           <div class="row">
-            <TextField label="Slug" name="slug" value={draft.slug} onValue={(v) => (setSlugTouched(true), set("slug")(v))} error={save.fieldError("slug")} hint="The address: lower-case words joined by dashes" required />
-            <SelectField label="Language" name="language" value={draft.language} onValue={set("language")} options={site.languages.map((l): [string, string] => [l, l])} error={save.fieldError("language")} />
+            <TextField
+              label="Slug"
+              name="slug"
+              value={draft.slug}
+              onValue={(v) => (setSlugTouched(true), set("slug")(v))}
+              error={save.fieldError("slug")}
+              hint="The address: lower-case words joined by dashes"
+              required
+            />
+            <SelectField
+              label="Language"
+              name="language"
+              value={draft.language}
+              onValue={set("language")}
+              options={site.languages.map((l): [string, string] => [l, l])}
+              error={save.fieldError("language")}
+            />
           </div>
           <TextField label="Intro" name="intro" value={draft.intro} onValue={set("intro")} error={save.fieldError("intro")} multiline={2} />
           <MarkdownField value={draft.bodyMarkdown} onValue={set("bodyMarkdown")} error={save.fieldError("bodyMarkdown")} />
@@ -285,7 +353,13 @@ function CoverField(props: { value: string; onValue: (v: string) => void; error?
       <span class="label" aria-hidden="true">
         Cover image
       </span>
-      <DropZone label="Cover image" button="Choose an image" name="cover" accept="image/png,image/jpeg,image/webp,image/gif" onFiles={(files) => send(files[0])}>
+      <DropZone
+        label="Cover image"
+        button="Choose an image"
+        name="cover"
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        onFiles={(files) => send(files[0])}
+      >
         {props.value ? <img src={props.value} alt="The cover" /> : <p>Drop an image here, or</p>}
         {props.value ? (
           <button type="button" onClick={() => props.onValue("")}>
@@ -300,7 +374,11 @@ function CoverField(props: { value: string; onValue: (v: string) => void; error?
 }
 
 /** SEO fields and how a search result would show the page. */
-function SeoFields(props: { draft: Draft; set: <K extends keyof Draft>(key: K) => (value: Draft[K]) => void; fieldError: (name: string) => string | undefined }) {
+function SeoFields(props: {
+  draft: Draft;
+  set: <K extends keyof Draft>(key: K) => (value: Draft[K]) => void;
+  fieldError: (name: string) => string | undefined;
+}) {
   const { site } = useWorkspace();
   const { draft, set, fieldError } = props;
   const title = site.seoTitlePattern.replace("{title}", draft.seoTitle || draft.title).replace("{site}", site.name);
@@ -308,9 +386,31 @@ function SeoFields(props: { draft: Draft; set: <K extends keyof Draft>(key: K) =
   return (
     <fieldset class="group">
       <legend>Search engines</legend>
-      <TextField label="SEO title" name="seoTitle" value={draft.seoTitle} onValue={set("seoTitle")} error={fieldError("seoTitle")} hint={`Shown as: ${title}`} />
-      <TextField label="SEO description" name="seoDescription" value={draft.seoDescription} onValue={set("seoDescription")} error={fieldError("seoDescription")} multiline={2} />
-      <TextField label="Canonical URL" name="canonical" type="url" value={draft.canonical} onValue={set("canonical")} error={fieldError("canonical")} hint="Only when another address is the original" />
+      <TextField
+        label="SEO title"
+        name="seoTitle"
+        value={draft.seoTitle}
+        onValue={set("seoTitle")}
+        error={fieldError("seoTitle")}
+        hint={`Shown as: ${title}`}
+      />
+      <TextField
+        label="SEO description"
+        name="seoDescription"
+        value={draft.seoDescription}
+        onValue={set("seoDescription")}
+        error={fieldError("seoDescription")}
+        multiline={2}
+      />
+      <TextField
+        label="Canonical URL"
+        name="canonical"
+        type="url"
+        value={draft.canonical}
+        onValue={set("canonical")}
+        error={fieldError("canonical")}
+        hint="Only when another address is the original"
+      />
       <CheckField label="Hide from search engines (noindex)" checked={draft.noindex} onValue={set("noindex")} />
       <figure class="serp" aria-label="Search result preview">
         <cite>{draft.canonical || publicUrl(site, draft)}</cite>
@@ -338,8 +438,21 @@ function Publication(props: { content: Content; onChanged: () => void }) {
         <button type="button" class="primary" disabled={action.busy} onClick={() => act(() => api("POST", `${path}/publish`, {}), "Published.")}>
           Publish now
         </button>
-        <TextField label="Publish at (your time)" name="publishAt" type="datetime-local" value={when} onValue={setWhen} error={action.fieldError("publishAt")} />
-        <button type="button" disabled={action.busy || !when} onClick={() => act(() => api("POST", `${path}/publish`, { publishAt: localInputToIso(when) }), `Scheduled for ${formatDate(localInputToIso(when))}.`)}>
+        <TextField
+          label="Publish at (your time)"
+          name="publishAt"
+          type="datetime-local"
+          value={when}
+          onValue={setWhen}
+          error={action.fieldError("publishAt")}
+        />
+        <button
+          type="button"
+          disabled={action.busy || !when}
+          onClick={() =>
+            act(() => api("POST", `${path}/publish`, { publishAt: localInputToIso(when) }), `Scheduled for ${formatDate(localInputToIso(when))}.`)
+          }
+        >
           Schedule
         </button>
         {props.content.status !== "draft" ? (
@@ -416,14 +529,23 @@ function Versions(props: { content: Content; editable: boolean; onRestored: () =
                 <td>{version.title}</td>
                 <td>{formatDate(version.savedAt)}</td>
                 <td class="actions">
-                  <button type="button" onClick={async () => setCompared((await action.run(() => get<VersionText>(`${path}/${version.version}`))) ?? null)}>
+                  <button
+                    type="button"
+                    onClick={async () => setCompared((await action.run(() => get<VersionText>(`${path}/${version.version}`))) ?? null)}
+                  >
                     Compare v{version.version} with the current text
                   </button>
                   {props.editable && version.version !== props.content.version ? (
                     <button
                       type="button"
                       onClick={async () => {
-                        if (await action.run(() => api("POST", `${path}/${version.version}/restore`), `Restored version ${version.version} as a new version.`)) props.onRestored();
+                        if (
+                          await action.run(
+                            () => api("POST", `${path}/${version.version}/restore`),
+                            `Restored version ${version.version} as a new version.`,
+                          )
+                        )
+                          props.onRestored();
                       }}
                     >
                       Restore v{version.version}

@@ -52,7 +52,15 @@ export function KeysScreen() {
                 <td>{formatDate(key.createdAt)}</td>
                 <td>
                   {key.isActive ? (
-                    <DeleteButton label="Revoke" name={key.name} question={`Revoke the key ${key.name}? Calls with it fail from the next request.`} path={`/tenants/${tenant.id}/keys/${key.id}`} done={`Revoked ${key.name}.`} run={action.run} onDone={load.reload} />
+                    <DeleteButton
+                      label="Revoke"
+                      name={key.name}
+                      question={`Revoke the key ${key.name}? Calls with it fail from the next request.`}
+                      path={`/tenants/${tenant.id}/keys/${key.id}`}
+                      done={`Revoked ${key.name}.`}
+                      run={action.run}
+                      onDone={load.reload}
+                    />
                   ) : (
                     "revoked"
                   )}
@@ -67,7 +75,11 @@ export function KeysScreen() {
         aria-labelledby="new-key"
         onSubmit={async (e: Event) => {
           e.preventDefault();
-          const created = await action.run(() => api<TenantKey & { token: string }>("POST", `/tenants/${tenant.id}/keys`, { name, scopes, siteIds: siteIds.length ? siteIds : null }), `Created ${name}.`);
+          const created = await action.run(
+            () =>
+              api<TenantKey & { token: string }>("POST", `/tenants/${tenant.id}/keys`, { name, scopes, siteIds: siteIds.length ? siteIds : null }),
+            `Created ${name}.`,
+          );
           if (created) {
             setIssued(created.token);
             setName("");
@@ -80,13 +92,21 @@ export function KeysScreen() {
         <fieldset class="group">
           <legend>Scopes</legend>
           {SCOPES.map((scope) => (
-            <CheckField label={scope} checked={scopes.includes(scope)} onValue={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
+            <CheckField
+              label={scope}
+              checked={scopes.includes(scope)}
+              onValue={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
+            />
           ))}
         </fieldset>
         <fieldset class="group">
           <legend>Sites (none chosen: every site)</legend>
           {sites.map((site) => (
-            <CheckField label={site.name} checked={siteIds.includes(site.id)} onValue={(on) => setSiteIds(on ? [...siteIds, site.id] : siteIds.filter((s) => s !== site.id))} />
+            <CheckField
+              label={site.name}
+              checked={siteIds.includes(site.id)}
+              onValue={(on) => setSiteIds(on ? [...siteIds, site.id] : siteIds.filter((s) => s !== site.id))}
+            />
           ))}
         </fieldset>
         <button class="primary" type="submit" disabled={action.busy}>

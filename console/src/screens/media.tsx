@@ -11,7 +11,10 @@ export function MediaScreen() {
   const action = useSubmit();
   const upload = async (files: File[]) => {
     for (const file of files) {
-      await action.run(() => api("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file), `Uploaded ${file.name}.`);
+      await action.run(
+        () => api("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file),
+        `Uploaded ${file.name}.`,
+      );
     }
     load.reload();
   };
@@ -31,7 +34,11 @@ export function MediaScreen() {
         <ul class="media-grid">
           {load.data.map((item) => (
             <li>
-              {item.contentType.startsWith("image/") ? <img src={item.url} alt={item.filename} loading="lazy" /> : <span class="file">{item.contentType}</span>}
+              {item.contentType.startsWith("image/") ? (
+                <img src={item.url} alt={item.filename} loading="lazy" />
+              ) : (
+                <span class="file">{item.contentType}</span>
+              )}
               <p>
                 <a href={item.url} target="_blank" rel="noopener">
                   {item.filename}
@@ -46,7 +53,14 @@ export function MediaScreen() {
                   Copy address<span class="visually-hidden"> of {item.filename}</span>
                 </button>
                 {can("editor") ? (
-                  <DeleteButton name={item.filename} question={`Delete ${item.filename}?`} path={`/tenants/${tenant.id}/media/${item.id}`} done={`Deleted ${item.filename}.`} run={action.run} onDone={load.reload} />
+                  <DeleteButton
+                    name={item.filename}
+                    question={`Delete ${item.filename}?`}
+                    path={`/tenants/${tenant.id}/media/${item.id}`}
+                    done={`Deleted ${item.filename}.`}
+                    run={action.run}
+                    onDone={load.reload}
+                  />
                 ) : null}
               </div>
             </li>

@@ -17,7 +17,8 @@ export function MembersScreen() {
   const action = useSubmit();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("author");
-  const setMember = async (body: { email: string; role: Role }, done: string) => (await action.run(() => api("PUT", `/tenants/${tenant.id}/members`, body), done)) && load.reload();
+  const setMember = async (body: { email: string; role: Role }, done: string) =>
+    (await action.run(() => api("PUT", `/tenants/${tenant.id}/members`, body), done)) && load.reload();
   return (
     <Screen title="Members and roles">
       <Outcome failure={action.failure} done={action.done} />
@@ -33,7 +34,13 @@ export function MembersScreen() {
                 <td>{member.fullName ?? ""}</td>
                 <td>
                   {can("owner") && member.userId !== userId ? (
-                    <SelectField label={`Role of ${member.email}`} name="role" value={member.role} onValue={(v) => setMember({ email: member.email, role: v as Role }, `${member.email} is ${v} now.`)} options={ROLES} />
+                    <SelectField
+                      label={`Role of ${member.email}`}
+                      name="role"
+                      value={member.role}
+                      onValue={(v) => setMember({ email: member.email, role: v as Role }, `${member.email} is ${v} now.`)}
+                      options={ROLES}
+                    />
                   ) : (
                     member.role
                   )}
@@ -54,8 +61,24 @@ export function MembersScreen() {
         >
           <h2 id="add-member">Add a member</h2>
           <div class="row">
-            <TextField label="Email" name="email" type="email" value={email} onValue={setEmail} error={action.fieldError("email")} hint="Of someone who has signed in once" required />
-            <SelectField label="Role" name="role" value={role} onValue={(v) => setRole(v as Role)} options={ROLES} error={action.fieldError("role")} />
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              value={email}
+              onValue={setEmail}
+              error={action.fieldError("email")}
+              hint="Of someone who has signed in once"
+              required
+            />
+            <SelectField
+              label="Role"
+              name="role"
+              value={role}
+              onValue={(v) => setRole(v as Role)}
+              options={ROLES}
+              error={action.fieldError("role")}
+            />
           </div>
           <button class="primary" type="submit" disabled={action.busy}>
             Add member

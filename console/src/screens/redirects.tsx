@@ -33,7 +33,13 @@ export function RedirectsScreen() {
                 <td>{redirect.status}</td>
                 <td class="actions">
                   {can("editor") ? (
-                    <DeleteButton name={`the redirect of ${redirect.fromPath}`} path={`/tenants/${tenant.id}/redirects/${redirect.id}`} done={`Deleted the redirect of ${redirect.fromPath}.`} run={action.run} onDone={load.reload} />
+                    <DeleteButton
+                      name={`the redirect of ${redirect.fromPath}`}
+                      path={`/tenants/${tenant.id}/redirects/${redirect.id}`}
+                      done={`Deleted the redirect of ${redirect.fromPath}.`}
+                      run={action.run}
+                      onDone={load.reload}
+                    />
                   ) : null}
                 </td>
               </tr>
@@ -47,7 +53,12 @@ export function RedirectsScreen() {
           aria-labelledby="new-redirect"
           onSubmit={async (e: Event) => {
             e.preventDefault();
-            if (await action.run(() => api("PUT", `/tenants/${tenant.id}/redirects`, { siteId: site.id, fromPath, toUrl, status: Number(status) }), `Redirecting ${fromPath}.`)) {
+            if (
+              await action.run(
+                () => api("PUT", `/tenants/${tenant.id}/redirects`, { siteId: site.id, fromPath, toUrl, status: Number(status) }),
+                `Redirecting ${fromPath}.`,
+              )
+            ) {
               setFromPath("");
               setToUrl("");
               load.reload();
@@ -56,9 +67,34 @@ export function RedirectsScreen() {
         >
           <h2 id="new-redirect">Add or replace a redirect</h2>
           <div class="row">
-            <TextField label="From path" name="fromPath" value={fromPath} onValue={setFromPath} error={action.fieldError("fromPath")} placeholder="/old-page" required />
-            <TextField label="To" name="toUrl" value={toUrl} onValue={setToUrl} error={action.fieldError("toUrl")} placeholder="/new-page or https://…" required />
-            <SelectField label="Status" name="status" value={status} onValue={setStatus} options={[["301", "301 moved permanently"], ["302", "302 found (temporary)"]]} />
+            <TextField
+              label="From path"
+              name="fromPath"
+              value={fromPath}
+              onValue={setFromPath}
+              error={action.fieldError("fromPath")}
+              placeholder="/old-page"
+              required
+            />
+            <TextField
+              label="To"
+              name="toUrl"
+              value={toUrl}
+              onValue={setToUrl}
+              error={action.fieldError("toUrl")}
+              placeholder="/new-page or https://…"
+              required
+            />
+            <SelectField
+              label="Status"
+              name="status"
+              value={status}
+              onValue={setStatus}
+              options={[
+                ["301", "301 moved permanently"],
+                ["302", "302 found (temporary)"],
+              ]}
+            />
           </div>
           <button class="primary" type="submit" disabled={action.busy}>
             Save redirect

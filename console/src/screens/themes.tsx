@@ -61,7 +61,10 @@ export function ThemesScreen() {
             const zip = file.current?.files?.[0];
             if (!zip) return;
             const stored = await action.run(
-              () => api<{ name: string; files: number; previewUrl: string }>("POST", `${path}?name=${encodeURIComponent(name)}`, zip, { "Content-Type": "application/zip" }),
+              () =>
+                api<{ name: string; files: number; previewUrl: string }>("POST", `${path}?name=${encodeURIComponent(name)}`, zip, {
+                  "Content-Type": "application/zip",
+                }),
               `Stored ${name} (not active yet).`,
             );
             if (stored) {
@@ -71,8 +74,19 @@ export function ThemesScreen() {
           }}
         >
           <h2 id="upload-theme">Upload a theme</h2>
-          <p class="hint">A zip with layouts/, templates/ (index.html.j2 and 404.html.j2 at least), assets/ and locales/; at most 20 MB. docs/themes.md says what templates can read.</p>
-          <TextField label="Theme name" name="name" value={name} onValue={setName} error={action.fieldError("name")} hint="Lower-case letters, digits and dashes" required />
+          <p class="hint">
+            A zip with layouts/, templates/ (index.html.j2 and 404.html.j2 at least), assets/ and locales/; at most 20 MB. docs/themes.md says what
+            templates can read.
+          </p>
+          <TextField
+            label="Theme name"
+            name="name"
+            value={name}
+            onValue={setName}
+            error={action.fieldError("name")}
+            hint="Lower-case letters, digits and dashes"
+            required
+          />
           <div class="field">
             <label for="theme-zip">Zip file</label>
             <input id="theme-zip" ref={file} type="file" name="zip" accept=".zip,application/zip" required />

@@ -19,14 +19,28 @@ export async function adsForPage(db: Database, site: Site, now: string, random =
     .from(ads)
     // Only the site's own media, whatever an older row says.
     .leftJoin(media, and(eq(media.id, ads.mediaId), eq(media.siteId, ads.siteId), eq(media.tenantId, ads.tenantId)))
-    .where(and(eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id), eq(ads.isActive, true), lte(ads.startsAt, now), or(isNull(ads.endsAt), gt(ads.endsAt, now))));
+    .where(
+      and(
+        eq(ads.tenantId, site.tenantId),
+        eq(ads.siteId, site.id),
+        eq(ads.isActive, true),
+        lte(ads.startsAt, now),
+        or(isNull(ads.endsAt), gt(ads.endsAt, now)),
+      ),
+    );
   const bySlot = new Map<string, typeof running>();
   for (const row of running) bySlot.set(row.ad.slot, [...(bySlot.get(row.ad.slot) ?? []), row]);
   const shown: Record<string, ShownAd> = {};
   for (const [slot, candidates] of bySlot) {
     let draw = random() * candidates.reduce((sum, c) => sum + c.ad.weight, 0);
     const chosen = candidates.find((c) => (draw -= c.ad.weight) < 0) ?? candidates.at(-1)!;
-    shown[slot] = { id: chosen.ad.id, kind: chosen.ad.kind, clickUrl: `/ads/${chosen.ad.id}/click`, imageUrl: chosen.key ? mediaUrl(chosen.key) : null, html: chosen.ad.html };
+    shown[slot] = {
+      id: chosen.ad.id,
+      kind: chosen.ad.kind,
+      clickUrl: `/ads/${chosen.ad.id}/click`,
+      imageUrl: chosen.key ? mediaUrl(chosen.key) : null,
+      html: chosen.ad.html,
+    };
   }
   return shown;
 }
@@ -40,7 +54,13 @@ let lastFlush = 0;
  * 10 by default) per isolate, in one batch: no write per page view. Counts an isolate holds when
  * it is evicted are lost (a few seconds' worth).
  */
-export function countImpressions(db: Database, tenantId: number, adIds: number[], flushSeconds: number | undefined, waitUntil: (work: Promise<unknown>) => void) {
+export function countImpressions(
+  db: Database,
+  tenantId: number,
+  adIds: number[],
+  flushSeconds: number | undefined,
+  waitUntil: (work: Promise<unknown>) => void,
+) {
   const day = new Date().toISOString().slice(0, 10);
   for (const adId of adIds) {
     const key = `${adId}:${day}`;
@@ -63,7 +83,11 @@ export function countImpressions(db: Database, tenantId: number, adIds: number[]
 
 /** A click: counted at once (clicks are few), and where the ad leads. */
 export async function recordClick(db: Database, site: Site, adId: number): Promise<string | undefined> {
-  const [ad] = await db.select().from(ads).where(and(eq(ads.id, adId), eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id))).limit(1);
+  const [ad] = await db
+    .select()
+    .from(ads)
+    .where(and(eq(ads.id, adId), eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id)))
+    .limit(1);
   if (!ad?.link) return undefined;
   const day = new Date().toISOString().slice(0, 10);
   await db

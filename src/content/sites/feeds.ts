@@ -9,7 +9,15 @@ const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 /** The public, indexable contents of a site, newest first. */
 const indexable = (db: Database, site: Site, now: string, limit: number) =>
   db
-    .select({ slug: contents.slug, language: contents.language, title: contents.title, intro: contents.intro, publishAt: contents.publishAt, updatedAt: contents.updatedAt, noindex: contents.noindex })
+    .select({
+      slug: contents.slug,
+      language: contents.language,
+      title: contents.title,
+      intro: contents.intro,
+      publishAt: contents.publishAt,
+      updatedAt: contents.updatedAt,
+      noindex: contents.noindex,
+    })
     .from(contents)
     .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), isPublic(now), eq(contents.noindex, false)))
     .orderBy(desc(contents.publishAt))
@@ -31,11 +39,16 @@ const urlset = (urls: { loc: string; lastmod: string }[]) =>
 export async function contentSitemap(db: Database, site: Site, origin: string, now: string): Promise<string> {
   // 50,000 URLs is the sitemap protocol's limit for one file.
   const rows = await indexable(db, site, now, 50_000);
-  return urlset(rows.map((r) => ({ loc: contentUrl(origin, site, r), lastmod: (r.updatedAt > (r.publishAt ?? "") ? r.updatedAt : r.publishAt!).slice(0, 10) })));
+  return urlset(
+    rows.map((r) => ({ loc: contentUrl(origin, site, r), lastmod: (r.updatedAt > (r.publishAt ?? "") ? r.updatedAt : r.publishAt!).slice(0, 10) })),
+  );
 }
 
 export async function categorySitemap(db: Database, site: Site, origin: string): Promise<string> {
-  const rows = await db.select({ slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)));
+  const rows = await db
+    .select({ slug: categories.slug })
+    .from(categories)
+    .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)));
   const lastmod = site.updatedAt.slice(0, 10);
   return urlset(rows.map((r) => ({ loc: `${origin}/c/${r.slug}`, lastmod })));
 }
@@ -46,7 +59,10 @@ export const robotsTxt = (origin: string) => `User-agent: *\nAllow: /\n\nSitemap
 export async function rssFeed(db: Database, site: Site, origin: string, now: string): Promise<string> {
   const rows = await indexable(db, site, now, 20);
   const items = rows
-    .map((r) => `<item><title>${xml(r.title)}</title><link>${xml(contentUrl(origin, site, r))}</link><guid>${xml(contentUrl(origin, site, r))}</guid><pubDate>${new Date(r.publishAt!).toUTCString()}</pubDate><description>${xml(r.intro)}</description></item>`)
+    .map(
+      (r) =>
+        `<item><title>${xml(r.title)}</title><link>${xml(contentUrl(origin, site, r))}</link><guid>${xml(contentUrl(origin, site, r))}</guid><pubDate>${new Date(r.publishAt!).toUTCString()}</pubDate><description>${xml(r.intro)}</description></item>`,
+    )
     .join("");
   return `${XML_HEAD}<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(site.name)}</title><link>${xml(`${origin}/`)}</link><description>${xml(site.seoDescription ?? site.name)}</description><atom:link href="${xml(`${origin}/feed.xml`)}" rel="self" type="application/rss+xml"/>${items}</channel></rss>\n`;
 }
@@ -56,7 +72,10 @@ export async function atomFeed(db: Database, site: Site, origin: string, now: st
   const rows = await indexable(db, site, now, 20);
   const updated = rows[0]?.publishAt ?? site.updatedAt;
   const entries = rows
-    .map((r) => `<entry><title>${xml(r.title)}</title><link href="${xml(contentUrl(origin, site, r))}"/><id>${xml(contentUrl(origin, site, r))}</id><updated>${r.updatedAt}</updated><published>${r.publishAt}</published><summary>${xml(r.intro)}</summary></entry>`)
+    .map(
+      (r) =>
+        `<entry><title>${xml(r.title)}</title><link href="${xml(contentUrl(origin, site, r))}"/><id>${xml(contentUrl(origin, site, r))}</id><updated>${r.updatedAt}</updated><published>${r.publishAt}</published><summary>${xml(r.intro)}</summary></entry>`,
+    )
     .join("");
   return `${XML_HEAD}<feed xmlns="http://www.w3.org/2005/Atom"><title>${xml(site.name)}</title><link href="${xml(`${origin}/`)}"/><link rel="self" href="${xml(`${origin}/atom.xml`)}"/><id>${xml(`${origin}/`)}</id><updated>${updated}</updated>${entries}</feed>\n`;
 }

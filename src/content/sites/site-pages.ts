@@ -128,7 +128,9 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     // An uploaded theme that is not active yet, shown to whoever has its preview link.
     const wanted = c.req.query("theme_preview");
     const preview =
-      wanted !== undefined && /^[a-z0-9-]{1,40}$/.test(wanted) && constantTimeEqual(c.req.query("token") ?? "", await previewToken(c.env.JWT_SECRET, stored.id, wanted));
+      wanted !== undefined &&
+      /^[a-z0-9-]{1,40}$/.test(wanted) &&
+      constantTimeEqual(c.req.query("token") ?? "", await previewToken(c.env.JWT_SECRET, stored.id, wanted));
     const site = preview ? { ...stored, theme: wanted } : stored;
     const theme = await loadTheme(c.env.THEMES, site.id, site.theme);
     if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
@@ -137,7 +139,10 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   const now = () => new Date().toISOString();
   const siteLanguage = new Map<number, string>();
   /** A content's URL: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
-  const item = <T extends { slug: string; language: string }>(i: T) => ({ ...i, url: i.language === siteLanguage.get(siteId) ? `/${i.slug}` : `/${i.language}/${i.slug}` });
+  const item = <T extends { slug: string; language: string }>(i: T) => ({
+    ...i,
+    url: i.language === siteLanguage.get(siteId) ? `/${i.slug}` : `/${i.language}/${i.slug}`,
+  });
 
   // An asset of this site's theme only: another site's path is a 404 here.
   app.get("/themes/:siteId/:theme/*", async (c) => {
@@ -155,7 +160,8 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     if (redirect) return c.redirect(redirect.toUrl, redirect.status as 301 | 302);
     await next();
   });
-  const xmlAnswer = (body: string, type: string) => new Response(body, { headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
+  const xmlAnswer = (body: string, type: string) =>
+    new Response(body, { headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
   const originOf = async (c: Context<AppEnv>) => siteOrigin(c.env, await siteOf(c));
   app.get("/ads/:id{[0-9]+}/click", async (c) => {
     const link = await recordClick(c.var.db, await siteOf(c), Number(c.req.param("id")));
@@ -163,7 +169,9 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
   });
   app.get("/robots.txt", async (c) => c.text(robotsTxt(await originOf(c))));
   app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(await originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));
-  app.get("/sitemap-contents.xml", async (c) => xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), await originOf(c), now()), "application/xml"));
+  app.get("/sitemap-contents.xml", async (c) =>
+    xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), await originOf(c), now()), "application/xml"),
+  );
   app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), await originOf(c)), "application/xml"));
   app.get("/feed.xml", async (c) => xmlAnswer(await rssFeed(c.var.db, await siteOf(c), await originOf(c), now()), "application/rss+xml"));
   app.get("/atom.xml", async (c) => xmlAnswer(await atomFeed(c.var.db, await siteOf(c), await originOf(c), now()), "application/atom+xml"));
@@ -178,7 +186,13 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     const page = pageOf(c);
     const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language, page, size: PAGE_SIZE }, now());
     const base = language === site.defaultLanguage ? "/" : `/${language}/`;
-    return { template: "index", status: 200, title: site.name, language, data: { contents: list.items.map(item), pagination: pagination(page, list.total), page_base: `${base}?page=` } };
+    return {
+      template: "index",
+      status: 200,
+      title: site.name,
+      language,
+      data: { contents: list.items.map(item), pagination: pagination(page, list.total), page_base: `${base}?page=` },
+    };
   };
   app.get("/", (c) => withTheme(c, (site) => home(c, site, site.defaultLanguage)));
   app.get("/tag/:tag", (c) =>
@@ -188,7 +202,12 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       const tag = c.req.param("tag").slice(0, 60);
       const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, page, size: PAGE_SIZE }, now());
       if (list.total === 0) return notFound;
-      return { template: "tag", status: 200, title: `#${tag}`, data: { tag, contents: list.items.map(item), pagination: pagination(page, list.total) } };
+      return {
+        template: "tag",
+        status: 200,
+        title: `#${tag}`,
+        data: { tag, contents: list.items.map(item), pagination: pagination(page, list.total) },
+      };
     }),
   );
   app.get("/search", (c) =>
@@ -200,12 +219,27 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
         ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, page, size: PAGE_SIZE }, now())
         : { items: [], total: 0 };
       // Result pages are not for search engines.
-      return { template: "search", status: 200, title: query || "Search", noindex: true, data: { query, contents: list.items.map(item), pagination: pagination(page, list.total), page_base: `/search?q=${encodeURIComponent(query)}&page=` } };
+      return {
+        template: "search",
+        status: 200,
+        title: query || "Search",
+        noindex: true,
+        data: {
+          query,
+          contents: list.items.map(item),
+          pagination: pagination(page, list.total),
+          page_base: `/search?q=${encodeURIComponent(query)}&page=`,
+        },
+      };
     }),
   );
   app.get("/c/:slug", (c) =>
     withTheme(c, async (site) => {
-      const [category] = await c.var.db.select().from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.slug, c.req.param("slug")))).limit(1);
+      const [category] = await c.var.db
+        .select()
+        .from(categories)
+        .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.slug, c.req.param("slug"))))
+        .limit(1);
       if (!category) return notFound;
       const page = pageOf(c);
       const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, page, size: PAGE_SIZE }, now());
@@ -222,7 +256,15 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
     const [found] = await c.var.db
       .select({ id: contents.id })
       .from(contents)
-      .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.slug, slug), eq(contents.language, language), isPublic(now())))
+      .where(
+        and(
+          eq(contents.tenantId, site.tenantId),
+          eq(contents.siteId, site.id),
+          eq(contents.slug, slug),
+          eq(contents.language, language),
+          isPublic(now()),
+        ),
+      )
       .limit(1);
     if (!found) return notFound;
     const content = await publishedContent(c.var.db, memberScope(site.tenantId), found.id, now());
@@ -239,7 +281,11 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       url: own,
       ...(image ? { image } : {}),
     };
-    const crumbs = [{ name: site.name, url: `${origin}/` }, ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })), { name: content.title, url: own }];
+    const crumbs = [
+      { name: site.name, url: `${origin}/` },
+      ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })),
+      { name: content.title, url: own },
+    ];
     const breadcrumbs = {
       "@context": "https://schema.org",
       "@type": "BreadcrumbList",
@@ -253,16 +299,26 @@ export function sitePages(siteId: number, parent: Context<AppEnv>) {
       noindex: content.seo.noindex,
       language,
       seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}), ...(image ? { image } : {}) },
-      data: { content: { ...content, categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), translations: content.translations.map(item) } },
+      data: {
+        content: {
+          ...content,
+          categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })),
+          translations: content.translations.map(item),
+        },
+      },
     };
   };
   /** Another language of the site: `/<lang>/` its home, `/<lang>/<slug>` its contents. */
   const otherLanguage = (site: Site, lang: string) => lang !== site.defaultLanguage && site.languages.includes(lang);
   app.get("/:slug", (c) =>
-    withTheme(c, (site) => (otherLanguage(site, c.req.param("slug")) ? home(c, site, c.req.param("slug")) : contentPage(c, site, c.req.param("slug"), site.defaultLanguage))),
+    withTheme(c, (site) =>
+      otherLanguage(site, c.req.param("slug")) ? home(c, site, c.req.param("slug")) : contentPage(c, site, c.req.param("slug"), site.defaultLanguage),
+    ),
   );
   app.get("/:lang/:slug", (c) =>
-    withTheme(c, async (site) => (otherLanguage(site, c.req.param("lang")) ? contentPage(c, site, c.req.param("slug"), c.req.param("lang")) : notFound)),
+    withTheme(c, async (site) =>
+      otherLanguage(site, c.req.param("lang")) ? contentPage(c, site, c.req.param("slug"), c.req.param("lang")) : notFound,
+    ),
   );
   app.notFound((c) => withTheme(c, async () => notFound));
   return app;

@@ -17,15 +17,25 @@ interface MenuItem {
 
 /** Menus with every link made a URL of the site. */
 export async function resolvedMenus(db: Database, site: Site) {
-  const menus = await db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu")));
+  const menus = await db
+    .select()
+    .from(contentTags)
+    .where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu")));
   if (!menus.length) return {};
   // Only the contents the menus name are read, not every content of the site.
-  const named = (items: MenuItem[]): number[] => items.flatMap((item) => [...(item.link.content !== undefined ? [item.link.content] : []), ...named(item.children ?? [])]);
+  const named = (items: MenuItem[]): number[] =>
+    items.flatMap((item) => [...(item.link.content !== undefined ? [item.link.content] : []), ...named(item.children ?? [])]);
   const contentIds = [...new Set(menus.flatMap((m) => named((m.definition as { items: MenuItem[] }).items)))];
   const [cats, linked] = await Promise.all([
-    db.select({ id: categories.id, slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id))),
+    db
+      .select({ id: categories.id, slug: categories.slug })
+      .from(categories)
+      .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id))),
     contentIds.length
-      ? db.select({ id: contents.id, slug: contents.slug, language: contents.language }).from(contents).where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), inArray(contents.id, contentIds)))
+      ? db
+          .select({ id: contents.id, slug: contents.slug, language: contents.language })
+          .from(contents)
+          .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), inArray(contents.id, contentIds)))
       : Promise.resolve([]),
   ]);
   const contentUrl = (id: number) => {
@@ -35,8 +45,13 @@ export async function resolvedMenus(db: Database, site: Site) {
   };
   const urlOf = (link: MenuItem["link"]) =>
     link.url ??
-    (link.category !== undefined ? `/c/${cats.find((c) => c.id === link.category)?.slug ?? ""}` : link.content !== undefined ? contentUrl(link.content) : `/tag/${encodeURIComponent(link.tag ?? "")}`);
-  const resolve = (items: MenuItem[]): unknown[] => items.map((item) => ({ label: item.label, url: urlOf(item.link), children: resolve(item.children ?? []) }));
+    (link.category !== undefined
+      ? `/c/${cats.find((c) => c.id === link.category)?.slug ?? ""}`
+      : link.content !== undefined
+        ? contentUrl(link.content)
+        : `/tag/${encodeURIComponent(link.tag ?? "")}`);
+  const resolve = (items: MenuItem[]): unknown[] =>
+    items.map((item) => ({ label: item.label, url: urlOf(item.link), children: resolve(item.children ?? []) }));
   return Object.fromEntries(menus.map((m) => [m.name, resolve((m.definition as { items: MenuItem[] }).items)]));
 }
 
@@ -56,7 +71,10 @@ export async function resolvedTags(db: Database, site: Site, now: string, names:
   const resolved: Record<string, unknown> = {};
   if (names !== "all" && names.size === 0) return resolved;
   const named = names === "all" ? [] : [inArray(contentTags.name, [...names])];
-  const tags = await db.select().from(contentTags).where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), ne(contentTags.type, "menu"), ...named));
+  const tags = await db
+    .select()
+    .from(contentTags)
+    .where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), ne(contentTags.type, "menu"), ...named));
   for (const tag of tags) resolved[tag.name] = await resolvedTag(db, site, tag, now);
   return resolved;
 }
@@ -66,17 +84,33 @@ export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now
   const definition = tag.definition as TagDefinition;
   if (tag.type === "taxonomy") {
     const cats = definition.categories?.length
-      ? await db.select({ id: categories.id, name: categories.name, slug: categories.slug }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), inArray(categories.id, definition.categories)))
+      ? await db
+          .select({ id: categories.id, name: categories.name, slug: categories.slug })
+          .from(categories)
+          .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), inArray(categories.id, definition.categories)))
       : [];
-    return { categories: cats.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })), tags: (definition.tags ?? []).map((name) => ({ name, url: `/tag/${encodeURIComponent(name)}` })) };
+    return {
+      categories: cats.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })),
+      tags: (definition.tags ?? []).map((name) => ({ name, url: `/tag/${encodeURIComponent(name)}` })),
+    };
   }
   const categoryId = definition.categories?.[0];
   // A category deleted since the tag was saved resolves to no contents: one stale tag never takes every page of the site down.
   if (categoryId !== undefined) {
-    const [exists] = await db.select({ id: categories.id }).from(categories).where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.id, categoryId))).limit(1);
+    const [exists] = await db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), eq(categories.id, categoryId)))
+      .limit(1);
     if (!exists) return [];
   }
-  const list = await listPublished(db, memberScope(site.tenantId), site, { categoryId, tag: definition.tags?.[0], page: 1, size: definition.limit ?? 10 }, now);
+  const list = await listPublished(
+    db,
+    memberScope(site.tenantId),
+    site,
+    { categoryId, tag: definition.tags?.[0], page: 1, size: definition.limit ?? 10 },
+    now,
+  );
   const items = list.items.map((i) => ({ ...i, url: `/${i.slug}` }));
   if (definition.order === "oldest") items.reverse();
   if (definition.order === "title") items.sort((a, b) => a.title.localeCompare(b.title));

@@ -36,7 +36,10 @@ let engine: Promise<Engine> | undefined;
 /** minijinja (Jinja2, in WebAssembly, no code generation), instantiated on the first render of the isolate. */
 function loadEngine(): Promise<Engine> {
   engine ??= (async () => {
-    const [glue, { default: module }] = await Promise.all([import("minijinja-js/dist/web/minijinja_js.js"), import("../../../build/template-engine/minijinja_js_bg.wasm")]);
+    const [glue, { default: module }] = await Promise.all([
+      import("minijinja-js/dist/web/minijinja_js.js"),
+      import("../../../build/template-engine/minijinja_js_bg.wasm"),
+    ]);
     let instance: WebAssembly.Instance | undefined;
     let imports: WebAssembly.Imports = {};
     // wasm-bindgen's glue keeps the exports of the one instance it makes, for good: it is handed a
@@ -83,7 +86,8 @@ function loadEngine(): Promise<Engine> {
 /** A trap or a stack overflow inside the engine: the instance cannot be trusted after either. */
 const isTrap = (error: unknown) => error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const trapped = (name: string, error: unknown) => new TemplateLimitError(`${name}: stopped at the engine's ${ENGINE_MEMORY_BYTES / 1024 / 1024} MB of memory (${messageOf(error)})`);
+const trapped = (name: string, error: unknown) =>
+  new TemplateLimitError(`${name}: stopped at the engine's ${ENGINE_MEMORY_BYTES / 1024 / 1024} MB of memory (${messageOf(error)})`);
 
 /**
  * A set of templates, parsed once and kept: `extends`, `include`, `import` resolve among them.
@@ -129,7 +133,8 @@ export async function templateSet(templates: Record<string, string>): Promise<{ 
         engine.replace();
         throw trapped(name, error);
       }
-      if (html.length > MAX_RENDER_LENGTH) throw new TemplateLimitError(`${name}: writes more than ${MAX_RENDER_LENGTH.toLocaleString("en")} characters`);
+      if (html.length > MAX_RENDER_LENGTH)
+        throw new TemplateLimitError(`${name}: writes more than ${MAX_RENDER_LENGTH.toLocaleString("en")} characters`);
       return html;
     },
   };

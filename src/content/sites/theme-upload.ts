@@ -15,12 +15,29 @@ const REFERENCES = /\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']/g
 
 const refuse = (message: string) => new ApiError(400, `theme: ${message}`);
 
-const sampleContent = { id: 1, title: "A title", slug: "a-title", url: "/a-title", intro: "An intro.", coverImages: null, publishAt: "2026-01-01T00:00:00.000Z", language: "en", tags: ["news"] };
+const sampleContent = {
+  id: 1,
+  title: "A title",
+  slug: "a-title",
+  url: "/a-title",
+  intro: "An intro.",
+  coverImages: null,
+  publishAt: "2026-01-01T00:00:00.000Z",
+  language: "en",
+  tags: ["news"],
+};
 /** What a page's templates read (site-pages.ts renderPage, docs/themes.md), with one of everything, for the upload's trial render. */
 const SAMPLE_CONTEXT = {
   site: { id: 1, name: "Site", slug: "site", languages: ["en"], defaultLanguage: "en" },
   page: { language: "en", path: "/" },
-  seo: { title: "A title · Site", description: "A description.", canonical: "https://site.example/", noindex: false, image: null, jsonld: [{ "@type": "Article" }] },
+  seo: {
+    title: "A title · Site",
+    description: "A description.",
+    canonical: "https://site.example/",
+    noindex: false,
+    image: null,
+    jsonld: [{ "@type": "Article" }],
+  },
   menus: { main: [{ label: "Home", url: "/", children: [] }] },
   tags: {},
   ads: {},
@@ -39,7 +56,12 @@ const SAMPLE_CONTEXT = {
 /** What a path inside the zip must be: relative, inside one of the four folders, of an allowed type. */
 function checkedPath(name: string): string {
   const path = name.replace(/^[^/]+\/(?=(layouts|templates|assets|locales)\/)/, "");
-  if (path.startsWith("/") || /^[a-z]:/i.test(path) || path.includes("\\") || path.split("/").some((part) => part === ".." || part === "." || part === "")) {
+  if (
+    path.startsWith("/") ||
+    /^[a-z]:/i.test(path) ||
+    path.includes("\\") ||
+    path.split("/").some((part) => part === ".." || part === "." || part === "")
+  ) {
     throw refuse(`${name}: paths must be relative and stay inside the theme`);
   }
   if (!FOLDERS.includes(path.split("/")[0]!)) throw refuse(`${name}: files belong in ${FOLDERS.join(", ")}`);
@@ -137,7 +159,8 @@ export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string
     const listed = centralDirectory(zip).filter((entry) => !entry.name.endsWith("/"));
     if (listed.length > MAX_FILES) throw refuse(`more than ${MAX_FILES} files`);
     // What the files declare is checked before anything is inflated; unpacked() holds each to it.
-    if (listed.reduce((sum, entry) => sum + entry.size, 0) > MAX_UNPACKED_BYTES) throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
+    if (listed.reduce((sum, entry) => sum + entry.size, 0) > MAX_UNPACKED_BYTES)
+      throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
     const files = listed.map((entry) => ({ path: checkedPath(entry.name), entry }));
     for (const { path, entry } of files) entries.push([path, await unpacked(zip, entry)]);
   } catch (error) {

@@ -69,7 +69,9 @@ export const forgetThemeListing = (siteId: number, theme: string) => listings.de
  */
 export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string): Promise<LoadedTheme | undefined> {
   const prefix = themePrefix(siteId, theme);
-  const objects = (await listTheme(bucket, prefix)).filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
+  const objects = (await listTheme(bucket, prefix)).filter((o) =>
+    /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)),
+  );
   if (!objects.length) return undefined;
   const version = await digest(objects.map((o) => `${o.key}:${o.etag}`).join("\n"));
   const key = `${siteId}/${theme}`;
@@ -78,7 +80,9 @@ export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string)
   const theme_ = (async (): Promise<LoadedTheme> => {
     const files = await Promise.all(objects.map(async (o) => [o.key.slice(prefix.length), await (await bucket.get(o.key))!.text()] as const));
     const templates = Object.fromEntries(files.filter(([name]) => name.endsWith(".j2")));
-    const locales = Object.fromEntries(files.filter(([name]) => name.startsWith("locales/")).map(([name, text]) => [name.slice(8, -5), JSON.parse(text) as Record<string, string>]));
+    const locales = Object.fromEntries(
+      files.filter(([name]) => name.startsWith("locales/")).map(([name, text]) => [name.slice(8, -5), JSON.parse(text) as Record<string, string>]),
+    );
     const set = await templateSet(templates);
     return {
       version,
@@ -152,5 +156,12 @@ export async function themeAsset(bucket: R2Bucket, siteId: number, theme: string
   if (!type || path.split("/").some((segment) => segment === ".." || segment === "")) return undefined;
   const object = await bucket.get(`${themePrefix(siteId, theme)}assets/${path}`);
   if (!object) return undefined;
-  return new Response(object.body, { headers: { "Content-Type": type, ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable", "Content-Security-Policy": ASSET_POLICY } });
+  return new Response(object.body, {
+    headers: {
+      "Content-Type": type,
+      ETag: object.httpEtag,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "Content-Security-Policy": ASSET_POLICY,
+    },
+  });
 }

@@ -41,7 +41,10 @@ function readPlainText(bytes: Uint8Array): DocumentText {
   const lines = text.split(/(\r?\n)/);
   const core = (line: string) => line.trim();
   return {
-    texts: lines.filter((l) => !/^\r?\n$/.test(l)).map(core).filter(Boolean),
+    texts: lines
+      .filter((l) => !/^\r?\n$/.test(l))
+      .map(core)
+      .filter(Boolean),
     rebuild(translations) {
       const out = lines.map((line) => {
         const key = core(line);
@@ -75,16 +78,20 @@ const baseLanguage = (code: string) => code.toLowerCase().split(/[-_]/)[0]!;
 
 /** I1: checks the document by its content, collects its text, translates it and writes it back. */
 export async function translateDocument(env: Bindings, bytes: Uint8Array, request: DocumentRequest): Promise<TranslatedDocument> {
-  if (bytes.length > MAX_DOCUMENT_BYTES) throw new ApiError(413, `documentBase64: the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
+  if (bytes.length > MAX_DOCUMENT_BYTES)
+    throw new ApiError(413, `documentBase64: the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
   const targetLang = baseLanguage(request.targetLang);
   if (request.fileType === "pdf" && !PDF_TARGET_LANGUAGES.has(targetLang)) {
-    throw badRequest(`targetLang: a translated PDF is drawn with the standard Latin fonts, which cannot write ${languageName(targetLang)}; send a docx instead`);
+    throw badRequest(
+      `targetLang: a translated PDF is drawn with the standard Latin fonts, which cannot write ${languageName(targetLang)}; send a docx instead`,
+    );
   }
   const translator = translatorFor(env);
   const document = await readDocument(bytes, request);
   const sourceLang = request.sourceLang ? baseLanguage(request.sourceLang) : detectLanguage(document.texts.join("\n").slice(0, 5000), 1)?.code;
   if (!sourceLang) throw badRequest("sourceLang: the document's language could not be detected; give sourceLang");
-  const translations = sourceLang === targetLang ? new Map(document.texts.map((t) => [t, t])) : await translateAll(translator, document.texts, sourceLang, targetLang);
+  const translations =
+    sourceLang === targetLang ? new Map(document.texts.map((t) => [t, t])) : await translateAll(translator, document.texts, sourceLang, targetLang);
   const characterCount = [...new Set(document.texts)].reduce((sum, t) => sum + t.length, 0);
   return { document: await document.rebuild(translations), sourceLang, targetLang, characterCount, engine: translator.provider };
 }

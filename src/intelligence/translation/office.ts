@@ -47,8 +47,15 @@ export function unzipOffice(bytes: Uint8Array, type: OfficeType): Unzipped {
       filter(file) {
         entries++;
         total += file.originalSize;
-        if (entries > MAX_ENTRIES || total > MAX_UNCOMPRESSED_BYTES || (file.originalSize > 1024 * 1024 && file.originalSize > file.size * MAX_RATIO)) {
-          throw new ApiError(413, `documentBase64: the archive expands beyond ${MAX_UNCOMPRESSED_BYTES / 1024 / 1024} MB or ${MAX_RATIO}:1 (a zip bomb?)`);
+        if (
+          entries > MAX_ENTRIES ||
+          total > MAX_UNCOMPRESSED_BYTES ||
+          (file.originalSize > 1024 * 1024 && file.originalSize > file.size * MAX_RATIO)
+        ) {
+          throw new ApiError(
+            413,
+            `documentBase64: the archive expands beyond ${MAX_UNCOMPRESSED_BYTES / 1024 / 1024} MB or ${MAX_RATIO}:1 (a zip bomb?)`,
+          );
         }
         return true;
       },
@@ -125,7 +132,11 @@ export function readOfficeText(files: Unzipped, type: OfficeType): OfficeText {
     if (!part) continue;
     let document: ReturnType<DOMParser["parseFromString"]>;
     try {
-      document = new DOMParser({ onError: (level, message) => { if (level !== "warning") throw new Error(message); } }).parseFromString(new TextDecoder().decode(files[name]), "text/xml");
+      document = new DOMParser({
+        onError: (level, message) => {
+          if (level !== "warning") throw new Error(message);
+        },
+      }).parseFromString(new TextDecoder().decode(files[name]), "text/xml");
     } catch {
       throw badRequest(`documentBase64: ${name} in the ${type} document is not well-formed XML`);
     }

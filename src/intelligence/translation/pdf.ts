@@ -12,7 +12,31 @@ interface TextItem {
 }
 
 /** Target languages whose letters the PDF standard fonts (WinAnsi) can draw. */
-export const PDF_TARGET_LANGUAGES = new Set(["en", "de", "fr", "es", "it", "pt", "nl", "da", "sv", "no", "nb", "fi", "is", "ca", "gl", "eu", "ga", "af", "id", "ms", "sw", "tl", "et"]);
+export const PDF_TARGET_LANGUAGES = new Set([
+  "en",
+  "de",
+  "fr",
+  "es",
+  "it",
+  "pt",
+  "nl",
+  "da",
+  "sv",
+  "no",
+  "nb",
+  "fi",
+  "is",
+  "ca",
+  "gl",
+  "eu",
+  "ga",
+  "af",
+  "id",
+  "ms",
+  "sw",
+  "tl",
+  "et",
+]);
 
 export interface PdfText {
   texts: string[];
@@ -57,10 +81,22 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
         const translated = translations.get(item.text);
         if (translated === undefined) continue;
         // Letters outside WinAnsi lose their accents rather than break the page.
-        const text = [...translated.normalize("NFC")].map((ch) => (drawable.has(ch.codePointAt(0)!) ? ch : ch.normalize("NFD")[0]!)).filter((ch) => drawable.has(ch.codePointAt(0)!)).join("");
+        const text = [...translated.normalize("NFC")]
+          .map((ch) => (drawable.has(ch.codePointAt(0)!) ? ch : ch.normalize("NFD")[0]!))
+          .filter((ch) => drawable.has(ch.codePointAt(0)!))
+          .join("");
         const page = pages[item.page]!;
-        const size = Math.max(4, Math.min(item.height, item.width > 0 ? (item.height * item.width) / Math.max(1, font.widthOfTextAtSize(text, item.height)) : item.height));
-        page.drawRectangle({ x: item.x, y: item.y - item.height * 0.25, width: Math.max(item.width, font.widthOfTextAtSize(text, size)), height: item.height * 1.2, color: rgb(1, 1, 1) });
+        const size = Math.max(
+          4,
+          Math.min(item.height, item.width > 0 ? (item.height * item.width) / Math.max(1, font.widthOfTextAtSize(text, item.height)) : item.height),
+        );
+        page.drawRectangle({
+          x: item.x,
+          y: item.y - item.height * 0.25,
+          width: Math.max(item.width, font.widthOfTextAtSize(text, size)),
+          height: item.height * 1.2,
+          color: rgb(1, 1, 1),
+        });
         page.drawText(text, { x: item.x, y: item.y, size, font, color: rgb(0, 0, 0) });
       }
       return original.save();

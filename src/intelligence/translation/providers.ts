@@ -19,19 +19,22 @@ const providerFailed = (provider: TranslationProvider, detail: string) => new Ap
 
 /** The configured translator: TRANSLATION_PROVIDER when set, else the first provider with settings. */
 export function translatorFor(env: Bindings): Translator {
-  const chosen = (env.TRANSLATION_PROVIDER as TranslationProvider | undefined) ??
+  const chosen =
+    (env.TRANSLATION_PROVIDER as TranslationProvider | undefined) ??
     (env.AI ? "workers-ai" : env.LIBRETRANSLATE_URL ? "libretranslate" : env.OPENAI_BASE_URL && env.OPENAI_API_KEY ? "openai" : undefined);
   switch (chosen) {
     case undefined:
       throw new ApiError(503, NOT_CONFIGURED);
     case "workers-ai":
-      if (!env.AI) throw new ApiError(503, "TRANSLATION_PROVIDER is workers-ai but the Workers AI binding AI is missing ([ai] binding = \"AI\" in wrangler.toml)");
+      if (!env.AI)
+        throw new ApiError(503, 'TRANSLATION_PROVIDER is workers-ai but the Workers AI binding AI is missing ([ai] binding = "AI" in wrangler.toml)');
       return workersAiTranslator(env);
     case "libretranslate":
       if (!env.LIBRETRANSLATE_URL) throw new ApiError(503, "TRANSLATION_PROVIDER is libretranslate but LIBRETRANSLATE_URL is not set");
       return libreTranslator(env, env.LIBRETRANSLATE_URL);
     case "openai":
-      if (!env.OPENAI_BASE_URL || !env.OPENAI_API_KEY) throw new ApiError(503, "TRANSLATION_PROVIDER is openai but OPENAI_BASE_URL or OPENAI_API_KEY is not set");
+      if (!env.OPENAI_BASE_URL || !env.OPENAI_API_KEY)
+        throw new ApiError(503, "TRANSLATION_PROVIDER is openai but OPENAI_BASE_URL or OPENAI_API_KEY is not set");
       return openAiTranslator(env, env.OPENAI_BASE_URL, env.OPENAI_API_KEY);
     default:
       throw new ApiError(503, `TRANSLATION_PROVIDER must be one of ${TRANSLATION_PROVIDERS.join(", ")}, not "${String(chosen)}"`);
@@ -48,7 +51,11 @@ function workersAiTranslator(env: Bindings): Translator {
         const batch = await Promise.all(
           texts.slice(i, i + 4).map(async (text) => {
             try {
-              const result = await runModel<{ translated_text?: string }>(env, WORKERS_AI_MODELS.translation, { text, source_lang: sourceLang, target_lang: targetLang });
+              const result = await runModel<{ translated_text?: string }>(env, WORKERS_AI_MODELS.translation, {
+                text,
+                source_lang: sourceLang,
+                target_lang: targetLang,
+              });
               if (typeof result.translated_text !== "string") throw new Error("no translated_text in the answer");
               return result.translated_text;
             } catch (error) {
@@ -63,7 +70,13 @@ function workersAiTranslator(env: Bindings): Translator {
   };
 }
 
-async function postJson(provider: TranslationProvider, env: Bindings, url: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+async function postJson(
+  provider: TranslationProvider,
+  env: Bindings,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -73,7 +86,10 @@ async function postJson(provider: TranslationProvider, env: Bindings, url: strin
       signal: AbortSignal.timeout(aiTimeoutMs(env)),
     });
   } catch (error) {
-    throw providerFailed(provider, error instanceof Error && error.name === "TimeoutError" ? `no answer within ${aiTimeoutMs(env)} ms` : "not reachable");
+    throw providerFailed(
+      provider,
+      error instanceof Error && error.name === "TimeoutError" ? `no answer within ${aiTimeoutMs(env)} ms` : "not reachable",
+    );
   }
   if (!response.ok) throw providerFailed(provider, `HTTP ${response.status}`);
   try {
@@ -127,7 +143,12 @@ function openAiTranslator(env: Bindings, baseUrl: string, apiKey: string): Trans
       const content = answer.choices?.[0]?.message?.content ?? "";
       let translated: unknown;
       try {
-        translated = JSON.parse(content.trim().replace(/^```(?:json)?/, "").replace(/```$/, ""));
+        translated = JSON.parse(
+          content
+            .trim()
+            .replace(/^```(?:json)?/, "")
+            .replace(/```$/, ""),
+        );
       } catch {
         throw providerFailed("openai", "the model did not answer with a JSON array");
       }

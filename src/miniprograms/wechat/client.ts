@@ -40,7 +40,11 @@ export async function fetchWeChatImage(transport: WeChatTransport, path: string,
 }
 
 /** An image upload as temporary material (cgi-bin/media/upload): its media_id. */
-export async function uploadWeChatMedia(transport: WeChatTransport, accessToken: string, image: { bytes: Uint8Array; type: string; filename: string }): Promise<string> {
+export async function uploadWeChatMedia(
+  transport: WeChatTransport,
+  accessToken: string,
+  image: { bytes: Uint8Array; type: string; filename: string },
+): Promise<string> {
   const form = new FormData();
   form.append("media", new Blob([image.bytes], { type: image.type }), image.filename);
   const response = await send(transport, "/cgi-bin/media/upload", { access_token: accessToken, type: "image" }, { form });
@@ -79,7 +83,10 @@ async function send(transport: WeChatTransport, path: string, query: Query, body
 /** Whether WeChat said "system busy" (-1); the body is read from a clone, the response stays whole. */
 async function isBusy(response: Response): Promise<boolean> {
   if (!(response.headers.get("Content-Type") ?? "").includes("json")) return false;
-  const answer = (await response.clone().json().catch(() => null)) as WeChatAnswer | null;
+  const answer = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as WeChatAnswer | null;
   return answer?.errcode === -1;
 }
 

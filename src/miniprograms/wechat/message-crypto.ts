@@ -23,7 +23,8 @@ export function aesKeyOf(encodingAesKey: string): Uint8Array<ArrayBuffer> {
 const sortedSha1 = async (parts: string[]) => toHex(await crypto.subtle.digest("SHA-1", encoder.encode([...parts].sort().join(""))));
 
 /** A push's msg_signature: over the token, timestamp, nonce and ciphertext. */
-export const messageSignature = (token: string, timestamp: string, nonce: string, encrypted: string): Promise<string> => sortedSha1([token, timestamp, nonce, encrypted]);
+export const messageSignature = (token: string, timestamp: string, nonce: string, encrypted: string): Promise<string> =>
+  sortedSha1([token, timestamp, nonce, encrypted]);
 
 /** A push's signature: over the token, timestamp and nonce only, so it is checked before the body is read. */
 export const querySignature = (token: string, timestamp: string, nonce: string): Promise<string> => sortedSha1([token, timestamp, nonce]);
@@ -137,7 +138,8 @@ export function xmlFields(xml: string): Record<string, string> {
 
 const NAME = /^[A-Za-z_]\w*$/;
 
-const decodeEntities = (text: string) => text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[name]!);
+const decodeEntities = (text: string) =>
+  text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[name]!);
 
 /** Flat XML as WeChat writes it, every value in CDATA. */
 export function xmlOf(fields: Record<string, string | number>): string {

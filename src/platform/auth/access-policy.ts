@@ -86,14 +86,18 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const decision = await consumeRateLimit(c.env.KV, waitUntil, subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
-  if (!decision.allowed) throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);
+  if (!decision.allowed)
+    throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);
   // An hourly budget the operator pays for counts per owning account too: more tenants buy no more.
   const hourly = windows.filter((window) => window.name === "hour");
   if (principal.tenant?.accountId && rule.hourly && hourly.length) {
     const account = await consumeRateLimit(c.env.KV, waitUntil, `account:${principal.tenant.accountId}:${rule.hourly}`, hourly);
     if (!account.allowed) {
       for (const [name, value] of Object.entries(account.headers)) c.header(name, value);
-      throw new ApiError(429, `The hourly budget of the account that owns this tenant is spent (shared by all its tenants); retry after ${account.headers["Retry-After"]} s`);
+      throw new ApiError(
+        429,
+        `The hourly budget of the account that owns this tenant is spent (shared by all its tenants); retry after ${account.headers["Retry-After"]} s`,
+      );
     }
   }
 }

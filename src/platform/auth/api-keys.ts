@@ -79,7 +79,13 @@ export async function findKeyByToken(db: Database, token: string, primary?: Data
   const hash = await sha256Hex(token);
   const cached = verifiedKeys.get(hash);
   if (cached) return cached.found;
-  const lookup = (from: Database) => from.select({ key: apiKeys, user: users }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.tokenHash, hash)).limit(1);
+  const lookup = (from: Database) =>
+    from
+      .select({ key: apiKeys, user: users })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.tokenHash, hash))
+      .limit(1);
   // A key made a moment ago may not have reached the replica that answered: the primary has it.
   let [row] = await lookup(db);
   if (!row && primary) [row] = await lookup(primary);

@@ -75,7 +75,9 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   const version = c.req.header("X-Signature-Version") ?? "1";
   if (version !== "1" && version !== "2") throw unauthorized("X-Signature-Version must be 1 or 2");
   if (version === "1" && c.env.SIGNATURE_VERSIONS === "2") {
-    throw unauthorized("X-Signature-Version: 2 is required: this service no longer accepts version 1 signatures, which do not bind the method and path");
+    throw unauthorized(
+      "X-Signature-Version: 2 is required: this service no longer accepts version 1 signatures, which do not bind the method and path",
+    );
   }
   const nonceKey = `nonce:${keyId}:${nonce}`;
   // Read while the signature is computed; only a good signature writes the nonce (below), so that

@@ -1,14 +1,4 @@
-export const SCOPE_RESOURCES = [
-  "taxrate",
-  "reference",
-  "ai",
-  "tokens",
-  "users",
-  "pickup",
-  "miniprogram",
-  "content",
-  "scheduler",
-] as const;
+export const SCOPE_RESOURCES = ["taxrate", "reference", "ai", "tokens", "users", "pickup", "miniprogram", "content", "scheduler"] as const;
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 
 /** `<resource>:<action>`, `<resource>:*` or `*`; a key granted no scopes has full access. */

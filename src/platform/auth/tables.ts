@@ -8,7 +8,6 @@ export type Plan = (typeof PLANS)[number];
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-
 /** Every credential belongs to a user; deactivating the user stops all of them at once. */
 export const users = sqliteTable(
   "users",
@@ -40,7 +39,10 @@ export const apiKeys = sqliteTable(
     tokenHash: text("token_hash").notNull(),
     maskedToken: text("masked_token").notNull(),
     encryptedSecret: text("encrypted_secret").notNull(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    scopes: text("scopes", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     plan: text("plan", { enum: PLANS }),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: text("created_at").notNull().default(currentTimestamp),

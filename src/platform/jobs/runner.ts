@@ -86,13 +86,7 @@ async function fetchFeed(job: JobDefinition, env: Bindings): Promise<Feed> {
  * One run: record it, read the feed (or take the one given), plan the changes, refuse a plan that
  * would change too large a share of the records, apply the rest in one batch, record the end.
  */
-export async function runJob(
-  db: Database,
-  env: Bindings,
-  job: JobDefinition,
-  trigger: Trigger,
-  given?: Feed,
-): Promise<JobRun> {
+export async function runJob(db: Database, env: Bindings, job: JobDefinition, trigger: Trigger, given?: Feed): Promise<JobRun> {
   const now = new Date().toISOString();
   const [run] = await db
     .insert(jobRuns)
