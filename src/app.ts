@@ -69,6 +69,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     accessPolicy(
       groups.flatMap((g) => g.access),
       Object.assign({}, ...groups.map((g) => g.credentials ?? {})),
+      Object.fromEntries(groups.flatMap((g) => Object.entries(g.hourlyLimits ?? {}))),
     ),
   );
   app.onError(handleError);

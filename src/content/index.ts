@@ -39,6 +39,8 @@ export const content: GroupModule = {
     // The console's page and files hold no data: everything it shows comes from the admin API.
     { prefix: CONSOLE_PATH, credential: "public" },
   ],
+  // Generation is paid by the operator (docs/content.md says why these figures).
+  hourlyLimits: { "content-article": 20, "content-skills": 500 },
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, c.env, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },

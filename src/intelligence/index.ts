@@ -16,6 +16,7 @@ export const intelligence: GroupModule = {
     { prefix: `${base}/qrcode`, credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-qrcode" },
     { prefix: base, credential: "data-key", resource: "ai", readOnly: true, hourly: "ai" },
   ],
+  hourlyLimits: { ai: 10_000, "ai-translate": 50, "ai-qrcode": 500 },
   // A 10 MB document in base64 inside bizContent.
   bodyLimits: { [`${base}/translate/document`]: 15 * 1024 * 1024 },
   mount: base,

@@ -38,6 +38,8 @@ export interface GroupModule {
   surfaces: Surface[];
   /** Who may call what, by path prefix; a route that no rule covers is closed. */
   access: AccessRule[];
+  /** Requests per key and hour, by the limit group its access rules name (`hourly`); `RATE_LIMITS` may override them. */
+  hourlyLimits?: Record<string, number>;
   /** Credential kinds the group brings (its own tokens), by the name its rules use. */
   credentials?: Record<string, Authenticator>;
   /** Larger request bodies than the service's 1 MiB, by path (`*` stands for one segment). */

@@ -23,24 +23,24 @@ export const rateLimitsOverrideSchema = z.strictObject({
   perHour: perHourSchema.optional(),
 });
 
-/** The interface's figures; `RATE_LIMITS` (JSON, same shape, partial) overrides them. */
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  perMinute: { free: 60, basic: 300, enterprise: 1000, internal: null },
-  perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500, "content-article": 20, "content-skills": 500 },
-};
+/** The interface's figures per minute; the hourly ones are the groups' (GroupModule.hourlyLimits). `RATE_LIMITS` (JSON, same shape, partial) overrides both. */
+export const DEFAULT_PER_MINUTE: RateLimits["perMinute"] = { free: 60, basic: 300, enterprise: 1000, internal: null };
 
-const parsedLimits = new Map<string, RateLimits>();
+// Per set of declared hourly limits (one per app), then per RATE_LIMITS text.
+const parsedLimits = new WeakMap<RateLimits["perHour"], Map<string, RateLimits>>();
 
-export function rateLimits(env: Pick<Bindings, "RATE_LIMITS">): RateLimits {
+export function rateLimits(env: Pick<Bindings, "RATE_LIMITS">, declaredPerHour: RateLimits["perHour"]): RateLimits {
   const raw = env.RATE_LIMITS ?? "";
-  let limits = parsedLimits.get(raw);
+  let byText = parsedLimits.get(declaredPerHour);
+  if (!byText) parsedLimits.set(declaredPerHour, (byText = new Map()));
+  let limits = byText.get(raw);
   if (!limits) {
     const override = raw ? rateLimitsOverrideSchema.parse(JSON.parse(raw)) : {};
     limits = {
-      perMinute: { ...DEFAULT_RATE_LIMITS.perMinute, ...override.perMinute },
-      perHour: { ...DEFAULT_RATE_LIMITS.perHour, ...override.perHour },
+      perMinute: { ...DEFAULT_PER_MINUTE, ...override.perMinute },
+      perHour: { ...declaredPerHour, ...override.perHour },
     };
-    parsedLimits.set(raw, limits);
+    byText.set(raw, limits);
   }
   return limits;
 }

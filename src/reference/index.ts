@@ -10,6 +10,7 @@ export const reference: GroupModule = {
   title: "O open reference data",
   surfaces: [{ prefix: REFERENCE_BASE_PATH, envelope: "data" }],
   access: [{ prefix: REFERENCE_BASE_PATH, credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" }],
+  hourlyLimits: { reference: 1000 },
   mount: REFERENCE_BASE_PATH,
   router: referenceRoutes,
   jobs: REFERENCE_JOBS,

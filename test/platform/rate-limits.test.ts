@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../src/platform/auth/api-keys";
 import { database } from "../../src/platform/database";
-import { DEFAULT_RATE_LIMITS, rateLimits } from "../../src/platform/rate-limit";
+import { GROUPS } from "../../src/groups";
+import { DEFAULT_PER_MINUTE, rateLimits } from "../../src/platform/rate-limit";
 import { bearer, createUser, sessionFor } from "../helpers/accounts";
 import { createTestKey, type TestKey } from "../helpers/credentials";
 import { call, getWithSecret } from "../helpers/requests";
@@ -123,9 +124,11 @@ describe("API4 · per-hour limits by endpoint group", () => {
 });
 
 describe("configuration", () => {
-  it("defaults to the interface's figures", () => {
-    expect(rateLimits({})).toEqual(DEFAULT_RATE_LIMITS);
-    expect(DEFAULT_RATE_LIMITS).toEqual({
+  const declared = Object.fromEntries(GROUPS.flatMap((g) => Object.entries(g.hourlyLimits ?? {})));
+
+  it("defaults to the interface's figures, the hourly ones as the groups declare them", () => {
+    expect(rateLimits({}, declared)).toEqual({ perMinute: DEFAULT_PER_MINUTE, perHour: declared });
+    expect(rateLimits({}, declared)).toEqual({
       perMinute: { free: 60, basic: 300, enterprise: 1000, internal: null },
       // The interface's figures, and group C's skills (docs/content.md says why these).
       perHour: { reference: 1000, ai: 10_000, "ai-translate": 50, "ai-qrcode": 500, "content-article": 20, "content-skills": 500 },
@@ -133,12 +136,12 @@ describe("configuration", () => {
   });
 
   it("takes overrides from RATE_LIMITS and keeps the rest", () => {
-    const limits = rateLimits({ RATE_LIMITS: JSON.stringify({ perMinute: { free: 10 } }) });
+    const limits = rateLimits({ RATE_LIMITS: JSON.stringify({ perMinute: { free: 10 } }) }, declared);
     expect(limits.perMinute).toEqual({ free: 10, basic: 300, enterprise: 1000, internal: null });
     expect(limits.perHour.reference).toBe(1000);
   });
 
   it("refuses a malformed override instead of running without limits", () => {
-    expect(() => rateLimits({ RATE_LIMITS: JSON.stringify({ perMinute: { free: -1 } }) })).toThrow();
+    expect(() => rateLimits({ RATE_LIMITS: JSON.stringify({ perMinute: { free: -1 } }) }, declared)).toThrow();
   });
 });

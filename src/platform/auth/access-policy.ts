@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { consumeRateLimit, rateLimits, windowsFor } from "../rate-limit";
+import { consumeRateLimit, type RateLimits, rateLimits, windowsFor } from "../rate-limit";
 import { authenticateBearer } from "./bearer";
 import { authenticateDataClient } from "./data-client";
 import type { Principal } from "./principal";
@@ -27,7 +27,7 @@ export interface AccessRule {
   /** The scope resource; the action is `read` for GET (and for every data query), else `write`. */
   resource?: ScopeResource;
   readOnly?: boolean;
-  /** The per-hour limit group of the interface's Limits table, where one applies. */
+  /** The per-hour limit group of the interface's Limits table, where one applies: a name of some group's `hourlyLimits`. */
   hourly?: string;
   /** Only for keys and sessions of admin users. */
   adminOnly?: boolean;
@@ -44,11 +44,19 @@ export function accessRuleFinder(rules: AccessRule[]): (path: string) => AccessR
  * limits of the caller's plan and of the endpoint group. Built from every group's rules; a path
  * that none covers answers 401, so a route added without a rule is never public.
  */
-export function accessPolicy(rules: AccessRule[], groupCredentials: Record<string, Authenticator> = {}): MiddlewareHandler<AppEnv> {
+export function accessPolicy(
+  rules: AccessRule[],
+  groupCredentials: Record<string, Authenticator> = {},
+  hourlyLimits: RateLimits["perHour"] = {},
+): MiddlewareHandler<AppEnv> {
   const ruleFor = accessRuleFinder(rules);
   const credentials = { ...PLATFORM_CREDENTIALS, ...groupCredentials };
   const unknown = rules.filter((rule) => rule.credential !== "public" && !credentials[rule.credential]);
   if (unknown.length > 0) throw new Error(`access rules name unknown credentials: ${unknown.map((r) => `${r.prefix} → ${r.credential}`).join(", ")}`);
+  const unlimited = rules.filter((rule) => rule.hourly !== undefined && hourlyLimits[rule.hourly] === undefined);
+  if (unlimited.length > 0)
+    throw new Error(`access rules name undeclared hourly limits: ${unlimited.map((r) => `${r.prefix} → ${r.hourly}`).join(", ")}`);
+  const limitsOf = (env: AppEnv["Bindings"]) => rateLimits(env, hourlyLimits);
   return async (c, next) => {
     const rule = ruleFor(c.req.path);
     // A path no route answers goes on to the 404 of its surface; only routes need a rule.
@@ -58,14 +66,14 @@ export function accessPolicy(rules: AccessRule[], groupCredentials: Record<strin
       throw new ApiError(401, "Authentication required");
     }
     if (rule.credential === "public") return next();
-    await enforceRule(c, rule, credentials[rule.credential]!);
+    await enforceRule(c, rule, credentials[rule.credential]!, limitsOf(c.env));
     await next();
     const recorded = c.get("recordedBeforeAnswer");
     if (recorded && !(await recorded)) throw new ApiError(503, "The request's nonce could not be recorded; retry with a new nonce");
   };
 }
 
-async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: Authenticator) {
+async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: Authenticator, limits: RateLimits) {
   const principal = await authenticate(c);
   const accountStyle = c.get("envelope") === "account";
   if (rule.adminOnly && principal.role !== "admin") {
@@ -80,7 +88,7 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   }
   c.set("principal", principal);
 
-  const windows = windowsFor(rateLimits(c.env), principal.plan, rule.hourly);
+  const windows = windowsFor(limits, principal.plan, rule.hourly);
   // Per user (a tenant key: per tenant) and plan, not per key: more keys, apps or sessions buy no more requests.
   const subject = principal.tenant ? `tenant:${principal.tenant.id}:${principal.plan}` : `user:${principal.userId}:${principal.plan}`;
   const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
