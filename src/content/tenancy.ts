@@ -1,10 +1,10 @@
-import { and, eq, isNotNull, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, lte, max, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Principal } from "../platform/auth/principal";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import { IsolateCache } from "../platform/isolate-cache";
-import { type MemberRole, siteDomains, sites, tenantMembers, type Site } from "./schema";
+import { contents, type MemberRole, siteDomains, sites, tenantMembers, type Site } from "./schema";
 
 /**
  * What a caller may see of group C: one tenant, and within it every site or only some. Every
@@ -55,8 +55,21 @@ export async function siteInScope(db: Database, scope: TenantScope, siteId: numb
 export const SITE_CACHE_MS = 10_000;
 const readerSites = new IsolateCache<ReaderSite>(1000, SITE_CACHE_MS);
 
-/** A site as its readers reach it: with the host names it answers on (proved ones only). */
-export type ReaderSite = Site & { hosts: { host: string; primary: boolean }[] };
+/**
+ * A site as its readers reach it: with the host names it answers on (proved ones only), and the
+ * times scheduled contents go live: the newest already live when it was read, and the next few.
+ */
+export type ReaderSite = Site & { hosts: { host: string; primary: boolean }[]; lastLiveScheduled: string | null; upcoming: string[] };
+
+/**
+ * The moment the site's newest scheduled content went live, as of now: part of every cached
+ * answer's version, so that a list or page that a scheduled content changes is not served from
+ * cache past its time. Stable across reloads of the site (it is the latest such moment, ever).
+ */
+export function scheduleMark(site: ReaderSite, now = new Date().toISOString()): string {
+  const live = [site.lastLiveScheduled, ...site.upcoming.filter((at) => at <= now)].filter((at): at is string => at !== null).sort();
+  return live.length ? `s${Date.parse(live.at(-1)!)}` : "s0";
+}
 
 export const forgetSiteForReaders = (siteId: number) => readerSites.forget((site) => site.id === siteId);
 
@@ -64,15 +77,28 @@ export const forgetSiteForReaders = (siteId: number) => readerSites.forget((site
 export async function siteById(db: Database, siteId: number): Promise<ReaderSite | undefined> {
   const cached = readerSites.get(String(siteId));
   if (cached) return cached;
-  const [[row], hosts] = await db.batch([
+  const now = new Date().toISOString();
+  const scheduled = and(eq(contents.siteId, siteId), eq(contents.status, "scheduled"));
+  const [[row], hosts, [live], upcoming] = await db.batch([
     db.select().from(sites).where(eq(sites.id, siteId)).limit(1),
     db
       .select({ host: siteDomains.host, primary: siteDomains.isPrimary })
       .from(siteDomains)
       .where(and(eq(siteDomains.siteId, siteId), isNotNull(siteDomains.verifiedAt)))
       .orderBy(siteDomains.id),
+    db
+      .select({ at: max(contents.publishAt) })
+      .from(contents)
+      .where(and(scheduled, lte(contents.publishAt, now))),
+    // The site is read again within SITE_CACHE_MS: the next few moments are enough.
+    db
+      .select({ at: contents.publishAt })
+      .from(contents)
+      .where(and(scheduled, gt(contents.publishAt, now)))
+      .orderBy(contents.publishAt)
+      .limit(20),
   ]);
-  const site = row && { ...row, hosts };
+  const site = row && { ...row, hosts, lastLiveScheduled: live?.at ?? null, upcoming: upcoming.flatMap((u) => (u.at ? [u.at] : [])) };
   if (site) readerSites.set(String(siteId), site);
   return site;
 }

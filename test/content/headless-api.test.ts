@@ -202,7 +202,7 @@ describe("C1-C4 caching", () => {
     expect(first.headers.get("X-Cache")).toBe("MISS");
     expect(first.headers.get("Cache-Control")).toBe("private, max-age=60, stale-while-revalidate=300");
     const etag = first.headers.get("ETag")!;
-    expect(etag).toMatch(/^"[0-9a-f]{20}"$/);
+    expect(etag).toMatch(/^"v\d+s\d+-[0-9a-f]{16}"$/);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = await headless(path, fresh.token);
     expect(second.headers.get("X-Cache")).toBe("HIT");

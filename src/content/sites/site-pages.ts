@@ -7,7 +7,8 @@ import { isPublic, listPublished, publishedContent } from "../headless";
 import { categories, contents, redirects, type Site } from "../schema";
 import { adsForPage, countImpressions, recordClick, type ShownAd } from "./ads";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
-import { memberScope, type ReaderSite, siteById } from "../tenancy";
+import { type Fresh, versionedAnswer } from "../../platform/answer-cache";
+import { memberScope, type ReaderSite, scheduleMark, siteById } from "../tenancy";
 import { siteOrigin } from "../domains";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { type LoadedTheme, loadTheme, themeAsset, themeFailed } from "./themes";
@@ -57,53 +58,47 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   });
 }
 
-/** A page from the edge cache under the site's content version and the theme's version, or rendered and kept. */
+/**
+ * A page through the answer cache, under the site's content version, the moment its newest
+ * scheduled content went live and the theme's version; a preview is neither looked up nor kept.
+ * A kept page notes the ads it showed: they are counted on every view of it.
+ */
 async function cachedPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, build: () => Promise<Page>, preview = false): Promise<Response> {
-  const url = new URL(c.req.url);
-  const key = new Request(`https://site-cache.invalid/${site.id}/v${site.contentVersion}/t${theme.version}${url.pathname}${url.search}`);
-  const cache = caches.default;
-  // A preview is for the members who have its link: never cached, never indexed.
-  const hit = preview ? undefined : await cache.match(key);
   const flushSeconds = c.env.AD_FLUSH_SECONDS === undefined ? undefined : Number(c.env.AD_FLUSH_SECONDS);
   const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
-  if (hit) {
-    const headers = new Headers(hit.headers);
-    headers.set("X-Cache", "HIT");
-    // A cached page shows the ads it was rendered with: they are counted on every view too.
-    count((hit.headers.get("X-Ads") ?? "").split(",").filter(Boolean).map(Number));
-    headers.delete("X-Ads");
-    return new Response(hit.body, { status: hit.status, headers });
-  }
-  const page = await build();
-  const shownAds = await adsForPage(c.var.db, site, new Date().toISOString());
-  const adIds = Object.values(shownAds).map((ad) => ad.id);
-  let html: string;
-  try {
-    html = await renderPage(c, site, theme, page, shownAds);
-  } catch (error) {
-    if (!(error instanceof TemplateError)) throw error;
-    c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
-    // A live theme that outgrows its bounds is retired after a few renders; a preview is no one's page.
-    if (error instanceof TemplateLimitError && !preview) await themeFailed(c.var.db, site, theme.version, error.message);
-    // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
-    const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
-    return c.html(errorPage(500, `Template error: ${message}`), 500);
-  }
-  const response = new Response(html, {
-    status: page.status,
-    headers: preview
-      ? { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }
-      : { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=60, stale-while-revalidate=300", "X-Cache": "MISS" },
-  });
-  if (preview) return response;
-  count(adIds);
-  if (page.status === 200) {
-    const stored = response.clone();
-    const headers = new Headers(stored.headers);
-    headers.set("X-Ads", adIds.join(","));
-    c.executionCtx.waitUntil(cache.put(key, new Response(stored.body, { status: 200, headers })));
-  }
-  return response;
+  const spec = {
+    namespace: `page/${site.id}`,
+    version: `v${site.contentVersion}${scheduleMark(site)}t${theme.version}`,
+    kind: "page",
+    bypass: preview,
+  } as const;
+  const render = async (): Promise<Fresh | Response> => {
+    const page = await build();
+    const shownAds = await adsForPage(c.var.db, site, new Date().toISOString());
+    const adIds = Object.values(shownAds).map((ad) => ad.id);
+    let html: string;
+    try {
+      html = await renderPage(c, site, theme, page, shownAds);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
+      // A live theme that outgrows its bounds is retired after a few renders; a preview is no one's page.
+      if (error instanceof TemplateLimitError && !preview) await themeFailed(c.var.db, site, theme.version, error.message);
+      // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
+      const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
+      return c.html(errorPage(500, `Template error: ${message}`), 500);
+    }
+    if (!preview) count(adIds);
+    return {
+      body: html,
+      contentType: "text/html; charset=utf-8",
+      status: page.status,
+      keep: page.status === 200,
+      note: adIds.join(","),
+      headers: preview ? { "X-Robots-Tag": "noindex" } : {},
+    };
+  };
+  return versionedAnswer(c, spec, render, (note) => count(note.split(",").filter(Boolean).map(Number)));
 }
 
 const notFound: Page = { template: "404", status: 404, title: "Not found", noindex: true, data: {} };

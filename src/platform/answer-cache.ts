@@ -1,0 +1,134 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { toHex } from "./crypto";
+import type { AppEnv } from "./env";
+import { IsolateCache } from "./isolate-cache";
+
+/**
+ * The one cache of answers. An answer is kept under its namespace (`reference`, `site/12`), a
+ * version that changes whenever what it shows may change (a data version, a site's content version
+ * and the moment its next scheduled content goes live), and the request (method, path, sorted query
+ * and, for a POST query, its body's digest). Nothing is ever invalidated: a change is a new version,
+ * so a new key. Tiers: this isolate's memory (optional, small answers), then the edge (Cache API).
+ * Every answer carries an ETag (the version and the body's digest); a matching If-None-Match is a
+ * 304; `X-Cache` says HIT or MISS. Each kind of answer has one Cache-Control policy (below).
+ */
+
+export type AnswerKind = "data" | "content" | "page";
+
+const POLICIES: Record<AnswerKind, { client: string; edgeSeconds: number }> = {
+  // T and O: changes only with a job run; clients revalidate with their ETag each time.
+  data: { client: "private, no-cache", edgeSeconds: 86_400 },
+  // C1–C4: per key; a minute in the browser, revalidated in the background.
+  content: { client: "private, max-age=60, stale-while-revalidate=300", edgeSeconds: 60 },
+  // Tenant pages: public, shared caches may keep them as browsers do.
+  page: { client: "public, max-age=60, stale-while-revalidate=300", edgeSeconds: 60 },
+};
+
+export interface Answer {
+  /** Encoded once: a hot answer is sent as the bytes it was. */
+  body: Uint8Array<ArrayBuffer>;
+  contentType: string;
+  etag: string;
+  /** What the caller stored beside the answer (the ads a page showed), given back on a hit. */
+  note: string;
+}
+
+/** A freshly computed answer; `keep: false` (an error page, a preview) is answered but not kept. */
+export interface Fresh {
+  body: string | Uint8Array<ArrayBuffer>;
+  contentType: string;
+  status: ContentfulStatusCode;
+  keep: boolean;
+  note?: string;
+  /** Headers of the fresh answer only (a preview's `X-Robots-Tag`). */
+  headers?: Record<string, string>;
+}
+
+export interface AnswerSpec {
+  namespace: string;
+  version: string;
+  kind: AnswerKind;
+  /** Keep answers up to 256 KiB in the isolate too (the hottest reads). */
+  inIsolate?: boolean;
+  /** What else the answer depends on beyond method, path and query (a POST query's body). */
+  vary?: string;
+  /** Neither looked up nor kept (a theme's preview, for whoever has its link). */
+  bypass?: boolean;
+}
+
+const kept = new IsolateCache<Answer>(500);
+const KEPT_BODY_BYTES = 256 * 1024;
+const NOTE_HEADER = "X-Answer-Note";
+
+export const digestHex = async (data: string | Uint8Array) =>
+  toHex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
+
+async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
+  const url = new URL(c.req.url);
+  url.searchParams.sort();
+  // The body's digest is a path segment: the Cache API drops a URL's fragment from its keys.
+  const vary = spec.vary ? await digestHex(spec.vary) : "-";
+  return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${url.pathname}?${url.searchParams}`;
+}
+
+function respond(c: Context<AppEnv>, answer: Answer, kind: AnswerKind, hit: boolean, extra: Record<string, string> = {}): Response {
+  const headers = { ETag: answer.etag, "Cache-Control": POLICIES[kind].client, "X-Cache": hit ? "HIT" : "MISS", ...extra };
+  if (c.req.header("If-None-Match") === answer.etag) return c.body(null, 304, headers);
+  return c.body(answer.body, 200, { ...headers, "Content-Type": answer.contentType });
+}
+
+/**
+ * The answer to this request under `spec`, from the isolate or the edge, or computed, kept and
+ * answered. `compute` may return a Response: it is answered as it is and not kept (a status the
+ * cache does not hold, an answer of another type). `onHit` learns the note of a kept answer.
+ */
+export async function versionedAnswer(
+  c: Context<AppEnv>,
+  spec: AnswerSpec,
+  compute: () => Promise<Fresh | Response>,
+  onHit: (note: string) => void = () => {},
+): Promise<Response> {
+  const key = await keyOf(c, spec);
+  let answer = spec.inIsolate && !spec.bypass ? kept.get(key) : undefined;
+  if (!answer && !spec.bypass) {
+    const edge = await caches.default.match(key);
+    if (edge) {
+      answer = {
+        body: new Uint8Array(await edge.arrayBuffer()),
+        contentType: edge.headers.get("Content-Type")!,
+        etag: edge.headers.get("ETag")!,
+        note: edge.headers.get(NOTE_HEADER) ?? "",
+      };
+    }
+  }
+  if (answer) {
+    if (spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);
+    onHit(answer.note);
+    return respond(c, answer, spec.kind, true);
+  }
+  const fresh = await compute();
+  if (fresh instanceof Response) return fresh;
+  // Copied into a buffer of its own: the encoder's may be shared, and a kept answer must not change.
+  const body = typeof fresh.body === "string" ? new Uint8Array(new TextEncoder().encode(fresh.body)) : fresh.body;
+  if (spec.bypass || !fresh.keep || fresh.status !== 200) {
+    return c.body(body, fresh.status, { "Content-Type": fresh.contentType, "Cache-Control": "no-store", ...fresh.headers });
+  }
+  const made: Answer = {
+    body,
+    contentType: fresh.contentType,
+    etag: `"${spec.version}-${(await digestHex(body)).slice(0, 16)}"`,
+    note: fresh.note ?? "",
+  };
+  const stored = new Response(made.body, {
+    headers: {
+      "Content-Type": made.contentType,
+      ETag: made.etag,
+      [NOTE_HEADER]: made.note,
+      "Cache-Control": `max-age=${POLICIES[spec.kind].edgeSeconds}`,
+    },
+  });
+  c.executionCtx.waitUntil(caches.default.put(key, stored));
+  if (spec.inIsolate && made.body.length <= KEPT_BODY_BYTES) kept.set(key, made);
+  return respond(c, made, spec.kind, false, fresh.headers);
+}
