@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
+import { IsolateCache } from "../../platform/isolate-cache";
 import { auditLog, sites, type Site } from "../schema";
 import { forgetSiteForReaders } from "../tenancy";
 import { templateSet } from "./templates";
@@ -34,7 +35,8 @@ export function tagNamesRead(sources: string[]): ReadonlySet<string> | "all" {
   return names;
 }
 
-const loaded = new Map<string, { version: string; theme: Promise<LoadedTheme> }>();
+/** Parsed themes, at most 200 per isolate (each holds its templates parsed in the engine). */
+const loaded = new IsolateCache<{ key: string; version: string; theme: Promise<LoadedTheme> }>(200);
 
 export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
   const objects: R2Object[] = [];
@@ -49,19 +51,20 @@ export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Objec
 
 /** How long an isolate trusts its listing of a theme's files: an upload over a theme of the same name shows within it. */
 const LISTING_TTL_MS = 30_000;
-const listings = new Map<string, { until: number; objects: Promise<R2Object[]> }>();
+const listings = new IsolateCache<{ prefix: string; objects: Promise<R2Object[]> }>(500, LISTING_TTL_MS);
 
 function listTheme(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
   const known = listings.get(prefix);
-  if (known && known.until > Date.now()) return known.objects;
+  if (known) return known.objects;
   const objects = listAll(bucket, prefix);
-  listings.set(prefix, { until: Date.now() + LISTING_TTL_MS, objects });
-  objects.catch(() => listings.delete(prefix));
+  listings.set(prefix, { prefix, objects });
+  objects.catch(() => forgetListing(prefix));
   return objects;
 }
 
 /** Forgets the listing of a theme, so that the next page reads it again (after an upload). */
-export const forgetThemeListing = (siteId: number, theme: string) => listings.delete(themePrefix(siteId, theme));
+const forgetListing = (prefix: string) => listings.forget((listing) => listing.prefix === prefix);
+export const forgetThemeListing = (siteId: number, theme: string) => forgetListing(themePrefix(siteId, theme));
 
 /**
  * A site's theme, parsed once per isolate for as long as its files do not change (the version is
@@ -92,14 +95,14 @@ export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string)
       tagNames: tagNamesRead(Object.values(templates)),
     };
   })();
-  loaded.set(key, { version, theme: theme_ });
-  theme_.catch(() => loaded.delete(key));
+  loaded.set(key, { key, version, theme: theme_ });
+  theme_.catch(() => loaded.forget((entry) => entry.key === key));
   return theme_;
 }
 
 /** How many renders of a site's theme may stop at a bound, in one isolate, before the site goes back to its previous theme. */
 export const THEME_FAILURES = 3;
-const failures = new Map<string, number>();
+const failures = new IsolateCache<number>(1000);
 
 /**
  * Counts a render of a site's active theme that stopped at a bound (TemplateLimitError). At
