@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { MiddlewareHandler } from "hono";
 import { accessPolicy } from "./platform/auth/access-policy";
+import { declareScopeResources } from "./platform/auth/scopes";
 import type { AppEnv } from "./platform/env";
 import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
 import { type GroupModule, type Surface, surfaceResolver } from "./platform/group";
@@ -64,12 +65,17 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   // Settings are checked (surface) before a site is served, as before any API answer.
   app.use("*", requestContext, securityHeaders, surface, siteDispatch);
   app.use("*", (c, next) => bodyLimitOf(c.req.path)(c, next));
+  const scopes = groups.flatMap((g) => g.scopes ?? []);
+  declareScopeResources(scopes);
   app.use(
     "*",
     accessPolicy(
       groups.flatMap((g) => g.access),
-      Object.assign({}, ...groups.map((g) => g.credentials ?? {})),
-      Object.fromEntries(groups.flatMap((g) => Object.entries(g.hourlyLimits ?? {}))),
+      {
+        credentials: Object.assign({}, ...groups.map((g) => g.credentials ?? {})),
+        hourlyLimits: Object.fromEntries(groups.flatMap((g) => Object.entries(g.hourlyLimits ?? {}))),
+        scopes,
+      },
     ),
   );
   app.onError(handleError);

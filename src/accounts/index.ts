@@ -13,6 +13,7 @@ export const accounts: GroupModule = {
     { prefix: "/auth", envelope: "account" },
     { prefix: "/api", envelope: "account" },
   ],
+  scopes: ["tokens", "users"],
   access: [
     { prefix: "/api/tokens", credential: "bearer", resource: "tokens" },
     { prefix: "/api/apps", credential: "bearer", resource: "tokens" },

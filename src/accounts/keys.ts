@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { forgetCachedKeys, issueApiKey, type IssuedApiKey } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
-import { scopeAllows, type ScopeResource } from "../platform/auth/scopes";
+import { scopeAllows } from "../platform/auth/scopes";
 import { apiKeys, type ApiKey, type Plan } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
@@ -19,8 +19,7 @@ export interface KeyInput {
  */
 function assertNoEscalation(caller: Principal, requested: string[]) {
   if (caller.scopes.length === 0) return;
-  const escalates =
-    requested.length === 0 || requested.some((scope) => scope === "*" || !scopeAllows(caller.scopes, scope as `${ScopeResource}:${string}`));
+  const escalates = requested.length === 0 || requested.some((scope) => scope === "*" || !scopeAllows(caller.scopes, scope as `${string}:${string}`));
   if (escalates) throw new ApiError(403, "Insufficient permissions");
 }
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { SCOPE_RESOURCES } from "../platform/auth/scopes";
+import { scopeResources } from "../platform/auth/scopes";
 import { users } from "../platform/auth/tables";
 
 /**
@@ -65,11 +65,14 @@ export const validationErrorSchema = z
   .openapi("AccountValidationError");
 export const successSchema = z.object({ success: z.boolean(), message: z.string() }).openapi("AccountSuccess");
 
-const SCOPE = new RegExp(`^(\\*|(${SCOPE_RESOURCES.join("|")}):(\\*|read|write))$`);
+const SCOPE = /^(\*|([a-z][a-z-]*):(\*|read|write))$/;
+// The resources are the groups' declarations (GroupModule.scopes), known once the app is built.
+const scopeError = () => `must be <resource>:<action> with resource one of ${scopeResources().join(", ")} and action read, write or *; or * alone`;
 
-export const scopeSchema = z.string().regex(SCOPE, {
-  error: `must be <resource>:<action> with resource one of ${SCOPE_RESOURCES.join(", ")} and action read, write or *; or * alone`,
-});
+export const scopeSchema = z
+  .string()
+  .regex(SCOPE, { error: scopeError, abort: true })
+  .refine((scope) => scope === "*" || scopeResources().includes(scope.slice(0, scope.indexOf(":"))), { error: scopeError });
 
 export const keyCreateSchema = z
   .strictObject({

@@ -26,6 +26,7 @@ export const content: GroupModule = {
     { prefix: "/media", envelope: "tenant" },
     { prefix: CONSOLE_PATH, envelope: "html" },
   ],
+  scopes: ["content"],
   access: [
     { prefix: "/api/mcp", credential: "tenant-key", resource: "content" },
     // C5 saves a draft (content:write, by its POST); C6 and C7 only read (content:read).

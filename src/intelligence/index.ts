@@ -11,6 +11,7 @@ export const intelligence: GroupModule = {
   name: "intelligence",
   title: "I intelligence utilities",
   surfaces: [{ prefix: base, envelope: "ai" }],
+  scopes: ["ai"],
   access: [
     { prefix: `${base}/translate/document`, credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-translate" },
     { prefix: `${base}/qrcode`, credential: "data-key", resource: "ai", readOnly: true, hourly: "ai-qrcode" },

@@ -27,6 +27,7 @@ export const miniprograms: GroupModule = {
     { prefix: PUSH_PATH, envelope: "text" },
     { prefix: SANDBOX_PATH, envelope: "text" },
   ],
+  scopes: ["miniprogram"],
   access: [
     // Reads (D1, D2, D7, D8) need miniprogram:read, though the interface makes every call a POST.
     { prefix: `${base}/minipram/list`, credential: "bearer", resource: "miniprogram", readOnly: true },

@@ -11,6 +11,7 @@ export const pickup: GroupModule = {
   name: "pickup",
   title: "P pickup tasks",
   surfaces: [{ prefix: PICKUP_BASE_PATH, envelope: "data" }],
+  scopes: ["pickup"],
   access: [{ prefix: PICKUP_BASE_PATH, credential: "app-token", resource: "pickup" }],
   credentials: { "app-token": authenticateAppToken },
   mount: PICKUP_BASE_PATH,

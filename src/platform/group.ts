@@ -38,6 +38,8 @@ export interface GroupModule {
   surfaces: Surface[];
   /** Who may call what, by path prefix; a route that no rule covers is closed. */
   access: AccessRule[];
+  /** The scope resources its rules name (`AccessRule.resource`): keys are granted `<resource>:read`, `:write` or `:*`. */
+  scopes?: string[];
   /** Requests per key and hour, by the limit group its access rules name (`hourly`); `RATE_LIMITS` may override them. */
   hourlyLimits?: Record<string, number>;
   /** Credential kinds the group brings (its own tokens), by the name its rules use. */

@@ -9,6 +9,7 @@ export const reference: GroupModule = {
   name: "reference",
   title: "O open reference data",
   surfaces: [{ prefix: REFERENCE_BASE_PATH, envelope: "data" }],
+  scopes: ["reference"],
   access: [{ prefix: REFERENCE_BASE_PATH, credential: "data-key", resource: "reference", readOnly: true, hourly: "reference" }],
   hourlyLimits: { reference: 1000 },
   mount: REFERENCE_BASE_PATH,

@@ -8,6 +8,7 @@ export function scheduler(jobs: JobDefinition[]): GroupModule {
     name: "scheduler",
     title: "the scheduler status monitor",
     surfaces: [{ prefix: SCHEDULER_BASE_PATH, envelope: "data" }],
+    scopes: ["scheduler"],
     // Admins only, and of an admin's keys only those granted scheduler:read (status) or :write (run).
     access: [{ prefix: SCHEDULER_BASE_PATH, credential: "data-key", resource: "scheduler", adminOnly: true }],
     mount: SCHEDULER_BASE_PATH,

@@ -9,6 +9,7 @@ export const tax: GroupModule = {
   name: "tax",
   title: "T tax rates",
   surfaces: [{ prefix: TAX_BASE_PATH, envelope: "data" }],
+  scopes: ["taxrate"],
   access: [{ prefix: TAX_BASE_PATH, credential: "data-key", resource: "taxrate", readOnly: true }],
   mount: TAX_BASE_PATH,
   router: taxRoutes,

@@ -1,5 +1,6 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { scopeSchema } from "../../src/accounts/schema";
 import { createApp } from "../../src/app";
 import type { GroupModule } from "../../src/platform/group";
 import { createRouter } from "../../src/platform/openapi";
@@ -12,7 +13,8 @@ const notes: GroupModule = {
   name: "notes",
   title: "N notes",
   surfaces: [{ prefix: "/api/notes", envelope: "tenant" }],
-  access: [{ prefix: "/api/notes", credential: "bearer", hourly: "notes" }],
+  scopes: ["notes"],
+  access: [{ prefix: "/api/notes", credential: "bearer", resource: "notes", hourly: "notes" }],
   hourlyLimits: { notes: 2 },
   mount: "/api/notes",
   router: () => {
@@ -32,6 +34,23 @@ describe("a group declares itself", () => {
     const spent = await get("/api/notes", key.token);
     expect(spent.status).toBe(429);
     expect(spent.headers.get("RateLimit-Policy")).toContain('"hour";q=2;w=3600');
+  });
+
+  it("its scope resource guards its routes, and keys may be granted it", async () => {
+    expect((await get("/api/notes", (await createTestKey({ scopes: ["notes:read"] })).token)).status).toBe(200);
+    const refused = await get("/api/notes", (await createTestKey({ scopes: ["content:read"] })).token);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      success: false,
+      error: { code: "forbidden", message: "Insufficient permission: requires scope notes:read" },
+    });
+    expect(scopeSchema.safeParse("notes:write").success).toBe(true);
+    expect(scopeSchema.safeParse("payroll:write").error?.issues[0]?.message).toMatch(/^must be <resource>:<action> with resource one of .*\bnotes\b/);
+  });
+
+  it("refuses to build when a rule names a scope resource no group declares", () => {
+    const careless: GroupModule = { ...notes, scopes: undefined };
+    expect(() => createApp([service, careless])).toThrow("access rules name undeclared scope resources: /api/notes → notes");
   });
 
   it("refuses to build when a rule names an hourly limit no group declares", () => {

@@ -5,7 +5,7 @@ import { consumeRateLimit, type RateLimits, rateLimits, windowsFor } from "../ra
 import { authenticateBearer } from "./bearer";
 import { authenticateDataClient } from "./data-client";
 import type { Principal } from "./principal";
-import { scopeAllows, type ScopeResource } from "./scopes";
+import { scopeAllows } from "./scopes";
 
 /** Checks a request's credential and says who is calling, or throws the group's 401. */
 export type Authenticator = (c: Context<AppEnv>) => Promise<Principal>;
@@ -25,7 +25,7 @@ export interface AccessRule {
   /** `public`, a platform credential, or a kind a group declares. */
   credential: string;
   /** The scope resource; the action is `read` for GET (and for every data query), else `write`. */
-  resource?: ScopeResource;
+  resource?: string;
   readOnly?: boolean;
   /** The per-hour limit group of the interface's Limits table, where one applies: a name of some group's `hourlyLimits`. */
   hourly?: string;
@@ -46,9 +46,9 @@ export function accessRuleFinder(rules: AccessRule[]): (path: string) => AccessR
  */
 export function accessPolicy(
   rules: AccessRule[],
-  groupCredentials: Record<string, Authenticator> = {},
-  hourlyLimits: RateLimits["perHour"] = {},
+  declared: { credentials?: Record<string, Authenticator>; hourlyLimits?: RateLimits["perHour"]; scopes?: readonly string[] } = {},
 ): MiddlewareHandler<AppEnv> {
+  const { credentials: groupCredentials = {}, hourlyLimits = {}, scopes = [] } = declared;
   const ruleFor = accessRuleFinder(rules);
   const credentials = { ...PLATFORM_CREDENTIALS, ...groupCredentials };
   const unknown = rules.filter((rule) => rule.credential !== "public" && !credentials[rule.credential]);
@@ -56,6 +56,9 @@ export function accessPolicy(
   const unlimited = rules.filter((rule) => rule.hourly !== undefined && hourlyLimits[rule.hourly] === undefined);
   if (unlimited.length > 0)
     throw new Error(`access rules name undeclared hourly limits: ${unlimited.map((r) => `${r.prefix} → ${r.hourly}`).join(", ")}`);
+  const unscoped = rules.filter((rule) => rule.resource !== undefined && !scopes.includes(rule.resource));
+  if (unscoped.length > 0)
+    throw new Error(`access rules name undeclared scope resources: ${unscoped.map((r) => `${r.prefix} → ${r.resource}`).join(", ")}`);
   const limitsOf = (env: AppEnv["Bindings"]) => rateLimits(env, hourlyLimits);
   return async (c, next) => {
     const rule = ruleFor(c.req.path);

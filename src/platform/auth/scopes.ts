@@ -1,9 +1,15 @@
-export const SCOPE_RESOURCES = ["taxrate", "reference", "ai", "tokens", "users", "pickup", "miniprogram", "content", "scheduler"] as const;
-export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
-
 /** `<resource>:<action>`, `<resource>:*` or `*`; a key granted no scopes has full access. */
-export function scopeAllows(granted: readonly string[], needed: `${ScopeResource}:${string}`): boolean {
+export function scopeAllows(granted: readonly string[], needed: `${string}:${string}`): boolean {
   if (granted.length === 0) return true;
   const [resource] = needed.split(":");
   return granted.some((scope) => scope === "*" || scope === needed || scope === `${resource}:*`);
 }
+
+// The resources the groups declare (GroupModule.scopes), gathered as the app is built; a key may be granted only these.
+const declared = new Set<string>();
+
+export function declareScopeResources(resources: readonly string[]) {
+  for (const resource of resources) declared.add(resource);
+}
+
+export const scopeResources = (): string[] => [...declared];
