@@ -5,7 +5,7 @@ import { accessPolicy } from "./platform/auth/access-policy";
 import { declareScopeResources } from "./platform/auth/scopes";
 import type { AppEnv } from "./platform/env";
 import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
-import { type GroupModule, type Surface, surfaceResolver } from "./platform/group";
+import { type GroupModule, type SecurityScheme, type Surface, surfaceResolver } from "./platform/group";
 import { requestContext } from "./platform/logging";
 import { securityHeaders } from "./platform/security-headers";
 import { checkSettings, settingsSchemasOf } from "./platform/settings";
@@ -83,7 +83,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
 
   for (const group of groups) app.route(group.mount, group.router());
 
-  registerSecuritySchemes(app);
+  registerSecuritySchemes(app, groups);
   app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: {
@@ -96,9 +96,10 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   return app;
 }
 
-function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
-  const header = (name: string, description: string) => ({ type: "apiKey" as const, in: "header" as const, name, description });
-  const schemes = {
+/** The platform credentials' schemes (data-key, bearer), then those the groups declare. */
+function registerSecuritySchemes(app: OpenAPIHono<AppEnv>, groups: GroupModule[]) {
+  const header = (name: string, description: string): SecurityScheme => ({ type: "apiKey", in: "header", name, description });
+  const schemes: Record<string, SecurityScheme> = {
     ApiKey: header("X-API-Key", "The API key token, svc_sk_…"),
     ApiSecret: header("X-API-Secret", "The key's secret, svc_ss_… (or sign the request instead)"),
     Timestamp: header("X-Timestamp", "Signed requests: epoch milliseconds, within 300 s of server time"),
@@ -107,29 +108,8 @@ function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
       "X-Signature",
       "Signed requests: lowercase hex HMAC-SHA256 of the signing string; with X-Signature-Version: 2 the string starts with the method and path (docs/authentication.md)",
     ),
+    ...Object.fromEntries(groups.flatMap((g) => Object.entries(g.securitySchemes ?? {}))),
+    Bearer: { type: "http", scheme: "bearer", description: "An API key (svc_sk_…) or the service's JWT from the login" },
   };
   for (const [name, scheme] of Object.entries(schemes)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
-  app.openAPIRegistry.registerComponent("securitySchemes", "AppToken", {
-    type: "apiKey",
-    in: "header",
-    name: "Authorization",
-    description: "appToken <app token>, for the pickup API",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ConsoleSession", {
-    type: "apiKey",
-    in: "cookie",
-    name: "gw_console",
-    description: "The admin console's session cookie (POST /admin/api/session); writes add X-CSRF-Token",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "TenantKey", {
-    type: "apiKey",
-    in: "header",
-    name: "X-API-Key",
-    description: "A tenant API key, svc_tk_…, for the content API (group C)",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
-    type: "http",
-    scheme: "bearer",
-    description: "An API key (svc_sk_…) or the service's JWT from the login",
-  });
 }

@@ -43,6 +43,15 @@ export const content: GroupModule = {
   // Generation is paid by the operator (docs/content.md says why these figures).
   hourlyLimits: { "content-article": 20, "content-skills": 500 },
   credentials: { "tenant-key": authenticateTenantKey, member: authenticateMember },
+  securitySchemes: {
+    ConsoleSession: {
+      type: "apiKey",
+      in: "cookie",
+      name: "gw_console",
+      description: "The admin console's session cookie (POST /admin/api/session); writes add X-CSRF-Token",
+    },
+    TenantKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A tenant API key, svc_tk_…, for the content API (group C)" },
+  },
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, c.env, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",

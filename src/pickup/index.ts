@@ -14,6 +14,9 @@ export const pickup: GroupModule = {
   scopes: ["pickup"],
   access: [{ prefix: PICKUP_BASE_PATH, credential: "app-token", resource: "pickup" }],
   credentials: { "app-token": authenticateAppToken },
+  securitySchemes: {
+    AppToken: { type: "apiKey", in: "header", name: "Authorization", description: "appToken <app token>, for the pickup API" },
+  },
   mount: PICKUP_BASE_PATH,
   router: pickupRoutes,
   consumers: [

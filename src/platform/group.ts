@@ -19,6 +19,10 @@ export interface QueueConsumer {
   consume(batch: MessageBatch, env: Bindings, log: Logger): Promise<void>;
 }
 
+/** How the API document describes a credential (an OpenAPI security scheme). */
+export type SecurityScheme =
+  { type: "apiKey"; in: "header" | "cookie"; name: string; description: string } | { type: "http"; scheme: "bearer"; description: string };
+
 /** Upkeep on a cron trigger that is not a data refresh (those are `jobs`, with run records). */
 export interface ScheduledTask {
   name: string;
@@ -44,6 +48,8 @@ export interface GroupModule {
   hourlyLimits?: Record<string, number>;
   /** Credential kinds the group brings (its own tokens), by the name its rules use. */
   credentials?: Record<string, Authenticator>;
+  /** The API document's security schemes for those credentials, by the name its routes' `security` uses. */
+  securitySchemes?: Record<string, SecurityScheme>;
   /** Larger request bodies than the service's 1 MiB, by path (`*` stands for one segment). */
   bodyLimits?: Record<string, number>;
   /** Where the router is mounted, and the router itself (paths relative to the mount). */

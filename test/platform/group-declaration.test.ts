@@ -16,6 +16,7 @@ const notes: GroupModule = {
   scopes: ["notes"],
   access: [{ prefix: "/api/notes", credential: "bearer", resource: "notes", hourly: "notes" }],
   hourlyLimits: { notes: 2 },
+  securitySchemes: { NotesKey: { type: "apiKey", in: "header", name: "X-Notes-Key", description: "a notes key" } },
   mount: "/api/notes",
   router: () => {
     const router = createRouter();
@@ -46,6 +47,16 @@ describe("a group declares itself", () => {
     });
     expect(scopeSchema.safeParse("notes:write").success).toBe(true);
     expect(scopeSchema.safeParse("payroll:write").error?.issues[0]?.message).toMatch(/^must be <resource>:<action> with resource one of .*\bnotes\b/);
+  });
+
+  it("its security scheme is in the API document, beside the platform's", async () => {
+    const doc = await (
+      await app.request("https://gateway.test/openapi.json", {}, env, createExecutionContext())
+    ).json<{
+      components: { securitySchemes: Record<string, unknown> };
+    }>();
+    expect(doc.components.securitySchemes.NotesKey).toEqual({ type: "apiKey", in: "header", name: "X-Notes-Key", description: "a notes key" });
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["ApiKey", "Bearer"]));
   });
 
   it("refuses to build when a rule names a scope resource no group declares", () => {
