@@ -11,7 +11,7 @@ import { upstreamOf } from "./upstream";
 export const PUSH_PATH = "/wechat";
 
 const tags = ["D · Mini-programs"];
-const text = (description: string) => ({ description, content: { "text/plain": { schema: { type: "string" as const } } } });
+const text = (description: string) => ({ description, content: { "text/plain": { schema: z.string() } } });
 /** WeChat's push query: its two signatures and what they cover besides the body. */
 const pushQuery = z.object({
   timestamp: z.string().max(20).optional(),
@@ -101,17 +101,17 @@ export function miniprogramPublicRoutes() {
   // WeChat wants the plain text "success"; anything else makes it retry.
   router.openapi(routes.componentEvents, async (c) => {
     await receiveComponentPush(c.var.db, c.env, waitUntilOf(c), c.req.valid("query"), await c.req.text());
-    return c.text("success") as never;
+    return c.text("success", 200);
   });
   router.openapi(routes.miniprogramEvents, async (c) => {
     await receiveMiniprogramPush(c.var.db, c.env, waitUntilOf(c), c.req.valid("param").appid, c.req.valid("query"), await c.req.text());
-    return c.text("success") as never;
+    return c.text("success", 200);
   });
   router.openapi(routes.authorized, async (c) => {
     const { id, state } = c.req.valid("param");
     const ctx = { db: c.var.db, env: c.env, upstream: upstreamOf(c.env, waitUntilOf(c)) };
     const mp = await completeAuthorization(ctx, { miniprogramId: Number(id), state }, c.req.valid("query").auth_code, "redirect");
-    return c.text(`Mini-program configuration ${mp.id} is authorized (app id ${mp.authorizerAppId}). You can close this page.`) as never;
+    return c.text(`Mini-program configuration ${mp.id} is authorized (app id ${mp.authorizerAppId}). You can close this page.`, 200);
   });
   router.openapi(routes.code, async (c) => {
     const { miniprogram, file } = c.req.valid("param");
@@ -119,7 +119,7 @@ export function miniprogramPublicRoutes() {
     if (!object) throw new ApiError(404, "No such code");
     return new Response(object.body, {
       headers: { "Content-Type": "image/png", ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" },
-    }) as never;
+    });
   });
   router.all(`${SANDBOX_PATH}/*`, (c) => sandboxApp().fetch(c.req.raw, c.env, c.executionCtx));
   return router;

@@ -414,7 +414,7 @@ export async function updateProfile(ctx: TokenContext, actor: Actor, mp: Minipro
       .where(eq(miniprograms.id, mp.id)),
     stepRecord(db, mp.id, "update", actor.keyId, input, answers),
   ]);
-  return { code: 200, msg: "success" };
+  return { code: 200 as const, msg: "success" };
 }
 
 /** D5: the template's code with this configuration as ext_json (a string, as WeChat wants it). */

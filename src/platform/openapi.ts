@@ -131,8 +131,10 @@ const TENANT_ERROR_TEXT = {
   503: "A provider this endpoint needs is not configured or not reachable",
 } as const satisfies Record<number, string>;
 
+export type TenantErrorStatus = keyof typeof TENANT_ERROR_TEXT;
+
 /** The error responses of a `{ success, data }` route (groups C and D). */
-export function tenantErrorResponses(...statuses: (keyof typeof TENANT_ERROR_TEXT)[]) {
+export function tenantErrorResponses(...statuses: TenantErrorStatus[]) {
   return Object.fromEntries(
     statuses.map((status) => [status, { description: TENANT_ERROR_TEXT[status], content: { "application/json": { schema: tenantErrorSchema } } }]),
   );
