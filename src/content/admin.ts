@@ -31,7 +31,7 @@ import {
   tenantMembers,
   tenants,
 } from "./schema";
-import { domainChanges, withDomainsOne } from "./domains";
+import { domainChanges, forgetHosts, withDomainsOne } from "./domains";
 import { resolvedMenus, resolvedTag } from "./sites/template-tags";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "./tenancy";
 
@@ -189,8 +189,9 @@ export async function updateSite(
         .set({ ...fields, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
         .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
         .returning(),
-      ...hostChanges,
+      ...hostChanges.statements,
     ]);
+    forgetHosts(hostChanges.dropped);
     return withDomainsOne(db, scope, site!);
   });
 }

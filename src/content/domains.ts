@@ -71,8 +71,8 @@ export async function domainChanges(
   scope: TenantScope,
   siteId: number,
   asked: { primaryDomain?: string | null; aliases?: string[] },
-): Promise<BatchItem<"sqlite">[]> {
-  if (asked.primaryDomain === undefined && asked.aliases === undefined) return [];
+): Promise<{ statements: BatchItem<"sqlite">[]; dropped: string[] }> {
+  if (asked.primaryDomain === undefined && asked.aliases === undefined) return { statements: [], dropped: [] };
   const current = await db
     .select()
     .from(siteDomains)
@@ -98,16 +98,19 @@ export async function domainChanges(
     if (taken) throw new ApiError(409, `${taken.host} is already in use by another site`);
   }
   const mine = eq(siteDomains.siteId, siteId);
-  return [
-    db.delete(siteDomains).where(inTenant(siteDomains.tenantId, scope, mine, wanted.length ? notInArray(siteDomains.host, wanted) : undefined)),
-    ...added.map((host) => db.insert(siteDomains).values({ tenantId: scope.tenantId, siteId, host, verificationToken: randomBase62(32) })),
-    ...wanted.map((host) =>
-      db
-        .update(siteDomains)
-        .set({ isPrimary: host === primary })
-        .where(inTenant(siteDomains.tenantId, scope, mine, eq(siteDomains.host, host))),
-    ),
-  ];
+  return {
+    statements: [
+      db.delete(siteDomains).where(inTenant(siteDomains.tenantId, scope, mine, wanted.length ? notInArray(siteDomains.host, wanted) : undefined)),
+      ...added.map((host) => db.insert(siteDomains).values({ tenantId: scope.tenantId, siteId, host, verificationToken: randomBase62(32) })),
+      ...wanted.map((host) =>
+        db
+          .update(siteDomains)
+          .set({ isPrimary: host === primary })
+          .where(inTenant(siteDomains.tenantId, scope, mine, eq(siteDomains.host, host))),
+      ),
+    ],
+    dropped: current.map((row) => row.host).filter((host) => !wanted.includes(host)),
+  };
 }
 
 /**
@@ -144,7 +147,7 @@ export async function verifyDomain(
   }
   try {
     const [proved] = await db.update(siteDomains).set({ verifiedAt: new Date().toISOString() }).where(eq(siteDomains.id, claim.id)).returning();
-    forgetHost(name);
+    forgetHosts([name]);
     return viewOf(proved!);
   } catch (error) {
     if (String((error as { cause?: unknown })?.cause ?? error).includes("UNIQUE constraint failed"))
@@ -155,7 +158,8 @@ export async function verifyDomain(
 
 /** Host → site (or null: not a site) for a minute per isolate, at most 10,000 hosts. */
 const hosts = new IsolateCache<{ host: string; siteId: number | null }>(10_000, 60_000);
-const forgetHost = (host: string) => hosts.forget((entry) => entry.host === host);
+/** Forgets hosts this isolate routed: a host proved or given up changes here at once. */
+export const forgetHosts = (names: string[]) => hosts.forget((entry) => names.includes(entry.host));
 
 /**
  * The site a request's Host names, or null for the service's own pages and API: never one of the

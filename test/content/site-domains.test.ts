@@ -166,7 +166,9 @@ describe("API1 · host names: one site per host, primary domains and aliases ali
   it("drops a host a site no longer names: it stops routing", async () => {
     const host = `gone-${uniqueTag().toLowerCase()}.example.com`;
     await claimAndProve(other, host);
+    expect((await byHost(host)).headers.get("Content-Type")).toContain("text/html");
     expect((await patchSite(other, { primaryDomain: null, aliases: [] })).body.data.domains).toEqual([]);
+    expect((await byHost(host)).headers.get("Content-Type")).toContain("application/json");
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM site_domains WHERE host = ?").bind(host).first<{ n: number }>();
     expect(rows!.n).toBe(0);
   });
