@@ -5,6 +5,7 @@ import { tenantEnvelope } from "../platform/envelope";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter, idParam, tenantErrorResponses, tenantResponse } from "../platform/openapi";
+import { settingsOf } from "../platform/settings";
 import {
   auditOf,
   categoriesOf,
@@ -59,6 +60,7 @@ import { queryInteger } from "./params";
 import { deleteMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "./media";
 import { ads, auditLog, categories, contents, contentTags, media, MEMBER_ROLES, type MemberRole, redirects, sites, tenantKeys } from "./schema";
 import { adStatsOf, adsOf, createAd, deleteAd, deleteRedirect, putRedirect, redirectsOf, updateAd } from "./site-extras";
+import { contentSettings } from "./settings";
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "./tenant-keys";
 import { currentCsrfToken, endSession, startSession } from "./member-session";
 import { previewToken, themesOf, uploadTheme } from "./sites/theme-upload";
@@ -591,7 +593,12 @@ export function adminRoutes() {
   r.openapi(routes.createTenant, async (c) =>
     send(
       c,
-      await createTenant(c.var.db, c.var.principal.userId, c.req.valid("json"), Number(c.env.MAX_TENANTS_PER_USER ?? DEFAULT_MAX_TENANTS_PER_USER)),
+      await createTenant(
+        c.var.db,
+        c.var.principal.userId,
+        c.req.valid("json"),
+        settingsOf(c.env, contentSettings).MAX_TENANTS_PER_USER ?? DEFAULT_MAX_TENANTS_PER_USER,
+      ),
       201,
     ),
   );

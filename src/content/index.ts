@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { z } from "zod";
 import type { AppEnv } from "../platform/env";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
@@ -13,6 +12,7 @@ import { authenticateMember } from "./member-session";
 import { siteIdForHost } from "./domains";
 import { sitePages } from "./sites/site-pages";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
+import { contentSettings } from "./settings";
 import { authenticateTenantKey } from "./tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
@@ -55,20 +55,7 @@ export const content: GroupModule = {
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, c.env, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
-  settings: z.object({
-    AD_FLUSH_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(0, { error: "must be a whole number of seconds" })
-      .max(3600, { error: "must be at most 3600" })
-      .optional(),
-    MAX_TENANTS_PER_USER: z.coerce
-      .number()
-      .int({ error: "must be a whole number" })
-      .min(1, { error: "must be at least 1" })
-      .max(10_000, { error: "must be at most 10000" })
-      .optional(),
-  }),
+  settings: contentSettings,
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route("/", headlessRoutes());

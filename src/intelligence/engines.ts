@@ -1,9 +1,21 @@
+import { z } from "zod";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { logEvent } from "../platform/logging";
+import { providerUrl, settingsOf } from "../platform/settings";
 
 export const ENGINES = ["embedded", "workers-ai"] as const;
 export type Engine = (typeof ENGINES)[number];
+
+/** Group I's settings: the engines' and the translators'. */
+export const intelligenceSettings = z.object({
+  AI_ENGINE: z.enum(ENGINES).optional(),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive({ error: "must be a positive number of milliseconds" }).optional(),
+  TRANSLATION_PROVIDER: z.enum(["workers-ai", "libretranslate", "openai"]).optional(),
+  // A self-hosted LibreTranslate is often on a private network, over http.
+  LIBRETRANSLATE_URL: providerUrl.optional(),
+  OPENAI_BASE_URL: providerUrl.optional(),
+});
 
 /** What the engine settings of the Worker decide for a request that names no engine. */
 export function defaultEngine(env: Bindings): Engine {
@@ -11,7 +23,7 @@ export function defaultEngine(env: Bindings): Engine {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-export const aiTimeoutMs = (env: Bindings) => Number(env.AI_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+export const aiTimeoutMs = (env: Bindings) => settingsOf(env, intelligenceSettings).AI_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS;
 
 /** The Workers AI binding, or a 503 that says how to configure it. */
 export function workersAi(env: Bindings): Ai {

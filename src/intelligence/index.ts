@@ -1,7 +1,5 @@
-import { z } from "zod";
 import type { GroupModule } from "../platform/group";
-import { providerUrl } from "../platform/settings";
-import { ENGINES } from "./engines";
+import { intelligenceSettings } from "./engines";
 import { INTELLIGENCE_BASE_PATH, intelligenceRoutes } from "./routes";
 
 const base = INTELLIGENCE_BASE_PATH;
@@ -22,12 +20,5 @@ export const intelligence: GroupModule = {
   bodyLimits: { [`${base}/translate/document`]: 15 * 1024 * 1024 },
   mount: base,
   router: intelligenceRoutes,
-  settings: z.object({
-    AI_ENGINE: z.enum(ENGINES).optional(),
-    AI_TIMEOUT_MS: z.coerce.number().int().positive({ error: "must be a positive number of milliseconds" }).optional(),
-    TRANSLATION_PROVIDER: z.enum(["workers-ai", "libretranslate", "openai"]).optional(),
-    // A self-hosted LibreTranslate is often on a private network, over http.
-    LIBRETRANSLATE_URL: providerUrl.optional(),
-    OPENAI_BASE_URL: providerUrl.optional(),
-  }),
+  settings: intelligenceSettings,
 };

@@ -84,6 +84,25 @@ export const settingsSchemasOf = (groups: { settings?: z.ZodObject }[]): z.ZodOb
 export type SettingsCheck = { ok: true } | { ok: false; name: string; problem: string };
 
 const checked = new WeakMap<object, SettingsCheck>();
+/** Each schema's parse of an env object, made once: code reads typed values from it, never the raw strings. */
+const parsed = new WeakMap<object, Map<z.ZodObject, unknown>>();
+
+function parsesOf(env: Bindings): Map<z.ZodObject, unknown> {
+  let bySchema = parsed.get(env);
+  if (!bySchema) parsed.set(env, (bySchema = new Map()));
+  return bySchema;
+}
+
+/**
+ * The settings of `schema` (the platform's or a group's), parsed once per isolate (per env object):
+ * `checkSettings` keeps its parses at the entry; one it did not make is made here, and throws when invalid.
+ */
+export function settingsOf<S extends z.ZodObject>(env: Bindings, schema: S): z.output<S> {
+  const bySchema = parsesOf(env);
+  if (!bySchema.has(schema)) bySchema.set(schema, schema.parse(env));
+  // The map holds, under each schema, that schema's own parse.
+  return bySchema.get(schema) as z.output<S>;
+}
 
 /**
  * Checks the Worker's settings against every schema once per isolate (per env object) and
@@ -103,6 +122,7 @@ export function checkSettings(env: Bindings, schemas: z.ZodObject[]): SettingsCh
     } else {
       const fetched = fetchedFromProblem(env, schema);
       if (fetched) verdict = { ok: false, ...fetched };
+      else parsesOf(env).set(schema, result.data);
     }
     if (!verdict.ok) {
       logEvent("error", { event: "settings", setting: verdict.name, error: `${verdict.name} ${verdict.problem}` });

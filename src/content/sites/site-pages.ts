@@ -15,6 +15,8 @@ import { type LoadedTheme, loadTheme, themeAsset, themeFailed } from "./themes";
 import { TemplateError, TemplateLimitError } from "./templates";
 import { previewToken } from "./theme-upload";
 import { constantTimeEqual } from "../../platform/crypto";
+import { settingsOf } from "../../platform/settings";
+import { contentSettings } from "../settings";
 
 type Page = {
   template: string;
@@ -64,7 +66,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
  * A kept page notes the ads it showed: they are counted on every view of it.
  */
 async function cachedPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, build: () => Promise<Page>, preview = false): Promise<Response> {
-  const flushSeconds = c.env.AD_FLUSH_SECONDS === undefined ? undefined : Number(c.env.AD_FLUSH_SECONDS);
+  const flushSeconds = settingsOf(c.env, contentSettings).AD_FLUSH_SECONDS;
   const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
   const spec = {
     namespace: `page/${site.id}`,

@@ -1,6 +1,7 @@
 import type { Bindings } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
-import { aiTimeoutMs, runModel } from "../engines";
+import { settingsOf } from "../../platform/settings";
+import { aiTimeoutMs, intelligenceSettings, runModel } from "../engines";
 import { WORKERS_AI_MODELS } from "../workers-ai";
 
 export const TRANSLATION_PROVIDERS = ["workers-ai", "libretranslate", "openai"] as const;
@@ -20,7 +21,7 @@ const providerFailed = (provider: TranslationProvider, detail: string) => new Ap
 /** The configured translator: TRANSLATION_PROVIDER when set, else the first provider with settings. */
 export function translatorFor(env: Bindings): Translator {
   const chosen =
-    (env.TRANSLATION_PROVIDER as TranslationProvider | undefined) ??
+    settingsOf(env, intelligenceSettings).TRANSLATION_PROVIDER ??
     (env.AI ? "workers-ai" : env.LIBRETRANSLATE_URL ? "libretranslate" : env.OPENAI_BASE_URL && env.OPENAI_API_KEY ? "openai" : undefined);
   switch (chosen) {
     case undefined:

@@ -5,6 +5,7 @@ import type { Database } from "../database";
 import type { Bindings } from "../env";
 import { logger } from "../logging";
 import { bumpDataVersion } from "../read-cache";
+import { platformSettings, settingsOf } from "../settings";
 import { type JobCounts, type JobRun, jobRuns } from "./tables";
 
 /** A feed that cannot be used as it is: nothing is changed, and the run says why. */
@@ -112,7 +113,7 @@ export async function runJob(db: Database, env: Bindings, job: JobDefinition, tr
     return finish("failed", emptyCounts(), `unexpected: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  const maxShare = Number(env.JOB_MAX_CHANGE_SHARE ?? DEFAULT_MAX_CHANGE_SHARE);
+  const maxShare = settingsOf(env, platformSettings).JOB_MAX_CHANGE_SHARE ?? DEFAULT_MAX_CHANGE_SHARE;
   const changed = plan.counts.updated + plan.counts.closed;
   if (plan.existing > 0 && changed / plan.existing > maxShare) {
     const share = Math.round((changed / plan.existing) * 100);

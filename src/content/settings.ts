@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** Group C's settings, read through `settingsOf(env, contentSettings)`. */
+export const contentSettings = z.object({
+  AD_FLUSH_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0, { error: "must be a whole number of seconds" })
+    .max(3600, { error: "must be at most 3600" })
+    .optional(),
+  MAX_TENANTS_PER_USER: z.coerce
+    .number()
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(10_000, { error: "must be at most 10000" })
+    .optional(),
+});
