@@ -1,16 +1,15 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
-import { createRouter, idParam, tenantErrorResponses, tenantResponse } from "../platform/openapi";
+import { createRouter, idParam } from "../platform/openapi";
+import { Prebuilt, tenantRoutes } from "../platform/tenant-route";
 import { cachedAnswer } from "./cache";
 import { categoryTree, listPublished, publishedContent, siteInfo } from "./headless";
 import { contentListQuery, siteIdQuery } from "./params";
 import { contents } from "./schema";
 import { inTenant, keyScope, siteForReaders } from "./tenancy";
-
-const common = { tags: ["C · Content delivery"], security: [{ TenantKey: [] }] };
-const errors = tenantErrorResponses(400, 401, 403, 404, 429);
-const cached = { headers: { ETag: { schema: { type: "string" as const } }, "Cache-Control": { schema: { type: "string" as const } } } };
 
 const contentItemSchema = z
   .object({
@@ -36,108 +35,104 @@ const categoryNode = z
   })
   .openapi("CategoryNode");
 
-const respond = <T extends z.ZodType>(data: T, description: string) => {
-  const ok = tenantResponse(data, description);
-  return { 200: { ...ok[200], ...cached }, 304: { description: "Not modified (If-None-Match matched the ETag)" }, ...errors };
-};
-
-const routes = {
-  list: createRoute({
-    ...common,
-    method: "get",
-    path: "/api/mcp/contents",
-    summary: "C1 · Published contents of a site, newest first",
-    request: { query: contentListQuery },
-    responses: respond(
-      z.object({ items: z.array(contentItemSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
-      "A page of contents",
-    ),
-  }),
-  one: createRoute({
-    ...common,
-    method: "get",
-    path: "/api/mcp/contents/{id}",
-    summary: "C2 · One published content with its body, categories, SEO and translations",
-    request: { params: z.object({ id: idParam("id") }) },
-    responses: respond(
-      contentItemSchema.extend({
-        siteId: z.number().int(),
-        bodyHtml: z.string().openapi({ description: "Rendered from Markdown without raw HTML" }),
-        categories: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
-        seo: z.object({ title: z.string(), description: z.string(), canonical: z.string().nullable(), noindex: z.boolean() }),
-        translations: z.array(z.object({ id: z.number().int(), language: z.string(), slug: z.string(), title: z.string() })),
-      }),
-      "The content",
-    ),
-  }),
-  tree: createRoute({
-    ...common,
-    method: "get",
-    path: "/api/mcp/categories/tree",
-    summary: "C3 · The category tree of a site",
-    request: { query: siteIdQuery },
-    responses: respond(z.array(categoryNode), "Top-level categories, each with its children"),
-  }),
-  info: createRoute({
-    ...common,
-    method: "get",
-    path: "/api/mcp/site/info",
-    summary: "C4 · A site's information, SEO defaults and menus",
-    request: { query: siteIdQuery },
-    responses: respond(
-      z.object({
-        id: z.number().int(),
-        name: z.string(),
-        slug: z.string(),
-        domain: z.string().nullable(),
-        aliases: z.array(z.string()),
-        defaultLanguage: z.string(),
-        languages: z.array(z.string()),
-        timezone: z.string(),
-        theme: z.string(),
-        seo: z.object({ titlePattern: z.string(), description: z.string().nullable(), image: z.string().nullable() }),
-        analytics: z.boolean(),
-        menus: z.array(z.object({ code: z.string(), items: z.array(z.unknown()) })),
-      }),
-      "The site",
-    ),
-  }),
-};
+/** C1–C4 answer through the site's answer cache; the data is typed as the route's before it is stored. */
+const cached = async <T>(c: Context<AppEnv>, site: Parameters<typeof cachedAnswer>[1], compute: () => Promise<T>) =>
+  new Prebuilt<T>(await cachedAnswer(c, site, compute));
 
 const now = () => new Date().toISOString();
 
 /** C1–C4: the headless read API, for tenant keys, on any host. */
 export function headlessRoutes() {
   const router = createRouter();
-  router.openapi(routes.list, async (c) => {
-    const { siteId, page = 1, size = 20, ...filters } = c.req.valid("query");
-    const scope = keyScope(c.var.principal);
-    const site = await siteForReaders(c.var.db, scope, siteId);
-    return cachedAnswer(c, site, () => listPublished(c.var.db, scope, site, { ...filters, page, size }, now())) as never;
+  const route = tenantRoutes(router, { tags: ["C · Content delivery"], security: [{ TenantKey: [] }], errors: [400, 401, 403, 404, 429] });
+  const answers = {
+    headers: { ETag: { schema: { type: "string" as const } }, "Cache-Control": { schema: { type: "string" as const } } },
+    more: { 304: { description: "Not modified (If-None-Match matched the ETag)" } },
+  };
+  route({
+    ...answers,
+    method: "get",
+    path: "/api/mcp/contents",
+    summary: "C1 · Published contents of a site, newest first",
+    request: { query: contentListQuery },
+    data: z.object({ items: z.array(contentItemSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    answer: "A page of contents",
+    handle: async (c) => {
+      const { siteId, page = 1, size = 20, ...filters } = c.req.valid("query");
+      const scope = keyScope(c.var.principal);
+      const site = await siteForReaders(c.var.db, scope, siteId);
+      return cached(c, site, () => listPublished(c.var.db, scope, site, { ...filters, page, size }, now()));
+    },
   });
-  router.openapi(routes.one, async (c) => {
-    const { id } = c.req.valid("param");
-    const scope = keyScope(c.var.principal);
-    const [found] = await c.var.db
-      .select({ siteId: contents.siteId })
-      .from(contents)
-      .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
-      .limit(1);
-    if (!found) throw new ApiError(404, `No published content with id ${id}`);
-    const site = await siteForReaders(c.var.db, scope, found.siteId).catch(() => {
-      throw new ApiError(404, `No published content with id ${id}`);
-    });
-    return cachedAnswer(c, site, () => publishedContent(c.var.db, scope, id, now())) as never;
+  route({
+    ...answers,
+    method: "get",
+    path: "/api/mcp/contents/{id}",
+    summary: "C2 · One published content with its body, categories, SEO and translations",
+    request: { params: z.object({ id: idParam("id") }) },
+    data: contentItemSchema.extend({
+      siteId: z.number().int(),
+      bodyHtml: z.string().openapi({ description: "Rendered from Markdown without raw HTML" }),
+      categories: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+      seo: z.object({ title: z.string(), description: z.string(), canonical: z.string().nullable(), noindex: z.boolean() }),
+      translations: z.array(z.object({ id: z.number().int(), language: z.string(), slug: z.string(), title: z.string() })),
+    }),
+    answer: "The content",
+    handle: async (c) => {
+      const { id } = c.req.valid("param");
+      const scope = keyScope(c.var.principal);
+      const [found] = await c.var.db
+        .select({ siteId: contents.siteId })
+        .from(contents)
+        .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
+        .limit(1);
+      if (!found) throw new ApiError(404, `No published content with id ${id}`);
+      const site = await siteForReaders(c.var.db, scope, found.siteId).catch(() => {
+        throw new ApiError(404, `No published content with id ${id}`);
+      });
+      return cached(c, site, () => publishedContent(c.var.db, scope, id, now()));
+    },
   });
-  router.openapi(routes.tree, async (c) => {
-    const scope = keyScope(c.var.principal);
-    const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
-    return cachedAnswer(c, site, () => categoryTree(c.var.db, scope, site)) as never;
+  route({
+    ...answers,
+    method: "get",
+    path: "/api/mcp/categories/tree",
+    summary: "C3 · The category tree of a site",
+    request: { query: siteIdQuery },
+    data: z.array(categoryNode),
+    answer: "Top-level categories, each with its children",
+    handle: async (c) => {
+      const scope = keyScope(c.var.principal);
+      const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
+      return cached(c, site, () => categoryTree(c.var.db, scope, site));
+    },
   });
-  router.openapi(routes.info, async (c) => {
-    const scope = keyScope(c.var.principal);
-    const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
-    return cachedAnswer(c, site, () => siteInfo(c.var.db, scope, site)) as never;
+  route({
+    ...answers,
+    method: "get",
+    path: "/api/mcp/site/info",
+    summary: "C4 · A site's information, SEO defaults and menus",
+    request: { query: siteIdQuery },
+    data: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      slug: z.string(),
+      domain: z.string().nullable(),
+      aliases: z.array(z.string()),
+      defaultLanguage: z.string(),
+      languages: z.array(z.string()),
+      timezone: z.string(),
+      theme: z.string(),
+      seo: z.object({ titlePattern: z.string(), description: z.string().nullable(), image: z.string().nullable() }),
+      analytics: z.boolean(),
+      menus: z.array(z.object({ code: z.string(), items: z.array(z.unknown()) })),
+    }),
+    answer: "The site",
+    handle: async (c) => {
+      const scope = keyScope(c.var.principal);
+      const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
+      return cached(c, site, () => siteInfo(c.var.db, scope, site));
+    },
   });
   return router;
 }

@@ -127,13 +127,14 @@ export async function publishedContent(db: Database, scope: TenantScope, id: num
   };
 }
 
-export interface CategoryNode {
+// A type alias, not an interface: only an alias fits C3's documented children (objects with any keys).
+export type CategoryNode = {
   id: number;
   name: string;
   slug: string;
   description: string | null;
   children: CategoryNode[];
-}
+};
 
 /** C3: a site's categories as a tree, each level in its order. */
 export async function categoryTree(db: Database, scope: TenantScope, site: Site): Promise<CategoryNode[]> {

@@ -30,7 +30,7 @@ export function mediaRoutes() {
     const { tenantId, siteId, file } = c.req.valid("param");
     const served = await servedMedia(c.env.MEDIA, `${tenantId}/${siteId}/${file}`);
     if (!served) throw new ApiError(404, "No such file");
-    return served as never;
+    return served;
   });
   return router;
 }

@@ -1,6 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { tenantEnvelope } from "../platform/envelope";
-import { createRouter, tenantErrorResponses, tenantResponse } from "../platform/openapi";
+import { z } from "@hono/zod-openapi";
+import { createRouter } from "../platform/openapi";
+import { tenantRoutes } from "../platform/tenant-route";
 import { languageCode } from "./params";
 import { ARTICLE_STYLES, generateArticle, summarizeContent, translateContent } from "./skills";
 import { keyScope, siteInScope } from "./tenancy";
@@ -15,14 +15,13 @@ const text = (name: string) =>
     .trim()
     .min(1, { error: `${name} must not be empty` })
     .max(MAX_TEXT, { error: `${name} must be at most ${MAX_TEXT} characters` });
-const common = { tags: ["C · Content AI skills"], security: [{ TenantKey: [] }] };
-const errors = tenantErrorResponses(400, 401, 403, 404, 415, 429, 503);
-const failed = tenantErrorResponses(502);
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 
-const routes = {
-  article: createRoute({
-    ...common,
+/** C5–C7: the AI content skills, for tenant keys; they reach group I through its service functions. */
+export function skillsRoutes() {
+  const router = createRouter();
+  const route = tenantRoutes(router, { tags: ["C · Content AI skills"], security: [{ TenantKey: [] }], errors: [400, 401, 403, 404, 415, 429, 503] });
+  route({
     method: "post",
     path: "/generate/article",
     summary: "C5 · Generate an article and save it as a draft of the site (scope content:write)",
@@ -40,29 +39,29 @@ const routes = {
         language: languageCode.optional().openapi({ description: "Default: the site's default language" }),
       }),
     ),
-    responses: {
-      ...tenantResponse(
-        z.object({
-          contentId: z.number().int(),
-          siteId: z.number().int(),
-          status: z.string(),
-          title: z.string(),
-          slug: z.string(),
-          language: z.string(),
-          intro: z.string(),
-          bodyMarkdown: z.string(),
-          words: z.number().int(),
-          engine: z.string(),
-        }),
-        "The draft",
-        201,
-      ),
-      ...errors,
-      ...failed,
+    data: z.object({
+      contentId: z.number().int(),
+      siteId: z.number().int(),
+      status: z.string(),
+      title: z.string(),
+      slug: z.string(),
+      language: z.string(),
+      intro: z.string(),
+      bodyMarkdown: z.string(),
+      words: z.number().int(),
+      engine: z.string(),
+    }),
+    answer: "The draft",
+    status: 201,
+    errors: [502],
+    handle: async (c) => {
+      const input = c.req.valid("json");
+      const scope = keyScope(c.var.principal);
+      const site = await siteInScope(c.var.db, scope, input.siteId);
+      return generateArticle(c.env, c.var.db, scope, site, c.var.principal.userId, input);
     },
-  }),
-  summary: createRoute({
-    ...common,
+  });
+  route({
     method: "post",
     path: "/generate/summary",
     summary: "C6 · Summarise a text in at most maxLength characters (group I's TextRank)",
@@ -77,16 +76,14 @@ const routes = {
           .default(300),
       }),
     ),
-    responses: {
-      ...tenantResponse(
-        z.object({ summary: z.string(), length: z.number().int(), maxLength: z.number().int(), language: z.string() }),
-        "The summary",
-      ),
-      ...errors,
+    data: z.object({ summary: z.string(), length: z.number().int(), maxLength: z.number().int(), language: z.string() }),
+    answer: "The summary",
+    handle: async (c) => {
+      const { content, maxLength } = c.req.valid("json");
+      return summarizeContent(content, maxLength);
     },
-  }),
-  translate: createRoute({
-    ...common,
+  });
+  route({
     method: "post",
     path: "/translate",
     summary: "C7 · Translate a text with group I's translation provider",
@@ -97,30 +94,13 @@ const routes = {
         sourceLang: languageCode.optional().openapi({ description: "Detected when not given" }),
       }),
     ),
-    responses: {
-      ...tenantResponse(z.object({ content: z.string(), sourceLang: z.string(), targetLang: z.string(), provider: z.string() }), "The translation"),
-      ...errors,
-      ...failed,
+    data: z.object({ content: z.string(), sourceLang: z.string(), targetLang: z.string(), provider: z.string() }),
+    answer: "The translation",
+    errors: [502],
+    handle: async (c) => {
+      const { content, targetLang, sourceLang } = c.req.valid("json");
+      return translateContent(c.env, content, targetLang, sourceLang);
     },
-  }),
-};
-
-/** C5–C7: the AI content skills, for tenant keys; they reach group I through its service functions. */
-export function skillsRoutes() {
-  const router = createRouter();
-  router.openapi(routes.article, async (c) => {
-    const input = c.req.valid("json");
-    const scope = keyScope(c.var.principal);
-    const site = await siteInScope(c.var.db, scope, input.siteId);
-    return c.json(tenantEnvelope(await generateArticle(c.env, c.var.db, scope, site, c.var.principal.userId, input)), 201);
-  });
-  router.openapi(routes.summary, async (c) => {
-    const { content, maxLength } = c.req.valid("json");
-    return c.json(tenantEnvelope(await summarizeContent(content, maxLength)), 200);
-  });
-  router.openapi(routes.translate, async (c) => {
-    const { content, targetLang, sourceLang } = c.req.valid("json");
-    return c.json(tenantEnvelope(await translateContent(c.env, content, targetLang, sourceLang)), 200);
   });
   return router;
 }
