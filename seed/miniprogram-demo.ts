@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { SANDBOX_BASE, pushVerifyTicket, sandboxFetch } from "../src/miniprograms/sandbox";
 import { miniprograms } from "../src/miniprograms/schema";
 import { authorizationLink, completeAuthorization, createMiniprogram, syncTemplates } from "../src/miniprograms/service";
-import { upstreamOf } from "../src/miniprograms/upstream";
+import { pushSandboxTicket, SANDBOX_BASE, SANDBOX_PATH, upstreamOf } from "../src/miniprograms/upstream";
 import { database } from "../src/platform/database";
 import type { Bindings } from "../src/platform/env";
 
@@ -23,7 +22,7 @@ export async function createDemoMiniprogram(env: Bindings, ownerId: number): Pro
   const waitUntil = (work: Promise<unknown>) => void pending.push(work);
   const db = database(env);
   const ctx = { db, env, upstream: upstreamOf(env, waitUntil) };
-  await pushVerifyTicket(env, waitUntil);
+  await pushSandboxTicket(env, waitUntil);
   await syncTemplates(ctx);
   // Found by its config type: D4 renames it.
   const [existing] = await db
@@ -35,8 +34,8 @@ export async function createDemoMiniprogram(env: Bindings, ownerId: number): Pro
   const actor = { userId: ownerId, keyId: null };
   const mp = existing ?? (await createMiniprogram(db, actor, { name: "Demo Mini Shop", configType: DEMO_CONFIG_TYPE }));
   const { authorizeUrl } = await authorizationLink(ctx, actor, mp, "http://localhost");
-  // The owner's consent on the sandbox's authorization page, then their redirect back to us.
-  const consent = await sandboxFetch(new Request(authorizeUrl.replace("http://localhost/wechat-sandbox", SANDBOX_BASE)), env, waitUntil);
+  // The owner's consent on the sandbox's authorization page (through the transport, in-process), then their redirect back to us.
+  const consent = await ctx.upstream.transport.fetch(new Request(authorizeUrl.replace(`http://localhost${SANDBOX_PATH}`, SANDBOX_BASE)));
   const back = new URL(consent.headers.get("Location")!);
   const state = back.pathname.split("/").pop()!;
   const authorized = await completeAuthorization(ctx, { miniprogramId: mp.id, state }, back.searchParams.get("auth_code")!, "npm run dev");

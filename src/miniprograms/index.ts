@@ -8,10 +8,9 @@ import { providerUrl } from "../platform/settings";
 import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
 import { PUSH_BODY_BYTES } from "./push";
 import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
-import { pushVerifyTicket, SANDBOX_PATH } from "./sandbox";
 import { CODES_PATH, pollAudits, syncTemplates } from "./service";
 import { authorizerAccessToken, componentAccessToken, credentialsDue } from "./tokens";
-import { upstreamOf } from "./upstream";
+import { pushSandboxTicket, SANDBOX_PATH, upstreamOf } from "./upstream";
 
 const base = DEPOSITS_BASE_PATH;
 // Scheduled work runs outside a request: nothing it starts needs to outlive it.
@@ -41,7 +40,7 @@ export const miniprograms: GroupModule = {
     { prefix: CODES_PATH, credential: "public" },
     // WeChat's pushes carry their own proof (msg_signature over the encrypted message).
     { prefix: PUSH_PATH, credential: "public" },
-    // Answers only outside production (sandbox.ts).
+    // Answers only outside production (upstream.ts loads sandbox.ts there).
     { prefix: SANDBOX_PATH, credential: "public" },
   ],
   // WeChat's pushes are small; their receivers read the body before its signature can be checked.
@@ -60,7 +59,7 @@ export const miniprograms: GroupModule = {
       cron: "*/5 * * * *",
       run: async (env) => {
         const ctx = contextFor(env);
-        if (ctx.upstream.sandbox) await pushVerifyTicket(env, inline);
+        if (ctx.upstream.sandbox) await pushSandboxTicket(env, inline);
         const due = await credentialsDue(ctx.db);
         if (due.component) await componentAccessToken(ctx, true);
         for (const mp of due.authorizers) await authorizerAccessToken(ctx, mp, true);

@@ -4,9 +4,8 @@ import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter, tenantErrorResponses } from "../platform/openapi";
 import { receiveComponentPush, receiveMiniprogramPush } from "./push";
-import { sandboxApp, SANDBOX_PATH } from "./sandbox";
 import { CODES_PATH, completeAuthorization } from "./service";
-import { upstreamOf } from "./upstream";
+import { SANDBOX_PATH, sandboxRoutes, upstreamOf } from "./upstream";
 
 export const PUSH_PATH = "/wechat";
 
@@ -98,19 +97,19 @@ const routes = {
 export function miniprogramPublicRoutes() {
   const router = createRouter();
   const waitUntilOf = (c: Context<AppEnv>) => (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+  const contextOf = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, upstream: upstreamOf(c.env, waitUntilOf(c)) });
   // WeChat wants the plain text "success"; anything else makes it retry.
   router.openapi(routes.componentEvents, async (c) => {
-    await receiveComponentPush(c.var.db, c.env, waitUntilOf(c), c.req.valid("query"), await c.req.text());
+    await receiveComponentPush(contextOf(c), c.req.valid("query"), await c.req.text());
     return c.text("success", 200);
   });
   router.openapi(routes.miniprogramEvents, async (c) => {
-    await receiveMiniprogramPush(c.var.db, c.env, waitUntilOf(c), c.req.valid("param").appid, c.req.valid("query"), await c.req.text());
+    await receiveMiniprogramPush(contextOf(c), c.req.valid("param").appid, c.req.valid("query"), await c.req.text());
     return c.text("success", 200);
   });
   router.openapi(routes.authorized, async (c) => {
     const { id, state } = c.req.valid("param");
-    const ctx = { db: c.var.db, env: c.env, upstream: upstreamOf(c.env, waitUntilOf(c)) };
-    const mp = await completeAuthorization(ctx, { miniprogramId: Number(id), state }, c.req.valid("query").auth_code, "redirect");
+    const mp = await completeAuthorization(contextOf(c), { miniprogramId: Number(id), state }, c.req.valid("query").auth_code, "redirect");
     return c.text(`Mini-program configuration ${mp.id} is authorized (app id ${mp.authorizerAppId}). You can close this page.`, 200);
   });
   router.openapi(routes.code, async (c) => {
@@ -121,6 +120,6 @@ export function miniprogramPublicRoutes() {
       headers: { "Content-Type": "image/png", ETag: object.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" },
     });
   });
-  router.all(`${SANDBOX_PATH}/*`, (c) => sandboxApp().fetch(c.req.raw, c.env, c.executionCtx));
+  router.all(`${SANDBOX_PATH}/*`, (c) => sandboxRoutes(c.req.raw, c.env, c.executionCtx));
   return router;
 }

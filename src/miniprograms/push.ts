@@ -1,31 +1,20 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "../platform/database";
-import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
-import { randomBase62 } from "../platform/crypto";
 import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS } from "../platform/auth/signature";
 import { miniprograms, AUDIT_STATES } from "./schema";
 import { applyAuditResult, completeAuthorization, revokeAuthorization, stepRecord } from "./service";
-import { storeVerifyTicket } from "./tokens";
-import { upstreamOf } from "./upstream";
-import {
-  decryptMessage,
-  encryptMessage,
-  MessageCryptoError,
-  messageSignature,
-  querySignature,
-  signatureMatches,
-  xmlFields,
-  xmlOf,
-} from "./wechat/message-crypto";
+import { storeVerifyTicket, type TokenContext } from "./tokens";
+import type { ComponentCredentials } from "./upstream";
+import { decryptMessage, MessageCryptoError, messageSignature, querySignature, signatureMatches, xmlFields } from "./wechat/message-crypto";
 
 /**
  * WeChat's pushes to the platform: the component's (verify tickets, authorizations) and the
  * mini-programs' events (audit results). Each is checked before anything changes: first its query
  * (timestamp within 300 s, `signature` over token, timestamp and nonce, the nonce not used), then
  * its body (`msg_signature` with the ciphertext; decryption; the app id inside). A push is taken
- * once: a lost one is made up by the next ticket, the owner's redirect, or the audit poll.
+ * once: a lost one is made up by the next ticket, the owner's redirect, or the audit poll. These
+ * receivers are the one way events come in: the sandbox's pushes reach them signed, as WeChat's do.
  */
 
 export interface PushQuery {
@@ -34,8 +23,6 @@ export interface PushQuery {
   signature?: string;
   msg_signature?: string;
 }
-
-type WaitUntil = (work: Promise<unknown>) => void;
 
 /** WeChat's pushes are a few kilobytes; the receivers take no more than this. */
 export const PUSH_BODY_BYTES = 64 * 1024;
@@ -53,8 +40,7 @@ function rememberPush(key: string) {
 }
 
 /** Checks and opens a push: its fields, or a 4xx that changes nothing. */
-async function openPush(env: Bindings, waitUntil: WaitUntil, query: PushQuery, body: string) {
-  const { component } = upstreamOf(env, waitUntil);
+async function openPush(env: Bindings, component: ComponentCredentials, query: PushQuery, body: string) {
   const { timestamp, nonce, signature, msg_signature: messageSigned } = query;
   const missing = "A push needs timestamp, nonce, signature and msg_signature in its query, and an Encrypt element";
   if (!timestamp || !nonce || !signature || !messageSigned) throw new ApiError(400, missing);
@@ -84,9 +70,9 @@ async function openPush(env: Bindings, waitUntil: WaitUntil, query: PushQuery, b
 }
 
 /** The component's pushes: verify tickets and authorization changes. */
-export async function receiveComponentPush(db: Database, env: Bindings, waitUntil: WaitUntil, query: PushQuery, body: string) {
-  const event = await openPush(env, waitUntil, query, body);
-  const ctx = { db, env, upstream: upstreamOf(env, waitUntil) };
+export async function receiveComponentPush(ctx: TokenContext, query: PushQuery, body: string) {
+  const { db, env } = ctx;
+  const event = await openPush(env, ctx.upstream.component, query, body);
   switch (event.InfoType) {
     case "component_verify_ticket":
       if (!event.ComponentVerifyTicket) throw new ApiError(400, "The ticket push has no ComponentVerifyTicket");
@@ -113,8 +99,9 @@ export async function receiveComponentPush(db: Database, env: Bindings, waitUnti
 }
 
 /** A mini-program's events (sent to /wechat/miniprogram/events/<appid>): audit results. */
-export async function receiveMiniprogramPush(db: Database, env: Bindings, waitUntil: WaitUntil, appId: string, query: PushQuery, body: string) {
-  const event = await openPush(env, waitUntil, query, body);
+export async function receiveMiniprogramPush(ctx: TokenContext, appId: string, query: PushQuery, body: string) {
+  const { db, env } = ctx;
+  const event = await openPush(env, ctx.upstream.component, query, body);
   const [mp] = await db.select().from(miniprograms).where(eq(miniprograms.authorizerAppId, appId)).limit(1);
   if (!mp || event.MsgType !== "event") return;
   const screenshots = (event.ScreenShot ?? "").split("|").filter(Boolean);
@@ -131,36 +118,4 @@ export async function receiveMiniprogramPush(db: Database, env: Bindings, waitUn
     default:
       await stepRecord(db, mp.id, `event:${event.Event ?? "unknown"}`, null, null, event);
   }
-}
-
-/** A push as WeChat sends it: the event encrypted and signed with the component's credentials. */
-export async function signedPush(
-  env: Bindings,
-  waitUntil: WaitUntil,
-  event: Record<string, string | number>,
-): Promise<{ query: Required<PushQuery>; body: string }> {
-  const { component } = upstreamOf(env, waitUntil);
-  const encrypted = await encryptMessage(xmlOf(event), component.appId, component.encodingAesKey);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const nonce = randomBase62(10);
-  return {
-    query: {
-      timestamp,
-      nonce,
-      signature: await querySignature(component.messageToken, timestamp, nonce),
-      msg_signature: await messageSignature(component.messageToken, timestamp, nonce, encrypted),
-    },
-    body: xmlOf({ AppId: component.appId, Encrypt: encrypted }),
-  };
-}
-
-/** The sandbox's pushes go through the same receivers as WeChat's. */
-export async function deliverComponentEvent(env: Bindings, event: Record<string, string | number>, waitUntil: WaitUntil) {
-  const { query, body } = await signedPush(env, waitUntil, event);
-  await receiveComponentPush(database(env), env, waitUntil, query, body);
-}
-
-export async function deliverMiniprogramEvent(env: Bindings, appId: string, event: Record<string, string | number>, waitUntil: WaitUntil) {
-  const { query, body } = await signedPush(env, waitUntil, event);
-  await receiveMiniprogramPush(database(env), env, waitUntil, appId, query, body);
 }

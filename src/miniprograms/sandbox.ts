@@ -1,29 +1,22 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type ExecutionContext } from "hono";
 import { qrCodePng } from "../intelligence/service";
 import { constantTimeEqual, hmacSha256Hex, randomBase62 } from "../platform/crypto";
 import { database, type Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
-import { deliverComponentEvent, deliverMiniprogramEvent } from "./push";
 import { sandboxApps, sandboxAudits } from "./schema";
+import type { ComponentCredentials, SandboxHost, SignedPush } from "./upstream";
+import { encryptMessage, messageSignature, querySignature, xmlOf } from "./wechat/message-crypto";
 
 /**
  * The sandbox upstream: WeChat's open platform API as far as group D uses it, with its state in
  * D1. The WeChat client talks to it with the same HTTP requests it sends to WeChat (in-process,
  * so that scheduled jobs reach it as well; it also answers over HTTP at /wechat-sandbox). Its
  * pushes (verify tickets, authorizations, audit results) go to the service's receivers signed and
- * encrypted as WeChat's are. Never in production.
+ * encrypted as WeChat's are, through `SandboxHost.deliver`: it imports nothing of the service.
+ * upstream.ts loads it with import(), never in production.
  */
 
-export const SANDBOX_BASE = "https://wechat-sandbox.local";
-export const SANDBOX_PATH = "/wechat-sandbox";
-/** The sandbox's own component credentials (development defaults; the WECHAT_* settings win). */
-export const SANDBOX_COMPONENT = {
-  appId: "wxsandboxcomponent01",
-  secret: "sandbox-component-secret",
-  messageToken: "sandboxtoken",
-  encodingAesKey: "c2FuZGJveC1lbmNvZGluZy1hZXMta2V5LTMyLWJ5dGU",
-};
 /** Names the sandbox answers as taken (a trademark hit), to try D3's refusal. */
 export const TAKEN_NAMES = ["WeChat", "Taken Name", "微信"];
 /** The platform's template library in the sandbox. */
@@ -35,76 +28,79 @@ export const SANDBOX_TEMPLATES = [
 const DEFAULT_AUDIT_SECONDS = 5;
 const TESTER_ID = /^[a-zA-Z][-_a-zA-Z0-9]{5,19}$/;
 
-type WaitUntil = (work: Promise<unknown>) => void;
-
-export function sandboxComponent(env: Bindings) {
-  return {
-    appId: env.WECHAT_COMPONENT_APPID ?? SANDBOX_COMPONENT.appId,
-    secret: env.WECHAT_COMPONENT_SECRET ?? SANDBOX_COMPONENT.secret,
-    messageToken: env.WECHAT_MESSAGE_TOKEN ?? SANDBOX_COMPONENT.messageToken,
-    encodingAesKey: env.WECHAT_ENCODING_AES_KEY ?? SANDBOX_COMPONENT.encodingAesKey,
-  };
-}
-
 const ok = (more: Record<string, unknown> = {}) => ({ errcode: 0, errmsg: "ok", ...more });
 const fail = (errcode: number, errmsg: string) => ({ errcode, errmsg });
 
 /** Access tokens are signed, not stored: `sbx.<kind>.<app id>.<expiry>.<hmac>`. */
-async function issueToken(env: Bindings, kind: "component" | "authorizer", appId: string, seconds = 7200) {
+async function issueToken(host: SandboxHost, kind: "component" | "authorizer", appId: string, seconds = 7200) {
   const body = `${kind}.${appId}.${Math.floor(Date.now() / 1000) + seconds}`;
-  return `sbx.${body}.${(await hmacSha256Hex(sandboxComponent(env).secret, body)).slice(0, 32)}`;
+  return `sbx.${body}.${(await hmacSha256Hex(host.component.secret, body)).slice(0, 32)}`;
 }
 
 /** The app id a token is good for, or WeChat's errcode for a bad (40001) or expired (42001) one. */
 async function tokenOwner(
-  env: Bindings,
+  host: SandboxHost,
   token: string | undefined,
   kind: "component" | "authorizer",
 ): Promise<{ appId: string } | { errcode: number; errmsg: string }> {
   const [prefix, tokenKind, appId, expiry, mac] = (token ?? "").split(".");
   if (prefix !== "sbx" || tokenKind !== kind || !appId || !expiry || !mac)
     return fail(40001, "invalid credential, access_token is invalid or not latest");
-  const expected = (await hmacSha256Hex(sandboxComponent(env).secret, `${tokenKind}.${appId}.${expiry}`)).slice(0, 32);
+  const expected = (await hmacSha256Hex(host.component.secret, `${tokenKind}.${appId}.${expiry}`)).slice(0, 32);
   if (!constantTimeEqual(mac, expected)) return fail(40001, "invalid credential, access_token is invalid or not latest");
   if (Number(expiry) * 1000 < Date.now()) return fail(42001, "access_token expired");
   return { appId };
 }
 
 /** Dispatches a request the WeChat client made to the sandbox's handler, without a network hop. */
-export function sandboxFetch(request: Request, env: Bindings, waitUntil: WaitUntil): Promise<Response> {
-  const url = new URL(request.url);
-  const local = new Request(new URL(`${SANDBOX_PATH}${url.pathname}${url.search}`, "http://sandbox.local"), request);
-  return Promise.resolve(sandboxApp().fetch(local, env, { waitUntil, passThroughOnException() {}, props: {} } as unknown as ExecutionContext));
+export function sandboxFetch(request: Request, host: SandboxHost): Promise<Response> {
+  const ctx: ExecutionContext = { waitUntil: host.waitUntil, passThroughOnException() {}, props: {} };
+  return Promise.resolve(sandboxApp(host).fetch(request, host.env, ctx));
 }
 
 type SandboxEnv = { Bindings: Bindings };
 type SandboxContext = Context<SandboxEnv>;
-const waitUntilOf =
-  (c: SandboxContext): WaitUntil =>
-  (work) =>
-    c.executionCtx.waitUntil(work);
 
-/** The sandbox's routes, under /wechat-sandbox: WeChat's paths, plus `steer`, `push-ticket` and the authorization page. */
-export function sandboxApp() {
-  const app = new Hono<SandboxEnv>().basePath(SANDBOX_PATH);
-  app.use(async (c, next) => {
-    if (c.env.ENVIRONMENT === "production") return c.text("Not found", 404);
-    await next();
-  });
+/** A push as WeChat sends it: the event encrypted and signed with the component's credentials, a fresh nonce and timestamp each. */
+export async function signedPush(component: ComponentCredentials, event: Record<string, string | number>): Promise<SignedPush> {
+  const encrypted = await encryptMessage(xmlOf(event), component.appId, component.encodingAesKey);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const nonce = randomBase62(10);
+  return {
+    query: {
+      timestamp,
+      nonce,
+      signature: await querySignature(component.messageToken, timestamp, nonce),
+      msg_signature: await messageSignature(component.messageToken, timestamp, nonce, encrypted),
+    },
+    body: xmlOf({ AppId: component.appId, Encrypt: encrypted }),
+  };
+}
+
+/** A push to the service's receivers, as WeChat's POST to /wechat/… is: the component's, or with `appId` that mini-program's. */
+const deliver = async (host: SandboxHost, event: Record<string, string | number>, appId?: string) =>
+  host.deliver(await signedPush(host.component, event), appId);
+
+/**
+ * The sandbox's routes, at the root of the in-process address and under /wechat-sandbox over HTTP
+ * (upstream.ts strips it): WeChat's paths, plus `steer`, `push-ticket` and the authorization page.
+ */
+export function sandboxApp(host: SandboxHost) {
+  const app = new Hono<SandboxEnv>();
   const body = async (c: SandboxContext) => ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
-  const authorizer = async (c: SandboxContext) => tokenOwner(c.env, c.req.query("access_token"), "authorizer");
-  const component = async (c: SandboxContext) => tokenOwner(c.env, c.req.query("component_access_token") ?? c.req.query("access_token"), "component");
+  const authorizer = async (c: SandboxContext) => tokenOwner(host, c.req.query("access_token"), "authorizer");
+  const component = async (c: SandboxContext) => tokenOwner(host, c.req.query("component_access_token") ?? c.req.query("access_token"), "component");
   const db = (c: SandboxContext) => database(c.env);
   const appOf = async (database_: Database, appId: string) =>
     (await database_.select().from(sandboxApps).where(eq(sandboxApps.appId, appId)).limit(1))[0];
 
   app.post("/cgi-bin/component/api_component_token", async (c) => {
     const b = await body(c);
-    const creds = sandboxComponent(c.env);
+    const creds = host.component;
     if (b.component_appid !== creds.appId || b.component_appsecret !== creds.secret) return c.json(fail(40013, "invalid appid or appsecret"));
     if (typeof b.component_verify_ticket !== "string" || !b.component_verify_ticket.startsWith("ticket@@@sandbox-"))
       return c.json(fail(61006, "component ticket is invalid"));
-    return c.json({ component_access_token: await issueToken(c.env, "component", creds.appId), expires_in: 7200 });
+    return c.json({ component_access_token: await issueToken(host, "component", creds.appId), expires_in: 7200 });
   });
 
   app.post("/cgi-bin/component/api_create_preauthcode", async (c) => {
@@ -122,8 +118,8 @@ export function sandboxApp() {
     await db(c)
       .insert(sandboxApps)
       .values({ appId, refreshToken: `refreshtoken@@@${randomBase62(24)}` });
-    const authCode = `queryauthcode@@@${appId}@@@${(await hmacSha256Hex(sandboxComponent(c.env).secret, appId)).slice(0, 16)}`;
-    const creds = sandboxComponent(c.env);
+    const authCode = `queryauthcode@@@${appId}@@@${(await hmacSha256Hex(host.component.secret, appId)).slice(0, 16)}`;
+    const creds = host.component;
     const event = {
       AppId: creds.appId,
       CreateTime: Math.floor(Date.now() / 1000),
@@ -133,7 +129,7 @@ export function sandboxApp() {
       AuthorizationCodeExpiredTime: Math.floor(Date.now() / 1000) + 3600,
       PreAuthCode: preAuthCode,
     };
-    waitUntilOf(c)(deliverComponentEvent(c.env, event, waitUntilOf(c)).catch(() => undefined));
+    host.waitUntil(deliver(host, event).catch(() => undefined));
     const target = new URL(redirect);
     target.searchParams.set("auth_code", authCode);
     target.searchParams.set("expires_in", "3600");
@@ -145,13 +141,13 @@ export function sandboxApp() {
     if ("errcode" in owner) return c.json(owner);
     const code = String((await body(c)).authorization_code ?? "");
     const [, appId, mac] = code.split("@@@");
-    const expected = appId ? (await hmacSha256Hex(sandboxComponent(c.env).secret, appId)).slice(0, 16) : "";
+    const expected = appId ? (await hmacSha256Hex(host.component.secret, appId)).slice(0, 16) : "";
     const app_ = appId ? await appOf(db(c), appId) : undefined;
     if (!app_ || !mac || !constantTimeEqual(mac, expected)) return c.json(fail(61010, "code is expired or invalid"));
     return c.json({
       authorization_info: {
         authorizer_appid: appId,
-        authorizer_access_token: await issueToken(c.env, "authorizer", appId!),
+        authorizer_access_token: await issueToken(host, "authorizer", appId!),
         expires_in: 7200,
         authorizer_refresh_token: app_.refreshToken,
         func_info: [{ funcscope_category: { id: 17 } }, { funcscope_category: { id: 18 } }],
@@ -173,7 +169,7 @@ export function sandboxApp() {
       .where(and(eq(sandboxApps.appId, app_.appId), eq(sandboxApps.refreshToken, app_.refreshToken)))
       .returning();
     if (!rotated) return c.json(fail(61023, "refresh_token is invalid"));
-    return c.json({ authorizer_access_token: await issueToken(c.env, "authorizer", app_.appId), expires_in: 7200, authorizer_refresh_token: next });
+    return c.json({ authorizer_access_token: await issueToken(host, "authorizer", app_.appId), expires_in: 7200, authorizer_refresh_token: next });
   });
 
   app.get("/wxa/gettemplatelist", async (c) => {
@@ -271,11 +267,10 @@ export function sandboxApp() {
     ]);
     const auditId = audit[0]!.auditId;
     // WeChat tells the platform when the audit ends: so does the sandbox, after the steered delay.
-    const wait = waitUntilOf(c);
-    wait(
+    host.waitUntil(
       (async () => {
         await new Promise((resolve) => setTimeout(resolve, steering.delaySeconds * 1000));
-        await pushAuditResult(c.env, owner.appId, auditId, wait);
+        await pushAuditResult(host, owner.appId, auditId);
       })().catch(() => undefined),
     );
     return c.json(ok({ auditid: auditId }));
@@ -373,7 +368,7 @@ export function sandboxApp() {
   );
 
   app.post("/push-ticket", async (c) => {
-    await pushVerifyTicket(c.env, waitUntilOf(c));
+    await pushVerifyTicket(host);
     return c.json({ pushed: true });
   });
   return app;
@@ -386,8 +381,8 @@ function auditState(audit: typeof sandboxAudits.$inferSelect): { status: number;
 }
 
 /** Sends the audit's result to the mini-program events receiver, once. */
-async function pushAuditResult(env: Bindings, appId: string, auditId: number, waitUntil: WaitUntil) {
-  const d = database(env);
+async function pushAuditResult(host: SandboxHost, appId: string, auditId: number) {
+  const d = database(host.env);
   const [audit] = await d
     .update(sandboxAudits)
     .set({ pushedAt: new Date().toISOString() })
@@ -409,20 +404,15 @@ async function pushAuditResult(env: Bindings, appId: string, auditId: number, wa
           FailTime: now,
           ScreenShot: "sbxmedia_screenshot_1",
         };
-  await deliverMiniprogramEvent(env, appId, event, waitUntil);
+  await deliver(host, event, appId);
 }
 
 /** A component_verify_ticket, as WeChat pushes one every 10 minutes. */
-export async function pushVerifyTicket(env: Bindings, waitUntil: WaitUntil) {
-  const creds = sandboxComponent(env);
-  await deliverComponentEvent(
-    env,
-    {
-      AppId: creds.appId,
-      CreateTime: Math.floor(Date.now() / 1000),
-      InfoType: "component_verify_ticket",
-      ComponentVerifyTicket: `ticket@@@sandbox-${randomBase62(32)}`,
-    },
-    waitUntil,
-  );
+export async function pushVerifyTicket(host: SandboxHost) {
+  await deliver(host, {
+    AppId: host.component.appId,
+    CreateTime: Math.floor(Date.now() / 1000),
+    InfoType: "component_verify_ticket",
+    ComponentVerifyTicket: `ticket@@@sandbox-${randomBase62(32)}`,
+  });
 }

@@ -1,8 +1,7 @@
 import { env, SELF } from "cloudflare:test";
-import { signedPush } from "../../src/miniprograms/push";
-import { SANDBOX_PATH } from "../../src/miniprograms/sandbox";
+import { signedPush } from "../../src/miniprograms/sandbox";
 import { syncTemplates } from "../../src/miniprograms/service";
-import { upstreamOf } from "../../src/miniprograms/upstream";
+import { SANDBOX_PATH, upstreamOf } from "../../src/miniprograms/upstream";
 import { database } from "../../src/platform/database";
 import { createTestKey, type TestKey } from "./credentials";
 
@@ -33,7 +32,7 @@ export async function push(
   event: Record<string, string | number>,
   tamper: (p: { query: Record<string, string>; body: string }) => void = () => {},
 ) {
-  const signed = await signedPush(env, background, event);
+  const signed = await signedPush(upstreamOf(env, background).component, event);
   const message = { query: { ...signed.query, encrypt_type: "aes" } as Record<string, string>, body: signed.body };
   tamper(message);
   return SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(message.query)}`, {

@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PUSH_BODY_BYTES, signedPush } from "../../src/miniprograms/push";
+import { PUSH_BODY_BYTES } from "../../src/miniprograms/push";
+import { signedPush } from "../../src/miniprograms/sandbox";
 import { upstreamOf } from "../../src/miniprograms/upstream";
 import { encryptMessage, messageSignature, querySignature, xmlFields, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
 import type { TestKey } from "../helpers/credentials";
@@ -175,7 +176,7 @@ beforeAll(async () => {
 
 describe("API2 · WeChat pushes: replays", () => {
   const ticketPush = (ticket = `ticket@@@sandbox-${crypto.randomUUID()}`) =>
-    signedPush(env, () => {}, { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
+    signedPush(component(), { AppId: componentAppId(), CreateTime: now(), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket });
   const deliver = (path: string, message: { query: Record<string, string>; body: string }) => send(path, message.query, message.body);
 
   it("takes a signed push once, and refuses the same push sent again", async () => {
@@ -256,7 +257,7 @@ describe("API2 · WeChat pushes: replays", () => {
 
   it("refuses a replayed unauthorized event: the mini-program authorized again stays authorized", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Replayed Shop");
-    const revoke = await signedPush(env, () => {}, { AppId: componentAppId(), CreateTime: now(), InfoType: "unauthorized", AuthorizerAppid: appId });
+    const revoke = await signedPush(component(), { AppId: componentAppId(), CreateTime: now(), InfoType: "unauthorized", AuthorizerAppid: appId });
     expect(await (await deliver(RECEIVERS[0]!, revoke)).text()).toBe("success");
     expect((await deposits<{ stage: string }>("/minipram/steps", key, { id })).body.data.stage).toBe("configured");
     // The owner authorizes the same mini-program again (WeChat keeps its app id; the sandbox would make a new one).
@@ -270,7 +271,7 @@ describe("API2 · WeChat pushes: replays", () => {
   it("refuses a replayed audit event on a mini-program's receiver", async () => {
     const { id, appId } = await authorizedMiniprogram(key, "Audited Twice");
     await env.DB.prepare("UPDATE miniprograms SET stage = 'audit_submitted', audit_id = '9', audit_status = 2 WHERE id = ?").bind(Number(id)).run();
-    const fail = await signedPush(env, () => {}, {
+    const fail = await signedPush(component(), {
       ToUserName: "gh_x",
       FromUserName: "o_x",
       CreateTime: now(),

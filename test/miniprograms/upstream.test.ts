@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SANDBOX_BASE, sandboxApp } from "../../src/miniprograms/sandbox";
-import { upstreamOf } from "../../src/miniprograms/upstream";
+import { SANDBOX_BASE, sandboxRoutes, upstreamOf } from "../../src/miniprograms/upstream";
 import { WECHAT_API } from "../../src/miniprograms/wechat/client";
 import type { Bindings } from "../../src/platform/env";
 
@@ -42,11 +41,33 @@ describe("which WeChat group D talks to", () => {
 
   it("keeps the sandbox shut in production", async () => {
     const ctx = { waitUntil: noWait, passThroughOnException: noWait, props: {} } as unknown as ExecutionContext;
-    const res = await sandboxApp().fetch(
+    const res = await sandboxRoutes(
       new Request("https://gateway.test/wechat-sandbox/push-ticket", { method: "POST" }),
       { ...env, ENVIRONMENT: "production" },
       ctx,
     );
     expect(res.status).toBe(404);
+  });
+
+  it("has the sandbox push through the receivers, a fresh timestamp and nonce each, so replay protection lets each in", async () => {
+    const pushes = await Promise.all([1, 2, 3].map(() => SELF.fetch("https://gateway.test/wechat-sandbox/push-ticket", { method: "POST" })));
+    expect(await Promise.all(pushes.map(async (res) => [res.status, await res.json()]))).toEqual(Array(3).fill([200, { pushed: true }]));
+  });
+});
+
+/** Group D's sources as the tests see them, for the shape of its imports. */
+const sources = import.meta.glob("../../src/miniprograms/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const staticImports = (file: string) =>
+  [...sources[`../../src/miniprograms/${file}`]!.matchAll(/^import (?!type )[^;]*?from "([^"]+)"/gm)].map((m) => m[1]!);
+
+describe("the sandbox's place among group D's modules", () => {
+  it("is loaded by import() alone, in upstream.ts: no module imports it statically", () => {
+    const importers = Object.entries(sources).filter(([, text]) => /^import (?!type )[^;]*?from "\.\/sandbox"/m.test(text));
+    expect(importers.map(([file]) => file)).toEqual([]);
+    expect(sources["../../src/miniprograms/upstream.ts"]).toContain('import("./sandbox")');
+  });
+
+  it("imports nothing of the service: its pushes go in through SandboxHost.deliver, so no import circle runs through it", () => {
+    expect(staticImports("sandbox.ts").filter((target) => target.startsWith("./") && !target.startsWith("./wechat/"))).toEqual(["./schema"]);
   });
 });
