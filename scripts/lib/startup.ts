@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -12,11 +12,20 @@ export interface StartupMeasure {
   modules: number;
   /** What a new isolate compiles before its first request: the entry and its static imports. */
   startupBytes: number;
+  /** What its first event compiles besides: the modules the entry imports with import(), and their static imports. */
+  firstRequestBytes: number;
+  /** The source files (src/…) in that first-request code, from the build's source maps. */
+  firstRequestSources: string[];
+  /** The source files only in modules loaded later, on a first use. */
+  laterSources: string[];
   /** Median time to evaluate the script's global scope in a fresh Node process. */
   globalScopeMs: number;
   /** Median time of the isolate's first request after that: loading and building the service. */
   firstEventMs: number;
 }
+
+/** Where the build command (scripts/build-worker.ts) writes the modules and their source maps; wrangler's --outdir has no maps. */
+const BUILD_DIR = "build/worker";
 
 /** Stands in for the runtime's own module, so the modules can be imported by plain Node. */
 const RUNTIME_STUB = `
@@ -75,11 +84,18 @@ export function measureStartup(runs = 5): StartupMeasure {
     }
     const sources = new Map(modules.map((file) => [file, readFileSync(join(dir, file))]));
     const all = Buffer.concat([...sources.values()]);
+    const startup = staticGraph(sources, ["index.js"]);
+    const firstRequest = staticGraph(sources, [...startup, ...dynamicImports(sources, startup)]);
+    const firstRequestSources = sourcesOf(firstRequest);
+    const later = sourcesOf(modules.filter((file) => !firstRequest.has(file))).filter((source) => !firstRequestSources.includes(source));
     return {
       bytes: all.length,
       gzipBytes: gzipSync(all).length,
       modules: modules.length,
-      startupBytes: staticGraphBytes(dir, sources),
+      startupBytes: bytesOf(sources, startup),
+      firstRequestBytes: bytesOf(sources, firstRequest),
+      firstRequestSources,
+      laterSources: later,
       globalScopeMs: median(times),
       firstEventMs: median(firstEvents),
     };
@@ -93,18 +109,45 @@ function median(values: number[]): number {
   return Number(sorted[Math.floor(sorted.length / 2)]!.toFixed(1));
 }
 
-/** The entry module and everything it imports statically, transitively. */
-function staticGraphBytes(dir: string, sources: Map<string, Buffer>): number {
+/** A module's path relative to the build, from a module that imports it by `target`. */
+const resolved = (file: string, target: string) => join(dirname(file), target);
+
+/** The given modules and everything they import statically, transitively. */
+function staticGraph(sources: Map<string, Buffer>, roots: Iterable<string>): Set<string> {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file) || !sources.has(file)) return;
     seen.add(file);
     const text = sources.get(file)!.toString("utf8");
-    for (const match of text.matchAll(/^(?:import|export)\b[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) {
-      const target = match[1] ?? match[2]!;
-      visit(relative(dir, join(dir, dirname(file), target)));
-    }
+    for (const match of text.matchAll(/(?:^|;)\s*(?:import|export)\b[^;"]*from\s*"(\.[^"]+)"|(?:^|;)\s*import\s*"(\.[^"]+)"/gm))
+      visit(resolved(file, match[1] ?? match[2]!));
   };
-  visit("index.js");
-  return [...seen].reduce((sum, file) => sum + sources.get(file)!.length, 0);
+  for (const root of roots) visit(root);
+  return seen;
+}
+
+/** The modules these modules load with import(): the entry's are what its first event loads. */
+function dynamicImports(sources: Map<string, Buffer>, files: Iterable<string>): string[] {
+  return [...files].flatMap((file) =>
+    [
+      ...sources
+        .get(file)!
+        .toString("utf8")
+        .matchAll(/\bimport\("(\.[^"]+)"\)/g),
+    ].map((m) => resolved(file, m[1]!)),
+  );
+}
+
+const bytesOf = (sources: Map<string, Buffer>, files: Set<string>) => [...files].reduce((sum, file) => sum + sources.get(file)!.length, 0);
+
+/** The source files (relative to the project) bundled into these modules, read from the source maps the build leaves in build/worker. */
+function sourcesOf(files: Iterable<string>): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    const map = join(BUILD_DIR, `${file}.map`);
+    if (!existsSync(map)) continue;
+    const { sources } = JSON.parse(readFileSync(map, "utf8")) as { sources: string[] };
+    for (const source of sources) found.add(relative(".", join(BUILD_DIR, dirname(file), source)));
+  }
+  return [...found].sort();
 }
