@@ -14,12 +14,16 @@ export const intelligenceSettings = z.object({
   TRANSLATION_PROVIDER: z.enum(["workers-ai", "libretranslate", "openai"]).optional(),
   // A self-hosted LibreTranslate is often on a private network, over http.
   LIBRETRANSLATE_URL: providerUrl.optional(),
+  LIBRETRANSLATE_API_KEY: z.string().optional(),
+  /** An OpenAI-compatible API: base URL up to /v1, key and chat model. */
   OPENAI_BASE_URL: providerUrl.optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_MODEL: z.string().optional(),
 });
 
 /** What the engine settings of the Worker decide for a request that names no engine. */
 export function defaultEngine(env: Bindings): Engine {
-  return env.AI_ENGINE === "workers-ai" && env.AI ? "workers-ai" : "embedded";
+  return settingsOf(env, intelligenceSettings).AI_ENGINE === "workers-ai" && env.AI ? "workers-ai" : "embedded";
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
-import { aiTimeoutMs, runModel } from "./engines";
+import { settingsOf } from "../platform/settings";
+import { aiTimeoutMs, intelligenceSettings, runModel } from "./engines";
 
 /** An extractive summary (TextRank) of at most `maxWords` words, in text order. */
 export async function summaryOf(text: string, maxWords: number): Promise<string> {
@@ -59,14 +60,15 @@ export async function generateText(env: Bindings, system: string, prompt: string
     if (!answer.response?.trim()) throw new ApiError(502, "Workers AI answered with no text");
     return { text: answer.response.trim(), engine: "workers-ai" };
   }
-  if (!env.OPENAI_BASE_URL || !env.OPENAI_API_KEY) throw new ApiError(503, GENERATION_NOT_CONFIGURED);
+  const { OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL } = settingsOf(env, intelligenceSettings);
+  if (!OPENAI_BASE_URL || !OPENAI_API_KEY) throw new ApiError(503, GENERATION_NOT_CONFIGURED);
   let response: Response;
   try {
-    response = await fetch(`${env.OPENAI_BASE_URL.replace(/\/$/, "")}/chat/completions`, {
+    response = await fetch(`${OPENAI_BASE_URL.replace(/\/$/, "")}/chat/completions`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.OPENAI_API_KEY}` },
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${OPENAI_API_KEY}` },
       body: JSON.stringify({
-        model: env.OPENAI_MODEL ?? "gpt-4o-mini",
+        model: OPENAI_MODEL ?? "gpt-4o-mini",
         max_tokens: maxTokens,
         messages: [
           { role: "system", content: system },

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Bindings } from "../platform/env";
+import { settingsOf } from "../platform/settings";
 import type { PickupTask } from "./schema";
+import { pickupSettings } from "./settings";
 
 /** The carrier said no: the task fails with the carrier's reason. */
 export class CarrierRejected extends Error {}
@@ -84,7 +86,8 @@ export function httpCarrier(baseUrl: string): CarrierAdapter {
   };
 }
 
-export function carrierFor(env: Pick<Bindings, "CARRIER_API_URL">, serviceCode: string): CarrierAdapter | undefined {
+export function carrierFor(env: Bindings, serviceCode: string): CarrierAdapter | undefined {
   if (serviceCode === "sandbox") return sandboxCarrier;
-  return env.CARRIER_API_URL ? httpCarrier(env.CARRIER_API_URL) : undefined;
+  const { CARRIER_API_URL } = settingsOf(env, pickupSettings);
+  return CARRIER_API_URL ? httpCarrier(CARRIER_API_URL) : undefined;
 }

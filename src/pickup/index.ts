@@ -1,10 +1,9 @@
-import { z } from "zod";
 import type { GroupModule } from "../platform/group";
-import { httpsUrl } from "../platform/settings";
 import { authenticateAppToken } from "./app-token";
 import { consumePickups, consumeWebhooks } from "./consumer";
 import { sweepPickupOutbox } from "./outbox";
 import { PICKUP_BASE_PATH, pickupRoutes } from "./routes";
+import { pickupSettings } from "./settings";
 
 /** P · Pickup tasks: submissions by app token, carrier calls and webhooks through queues. */
 export const pickup: GroupModule = {
@@ -24,7 +23,5 @@ export const pickup: GroupModule = {
     { queue: "gateway-webhooks", consume: consumeWebhooks },
   ],
   tasks: [{ name: "pickup-outbox", cron: "*/5 * * * *", run: sweepPickupOutbox }],
-  settings: z.object({
-    CARRIER_API_URL: httpsUrl.optional(),
-  }),
+  settings: pickupSettings,
 };

@@ -25,30 +25,12 @@ export interface OptionalSettings {
   HS_FEED_URL?: string;
   HS_SECTIONS_FEED_URL?: string;
   UNITS_FEED_URL?: string;
-  /** The HTTP carrier's REST API; service codes other than "sandbox" go there. */
-  CARRIER_API_URL?: string;
   /** "2" refuses version 1 signatures (they do not bind method and path); unset or "1,2" accepts both. */
   SIGNATURE_VERSIONS?: string;
   /** DNS-over-HTTPS resolver used to refuse webhook hosts with private addresses. */
   DOH_RESOLVER_URL?: string;
-  /** Group C: how often a tenant site's ad impressions are written (seconds; default 10). */
-  AD_FLUSH_SECONDS?: string;
-  /** Group C: how many active tenants one account may own (default 5). */
-  MAX_TENANTS_PER_USER?: string;
   /** Workers AI, when bound ([ai] in wrangler.toml): group I's second engine and a translator. */
   AI?: Ai;
-  /** "workers-ai" makes Workers AI the default engine of group I (default "embedded"). */
-  AI_ENGINE?: string;
-  /** How long a Workers AI or translation call may take before it is given up (default 10000 ms). */
-  AI_TIMEOUT_MS?: string;
-  /** "workers-ai", "libretranslate" or "openai"; unset, the first one configured is used. */
-  TRANSLATION_PROVIDER?: string;
-  LIBRETRANSLATE_URL?: string;
-  LIBRETRANSLATE_API_KEY?: string;
-  /** An OpenAI-compatible API: base URL up to /v1, key and chat model. */
-  OPENAI_BASE_URL?: string;
-  OPENAI_API_KEY?: string;
-  OPENAI_MODEL?: string;
   /** Group D: WeChat's API (unset: the sandbox in development, api.weixin.qq.com in production). */
   WECHAT_API_BASE?: string;
   /** Group D: the third-party platform's (component's) credentials at WeChat's open platform. */

@@ -20,9 +20,16 @@ const providerFailed = (provider: TranslationProvider, detail: string) => new Ap
 
 /** The configured translator: TRANSLATION_PROVIDER when set, else the first provider with settings. */
 export function translatorFor(env: Bindings): Translator {
+  const settings = settingsOf(env, intelligenceSettings);
   const chosen =
-    settingsOf(env, intelligenceSettings).TRANSLATION_PROVIDER ??
-    (env.AI ? "workers-ai" : env.LIBRETRANSLATE_URL ? "libretranslate" : env.OPENAI_BASE_URL && env.OPENAI_API_KEY ? "openai" : undefined);
+    settings.TRANSLATION_PROVIDER ??
+    (env.AI
+      ? "workers-ai"
+      : settings.LIBRETRANSLATE_URL
+        ? "libretranslate"
+        : settings.OPENAI_BASE_URL && settings.OPENAI_API_KEY
+          ? "openai"
+          : undefined);
   switch (chosen) {
     case undefined:
       throw new ApiError(503, NOT_CONFIGURED);
@@ -31,12 +38,12 @@ export function translatorFor(env: Bindings): Translator {
         throw new ApiError(503, 'TRANSLATION_PROVIDER is workers-ai but the Workers AI binding AI is missing ([ai] binding = "AI" in wrangler.toml)');
       return workersAiTranslator(env);
     case "libretranslate":
-      if (!env.LIBRETRANSLATE_URL) throw new ApiError(503, "TRANSLATION_PROVIDER is libretranslate but LIBRETRANSLATE_URL is not set");
-      return libreTranslator(env, env.LIBRETRANSLATE_URL);
+      if (!settings.LIBRETRANSLATE_URL) throw new ApiError(503, "TRANSLATION_PROVIDER is libretranslate but LIBRETRANSLATE_URL is not set");
+      return libreTranslator(env, settings.LIBRETRANSLATE_URL);
     case "openai":
-      if (!env.OPENAI_BASE_URL || !env.OPENAI_API_KEY)
+      if (!settings.OPENAI_BASE_URL || !settings.OPENAI_API_KEY)
         throw new ApiError(503, "TRANSLATION_PROVIDER is openai but OPENAI_BASE_URL or OPENAI_API_KEY is not set");
-      return openAiTranslator(env, env.OPENAI_BASE_URL, env.OPENAI_API_KEY);
+      return openAiTranslator(env, settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY);
     default:
       throw new ApiError(503, `TRANSLATION_PROVIDER must be one of ${TRANSLATION_PROVIDERS.join(", ")}, not "${String(chosen)}"`);
   }
@@ -109,7 +116,9 @@ function libreTranslator(env: Bindings, baseUrl: string): Translator {
         source: sourceLang,
         target: targetLang,
         format: "text",
-        ...(env.LIBRETRANSLATE_API_KEY ? { api_key: env.LIBRETRANSLATE_API_KEY } : {}),
+        ...(settingsOf(env, intelligenceSettings).LIBRETRANSLATE_API_KEY
+          ? { api_key: settingsOf(env, intelligenceSettings).LIBRETRANSLATE_API_KEY }
+          : {}),
       })) as { translatedText?: unknown };
       const translated = answer.translatedText;
       if (!Array.isArray(translated) || translated.length !== texts.length || !translated.every((t) => typeof t === "string")) {
@@ -129,7 +138,7 @@ function openAiTranslator(env: Bindings, baseUrl: string, apiKey: string): Trans
         env,
         `${baseUrl.replace(/\/$/, "")}/chat/completions`,
         {
-          model: env.OPENAI_MODEL ?? "gpt-4o-mini",
+          model: settingsOf(env, intelligenceSettings).OPENAI_MODEL ?? "gpt-4o-mini",
           temperature: 0,
           messages: [
             {
