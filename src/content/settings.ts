@@ -2,12 +2,14 @@ import { z } from "zod";
 
 /** Group C's settings, read through `settingsOf(env, contentSettings)`. */
 export const contentSettings = z.object({
+  /** How often a tenant site's ad impressions are written (seconds; default 10). */
   AD_FLUSH_SECONDS: z.coerce
     .number()
     .int()
     .min(0, { error: "must be a whole number of seconds" })
     .max(3600, { error: "must be at most 3600" })
     .optional(),
+  /** How many active tenants one account may own (default 5). */
   MAX_TENANTS_PER_USER: z.coerce
     .number()
     .int({ error: "must be a whole number" })

@@ -9,8 +9,11 @@ export type Engine = (typeof ENGINES)[number];
 
 /** Group I's settings: the engines' and the translators'. */
 export const intelligenceSettings = z.object({
+  /** "workers-ai" makes Workers AI the default engine (default "embedded"). */
   AI_ENGINE: z.enum(ENGINES).optional(),
+  /** How long a Workers AI or translation call may take before it is given up (default 10000 ms). */
   AI_TIMEOUT_MS: z.coerce.number().int().positive({ error: "must be a positive number of milliseconds" }).optional(),
+  /** Unset, the first provider configured is used. */
   TRANSLATION_PROVIDER: z.enum(["workers-ai", "libretranslate", "openai"]).optional(),
   // A self-hosted LibreTranslate is often on a private network, over http.
   LIBRETRANSLATE_URL: providerUrl.optional(),
