@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { createRouter } from "../../src/platform/openapi";
+import { Prebuilt, type TenantGroup, tenantRoutes } from "../../src/platform/tenant-route";
+
+const group: TenantGroup = { tags: ["Test"], security: [{ Bearer: [] }], errors: [400, 401] };
+const answer = z.object({ n: z.number().int() });
+
+describe("tenantRoutes: one definition with its handler, { success, data }", () => {
+  it("writes the guard's note into the summary, runs the guard first and hands its result to the handler", async () => {
+    const router = createRouter();
+    const route = tenantRoutes(router, group);
+    const order: string[] = [];
+    route({
+      method: "post",
+      path: "/things/{id}",
+      summary: "Make a thing",
+      summaryEnd: "; one a call",
+      guard: {
+        note: "owner",
+        check: async () => {
+          order.push("guard");
+          return { role: "owner" };
+        },
+      },
+      request: { params: z.object({ id: z.string() }) },
+      data: answer.extend({ role: z.string() }),
+      answer: "Made",
+      status: 201,
+      errors: [409],
+      handle: async (c, guarded) => {
+        order.push("handler");
+        return { n: Number(c.req.valid("param").id), role: guarded.role };
+      },
+    });
+
+    const res = await router.request("/things/7", { method: "POST" });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ success: true, data: { n: 7, role: "owner" } });
+    expect(order).toEqual(["guard", "handler"]);
+
+    const operation = router.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "t" } }).paths?.["/things/{id}"]?.post;
+    expect(operation?.summary).toBe("Make a thing (owner); one a call");
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(["201", "400", "401", "409"]);
+  });
+
+  it("returns a prebuilt answer (a cached one) as it is", async () => {
+    const router = createRouter();
+    const route = tenantRoutes(router, group);
+    route({
+      method: "get",
+      path: "/cached",
+      summary: "A cached thing",
+      data: answer,
+      answer: "The thing",
+      handle: async () => new Prebuilt<{ n: number }>(new Response('{"success":true,"data":{"n":1}}', { headers: { "X-Cache": "HIT" } })),
+    });
+    const res = await router.request("/cached");
+    expect(res.headers.get("X-Cache")).toBe("HIT");
+    expect(await res.json()).toEqual({ success: true, data: { n: 1 } });
+  });
+
+  it("does not compile a handler whose answer is not the documented data (npm run typecheck)", () => {
+    const router = createRouter();
+    const route = tenantRoutes(router, group);
+    route({
+      method: "get",
+      path: "/wrong",
+      summary: "A wrong answer",
+      data: answer,
+      answer: "Never",
+      // @ts-expect-error n is documented as a number
+      handle: async () => ({ n: "1" }),
+    });
+    route({
+      method: "get",
+      path: "/wrong-cached",
+      summary: "A wrong cached answer",
+      data: answer,
+      answer: "Never",
+      // @ts-expect-error a cached answer of other data
+      handle: async () => new Prebuilt<{ m: number }>(new Response()),
+    });
+    const document = router.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "t" } });
+    expect(Object.keys(document.paths ?? {})).toEqual(["/wrong", "/wrong-cached"]);
+  });
+});
