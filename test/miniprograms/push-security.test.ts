@@ -30,6 +30,13 @@ async function signedQuery(body: string, timestamp = String(now())) {
   };
 }
 
+/** A verify ticket push's body as WeChat encrypts it, dated `timestamp`. */
+async function ticketPushAt(timestamp: string, ticket: string): Promise<string> {
+  const { appId, encodingAesKey } = component();
+  const event = { AppId: appId, CreateTime: Number(timestamp), InfoType: "component_verify_ticket", ComponentVerifyTicket: ticket };
+  return xmlOf({ AppId: appId, Encrypt: await encryptMessage(xmlOf(event), appId, encodingAesKey) });
+}
+
 const send = (path: string, query: Record<string, string>, body: string) =>
   SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(query)}`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
 
@@ -193,51 +200,18 @@ describe("API2 · WeChat pushes: replays", () => {
   it("refuses a push signed in 2001, or more than 300 seconds away from the server's time, changing nothing", async () => {
     await pushTicket();
     const before = await ticketRow();
-    const {
-      component: { messageToken, appId, encodingAesKey },
-    } = upstreamOf(env, () => {});
     for (const timestamp of ["978307200", String(now() - 301), String(now() + 301)]) {
-      const encrypted = await encryptMessage(
-        xmlOf({ AppId: appId, CreateTime: Number(timestamp), InfoType: "component_verify_ticket", ComponentVerifyTicket: "ticket@@@sandbox-old" }),
-        appId,
-        encodingAesKey,
-      );
-      const nonce = crypto.randomUUID().slice(0, 10);
-      const query = {
-        timestamp,
-        nonce,
-        signature: await querySignature(messageToken, timestamp, nonce),
-        msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted),
-      };
-      const res = await send(RECEIVERS[0]!, query, xmlOf({ AppId: appId, Encrypt: encrypted }));
+      const body = await ticketPushAt(timestamp, "ticket@@@sandbox-old");
+      const res = await send(RECEIVERS[0]!, await signedQuery(body, timestamp), body);
       expect([res.status, await res.text()], timestamp).toEqual([401, "The push's timestamp is more than 300 seconds away from the server's time"]);
     }
     expect(await ticketRow()).toEqual(before);
   });
 
   it("takes a push within the window: 299 seconds old", async () => {
-    const {
-      component: { messageToken, appId, encodingAesKey },
-    } = upstreamOf(env, () => {});
     const timestamp = String(now() - 299);
-    const encrypted = await encryptMessage(
-      xmlOf({
-        AppId: appId,
-        CreateTime: Number(timestamp),
-        InfoType: "component_verify_ticket",
-        ComponentVerifyTicket: `ticket@@@sandbox-${crypto.randomUUID()}`,
-      }),
-      appId,
-      encodingAesKey,
-    );
-    const nonce = crypto.randomUUID().slice(0, 10);
-    const query = {
-      timestamp,
-      nonce,
-      signature: await querySignature(messageToken, timestamp, nonce),
-      msg_signature: await messageSignature(messageToken, timestamp, nonce, encrypted),
-    };
-    const res = await send(RECEIVERS[0]!, query, xmlOf({ AppId: appId, Encrypt: encrypted }));
+    const body = await ticketPushAt(timestamp, `ticket@@@sandbox-${crypto.randomUUID()}`);
+    const res = await send(RECEIVERS[0]!, await signedQuery(body, timestamp), body);
     expect([res.status, await res.text()]).toEqual([200, "success"]);
   });
 
