@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter, idParam } from "../platform/openapi";
-import { type Guard, tenantRoutes } from "../platform/tenant-route";
+import { type Guard, tenantRoutes } from "../platform/route";
 import { settingsOf } from "../platform/settings";
 import {
   auditOf,

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter, idParam } from "../platform/openapi";
-import { Prebuilt, tenantRoutes } from "../platform/tenant-route";
+import { Prebuilt, tenantRoutes } from "../platform/route";
 import { cachedAnswer } from "./cache";
 import { categoryTree, listPublished, publishedContent, siteInfo } from "./headless";
 import { contentListQuery, siteIdQuery } from "./params";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { createRouter } from "../platform/openapi";
-import { tenantRoutes } from "../platform/tenant-route";
+import { tenantRoutes } from "../platform/route";
 import { languageCode } from "./params";
 import { ARTICLE_STYLES, generateArticle, summarizeContent, translateContent } from "./skills";
 import { keyScope, siteInScope } from "./tenancy";

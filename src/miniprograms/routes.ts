@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../platform/env";
 import { createRouter } from "../platform/openapi";
-import { tenantRoutes } from "../platform/tenant-route";
+import { tenantRoutes } from "../platform/route";
 import { serviceOrigin } from "../platform/service-hosts";
 import { byId, codeCommit, miniprogramCreate, miniprogramPage, nameVerify, profileUpdate, templatePage, testerBind } from "./params";
 import { STAGES } from "./schema";

@@ -63,8 +63,10 @@ export function idParam(name: string) {
     .openapi({ param: { name, in: "path" }, example: "1", type: "integer" });
 }
 
+export type DataErrorStatus = keyof typeof DATA_ERROR_TEXT;
+
 /** The error responses of a `{ code, msg, data }` route, for the OpenAPI document. */
-export function dataErrorResponses(...statuses: (keyof typeof DATA_ERROR_TEXT)[]) {
+export function dataErrorResponses(...statuses: DataErrorStatus[]) {
   return Object.fromEntries(
     statuses.map((status) => [status, { description: DATA_ERROR_TEXT[status], content: { "application/json": { schema: dataErrorSchema } } }]),
   );
@@ -140,7 +142,7 @@ export function tenantErrorResponses(...statuses: TenantErrorStatus[]) {
   );
 }
 
-export function tenantResponse<T extends z.ZodType, S extends 200 | 201 = 200>(data: T, description: string, status: S = 200 as S) {
-  const response = { description, content: { "application/json": { schema: z.object({ success: z.literal(true), data }) } } };
-  return { [status]: response } as Record<S, typeof response>;
+/** The success body of a `{ success, data }` route. */
+export function tenantResponseSchema(data: z.ZodType) {
+  return z.object({ success: z.literal(true), data });
 }

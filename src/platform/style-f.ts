@@ -1,9 +1,9 @@
-import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { parseBizContent } from "./biz-content";
-import { aiEnvelope, dataEnvelope } from "./envelope";
 import type { AppEnv } from "./env";
-import { aiEnvelopeSchema, bizContentBody, DATA_SECURITY, dataEnvelopeSchema, dataErrorResponses, type Router } from "./openapi";
+import { bizContentBody, DATA_SECURITY, type DataErrorStatus, type Router } from "./openapi";
+import { AI_ENVELOPE, DATA_ENVELOPE, defineRoutes } from "./route";
 
 export interface StyleFRoute<P extends z.ZodType, D extends z.ZodType> {
   path: string;
@@ -20,34 +20,27 @@ export interface StyleFGroup {
   tag: string;
   /** Group I adds `timestamp` to the `{ code, msg, data }` envelope. */
   envelope: "data" | "ai";
-  errors: Parameters<typeof dataErrorResponses>;
+  errors: DataErrorStatus[];
 }
 
 /** Style F routes of one group: bizContent parsed and validated, the answer in the group's envelope. */
 export function styleFRoutes(router: Router, group: StyleFGroup) {
-  const wrap = group.envelope === "ai" ? aiEnvelope : dataEnvelope;
-  const schemaOf = group.envelope === "ai" ? aiEnvelopeSchema : dataEnvelopeSchema;
-  const common = { tags: [group.tag], security: DATA_SECURITY };
+  const route = defineRoutes(router, group.envelope === "ai" ? AI_ENVELOPE : DATA_ENVELOPE, {
+    tags: [group.tag],
+    security: DATA_SECURITY,
+    errors: group.errors,
+  });
 
   return function styleF<P extends z.ZodType, D extends z.ZodType>(spec: StyleFRoute<P, D>) {
-    const responses = {
-      200: { description: "Success", content: { "application/json": { schema: schemaOf(spec.data) } } },
-      ...dataErrorResponses(...group.errors),
-    };
-    const described = { ...common, summary: spec.summary, ...(spec.description ? { description: spec.description } : {}) };
-    // Each `handle` is checked against its schema at the call site; the generic D would defeat
-    // zod-openapi's response typing here, so the routes are typed as plain route configs.
-    const post: RouteConfig = createRoute({
+    const described = { path: spec.path, data: spec.data, answer: "Success", ...(spec.description ? { description: spec.description } : {}) };
+    route({
       ...described,
       method: "post",
-      path: spec.path,
+      summary: spec.summary,
       request: { body: bizContentBody(spec.params) },
-      responses,
+      handle: async (c) => spec.handle(c, await parseBizContent(c, spec.params)),
     });
-    router.openapi(post, async (c) => c.json(wrap(await spec.handle(c, await parseBizContent(c, spec.params))), 200));
-    if (spec.get) {
-      const get: RouteConfig = createRoute({ ...described, method: "get", path: spec.path, summary: `${spec.summary} (GET)`, responses });
-      router.openapi(get, async (c) => c.json(wrap(await spec.handle(c, spec.params.parse({}))), 200));
-    }
+    if (spec.get)
+      route({ ...described, method: "get", summary: `${spec.summary} (GET)`, handle: async (c) => spec.handle(c, spec.params.parse({})) });
   };
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "../../src/platform/openapi";
-import { Prebuilt, type TenantGroup, tenantRoutes } from "../../src/platform/tenant-route";
+import { Prebuilt, type TenantGroup, tenantRoutes } from "../../src/platform/route";
 
 const group: TenantGroup = { tags: ["Test"], security: [{ Bearer: [] }], errors: [400, 401] };
 const answer = z.object({ n: z.number().int() });

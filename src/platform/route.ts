@@ -1,0 +1,122 @@
+import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { aiEnvelope, dataEnvelope, tenantEnvelope } from "./envelope";
+import type { AppEnv } from "./env";
+import {
+  aiEnvelopeSchema,
+  dataEnvelopeSchema,
+  dataErrorResponses,
+  tenantErrorResponses,
+  tenantResponseSchema,
+  type DataErrorStatus,
+  type Router,
+  type TenantErrorStatus,
+} from "./openapi";
+
+type RouteRequest = NonNullable<RouteConfig["request"]>;
+
+/** The context of a route's handler: its path, query and body parameters as the route validated them. */
+export type RouteContext<P extends string, Q extends RouteRequest> = Parameters<
+  RouteHandler<{ method: RouteConfig["method"]; path: P; request: Q; responses: Record<never, never> }, AppEnv>
+>[0];
+
+/** An answer already made elsewhere (a cached one, a file), typed by the data it was made from. */
+export class Prebuilt<T> {
+  /** Type only, never set: it makes a Prebuilt of other data a type error. */
+  declare readonly data?: T;
+  constructor(readonly response: Response) {}
+}
+
+/** What a route needs of its caller (a scope, a member's role): written into the summary, checked before the handler, its result handed over. */
+export interface Guard<G> {
+  note: string;
+  check: (c: Context<AppEnv>) => Promise<G>;
+}
+
+/** How a group answers: the success body around the data, and the error answers it documents. */
+export interface Envelope<S extends number> {
+  wrap: (data: unknown) => unknown;
+  schema: (data: z.ZodType) => z.ZodType;
+  errors: (...statuses: S[]) => RouteConfig["responses"];
+}
+
+export interface RouteSpec<P extends string, Q extends RouteRequest, D extends z.ZodType, G, S extends number> {
+  method: RouteConfig["method"];
+  path: P;
+  summary: string;
+  /** Text after the guard's note in the summary. */
+  summaryEnd?: string;
+  description?: string;
+  /** Instead of the group's (a public route of a group that needs a key). */
+  security?: Record<string, string[]>[];
+  request?: Q;
+  /** The answer's data, as the document shows it and the handler must return it. */
+  data: D;
+  /** The success answer's description in the document. */
+  answer: string;
+  status?: 200 | 201;
+  /** Headers the success answer documents. */
+  headers?: Record<string, { schema: { type: "string" } }>;
+  /** Error statuses beyond the group's. */
+  errors?: S[];
+  /** Answers beyond the success and the errors (a 304). */
+  more?: Record<number, { description: string }>;
+  guard?: Guard<G>;
+  handle: (c: RouteContext<P, Q>, guarded: G) => Promise<z.input<D> | Prebuilt<z.input<D>>>;
+}
+
+export interface RouteGroup<S extends number> {
+  tags: string[];
+  security: Record<string, string[]>[];
+  /** Error statuses every route of the group documents. */
+  errors: S[];
+}
+
+/**
+ * The one way to write a route: its definition and its handler together. The handler's return is
+ * checked against the documented data, a guard runs before it, and the answer goes out in the group's envelope.
+ */
+export function defineRoutes<S extends number>(router: Router, envelope: Envelope<S>, group: RouteGroup<S>) {
+  return function route<P extends string, D extends z.ZodType, G = undefined, Q extends RouteRequest = Record<never, never>>(
+    spec: RouteSpec<P, Q, D, G, S>,
+  ) {
+    const status = spec.status ?? 200;
+    const success = { description: spec.answer, content: { "application/json": { schema: envelope.schema(spec.data) } } };
+    const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;
+    // The handler is checked against `data` at the call site; the generic D would defeat zod-openapi's own response typing here.
+    const config: RouteConfig = createRoute({
+      tags: group.tags,
+      security: spec.security ?? group.security,
+      method: spec.method,
+      path: spec.path,
+      summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.request ? { request: spec.request } : {}),
+      responses: {
+        [status]: spec.headers ? { ...success, headers: spec.headers } : success,
+        ...spec.more,
+        ...envelope.errors(...group.errors, ...(spec.errors ?? [])),
+      },
+    });
+    router.openapi(config, async (c) => {
+      const guarded = spec.guard ? await spec.guard.check(c) : undefined;
+      // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
+      const answer = await spec.handle(c as unknown as RouteContext<P, Q>, guarded as G);
+      return answer instanceof Prebuilt ? answer.response : c.json(envelope.wrap(answer), status);
+    });
+  };
+}
+
+/** `{ success: true, data }` of groups C and D. */
+export const TENANT_ENVELOPE: Envelope<TenantErrorStatus> = { wrap: tenantEnvelope, schema: tenantResponseSchema, errors: tenantErrorResponses };
+
+export type TenantGroup = RouteGroup<TenantErrorStatus>;
+
+/** Routes of groups C and D. */
+export const tenantRoutes = (router: Router, group: TenantGroup) => defineRoutes(router, TENANT_ENVELOPE, group);
+
+/** `{ code, msg, data }` of groups T, O and P. */
+export const DATA_ENVELOPE: Envelope<DataErrorStatus> = { wrap: dataEnvelope, schema: dataEnvelopeSchema, errors: dataErrorResponses };
+
+/** Group I: `{ code, msg, data, timestamp }`. */
+export const AI_ENVELOPE: Envelope<DataErrorStatus> = { wrap: aiEnvelope, schema: aiEnvelopeSchema, errors: dataErrorResponses };
