@@ -6,7 +6,7 @@ import { declareScopeResources } from "./platform/auth/scopes";
 import type { AppEnv } from "./platform/env";
 import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
 import { type GroupModule, type SecurityScheme, type Surface, surfaceResolver } from "./platform/group";
-import { requestContext } from "./platform/logging";
+import { requestContext } from "./platform/request-context";
 import { securityHeaders } from "./platform/security-headers";
 import { checkSettings, settingsSchemasOf } from "./platform/settings";
 

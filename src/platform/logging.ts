@@ -1,7 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import { requestDatabase } from "./database";
-import type { AppEnv } from "./env";
-
 type Level = "info" | "warn" | "error";
 
 /** One JSON object per line, so Workers Logs can filter on any field. */
@@ -26,31 +22,3 @@ export function logger(bound: Record<string, unknown>): Logger {
     error: (fields) => logEvent("error", { ...bound, ...fields }),
   };
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** An answer this slow is logged even when it succeeded. */
-export const SLOW_REQUEST_MS = 1000;
-
-/**
- * Takes the caller's X-Request-Id when it is sane, else makes one; puts the request's services
- * (database, bound log) on the context; echoes the id, and logs the request when it failed or was slow.
- */
-export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const given = c.req.header("X-Request-Id");
-  const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-  const log = logger({ requestId });
-  c.set("requestId", requestId);
-  c.set("log", log);
-  const { db, session } = requestDatabase(c.env, c.req.method, c.req.header("X-D1-Bookmark"));
-  c.set("db", db);
-  const started = Date.now();
-  await next();
-  c.header("X-Request-Id", requestId);
-  const bookmark = session.getBookmark();
-  if (bookmark) c.header("X-D1-Bookmark", bookmark);
-  const ms = Date.now() - started;
-  // Every invocation is in Workers' own logs (observability in wrangler.toml): the Worker writes
-  // a line of its own for what needs a look, a client error, a failure or a slow answer.
-  if (c.res.status >= 400 || ms >= SLOW_REQUEST_MS)
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms, keyId: c.get("principal")?.keyId });
-};
