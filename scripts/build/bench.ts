@@ -3,15 +3,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createServer } from "node:http";
 import { eq } from "drizzle-orm";
-import { siteDomains, tenants } from "../src/content/schema";
-import { createApp } from "../src/pickup/apps";
-import { createDemoTenant } from "../seed/content-demo";
-import { users } from "../src/platform/auth/tables";
-import { database } from "../src/platform/database";
-import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
-import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "./lib/local";
-import { runSeed } from "./seed";
-import { installTheme } from "./lib/themes";
+import { siteDomains, tenants } from "../../src/content/schema";
+import { createApp } from "../../src/pickup/apps";
+import { createDemoTenant } from "../../seed/content-demo";
+import { users } from "../../src/platform/auth/tables";
+import { database } from "../../src/platform/database";
+import { createLocalKey, findOrCreateLocalUser } from "../lib/keys";
+import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "../lib/local";
+import { runSeed } from "../dev/seed";
+import { installTheme } from "../lib/themes";
 import { measureStartup } from "./lib/startup";
 
 const { values } = parseArgs({
@@ -225,7 +225,7 @@ async function webhookDelay(samples: number): Promise<Result> {
 
 step(`bench: starting wrangler dev on port ${values.port}, and the bare route on ${barePort}`);
 const server = startLocalServer(values.port, {}, ["--var", `PUBLIC_ORIGIN:${base}`]);
-const bare = startLocalServer(barePort, {}, ["--config", "scripts/bench-bare/wrangler.toml"]);
+const bare = startLocalServer(barePort, {}, ["--config", "scripts/build/bench-bare/wrangler.toml"]);
 
 /** The targets of issue 16: each scenario's requests/s against the bare route's, in the same run. */
 const TARGETS: { scenario: string; share: number }[] = [

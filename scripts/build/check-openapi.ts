@@ -3,9 +3,9 @@
  * independent validator (@seriousme/openapi-schema-validator), as strict client generators read it.
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { createApp } from "../src/app";
-import { FALLBACK_SURFACES, GROUPS } from "../src/groups";
-import { fail, step } from "./lib/local";
+import { createApp } from "../../src/app";
+import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
+import { fail, step } from "../lib/local";
 
 const app = createApp(GROUPS, FALLBACK_SURFACES);
 const document = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Edge gateway", version: "check" } });

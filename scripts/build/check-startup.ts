@@ -3,7 +3,7 @@
  * its first request (the entry and its static imports) outgrows its budget. The byte count is what
  * CI checks, because it does not vary with the machine; the times are printed for the reader.
  */
-import { fail, step } from "./lib/local";
+import { fail, step } from "../lib/local";
 import { measureStartup } from "./lib/startup";
 
 /** The entry is a loader and nothing else (src/index.ts); the service loads with the first event. */

@@ -1,7 +1,7 @@
 """Renders the conformance templates with Python's Jinja2 3.1: the expected outputs the Worker's
 engine (minijinja) must match byte for byte (test/content/jinja-conformance.test.ts).
 
-    python3 scripts/jinja-expected.py
+    python3 scripts/build/jinja-expected.py
 
 Templates whose name starts with "_" are layouts, partials and macros for the others. HTML
 escaping follows the name as the Worker's does: on for `*.html.j2`, off otherwise.
@@ -11,7 +11,7 @@ import pathlib
 
 import jinja2
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent / "test" / "content" / "jinja-conformance"
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent / "test" / "content" / "jinja-conformance"
 assert jinja2.__version__.startswith("3.1"), f"Jinja2 3.1 expected, found {jinja2.__version__}"
 
 env = jinja2.Environment(

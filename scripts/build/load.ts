@@ -9,12 +9,12 @@
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { encode } from "fast-png";
-import { MAX_SUMMARY_SENTENCES, TEXT_LIMITS } from "../src/intelligence/params";
-import { MAX_LOGO_SIDE } from "../src/intelligence/qrcode";
-import { users } from "../src/platform/auth/tables";
-import { database } from "../src/platform/database";
-import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
-import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "./lib/local";
+import { MAX_SUMMARY_SENTENCES, TEXT_LIMITS } from "../../src/intelligence/params";
+import { MAX_LOGO_SIDE } from "../../src/intelligence/qrcode";
+import { users } from "../../src/platform/auth/tables";
+import { database } from "../../src/platform/database";
+import { createLocalKey, findOrCreateLocalUser } from "../lib/keys";
+import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "../lib/local";
 
 const { values } = parseArgs({
   options: {

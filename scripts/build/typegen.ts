@@ -5,13 +5,13 @@
  * service bindings are typed by their entrypoint classes.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { step, wrangler } from "./lib/local";
+import { step, wrangler } from "../lib/local";
 
 const CONFIG = ".wrangler.types.toml";
 const OUT = "src/worker-configuration.d.ts";
 
 const config = readFileSync("wrangler.toml", "utf8").replace(/^main = .*$/m, 'main = "src/index.ts"');
-writeFileSync(CONFIG, `# Written by scripts/typegen.ts from wrangler.toml; do not edit.\n${config}`);
+writeFileSync(CONFIG, `# Written by scripts/build/typegen.ts from wrangler.toml; do not edit.\n${config}`);
 try {
   wrangler([
     "types",

@@ -1,7 +1,7 @@
-import { createApp } from "../src/pickup/apps";
-import { database } from "../src/platform/database";
-import { findOrCreateLocalUser } from "./lib/keys";
-import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { createApp } from "../../src/pickup/apps";
+import { database } from "../../src/platform/database";
+import { findOrCreateLocalUser } from "../lib/keys";
+import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
 const USAGE = "usage: npm run apps:create -- --name NAME [--email E] [--hot-api-key KEY]";

@@ -1,16 +1,16 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { sites, tenants } from "../src/content/schema";
-import { findTenantKey, issueTenantKey } from "../src/content/tenant-keys";
-import { findKeyByToken } from "../src/platform/auth/api-keys";
-import { issueAccessToken } from "../src/platform/auth/jwt";
-import { createDemoTenant, type DemoTenant } from "../seed/content-demo";
-import { createDemoMiniprogram } from "../seed/miniprogram-demo";
-import { database } from "../src/platform/database";
-import { createLocalKey, findOrCreateLocalUser } from "./lib/keys";
-import { installTheme } from "./lib/themes";
-import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "./lib/local";
+import { sites, tenants } from "../../src/content/schema";
+import { findTenantKey, issueTenantKey } from "../../src/content/tenant-keys";
+import { findKeyByToken } from "../../src/platform/auth/api-keys";
+import { issueAccessToken } from "../../src/platform/auth/jwt";
+import { createDemoTenant, type DemoTenant } from "../../seed/content-demo";
+import { createDemoMiniprogram } from "../../seed/miniprogram-demo";
+import { database } from "../../src/platform/database";
+import { createLocalKey, findOrCreateLocalUser } from "../lib/keys";
+import { installTheme } from "../lib/themes";
+import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "../lib/local";
 import { runSeed } from "./seed";
 
 const DEV_KEY_FILE = ".wrangler/dev-key.json";

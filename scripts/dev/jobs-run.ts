@@ -1,8 +1,8 @@
-import { database } from "../src/platform/database";
-import { runJob } from "../src/platform/jobs/runner";
-import { JOBS } from "../src/groups";
+import { database } from "../../src/platform/database";
+import { runJob } from "../../src/platform/jobs/runner";
+import { JOBS } from "../../src/groups";
 import { feedFromFile } from "./lib/feeds";
-import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
 const USAGE = `usage: npm run jobs:run -- <job> [--source URL|FILE]; jobs: ${JOBS.map((j) => j.name).join(", ")}`;

@@ -1,7 +1,7 @@
-import { PLANS, type Plan } from "../src/platform/auth/tables";
-import { database } from "../src/platform/database";
-import { createLocalKey } from "./lib/keys";
-import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { PLANS, type Plan } from "../../src/platform/auth/tables";
+import { database } from "../../src/platform/database";
+import { createLocalKey } from "../lib/keys";
+import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
 const USAGE = "usage: npm run keys:create -- --name NAME [--plan free|basic|enterprise|internal] [--email E] [--scopes a:b,c:*]";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { seedParts } from "../seed";
-import { step, wrangler } from "./lib/local";
+import { seedParts } from "../../seed";
+import { step, wrangler } from "../lib/local";
 
 /** Loads the seed into the local D1 (or the deployed one with --remote); rows already there are kept. */
 export async function runSeed(target: "local" | "remote"): Promise<void> {

@@ -1,8 +1,8 @@
-import { slugFrom } from "../src/content/slugs";
-import { database } from "../src/platform/database";
-import { createDemoTenant } from "../seed/content-demo";
-import { findOrCreateLocalUser } from "./lib/keys";
-import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { slugFrom } from "../../src/content/slugs";
+import { database } from "../../src/platform/database";
+import { createDemoTenant } from "../../seed/content-demo";
+import { findOrCreateLocalUser } from "../lib/keys";
+import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
 const USAGE = "usage: npm run -s tenants:create -- --name NAME [--slug SLUG] [--email E] [--demo]";

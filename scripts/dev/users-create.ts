@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { database } from "../src/platform/database";
-import { findOrCreateLocalUser } from "./lib/keys";
-import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { database } from "../../src/platform/database";
+import { findOrCreateLocalUser } from "../lib/keys";
+import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
 const USAGE = "usage: npm run users:create -- --email you@example.com [--admin]";

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { issueAccessToken } from "../src/platform/auth/jwt";
-import { users } from "../src/platform/auth/tables";
-import { database } from "../src/platform/database";
-import { localCasdoorId } from "./lib/keys";
-import { ensureDevVars, fail, step, withLocalBindings } from "./lib/local";
+import { issueAccessToken } from "../../src/platform/auth/jwt";
+import { users } from "../../src/platform/auth/tables";
+import { database } from "../../src/platform/database";
+import { localCasdoorId } from "../lib/keys";
+import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
 const USAGE = "usage: npm run users:token -- --email you@example.com";

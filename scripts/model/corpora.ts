@@ -33,7 +33,7 @@ const SOURCES = {
   goEmotions: { repo: "monologg/GoEmotions-pytorch", commit: "b75f9d3a8b76bc1060687925b04ca98a1b8ea66b" },
 } satisfies Record<string, Source>;
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const corporaDir = join(root, "data/corpora");
 const fromFlag = process.argv.indexOf("--from");
 const localClones = fromFlag >= 0 ? process.argv[fromFlag + 1] : undefined;

@@ -3,14 +3,14 @@
  * labelled sets (never used for training), each beside the majority-class baseline, with the
  * expected calibration error of the confidences. The README's table is this script's output.
  */
-import { classify } from "../src/intelligence/classify";
-import { extractEntities } from "../src/intelligence/entities";
-import { detectLanguage, DETECTABLE_LANGUAGES } from "../src/intelligence/language";
-import { probabilityOf, scoreText, textLength, type LinearModel } from "../src/intelligence/linear-model";
-import { analyzeSentiment, VALENCES } from "../src/intelligence/sentiment";
-import { summarize } from "../src/intelligence/summarize";
-import { sentences, words } from "../src/intelligence/text";
-import type { Classifier } from "../src/intelligence/vocabulary";
+import { classify } from "../../src/intelligence/classify";
+import { extractEntities } from "../../src/intelligence/entities";
+import { detectLanguage, DETECTABLE_LANGUAGES } from "../../src/intelligence/language";
+import { probabilityOf, scoreText, textLength, type LinearModel } from "../../src/intelligence/linear-model";
+import { analyzeSentiment, VALENCES } from "../../src/intelligence/sentiment";
+import { summarize } from "../../src/intelligence/summarize";
+import { sentences, words } from "../../src/intelligence/text";
+import type { Classifier } from "../../src/intelligence/vocabulary";
 import {
   calibrationSplit,
   evenSample,

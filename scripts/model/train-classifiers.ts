@@ -6,10 +6,10 @@
  * eld's model; its confidences and `reliable` threshold are fitted here.
  */
 import { writeFileSync } from "node:fs";
-import type { LanguageCalibration } from "../src/intelligence/language";
-import type { LinearModel } from "../src/intelligence/linear-model";
-import { features, type NaiveBayesModel } from "../src/intelligence/naive-bayes";
-import type { EntityTaggerModel, PersonNames } from "../src/intelligence/entity-tagger";
+import type { LanguageCalibration } from "../../src/intelligence/language";
+import type { LinearModel } from "../../src/intelligence/linear-model";
+import { features, type NaiveBayesModel } from "../../src/intelligence/naive-bayes";
+import type { EntityTaggerModel, PersonNames } from "../../src/intelligence/entity-tagger";
 import { calibrationSplit, languageSentences, nerSentences, personNames, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
 import { trainEntityTagger } from "./lib/entity-tagger-training";
 import { calibrateLanguage } from "./lib/language-calibration";
@@ -64,7 +64,7 @@ requireCorpora();
 const started = Date.now();
 const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel | PersonNames) => {
   const json = JSON.stringify(model);
-  writeFileSync(new URL(`../src/intelligence/models/${name}.json`, import.meta.url), `${json}\n`);
+  writeFileSync(new URL(`../../src/intelligence/models/${name}.json`, import.meta.url), `${json}\n`);
   return `${(json.length / 1024).toFixed(0)} KiB`;
 };
 const steps: [string, () => string][] = [

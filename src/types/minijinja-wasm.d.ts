@@ -1,5 +1,5 @@
 /**
- * The template engine's WebAssembly with its memory bounded (scripts/lib/template-engine.ts writes
+ * The template engine's WebAssembly with its memory bounded (scripts/build/lib/template-engine.ts writes
  * it under build/), imported as a compiled module (workerd, wrangler's CompiledWasm rule).
  */
 declare module "*/template-engine/minijinja_js_bg.wasm" {

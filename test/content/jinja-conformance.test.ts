@@ -1,7 +1,7 @@
 /**
  * The Worker's template engine (minijinja in WebAssembly) against Python's Jinja2 3.1: each
  * template of jinja-conformance/templates rendered with context.json must equal, byte for byte,
- * what scripts/jinja-expected.py wrote with Jinja2.
+ * what scripts/build/jinja-expected.py wrote with Jinja2.
  */
 import { describe, expect, it } from "vitest";
 import { TemplateLimitError, templateSet } from "../../src/content/sites/templates";

@@ -4,8 +4,11 @@ import { describe, expect, it } from "vitest";
 /** A script as a developer runs it (`npm run -s name -- args`), through tsx: its exit code and output. */
 const run = (script: string, args: string[]) =>
   new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], { encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["--import", "tsx", `scripts/dev/${script}.ts`, ...args],
+      { encoding: "utf8", timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 

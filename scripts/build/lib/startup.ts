@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
-import { WRANGLER } from "./local";
+import { WRANGLER } from "../../lib/local";
 
 export interface StartupMeasure {
   /** Every module as uploaded, and gzipped as Workers count it against the size limit. */
@@ -24,7 +24,7 @@ export interface StartupMeasure {
   firstEventMs: number;
 }
 
-/** Where the build command (scripts/build-worker.ts) writes the modules and their source maps; wrangler's --outdir has no maps. */
+/** Where the build command (scripts/build/build-worker.ts) writes the modules and their source maps; wrangler's --outdir has no maps. */
 const BUILD_DIR = "build/worker";
 
 /** Stands in for the runtime's own module, so the modules can be imported by plain Node. */

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { ENGINE_MEMORY_BYTES } from "../../src/content/sites/templates";
+import { ENGINE_MEMORY_BYTES } from "../../../src/content/sites/templates";
 
 const SOURCE = "node_modules/minijinja-js/dist/web/minijinja_js_bg.wasm";
 /** Where src/content/sites/templates.ts imports the engine's WebAssembly from. */

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { fail } from "./local";
+import { fail } from "../../lib/local";
 
 /**
  * A command's flags: `--help` (or `-h`) prints the usage and exits 0; a flag the command does not

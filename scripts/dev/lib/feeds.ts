@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Feed, JobDefinition } from "../../src/platform/jobs/runner";
-import { fail, step } from "./local";
+import type { Feed, JobDefinition } from "../../../src/platform/jobs/runner";
+import { fail, step } from "../../lib/local";
 
 /** A file given as a job's source, read here; its companions (HS sections.csv) are looked for beside it. */
 export function feedFromFile(job: JobDefinition, path: string): Feed {

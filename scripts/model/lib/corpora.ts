@@ -30,7 +30,7 @@ export const CORPUS_FILES = [
 ] as const;
 export type CorpusFile = (typeof CORPUS_FILES)[number];
 
-const corpusPath = (file: CorpusFile) => new URL(`../../data/corpora/${file}`, import.meta.url);
+const corpusPath = (file: CorpusFile) => new URL(`../../../data/corpora/${file}`, import.meta.url);
 const corpusText = (file: CorpusFile) => readFileSync(corpusPath(file), "utf8");
 
 /** Stops a script that needs data/corpora/ with what to run when it has not been built. */
@@ -142,7 +142,7 @@ export const calibrationSplit = <T>(items: T[]) => ({ fit: items.filter((_, i) =
 
 /** Our own labelled sentences (data/classifiers, written for this project, CC0). */
 export const projectSentences = (name: "topic" | "intent") =>
-  labelledLines(readFileSync(new URL(`../../data/classifiers/${name}.tsv`, import.meta.url), "utf8"));
+  labelledLines(readFileSync(new URL(`../../../data/classifiers/${name}.tsv`, import.meta.url), "utf8"));
 
 /** A sentence with gold entities: the tokens joined by spaces, and each entity's character span. */
 export interface NerSentence {

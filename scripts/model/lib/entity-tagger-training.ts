@@ -1,4 +1,4 @@
-import { hintsOfText } from "../../src/intelligence/entities";
+import { hintsOfText } from "../../../src/intelligence/entities";
 import {
   bestTag,
   decode,
@@ -12,8 +12,8 @@ import {
   type EntityTaggerModel,
   type Tag,
   type TokenHints,
-} from "../../src/intelligence/entity-tagger";
-import { packWeights, weightsOf } from "../../src/intelligence/linear-model";
+} from "../../../src/intelligence/entity-tagger";
+import { packWeights, weightsOf } from "../../../src/intelligence/linear-model";
 import { calibrationSplit, evenSample, nerSentenceOf, type NerSentence } from "./corpora";
 import { fitCalibration, logLoss, shuffled } from "./logistic-regression";
 

@@ -1,6 +1,6 @@
-import { DETECTABLE_LANGUAGES, languageScores, softmaxShares, winnerEvidence, type LanguageCalibration } from "../../src/intelligence/language";
+import { DETECTABLE_LANGUAGES, languageScores, softmaxShares, winnerEvidence, type LanguageCalibration } from "../../../src/intelligence/language";
 import type { LanguageSentence } from "./corpora";
-import { plattScaled } from "../../src/intelligence/linear-model";
+import { plattScaled } from "../../../src/intelligence/linear-model";
 import { fitCalibration, logLoss } from "./logistic-regression";
 
 /** Of the answers marked reliable on the calibration sentences, at least this share must be right. */

@@ -7,7 +7,7 @@ import {
   type FeatureOptions,
   type LinearModel,
   type Valences,
-} from "../../src/intelligence/linear-model";
+} from "../../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
 import { seededRandom } from "./random";
 
