@@ -4,6 +4,7 @@ import type { Principal } from "../platform/auth/principal";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import { IsolateCache } from "../platform/isolate-cache";
+import type { KeyTenant } from "./tenant-keys";
 import { contents, type MemberRole, siteDomains, sites, tenantMembers, type Site } from "./schema";
 
 /**
@@ -22,8 +23,9 @@ export const inTenant = (column: SQLiteColumn, scope: TenantScope, ...more: (SQL
 
 /** The scope of a tenant key's principal. */
 export function keyScope(principal: Principal): TenantScope {
-  if (!principal.tenant) throw new ApiError(401, "A tenant API key is required");
-  return { tenantId: principal.tenant.id, siteIds: principal.tenant.siteIds };
+  const tenant: KeyTenant | undefined = principal.tenant;
+  if (!tenant) throw new ApiError(401, "A tenant API key is required");
+  return { tenantId: tenant.id, siteIds: tenant.siteIds };
 }
 
 /** The scope of a member: the whole tenant. */

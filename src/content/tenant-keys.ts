@@ -9,6 +9,19 @@ import { ApiError } from "../platform/errors";
 import { IsolateCache } from "../platform/isolate-cache";
 import { tenantKeys, tenants, type Tenant, type TenantKey } from "./schema";
 
+/** What a tenant key's principal carries: the tenant it acts for and the sites it is bound to (null: all). */
+export interface KeyTenant {
+  id: number;
+  siteIds: number[] | null;
+}
+
+declare module "../platform/auth/principal" {
+  interface Principal {
+    /** Set for a tenant key (group C). */
+    tenant?: KeyTenant;
+  }
+}
+
 export const TENANT_KEY_PREFIX = "svc_tk_";
 const TENANT_KEY = /^svc_tk_[0-9A-Za-z]{40}$/;
 
@@ -85,13 +98,17 @@ export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Princip
   const found = await findTenantKey(c.var.db, token, database(c.env));
   if (!found || !found.tenant.isActive) throw new ApiError(401, "Invalid authentication credentials");
   if (!found.key.isActive) throw new ApiError(401, "API key has been revoked");
+  const owner = found.tenant.ownerId;
   return {
     keyId: found.key.id,
-    appId: null,
     userId: found.key.createdBy,
     role: "user",
     plan: found.tenant.plan,
     scopes: found.key.scopes,
-    tenant: { id: found.tenant.id, siteIds: found.key.siteIds, accountId: found.tenant.ownerId },
+    tenant: { id: found.tenant.id, siteIds: found.key.siteIds },
+    limitSubject: `tenant:${found.tenant.id}`,
+    ...(owner && {
+      payingAccount: { id: owner, spent: "The hourly budget of the account that owns this tenant is spent (shared by all its tenants)" },
+    }),
   };
 }

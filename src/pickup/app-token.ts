@@ -7,6 +7,13 @@ import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { apps } from "./schema";
 
+declare module "../platform/auth/principal" {
+  interface Principal {
+    /** Set for an app token (group P). */
+    appId?: number;
+  }
+}
+
 const APP_TOKEN = /^appToken\s+(\S+)$/;
 
 /** The pickup API's credential, `Authorization: appToken <token>`, an app of an active user, looked up by the token's hash. */

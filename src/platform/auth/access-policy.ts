@@ -92,23 +92,21 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   c.set("principal", principal);
 
   const windows = windowsFor(limits, principal.plan, rule.hourly);
-  // Per user (a tenant key: per tenant) and plan, not per key: more keys, apps or sessions buy no more requests.
-  const subject = principal.tenant ? `tenant:${principal.tenant.id}:${principal.plan}` : `user:${principal.userId}:${principal.plan}`;
+  // Per user (or the subject the credential names) and plan, not per key: more keys, apps or sessions buy no more requests.
+  const subject = `${principal.limitSubject ?? `user:${principal.userId}`}:${principal.plan}`;
   const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const decision = await consumeRateLimit(c.env.KV, waitUntil, subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
   if (!decision.allowed)
     throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);
-  // An hourly budget the operator pays for counts per owning account too: more tenants buy no more.
+  // An hourly budget the operator pays for counts per paying account too: more callers of one account buy no more.
   const hourly = windows.filter((window) => window.name === "hour");
-  if (principal.tenant?.accountId && rule.hourly && hourly.length) {
-    const account = await consumeRateLimit(c.env.KV, waitUntil, `account:${principal.tenant.accountId}:${rule.hourly}`, hourly);
+  const paying = principal.payingAccount;
+  if (paying && rule.hourly && hourly.length) {
+    const account = await consumeRateLimit(c.env.KV, waitUntil, `account:${paying.id}:${rule.hourly}`, hourly);
     if (!account.allowed) {
       for (const [name, value] of Object.entries(account.headers)) c.header(name, value);
-      throw new ApiError(
-        429,
-        `The hourly budget of the account that owns this tenant is spent (shared by all its tenants); retry after ${account.headers["Retry-After"]} s`,
-      );
+      throw new ApiError(429, `${paying.spent}; retry after ${account.headers["Retry-After"]} s`);
     }
   }
 }

@@ -128,5 +128,5 @@ function noteKeyUse(c: Context<AppEnv>, { key }: KeyWithUser) {
 export function keyPrincipal(c: Context<AppEnv>, found: KeyWithUser): Principal {
   noteKeyUse(c, found);
   const { key, user } = found;
-  return { keyId: key.id, appId: null, userId: user.id, role: user.role, plan: key.plan ?? user.plan, scopes: key.scopes };
+  return { keyId: key.id, userId: user.id, role: user.role, plan: key.plan ?? user.plan, scopes: key.scopes };
 }

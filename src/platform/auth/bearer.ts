@@ -40,5 +40,5 @@ export async function sessionPrincipal(c: Context<AppEnv>, token: string): Promi
 /** The principal of a user's own session (a JWT, or a console session that names the user): active users only. */
 export function userPrincipal(user: User | undefined): Principal {
   if (!user?.isActive) throw new ApiError(401, "Invalid authentication credentials");
-  return { keyId: null, appId: null, userId: user.id, role: user.role, plan: user.plan, scopes: [] };
+  return { keyId: null, userId: user.id, role: user.role, plan: user.plan, scopes: [] };
 }

@@ -1,19 +1,22 @@
 import type { Plan, Role } from "./tables";
 
-/** Who is calling, once a credential has been accepted. */
+/**
+ * Who is calling, once a credential has been accepted. A group whose credential says more (an
+ * app, a tenant) adds its field from its own folder, by augmenting this interface (`declare module`).
+ */
 export interface Principal {
-  /** Null for a web session (JWT) and for an app token. */
+  /** Null for a web session (JWT) and for a credential that is no key of the platform's. */
   keyId: number | null;
-  /** Set for an app token (group P). */
-  appId: number | null;
   userId: number;
   role: Role;
   plan: Plan;
   /** Empty means full access: a key created without scopes, or the user's own session. */
   scopes: string[];
+  /** Whom the plan's limits count, when not the user (`tenant:7`): more keys, apps or sessions buy no more requests. */
+  limitSubject?: string;
   /**
-   * Set for a tenant key (group C): the tenant it acts for, the sites it is bound to (null: all),
-   * and the account that owns the tenant (its hourly, operator-paid budgets count there too).
+   * An account whose hourly budgets (those the operator pays for) count this caller together
+   * with the account's other callers, and the refusal a caller gets when that budget is spent.
    */
-  tenant?: { id: number; siteIds: number[] | null; accountId: number | null };
+  payingAccount?: { id: number; spent: string };
 }
