@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { handleError } from "../../src/platform/errors";
 import { createRouter } from "../../src/platform/openapi";
 import { Prebuilt, type TenantGroup, tenantRoutes } from "../../src/platform/route";
 
@@ -58,6 +59,19 @@ describe("tenantRoutes: one definition with its handler, { success, data }", () 
     const res = await router.request("/cached");
     expect(res.headers.get("X-Cache")).toBe("HIT");
     expect(await res.json()).toEqual({ success: true, data: { n: 1 } });
+  });
+
+  it("answers any invalid request with the route's one text when it fixes one, else names the field", async () => {
+    const router = createRouter();
+    router.onError(handleError);
+    const route = tenantRoutes(router, group);
+    const spec = { method: "post", request: { params: z.object({ id: z.string().regex(/^\d+$/) }) }, data: answer, answer: "The thing" } as const;
+    route({ ...spec, path: "/fixed/{id}", summary: "Fixed text", invalid: "the id is required", handle: async () => ({ n: 1 }) });
+    route({ ...spec, path: "/named/{id}", summary: "Named field", handle: async () => ({ n: 1 }) });
+    // Outside the app no surface is set: errors answer in the data envelope.
+    const message = async (path: string) => ((await (await router.request(path, { method: "POST" })).json()) as { msg: string }).msg;
+    expect(await message("/fixed/x")).toBe("the id is required");
+    expect(await message("/named/x")).toMatch(/^id: /);
   });
 
   it("does not compile a handler whose answer is not the documented data (npm run typecheck)", () => {
