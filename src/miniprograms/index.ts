@@ -1,14 +1,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { z } from "zod";
 import { database } from "../platform/database";
 import type { AppEnv, Bindings } from "../platform/env";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
-import { providerUrl } from "../platform/settings";
 import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
 import { PUSH_BODY_BYTES } from "./push";
 import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
 import { CODES_PATH, pollAudits, syncTemplates } from "./service";
+import { miniprogramSettings } from "./settings";
 import { authorizerAccessToken, componentAccessToken, credentialsDue } from "./tokens";
 import { pushSandboxTicket, SANDBOX_PATH, upstreamOf } from "./upstream";
 
@@ -69,20 +68,5 @@ export const miniprograms: GroupModule = {
     { name: "wechat-audits", cron: "*/5 * * * *", run: (env) => pollAudits(contextFor(env)) },
     { name: "wechat-templates", cron: "15 2 * * *", run: (env) => syncTemplates(contextFor(env)) },
   ],
-  settings: z.object({
-    WECHAT_API_BASE: providerUrl.optional(),
-    WECHAT_COMPONENT_APPID: z
-      .string()
-      .regex(/^[A-Za-z0-9_]{6,40}$/, { error: "must be the component's app id" })
-      .optional(),
-    WECHAT_COMPONENT_SECRET: z.string().min(8, { error: "must be the component's app secret" }).optional(),
-    WECHAT_MESSAGE_TOKEN: z
-      .string()
-      .regex(/^[A-Za-z0-9]{3,32}$/, { error: "must be 3 to 32 letters and digits, as on the open platform" })
-      .optional(),
-    WECHAT_ENCODING_AES_KEY: z
-      .string()
-      .regex(/^[A-Za-z0-9+/]{43}$/, { error: "must be the 43-character EncodingAESKey" })
-      .optional(),
-  }),
+  settings: miniprogramSettings,
 };

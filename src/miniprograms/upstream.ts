@@ -2,7 +2,9 @@ import type { ExecutionContext } from "hono";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { settingsOf } from "../platform/settings";
 import { receiveComponentPush, receiveMiniprogramPush, type PushQuery } from "./push";
+import { miniprogramSettings } from "./settings";
 import { type WeChatTransport, WECHAT_API } from "./wechat/client";
 
 /** The platform's credentials at WeChat's open platform (the component). */
@@ -51,12 +53,15 @@ export interface SandboxHost {
   deliver(push: SignedPush, appId?: string): Promise<void>;
 }
 
-const sandboxComponent = (env: Bindings): ComponentCredentials => ({
-  appId: env.WECHAT_COMPONENT_APPID ?? SANDBOX_COMPONENT.appId,
-  secret: env.WECHAT_COMPONENT_SECRET ?? SANDBOX_COMPONENT.secret,
-  messageToken: env.WECHAT_MESSAGE_TOKEN ?? SANDBOX_COMPONENT.messageToken,
-  encodingAesKey: env.WECHAT_ENCODING_AES_KEY ?? SANDBOX_COMPONENT.encodingAesKey,
-});
+function sandboxComponent(env: Bindings): ComponentCredentials {
+  const settings = settingsOf(env, miniprogramSettings);
+  return {
+    appId: settings.WECHAT_COMPONENT_APPID ?? SANDBOX_COMPONENT.appId,
+    secret: settings.WECHAT_COMPONENT_SECRET ?? SANDBOX_COMPONENT.secret,
+    messageToken: settings.WECHAT_MESSAGE_TOKEN ?? SANDBOX_COMPONENT.messageToken,
+    encodingAesKey: settings.WECHAT_ENCODING_AES_KEY ?? SANDBOX_COMPONENT.encodingAesKey,
+  };
+}
 
 // Compiled on first use, so a production isolate, where the sandbox never answers, never loads it.
 const loadSandbox = () => import("./sandbox");
@@ -79,29 +84,27 @@ function sandboxHost(env: Bindings, waitUntil: WaitUntil): SandboxHost {
  * production, which then needs all four component settings.
  */
 export function upstreamOf(env: Bindings, waitUntil: WaitUntil): Upstream {
-  if (!env.WECHAT_API_BASE && env.ENVIRONMENT !== "production") {
+  const settings = settingsOf(env, miniprogramSettings);
+  if (!settings.WECHAT_API_BASE && env.ENVIRONMENT !== "production") {
     return {
       sandbox: true,
       component: sandboxComponent(env),
       transport: { base: SANDBOX_BASE, fetch: async (request) => (await loadSandbox()).sandboxFetch(request, sandboxHost(env, waitUntil)) },
     };
   }
-  const given = {
-    appId: env.WECHAT_COMPONENT_APPID,
-    secret: env.WECHAT_COMPONENT_SECRET,
-    messageToken: env.WECHAT_MESSAGE_TOKEN,
-    encodingAesKey: env.WECHAT_ENCODING_AES_KEY,
-  };
-  const missing = Object.entries(given).filter(([, value]) => !value);
-  if (missing.length)
+  const appId = settings.WECHAT_COMPONENT_APPID;
+  const secret = settings.WECHAT_COMPONENT_SECRET;
+  const messageToken = settings.WECHAT_MESSAGE_TOKEN;
+  const encodingAesKey = settings.WECHAT_ENCODING_AES_KEY;
+  if (!appId || !secret || !messageToken || !encodingAesKey)
     throw new ApiError(
       503,
       "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY",
     );
   return {
     sandbox: false,
-    component: given as ComponentCredentials,
-    transport: { base: env.WECHAT_API_BASE ?? WECHAT_API, fetch: (request) => fetch(request) },
+    component: { appId, secret, messageToken, encodingAesKey },
+    transport: { base: settings.WECHAT_API_BASE ?? WECHAT_API, fetch: (request) => fetch(request) },
   };
 }
 

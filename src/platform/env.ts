@@ -31,13 +31,6 @@ export interface OptionalSettings {
   DOH_RESOLVER_URL?: string;
   /** Workers AI, when bound ([ai] in wrangler.toml): group I's second engine and a translator. */
   AI?: Ai;
-  /** Group D: WeChat's API (unset: the sandbox in development, api.weixin.qq.com in production). */
-  WECHAT_API_BASE?: string;
-  /** Group D: the third-party platform's (component's) credentials at WeChat's open platform. */
-  WECHAT_COMPONENT_APPID?: string;
-  WECHAT_COMPONENT_SECRET?: string;
-  WECHAT_MESSAGE_TOKEN?: string;
-  WECHAT_ENCODING_AES_KEY?: string;
 }
 
 export interface Variables {
