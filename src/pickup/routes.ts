@@ -1,16 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { dataEnvelope } from "../platform/envelope";
-import { ApiError } from "../platform/errors";
-import { createRouter, dataErrorResponses, dataResponse, idParam } from "../platform/openapi";
+import { z } from "@hono/zod-openapi";
+import { createRouter, idParam } from "../platform/openapi";
+import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { listSchema, submissionSchema, taskIdSchema } from "./params";
 import { PROCESSES, type PickupTask, type WebhookDelivery } from "./schema";
 import { deliveriesOf, listTasks, recreateOrder, refreshAuthorization, resendNotification, submitTask } from "./service";
 
 export const PICKUP_BASE_PATH = "/api/v1";
 
-const common = { tags: ["P · Pickup tasks"], security: [{ AppToken: [] }] };
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
-const errors = dataErrorResponses(400, 401, 403, 404, 415, 429);
 
 const listItem = (t: PickupTask) => ({
   id: t.id,
@@ -58,98 +55,74 @@ const deliverySchema = z
   })
   .openapi("WebhookDelivery");
 
-const taskAction = (path: string, summary: string, data: z.ZodType) =>
-  createRoute({
-    ...common,
-    method: "post",
-    path,
-    summary,
-    request: json(taskIdSchema),
-    responses: { ...dataResponse(data, "Done"), ...errors, ...dataErrorResponses(409) },
-  });
+/** P3–P5 answer a missing or malformed taskId with the interface's own text. */
+const TASK_ID_REQUIRED = "the task id is required";
 
-const routes = {
-  submit: createRoute({
-    ...common,
+export function pickupRoutes() {
+  const router = createRouter();
+  const route = defineRoutes(router, DATA_ENVELOPE, {
+    tags: ["P · Pickup tasks"],
+    security: [{ AppToken: [] }],
+    errors: [400, 401, 403, 404, 415, 429],
+  });
+  const appId = (c: { get(key: "principal"): { appId: number | null } }) => c.get("principal").appId!;
+
+  route({
     method: "post",
     path: "/carrier/pickup/submit",
     summary: "P1 · Submit a pickup task; the carrier is called in the background",
     request: json(submissionSchema),
-    responses: {
-      ...dataResponse(z.object({ task_id: z.number().int(), request_id: z.string(), process: z.enum(PROCESSES) }), "Stored; process pending"),
-      ...errors,
-      ...dataErrorResponses(409, 412),
+    data: z.object({ task_id: z.number().int(), request_id: z.string(), process: z.enum(PROCESSES) }),
+    answer: "Stored; process pending",
+    errors: [409, 412],
+    handle: async (c) => {
+      const task = await submitTask(c.var.db, c.env, appId(c), c.req.valid("json"));
+      return { task_id: task.id, request_id: task.requestId, process: task.process };
     },
-  }),
-  list: createRoute({
-    ...common,
+  });
+  route({
     method: "post",
     path: "/pickup/list",
     summary: "P2 · The app's tasks, newest first",
     request: json(listSchema),
-    responses: {
-      ...dataResponse(z.object({ total: z.number().int(), currPage: z.number().int(), data: z.array(listItemSchema) }), "A page"),
-      ...errors,
+    data: z.object({ total: z.number().int(), currPage: z.number().int(), data: z.array(listItemSchema) }),
+    answer: "A page",
+    handle: async (c) => {
+      const query = c.req.valid("json");
+      const { total, rows } = await listTasks(c.var.db, appId(c), query);
+      return { total, currPage: query.pageNumber, data: rows.map(listItem) };
     },
-  }),
-  resend: taskAction(
-    "/pickup/re-send",
-    "P3 · Send the task's last notification again",
-    z.object({ task_id: z.number().int(), event_id: z.string() }),
-  ),
-  recreate: taskAction(
-    "/pickup/re-create",
-    "P4 · Create the pickup order again (failed tasks only)",
-    z.object({ task_id: z.number().int(), process: z.enum(PROCESSES) }),
-  ),
-  refresh: taskAction("/pickup/authorize/refresh", "P5 · Refresh the task's carrier authorization", z.object({ task_id: z.number().int() })),
-  deliveries: createRoute({
-    ...common,
+  });
+  const taskAction = { method: "post", request: json(taskIdSchema), answer: "Done", errors: [409], invalid: TASK_ID_REQUIRED } as const;
+  route({
+    ...taskAction,
+    path: "/pickup/re-send",
+    summary: "P3 · Send the task's last notification again",
+    data: z.object({ task_id: z.number().int(), event_id: z.string() }),
+    handle: (c) => resendNotification(c.var.db, c.env, appId(c), c.req.valid("json").taskId),
+  });
+  route({
+    ...taskAction,
+    path: "/pickup/re-create",
+    summary: "P4 · Create the pickup order again (failed tasks only)",
+    data: z.object({ task_id: z.number().int(), process: z.enum(PROCESSES) }),
+    handle: (c) => recreateOrder(c.var.db, c.env, appId(c), c.req.valid("json").taskId),
+  });
+  route({
+    ...taskAction,
+    path: "/pickup/authorize/refresh",
+    summary: "P5 · Refresh the task's carrier authorization",
+    data: z.object({ task_id: z.number().int() }),
+    handle: (c) => refreshAuthorization(c.var.db, c.env, appId(c), c.req.valid("json").taskId),
+  });
+  route({
     method: "get",
     path: "/pickup/{taskId}/deliveries",
     summary: "Every webhook delivery attempt of a task",
     request: { params: z.object({ taskId: idParam("taskId") }) },
-    responses: { ...dataResponse(z.array(deliverySchema), "Attempts, oldest first"), ...errors },
-  }),
-};
-
-/** P3–P5 answer a missing or malformed taskId with the interface's own text. */
-const taskIdHook = (result: { success: boolean }): undefined => {
-  if (!result.success) throw new ApiError(400, "the task id is required");
-  return undefined;
-};
-
-export function pickupRoutes() {
-  const router = createRouter();
-  const appId = (c: { get(key: "principal"): { appId: number | null } }) => c.get("principal").appId!;
-
-  router.openapi(routes.submit, async (c) => {
-    const task = await submitTask(c.var.db, c.env, appId(c), c.req.valid("json"));
-    return c.json(dataEnvelope({ task_id: task.id, request_id: task.requestId, process: task.process }), 200);
-  });
-  router.openapi(routes.list, async (c) => {
-    const query = c.req.valid("json");
-    const { total, rows } = await listTasks(c.var.db, appId(c), query);
-    return c.json(dataEnvelope({ total, currPage: query.pageNumber, data: rows.map(listItem) }), 200);
-  });
-  router.openapi(
-    routes.resend,
-    async (c) => c.json(dataEnvelope(await resendNotification(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200),
-    taskIdHook,
-  );
-  router.openapi(
-    routes.recreate,
-    async (c) => c.json(dataEnvelope(await recreateOrder(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200),
-    taskIdHook,
-  );
-  router.openapi(
-    routes.refresh,
-    async (c) => c.json(dataEnvelope(await refreshAuthorization(c.var.db, c.env, appId(c), c.req.valid("json").taskId)), 200),
-    taskIdHook,
-  );
-  router.openapi(routes.deliveries, async (c) => {
-    const rows = await deliveriesOf(c.var.db, appId(c), c.req.valid("param").taskId);
-    return c.json(dataEnvelope(rows.map(delivery)), 200);
+    data: z.array(deliverySchema),
+    answer: "Attempts, oldest first",
+    handle: async (c) => (await deliveriesOf(c.var.db, appId(c), c.req.valid("param").taskId)).map(delivery),
   });
   return router;
 }
