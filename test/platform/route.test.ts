@@ -98,4 +98,30 @@ describe("tenantRoutes: one definition with its handler, { success, data }", () 
     const document = router.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "t" } });
     expect(Object.keys(document.paths ?? {})).toEqual(["/wrong", "/wrong-cached"]);
   });
+
+  it("documents a public redirect without a body, and a route's own text for an error status", async () => {
+    const router = createRouter();
+    const route = tenantRoutes(router, { tags: ["Test"], errors: [400] });
+    route({
+      method: "get",
+      path: "/away",
+      summary: "Go elsewhere",
+      data: z.never(),
+      answer: "Redirect to the other place",
+      status: 302,
+      errors: [502],
+      errorTexts: { 502: "The other place is down" },
+      handle: async (c) => new Prebuilt<never>(c.redirect("https://example.com/", 302)),
+    });
+
+    const res = await router.request("/away");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("https://example.com/");
+
+    const operation = router.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "t" } }).paths?.["/away"]?.get;
+    expect(operation?.security).toBeUndefined();
+    expect(operation?.responses?.["302"]).toEqual({ description: "Redirect to the other place" });
+    expect(operation?.responses?.["502"]?.description).toBe("The other place is down");
+    expect(operation?.responses?.["400"]?.description).toBe("Bad parameters: `message` names the field and the rule");
+  });
 });
