@@ -2,6 +2,7 @@ import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/
 import type { Context } from "hono";
 import { aiEnvelope, dataEnvelope, tenantEnvelope } from "./envelope";
 import type { AppEnv } from "./env";
+import { ApiError } from "./errors";
 import {
   aiEnvelopeSchema,
   dataEnvelopeSchema,
@@ -59,14 +60,24 @@ export interface RouteSpec<P extends string, Q extends RouteRequest, D extends z
   /** Headers the success answer documents. */
   headers?: Record<string, { schema: { type: "string" } }>;
   /** Error statuses beyond the group's. */
-  errors?: S[];
+  errors?: readonly S[];
   /** What an error status means on this route, where the envelope's text says less. */
   errorTexts?: Partial<Record<S, string>>;
   /** Answers beyond the success and the errors (a 304). */
   more?: Record<number, { description: string }>;
   guard?: Guard<G>;
+  /** One 400 text for any invalid request, instead of the group's naming the field (an interface that fixes its texts). */
+  invalid?: string;
   handle: (c: RouteContext<P, Q>, guarded: G) => Promise<z.input<D> | Prebuilt<z.input<D>>>;
 }
+
+/** A validation hook that answers every failure with one text; without one the router's default names the field. */
+const invalidAnswers =
+  (text: string) =>
+  (result: { success: boolean }): undefined => {
+    if (!result.success) throw new ApiError(400, text);
+    return undefined;
+  };
 
 export interface RouteGroup<S extends number> {
   tags: string[];
@@ -80,7 +91,7 @@ export interface RouteGroup<S extends number> {
  * The one way to write a route: its definition and its handler together. The handler's return is
  * checked against the documented data, a guard runs before it, and the answer goes out in the group's envelope.
  */
-export function defineRoutes<S extends number>(router: Router, envelope: Envelope<S>, group: RouteGroup<S>) {
+export function defineRoutes<S extends number>(router: Router, envelope: Envelope<S>, group: RouteGroup<NoInfer<S>>) {
   return function route<P extends string, D extends z.ZodType, G = undefined, Q extends RouteRequest = Record<never, never>>(
     spec: RouteSpec<P, Q, D, G, S>,
   ) {
@@ -110,12 +121,16 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
         ...errors,
       },
     });
-    router.openapi(config, async (c) => {
-      const guarded = spec.guard ? await spec.guard.check(c) : undefined;
-      // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
-      const answer = await spec.handle(c as unknown as RouteContext<P, Q>, guarded as G);
-      return answer instanceof Prebuilt ? answer.response : c.json(envelope.wrap(answer), status);
-    });
+    router.openapi(
+      config,
+      async (c) => {
+        const guarded = spec.guard ? await spec.guard.check(c) : undefined;
+        // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
+        const answer = await spec.handle(c as unknown as RouteContext<P, Q>, guarded as G);
+        return answer instanceof Prebuilt ? answer.response : c.json(envelope.wrap(answer), status);
+      },
+      spec.invalid === undefined ? undefined : invalidAnswers(spec.invalid),
+    );
   };
 }
 
