@@ -84,6 +84,7 @@ const deliver = async (host: SandboxHost, event: Record<string, string | number>
 /**
  * The sandbox's routes, at the root of the in-process address and under /wechat-sandbox over HTTP
  * (upstream.ts strips it): WeChat's paths, plus `steer`, `push-ticket` and the authorization page.
+ * Plain Hono, not the route core: these answer as WeChat does (errcode JSON) and stay out of the API document.
  */
 export function sandboxApp(host: SandboxHost) {
   const app = new Hono<SandboxEnv>();
