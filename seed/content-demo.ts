@@ -1,7 +1,11 @@
-import { createCategory, createContent, createSite, createTenant, putContentTag, setPublication } from "../src/content/admin";
-import { createAd } from "../src/content/site-extras";
-import { memberScope } from "../src/content/tenancy";
-import { issueTenantKey } from "../src/content/tenant-keys";
+import { createCategory } from "../src/content/admin/categories";
+import { createContent, setPublication } from "../src/content/admin/contents";
+import { createSite } from "../src/content/admin/sites";
+import { createTenant } from "../src/content/admin/tenants";
+import { putContentTag } from "../src/content/admin/tags";
+import { createAd } from "../src/content/admin/ads";
+import { memberScope } from "../src/content/tenancy/scope";
+import { issueTenantKey } from "../src/content/tenancy/tenant-keys";
 import type { Database } from "../src/platform/database";
 
 interface DemoStory {

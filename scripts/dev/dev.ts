@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { sites, tenants } from "../../src/content/schema";
-import { findTenantKey, issueTenantKey } from "../../src/content/tenant-keys";
+import { findTenantKey, issueTenantKey } from "../../src/content/tenancy/tenant-keys";
 import { findKeyByToken } from "../../src/platform/auth/api-keys";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
 import { createDemoTenant, type DemoTenant } from "../../seed/content-demo";

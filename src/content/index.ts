@@ -2,18 +2,18 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../platform/env";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
-import { ADMIN_BASE_PATH, adminRoutes } from "./admin-routes";
-import { CONSOLE_PATH, consoleRoutes } from "./console-shell";
-import { headlessRoutes } from "./headless-routes";
-import { MAX_MEDIA_BYTES } from "./media";
-import { mediaRoutes } from "./media-routes";
-import { SKILLS_BASE_PATH, skillsRoutes } from "./skills-routes";
-import { authenticateMember } from "./member-session";
-import { siteIdForHost } from "./domains";
+import { ADMIN_BASE_PATH, adminRoutes } from "./admin/routes";
+import { CONSOLE_PATH, consoleRoutes } from "./admin/console-shell";
+import { headlessRoutes } from "./delivery/routes";
+import { MAX_MEDIA_BYTES } from "./media/service";
+import { mediaRoutes } from "./media/routes";
+import { SKILLS_BASE_PATH, skillsRoutes } from "./skills/routes";
+import { authenticateMember } from "./tenancy/member-session";
+import { siteIdForHost } from "./tenancy/domains";
 import { sitePages } from "./sites/site-pages";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { contentSettings } from "./settings";
-import { authenticateTenantKey } from "./tenant-keys";
+import { authenticateTenantKey } from "./tenancy/tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
 export const content: GroupModule = {

@@ -1,8 +1,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSite, createTenant } from "../../src/content/admin";
-import { issueTenantKey } from "../../src/content/tenant-keys";
-import { memberScope } from "../../src/content/tenancy";
+import { createSite } from "../../src/content/admin/sites";
+import { createTenant } from "../../src/content/admin/tenants";
+import { issueTenantKey } from "../../src/content/tenancy/tenant-keys";
+import { memberScope } from "../../src/content/tenancy/scope";
 import worker from "../../src/index";
 import { database } from "../../src/platform/database";
 import { createUser, sessionFor, uniqueTag } from "../helpers/accounts";

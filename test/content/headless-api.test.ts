@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createCategory, putContentTag } from "../../src/content/admin";
-import { memberScope } from "../../src/content/tenancy";
+import { createCategory } from "../../src/content/admin/categories";
+import { putContentTag } from "../../src/content/admin/tags";
+import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { admin, createTestTenant, headless, seedContent, tenantKey, type TestTenant } from "../helpers/content";
 
@@ -185,7 +186,7 @@ describe("C1-C4 tenancy", () => {
 
   it("keeps a key bound to some sites to those sites", async () => {
     const scope = memberScope(tenant.tenantId);
-    const { createSite } = await import("../../src/content/admin");
+    const { createSite } = await import("../../src/content/admin/sites");
     const second = await createSite(database(env), scope, { name: "Second", slug: `second-${tenant.siteId}` });
     const bound = await tenantKey(tenant, { siteIds: [second.id] });
     expect((await headless(`/api/mcp/contents?siteId=${tenant.siteId}`, bound)).status).toBe(404);

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSite } from "../../src/content/admin";
+import { createSite } from "../../src/content/admin/sites";
 import { adsForPage } from "../../src/content/sites/ads";
-import { memberScope, siteById } from "../../src/content/tenancy";
+import { memberScope, siteById } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { admin, createTestTenant, seedContent, type TestTenant } from "../helpers/content";
 import { call } from "../helpers/requests";

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCategory, putContentTag } from "../../src/content/admin";
-import { memberScope } from "../../src/content/tenancy";
+import { createCategory } from "../../src/content/admin/categories";
+import { putContentTag } from "../../src/content/admin/tags";
+import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
 

@@ -1,9 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { createContent, createSite, createTenant, setPublication } from "../../src/content/admin";
-import { memberScope } from "../../src/content/tenancy";
+import { createContent, setPublication } from "../../src/content/admin/contents";
+import { createSite } from "../../src/content/admin/sites";
+import { createTenant } from "../../src/content/admin/tenants";
+import { memberScope } from "../../src/content/tenancy/scope";
 import { tenantKeys, tenants, type MemberRole } from "../../src/content/schema";
-import { forgetCachedTenantKeys, issueTenantKey } from "../../src/content/tenant-keys";
+import { forgetCachedTenantKeys, issueTenantKey } from "../../src/content/tenancy/tenant-keys";
 import type { Plan } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { createUser, sessionFor, uniqueTag } from "./accounts";

@@ -1,46 +1,16 @@
+import { z } from "@hono/zod-openapi";
 import { and, desc, eq, gte } from "drizzle-orm";
-import type { z } from "zod";
-import type { Database } from "../platform/database";
-import { ApiError } from "../platform/errors";
-import type { adCreate, adUpdate, redirectWrite } from "./admin-params";
-import { bumpVersion } from "./admin";
-import { ads, adStats, media, redirects } from "./schema";
-import { inTenant, siteInScope, type TenantScope } from "./tenancy";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { ads, adStats, media } from "../schema";
+import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { type AdminRoute, as } from "./guard";
+import { adCreate, adUpdate } from "./params";
+import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { bumpVersion } from "./writes";
 
-// Redirects
-
-export async function redirectsOf(db: Database, scope: TenantScope, siteId: number) {
-  await siteInScope(db, scope, siteId);
-  return db
-    .select()
-    .from(redirects)
-    .where(inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId)))
-    .orderBy(redirects.fromPath);
-}
-
-/** Creates or replaces the redirect of a path. */
-export async function putRedirect(db: Database, scope: TenantScope, input: z.infer<typeof redirectWrite>) {
-  await siteInScope(db, scope, input.siteId);
-  const [[row]] = await db.batch([
-    db
-      .insert(redirects)
-      .values({ ...input, tenantId: scope.tenantId })
-      .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: input.toUrl, status: input.status } })
-      .returning(),
-    bumpVersion(db, scope, input.siteId),
-  ]);
-  return row!;
-}
-
-export async function deleteRedirect(db: Database, scope: TenantScope, id: number) {
-  const [row] = await db
-    .delete(redirects)
-    .where(inTenant(redirects.tenantId, scope, eq(redirects.id, id)))
-    .returning();
-  if (!row) throw new ApiError(404, `No redirect with id ${id}`);
-}
-
-// Ads
+const adSchema = fromTable(createSelectSchema(ads), "Ad");
 
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */
 async function assertCreative(db: Database, scope: TenantScope, siteId: number, input: { mediaId?: number | null }) {
@@ -125,4 +95,61 @@ export async function adStatsOf(db: Database, scope: TenantScope, id: number, da
     .from(adStats)
     .where(and(inTenant(adStats.tenantId, scope, eq(adStats.adId, id)), gte(adStats.day, since)))
     .orderBy(desc(adStats.day));
+}
+
+/** A site's ads and their daily counts. */
+export function adRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/ads",
+    summary: "A site's ads",
+    guard: as("viewer"),
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    data: z.array(adSchema),
+    answer: "Ads",
+    handle: async (c, scope) => adsOf(c.var.db, scope, c.req.valid("param").siteId),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/ads",
+    summary: "Create an ad: an image with a link, or an HTML snippet",
+    guard: as("owner"),
+    request: { ...tenantPath, ...json(adCreate) },
+    data: adSchema,
+    answer: "Created",
+    status: 201,
+    handle: async (c, scope) => createAd(c.var.db, scope, c.req.valid("json")),
+  });
+  route({
+    method: "patch",
+    path: "/tenants/{tenantId}/ads/{id}",
+    summary: "Change an ad",
+    guard: as("owner"),
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(adUpdate) },
+    data: adSchema,
+    answer: "The ad",
+    handle: async (c, scope) => updateAd(c.var.db, scope, c.req.valid("param").id, c.req.valid("json")),
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/ads/{id}",
+    summary: "Delete an ad and its counts",
+    guard: as("owner"),
+    request: inTenantPath({ id: idParam("id") }),
+    ...deleted,
+    handle: async (c, scope) => {
+      await deleteAd(c.var.db, scope, c.req.valid("param").id);
+      return { deleted: true as const };
+    },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/ads/{id}/stats",
+    summary: "An ad's impressions and clicks a day, the last 90 days",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: z.array(z.object({ day: z.string(), impressions: z.number().int(), clicks: z.number().int() })),
+    answer: "Days",
+    handle: async (c, scope) => adStatsOf(c.var.db, scope, c.req.valid("param").id, 90),
+  });
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../platform/env";
-import { ApiError } from "../platform/errors";
-import { ADMIN_BASE_PATH } from "./admin-routes";
+import type { AppEnv } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { ADMIN_BASE_PATH } from "./routes";
 
 export const CONSOLE_PATH = "/admin";
 

@@ -1,341 +1,31 @@
-import { and, count, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { z } from "@hono/zod-openapi";
+import { count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { z } from "zod";
-import { users } from "../platform/auth/tables";
-import type { Database } from "../platform/database";
-import type { Bindings } from "../platform/env";
-import { ApiError } from "../platform/errors";
-import type {
-  categoryCreate,
-  categoryOrder,
-  categoryUpdate,
-  contentCreate,
-  contentTagWrite,
-  contentUpdate,
-  siteCreate,
-  siteUpdate,
-} from "./admin-params";
-import { renderMarkdown } from "./markdown";
-import {
-  auditLog,
-  categories,
-  contentCategories,
-  contents,
-  contentTags,
-  contentVersions,
-  type Content,
-  type ContentStatus,
-  type MemberRole,
-  type Site,
-  sites,
-  tenantMembers,
-  tenants,
-} from "./schema";
-import { domainChanges, forgetHosts, withDomainsOne } from "./domains";
-import { resolvedMenus, resolvedTag } from "./sites/template-tags";
-import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "./tenancy";
+import type { Context } from "hono";
+import type { Database } from "../../platform/database";
+import type { AppEnv } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { renderMarkdown } from "../markdown";
+import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
+import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { audit } from "./audit";
+import { type AdminRoute, as, type MemberScope } from "./guard";
+import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
+import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { bumpVersion, unlessTaken } from "./writes";
 
-/** A unique index refused the write: the slug, domain or name is taken. */
-async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    // Drizzle wraps D1's error: the constraint is named in the cause.
-    const messages = [error, (error as { cause?: unknown })?.cause].map((e) => String((e as Error)?.message ?? e));
-    if (messages.some((m) => m.includes("UNIQUE constraint failed"))) throw new ApiError(409, `${what} is already taken`);
-    throw error;
-  }
+const contentRow = fromTable(createSelectSchema(contents), "ContentRecord");
+const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+
+/** An author saves only their own drafts; an editor or owner any content. */
+async function mayEdit(c: Context<AppEnv>, scope: MemberScope, id: number) {
+  if (scope.role !== "author") return;
+  const content = await contentInScope(c.var.db, scope, id);
+  if (content.authorId !== scope.userId || content.status !== "draft") throw new ApiError(403, "An author may change only their own drafts");
 }
-
-/** The statement that tells the edge cache a site's content changed (cache.ts). */
-export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
-  // This isolate's cached copy of the site goes too: its version names the edge cache's key.
-  forgetSiteForReaders(siteId);
-  return db
-    .update(sites)
-    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
-    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
-}
-
-const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>
-  db.insert(auditLog).values({ tenantId: scope.tenantId, userId, action, subject });
-
-// Tenants and members
-
-/**
- * A new tenant, its creator its owner. `maxOwned` caps the active tenants one account owns (each
- * brings budgets of its own): counted before, and again after the write, so that requests racing
- * past the first count undo their own tenant.
- */
-export async function createTenant(db: Database, userId: number, input: { name: string; slug: string }, maxOwned?: number) {
-  const owned = async () =>
-    (
-      await db
-        .select({ n: count() })
-        .from(tenants)
-        .where(and(eq(tenants.ownerId, userId), eq(tenants.isActive, true)))
-    )[0]!.n;
-  const tooMany = () => new ApiError(403, `An account may own at most ${maxOwned} tenants; ask the operator for more`);
-  if (maxOwned !== undefined && (await owned()) >= maxOwned) throw tooMany();
-  const tenant = await unlessTaken(`The tenant slug ${input.slug}`, async () => {
-    const newId = sql<number>`(SELECT id FROM tenants WHERE slug = ${input.slug})`;
-    const [[created]] = await db.batch([
-      db
-        .insert(tenants)
-        .values({ ...input, ownerId: userId })
-        .returning(),
-      db.insert(tenantMembers).values({ tenantId: newId, userId, role: "owner" }),
-    ]);
-    return created!;
-  });
-  if (maxOwned !== undefined && (await owned()) > maxOwned) {
-    await db.batch([db.delete(tenantMembers).where(eq(tenantMembers.tenantId, tenant.id)), db.delete(tenants).where(eq(tenants.id, tenant.id))]);
-    throw tooMany();
-  }
-  return { ...tenant, role: "owner" as MemberRole };
-}
-
-export const tenantsOf = (db: Database, userId: number) =>
-  db
-    .select({ id: tenants.id, name: tenants.name, slug: tenants.slug, role: tenantMembers.role })
-    .from(tenantMembers)
-    .innerJoin(tenants, eq(tenants.id, tenantMembers.tenantId))
-    .where(and(eq(tenantMembers.userId, userId), eq(tenants.isActive, true)))
-    .orderBy(tenants.id);
-
-export const membersOf = (db: Database, scope: TenantScope) =>
-  db
-    .select({ userId: users.id, email: users.email, fullName: users.fullName, role: tenantMembers.role })
-    .from(tenantMembers)
-    .innerJoin(users, eq(users.id, tenantMembers.userId))
-    .where(inTenant(tenantMembers.tenantId, scope))
-    .orderBy(users.id);
-
-/** The condition that a tenant keeps another owner besides `userId`: read inside the write, so two owners demoting each other cannot both succeed. */
-const anotherOwner = (tenantId: number, userId: number) =>
-  sql`EXISTS (SELECT 1 FROM tenant_members AS other WHERE other.tenant_id = ${tenantId} AND other.role = 'owner' AND other.user_id <> ${userId})`;
-const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
-
-/** Adds a user (who has logged in once) or changes their role; the last owner keeps theirs. */
-export async function setMember(db: Database, scope: TenantScope, email: string, role: MemberRole) {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (!user) throw new ApiError(404, `No user with email ${email}: they log in once first`);
-  const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, user.id));
-  if (role !== "owner") {
-    const [[existing], changed] = await db.batch([
-      db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
-      db
-        .update(tenantMembers)
-        .set({ role })
-        .where(and(member, eq(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, user.id)))
-        .returning(),
-    ]);
-    if (existing?.role === "owner") {
-      if (changed.length === 0) throw new ApiError(409, LAST_OWNER);
-      return { userId: user.id, email, role };
-    }
-  }
-  await db
-    .insert(tenantMembers)
-    .values({ tenantId: scope.tenantId, userId: user.id, role })
-    .onConflictDoUpdate({ target: [tenantMembers.tenantId, tenantMembers.userId], set: { role } });
-  return { userId: user.id, email, role };
-}
-
-/** Removes a member; the last owner stays. */
-export async function removeMember(db: Database, scope: TenantScope, userId: number) {
-  const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, userId));
-  const [[existing], removed] = await db.batch([
-    db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
-    db
-      .delete(tenantMembers)
-      .where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId))))
-      .returning(),
-  ]);
-  if (!existing) throw new ApiError(404, `No member with user id ${userId}`);
-  if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
-}
-
-// Sites
-
-export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
-
-export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {
-  return unlessTaken(`The site slug ${input.slug}`, async () => {
-    const [site] = await db
-      .insert(sites)
-      .values({ ...input, tenantId: scope.tenantId, languages: input.languages ?? [input.defaultLanguage ?? "en"] })
-      .returning();
-    return site!;
-  });
-}
-
-/** Changes a site and its claimed host names in one batch (domains.ts checks the names). */
-export async function updateSite(
-  db: Database,
-  env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">,
-  scope: TenantScope,
-  siteId: number,
-  input: z.infer<typeof siteUpdate>,
-) {
-  await siteInScope(db, scope, siteId);
-  const { primaryDomain, aliases, ...fields } = input;
-  const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });
-  forgetSiteForReaders(siteId);
-  return unlessTaken("The site slug", async () => {
-    const [[site]] = await db.batch([
-      db
-        .update(sites)
-        .set({ ...fields, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
-        .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
-        .returning(),
-      ...hostChanges.statements,
-    ]);
-    forgetHosts(hostChanges.dropped);
-    return withDomainsOne(db, scope, site!);
-  });
-}
-
-/** Makes a theme the site's and records who did, in one batch: the site's pages change at once. */
-export async function activateTheme(db: Database, scope: TenantScope, site: Site, theme: string, userId: number) {
-  forgetSiteForReaders(site.id);
-  const [[updated]] = await db.batch([
-    db
-      .update(sites)
-      .set({
-        theme,
-        previousTheme: site.theme === theme ? site.previousTheme : site.theme,
-        contentVersion: sql`${sites.contentVersion} + 1`,
-        updatedAt: new Date().toISOString(),
-      })
-      .where(inTenant(sites.tenantId, scope, eq(sites.id, site.id)))
-      .returning(),
-    audit(db, scope, userId, "activate-theme", `site ${site.id}: ${theme} (was ${site.theme})`),
-  ]);
-  return updated!;
-}
-
-// Categories
-
-async function categoryInScope(db: Database, scope: TenantScope, id: number) {
-  const [category] = await db
-    .select()
-    .from(categories)
-    .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
-    .limit(1);
-  if (!category) throw new ApiError(404, `No category with id ${id}`);
-  return category;
-}
-
-async function assertParent(db: Database, scope: TenantScope, siteId: number, parentId: number | null | undefined, self?: number) {
-  if (parentId === null || parentId === undefined) return;
-  const parent = await categoryInScope(db, scope, parentId).catch(() => {
-    throw new ApiError(400, `parentId: no category with id ${parentId}`);
-  });
-  if (parent.siteId !== siteId) throw new ApiError(400, "parentId: the parent is a category of another site");
-  // No cycles: the new parent must not sit below the category itself.
-  const all = await db
-    .select()
-    .from(categories)
-    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)));
-  for (let at: number | null = parentId; at !== null; at = all.find((c) => c.id === at)?.parentId ?? null) {
-    if (at === self) throw new ApiError(400, "parentId: a category cannot be placed below itself");
-  }
-}
-
-export async function categoriesOf(db: Database, scope: TenantScope, siteId: number) {
-  await siteInScope(db, scope, siteId);
-  return db
-    .select()
-    .from(categories)
-    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)))
-    .orderBy(categories.position, categories.id);
-}
-
-export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
-  await siteInScope(db, scope, input.siteId);
-  await assertParent(db, scope, input.siteId, input.parentId);
-  return unlessTaken(`The category slug ${input.slug}`, async () => {
-    const [[category]] = await db.batch([
-      db
-        .insert(categories)
-        .values({ ...input, tenantId: scope.tenantId })
-        .returning(),
-      bumpVersion(db, scope, input.siteId),
-    ]);
-    return category!;
-  });
-}
-
-export async function updateCategory(db: Database, scope: TenantScope, id: number, input: z.infer<typeof categoryUpdate>) {
-  const existing = await categoryInScope(db, scope, id);
-  await assertParent(db, scope, existing.siteId, input.parentId, id);
-  return unlessTaken("The category slug", async () => {
-    const [[category]] = await db.batch([
-      db
-        .update(categories)
-        .set(input)
-        .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
-        .returning(),
-      bumpVersion(db, scope, existing.siteId),
-    ]);
-    return category!;
-  });
-}
-
-/** Puts a parent's subcategories (or the top level) in the given order, all in one batch. */
-export async function orderCategories(db: Database, scope: TenantScope, siteId: number, input: z.infer<typeof categoryOrder>) {
-  const all = await categoriesOf(db, scope, siteId);
-  const siblings = all.filter((category) => category.parentId === input.parentId).map((category) => category.id);
-  const given = new Set(input.ids);
-  if (given.size !== input.ids.length || given.size !== siblings.length || siblings.some((id) => !given.has(id))) {
-    throw new ApiError(
-      400,
-      `ids: must list each of the ${siblings.length} categories under ${input.parentId === null ? "the top level" : `category ${input.parentId}`} once`,
-    );
-  }
-  const [first, ...rest] = input.ids.map((id, position) =>
-    db
-      .update(categories)
-      .set({ position })
-      .where(inTenant(categories.tenantId, scope, eq(categories.id, id))),
-  );
-  await db.batch([first!, ...rest, bumpVersion(db, scope, siteId)]);
-  return categoriesOf(db, scope, siteId);
-}
-
-/** A category with children or contents stays: 409 says which. */
-export async function deleteCategory(db: Database, scope: TenantScope, id: number) {
-  const existing = await categoryInScope(db, scope, id);
-  const [[children], [linked]] = await db.batch([
-    db
-      .select({ n: count() })
-      .from(categories)
-      .where(inTenant(categories.tenantId, scope, eq(categories.parentId, id))),
-    db
-      .select({ n: count() })
-      .from(contentCategories)
-      .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id))),
-  ]);
-  if (children!.n > 0) throw new ApiError(409, `The category has ${children!.n} subcategories; move or delete them first`);
-  if (linked!.n > 0) throw new ApiError(409, `The category holds ${linked!.n} contents; move them first`);
-  // A taxonomy or posts tag that names the category would lose it: the owner chooses what it shows instead.
-  const naming = await db
-    .select({ name: contentTags.name })
-    .from(contentTags)
-    .where(
-      inTenant(
-        contentTags.tenantId,
-        scope,
-        eq(contentTags.siteId, existing.siteId),
-        sql`EXISTS (SELECT 1 FROM json_each(${contentTags.definition}, '$.categories') WHERE value = ${id})`,
-      ),
-    );
-  if (naming.length) throw new ApiError(409, `The content tags ${naming.map((t) => t.name).join(", ")} name the category; change them first`);
-  await db.batch([db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))), bumpVersion(db, scope, existing.siteId)]);
-}
-
-// Contents
 
 export async function contentInScope(db: Database, scope: TenantScope, id: number): Promise<Content> {
   const [content] = await db
@@ -535,59 +225,132 @@ export async function restoreVersion(db: Database, scope: TenantScope, id: numbe
   return updateContent(db, scope, id, userId, { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown });
 }
 
-// Content tags
-
-export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
-  await siteInScope(db, scope, siteId);
-  return db
-    .select()
-    .from(contentTags)
-    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, siteId)))
-    .orderBy(contentTags.type, contentTags.name);
+/** Contents, their publication and their saved versions. */
+export function contentRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/contents",
+    summary: "Contents of every status, recently changed first",
+    guard: as("viewer"),
+    request: { ...tenantPath, query: contentListQuery },
+    data: page(contentRow),
+    answer: "A page of contents",
+    handle: async (c, scope) => {
+      const { page = 1, size = 20, ...filters } = c.req.valid("query");
+      return listContents(c.var.db, scope, { ...filters, page, size });
+    },
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/contents",
+    summary: "Create a draft",
+    guard: as("author"),
+    request: { ...tenantPath, ...json(contentCreate) },
+    data: contentSchema,
+    answer: "Created",
+    status: 201,
+    errors: [409, 413],
+    handle: async (c, scope) => createContent(c.var.db, scope, scope.userId, c.req.valid("json")),
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/contents/{id}",
+    summary: "One content",
+    guard: as("viewer"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: contentSchema,
+    answer: "The content",
+    handle: async (c, scope) => contentDetail(c.var.db, scope, c.req.valid("param").id),
+  });
+  route({
+    method: "patch",
+    path: "/tenants/{tenantId}/contents/{id}",
+    summary: "Save a content: a new version",
+    guard: as("author", "author: own drafts; editor: any"),
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(contentUpdate) },
+    data: contentSchema,
+    answer: "The content",
+    errors: [409, 413],
+    handle: async (c, scope) => {
+      const { id } = c.req.valid("param");
+      await mayEdit(c, scope, id);
+      return updateContent(c.var.db, scope, id, scope.userId, c.req.valid("json"));
+    },
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/contents/{id}/publish",
+    summary: "Publish now, or at publishAt",
+    guard: as("editor"),
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(publishRequest) },
+    data: contentSchema,
+    answer: "Published or scheduled",
+    handle: async (c, scope) => setPublication(c.var.db, scope, c.req.valid("param").id, scope.userId, c.req.valid("json")),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/contents/{id}/unpublish",
+    summary: "Take back to draft",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: contentSchema,
+    answer: "A draft again",
+    handle: async (c, scope) => setPublication(c.var.db, scope, c.req.valid("param").id, scope.userId, "unpublish"),
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/contents/{id}",
+    summary: "Delete a content and its versions",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    ...deleted,
+    handle: async (c, scope) => {
+      await deleteContent(c.var.db, scope, c.req.valid("param").id, scope.userId);
+      return { deleted: true as const };
+    },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/contents/{id}/versions",
+    summary: "Saved versions, newest first",
+    guard: as("viewer"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: z.array(z.object({ version: z.number().int(), title: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() })),
+    answer: "Versions",
+    handle: async (c, scope) => versionsOf(c.var.db, scope, c.req.valid("param").id),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/contents/{id}/versions/{version}/restore",
+    summary: "Save an old version's text as the newest",
+    guard: as("author", "author: own drafts; editor: any"),
+    request: inTenantPath({ id: idParam("id"), version: idParam("version") }),
+    data: contentSchema,
+    answer: "The content",
+    handle: async (c, scope) => {
+      const p = c.req.valid("param");
+      await mayEdit(c, scope, p.id);
+      return restoreVersion(c.var.db, scope, p.id, p.version, scope.userId);
+    },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/contents/{id}/versions/{version}",
+    summary: "One saved version with its text, for a diff",
+    guard: as("viewer"),
+    request: inTenantPath({ id: idParam("id"), version: idParam("version") }),
+    data: z.object({
+      version: z.number().int(),
+      title: z.string(),
+      intro: z.string(),
+      bodyMarkdown: z.string(),
+      savedBy: z.number().int().nullable(),
+      savedAt: z.string(),
+    }),
+    answer: "The version",
+    handle: async (c, scope) => {
+      const p = c.req.valid("param");
+      return versionOf(c.var.db, scope, p.id, p.version);
+    },
+  });
 }
-
-/** Creates or replaces the tag of that name. */
-export async function putContentTag(db: Database, scope: TenantScope, input: z.infer<typeof contentTagWrite>) {
-  await siteInScope(db, scope, input.siteId);
-  const [[tag]] = await db.batch([
-    db
-      .insert(contentTags)
-      .values({ ...input, tenantId: scope.tenantId })
-      .onConflictDoUpdate({ target: [contentTags.siteId, contentTags.name], set: { type: input.type, definition: input.definition } })
-      .returning(),
-    bumpVersion(db, scope, input.siteId),
-  ]);
-  return tag!;
-}
-
-/** What templates would read for a content tag now: a menu's items with URLs, a taxonomy's members, a posts query's contents. */
-export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
-  const [tag] = await db
-    .select()
-    .from(contentTags)
-    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
-    .limit(1);
-  if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
-  const site = await siteInScope(db, scope, tag.siteId);
-  if (tag.type === "menu") return (await resolvedMenus(db, site))[tag.name] ?? [];
-  return resolvedTag(db, site, tag, new Date().toISOString());
-}
-
-export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {
-  const [tag] = await db
-    .select()
-    .from(contentTags)
-    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
-    .limit(1);
-  if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
-  await db.batch([db.delete(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))), bumpVersion(db, scope, tag.siteId)]);
-}
-
-export const auditOf = (db: Database, scope: TenantScope, page: number, size: number) =>
-  db
-    .select()
-    .from(auditLog)
-    .where(inTenant(auditLog.tenantId, scope))
-    .orderBy(desc(auditLog.id))
-    .limit(size)
-    .offset((page - 1) * size);

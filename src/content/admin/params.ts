@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { CONTENT_STATUSES, MEMBER_ROLES } from "./schema";
-import { languageCode, queryInteger } from "./params";
+import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
+import { languageCode, queryInteger } from "../params";
 
 const slug = z
   .string()

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import { versionedAnswer } from "../platform/answer-cache";
-import type { AppEnv } from "../platform/env";
-import { type ReaderSite, scheduleMark } from "./tenancy";
+import { versionedAnswer } from "../../platform/answer-cache";
+import type { AppEnv } from "../../platform/env";
+import { type ReaderSite, scheduleMark } from "../tenancy/scope";
 
 /**
  * A headless answer (C1–C4) through the answer cache, under the site's content version and the

@@ -1,15 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import type { AppEnv } from "../platform/env";
-import { ApiError } from "../platform/errors";
-import { createRouter, idParam } from "../platform/openapi";
-import { Prebuilt, tenantRoutes } from "../platform/route";
+import type { AppEnv } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { createRouter, idParam } from "../../platform/openapi";
+import { Prebuilt, tenantRoutes } from "../../platform/route";
 import { cachedAnswer } from "./cache";
-import { categoryTree, listPublished, publishedContent, siteInfo } from "./headless";
-import { contentListQuery, siteIdQuery } from "./params";
-import { contents } from "./schema";
-import { inTenant, keyScope, siteForReaders } from "./tenancy";
+import { categoryTree, listPublished, publishedContent, siteInfo } from "./service";
+import { contentListQuery, siteIdQuery } from "../params";
+import { contents } from "../schema";
+import { inTenant, keyScope, siteForReaders } from "../tenancy/scope";
 
 const contentItemSchema = z
   .object({

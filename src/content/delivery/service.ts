@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Database } from "../platform/database";
-import { ApiError } from "../platform/errors";
-import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "./schema";
-import { inTenant, type ReaderSite, type TenantScope } from "./tenancy";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "../schema";
+import { inTenant, type ReaderSite, type TenantScope } from "../tenancy/scope";
 
 /** Public from `publishAt` on: a scheduled content appears when its time passes, with no cron. */
 export const isPublic = (now: string) => and(inArray(contents.status, ["published", "scheduled"]), lte(contents.publishAt, now));

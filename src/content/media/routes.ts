@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ApiError } from "../platform/errors";
-import { createRouter, tenantErrorResponses } from "../platform/openapi";
-import { servedMedia } from "./media";
+import { ApiError } from "../../platform/errors";
+import { createRouter, tenantErrorResponses } from "../../platform/openapi";
+import { servedMedia } from "./service";
 
 const route = createRoute({
   tags: ["C · Content delivery"],

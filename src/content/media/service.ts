@@ -1,9 +1,9 @@
 import { desc, eq } from "drizzle-orm";
-import { randomBase62 } from "../platform/crypto";
-import type { Database } from "../platform/database";
-import { ApiError } from "../platform/errors";
-import { media } from "./schema";
-import { inTenant, siteInScope, type TenantScope } from "./tenancy";
+import { randomBase62 } from "../../platform/crypto";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { media } from "../schema";
+import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { isPublic } from "../headless";
+import { isPublic } from "../delivery/service";
 import { categories, contents, type Site } from "../schema";
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[ch]!);

@@ -1,8 +1,8 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { listPublished } from "../headless";
+import { listPublished } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
-import { memberScope } from "../tenancy";
+import { memberScope } from "../tenancy/scope";
 
 /**
  * The content tags as templates read them (`menus.<code>`, `tags.<name>`), resolved before a page

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { IsolateCache } from "../../platform/isolate-cache";
 import { auditLog, sites, type Site } from "../schema";
-import { forgetSiteForReaders } from "../tenancy";
+import { forgetSiteForReaders } from "../tenancy/scope";
 import { templateSet } from "./templates";
 
 /** Where a site's theme lives in R2: `themes/<site_id>/<theme_name>/{layouts,templates,assets,locales}/`. */

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter } from "../platform/openapi";
-import { tenantRoutes } from "../platform/route";
-import { languageCode } from "./params";
-import { ARTICLE_STYLES, generateArticle, summarizeContent, translateContent } from "./skills";
-import { keyScope, siteInScope } from "./tenancy";
+import { createRouter } from "../../platform/openapi";
+import { tenantRoutes } from "../../platform/route";
+import { languageCode } from "../params";
+import { ARTICLE_STYLES, generateArticle, summarizeContent, translateContent } from "./service";
+import { keyScope, siteInScope } from "../tenancy/scope";
 
 export const SKILLS_BASE_PATH = "/api/skills";
 

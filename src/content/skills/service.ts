@@ -1,11 +1,11 @@
 import { eq, like } from "drizzle-orm";
-import type { Bindings } from "../platform/env";
-import type { Database } from "../platform/database";
-import { generateText, languageOf, summaryOf, translateText } from "../intelligence/service";
-import { createContent } from "./admin";
-import { slugFrom } from "./slugs";
-import { contents, type Site } from "./schema";
-import { inTenant, type TenantScope } from "./tenancy";
+import type { Bindings } from "../../platform/env";
+import type { Database } from "../../platform/database";
+import { generateText, languageOf, summaryOf, translateText } from "../../intelligence/service";
+import { createContent } from "../admin/contents";
+import { slugFrom } from "../slugs";
+import { contents, type Site } from "../schema";
+import { inTenant, type TenantScope } from "../tenancy/scope";
 
 export const ARTICLE_STYLES = ["news", "blog", "guide", "formal", "casual"] as const;
 

@@ -1,14 +1,14 @@
 import { and, eq, inArray, isNotNull, ne, notInArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { randomBase62 } from "../platform/crypto";
-import type { Database } from "../platform/database";
-import type { Bindings } from "../platform/env";
-import { ApiError } from "../platform/errors";
-import { IsolateCache } from "../platform/isolate-cache";
-import { dnsTxtRecords } from "../platform/outbound-url";
-import { isServiceHost, normalizedHost } from "../platform/service-hosts";
-import { type DomainView, siteDomains, sites, type Site, type SiteDomain, type SiteView } from "./schema";
-import { inTenant, type ReaderSite, type TenantScope } from "./tenancy";
+import { randomBase62 } from "../../platform/crypto";
+import type { Database } from "../../platform/database";
+import type { Bindings } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { IsolateCache } from "../../platform/isolate-cache";
+import { dnsTxtRecords } from "../../platform/outbound-url";
+import { isServiceHost, normalizedHost } from "../../platform/service-hosts";
+import { type DomainView, siteDomains, sites, type Site, type SiteDomain, type SiteView } from "../schema";
+import { inTenant, type ReaderSite, type TenantScope } from "./scope";
 
 /**
  * A site's host names: claimed by its owner (PATCH of the site), proved with a DNS TXT record,

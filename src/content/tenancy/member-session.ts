@@ -1,14 +1,14 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { authenticateBearer, userPrincipal } from "../platform/auth/bearer";
-import { ACCESS_TOKEN_SECONDS } from "../platform/auth/jwt";
-import type { Principal } from "../platform/auth/principal";
-import { users } from "../platform/auth/tables";
-import { constantTimeEqual, hmacSha256Hex, randomBase62, sha256Hex } from "../platform/crypto";
-import type { AppEnv } from "../platform/env";
-import { ApiError } from "../platform/errors";
-import { consoleSessions } from "./schema";
+import { authenticateBearer, userPrincipal } from "../../platform/auth/bearer";
+import { ACCESS_TOKEN_SECONDS } from "../../platform/auth/jwt";
+import type { Principal } from "../../platform/auth/principal";
+import { users } from "../../platform/auth/tables";
+import { constantTimeEqual, hmacSha256Hex, randomBase62, sha256Hex } from "../../platform/crypto";
+import type { AppEnv } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { consoleSessions } from "../schema";
 
 /**
  * The console's session: a random id in an HttpOnly cookie, sent only to the admin paths, stored

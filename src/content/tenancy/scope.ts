@@ -1,11 +1,11 @@
 import { and, eq, gt, isNotNull, lte, max, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Principal } from "../platform/auth/principal";
-import type { Database } from "../platform/database";
-import { ApiError } from "../platform/errors";
-import { IsolateCache } from "../platform/isolate-cache";
+import type { Principal } from "../../platform/auth/principal";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { IsolateCache } from "../../platform/isolate-cache";
 import type { KeyTenant } from "./tenant-keys";
-import { contents, type MemberRole, siteDomains, sites, tenantMembers, type Site } from "./schema";
+import { contents, type MemberRole, siteDomains, sites, tenantMembers, type Site } from "../schema";
 
 /**
  * What a caller may see of group C: one tenant, and within it every site or only some. Every

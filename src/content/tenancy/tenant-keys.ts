@@ -1,13 +1,13 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { KEY_CACHE_MS, maskToken } from "../platform/auth/api-keys";
-import type { Principal } from "../platform/auth/principal";
-import { randomBase62, sha256Hex } from "../platform/crypto";
-import { database, type Database } from "../platform/database";
-import type { AppEnv } from "../platform/env";
-import { ApiError } from "../platform/errors";
-import { IsolateCache } from "../platform/isolate-cache";
-import { tenantKeys, tenants, type Tenant, type TenantKey } from "./schema";
+import { KEY_CACHE_MS, maskToken } from "../../platform/auth/api-keys";
+import type { Principal } from "../../platform/auth/principal";
+import { randomBase62, sha256Hex } from "../../platform/crypto";
+import { database, type Database } from "../../platform/database";
+import type { AppEnv } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { IsolateCache } from "../../platform/isolate-cache";
+import { tenantKeys, tenants, type Tenant, type TenantKey } from "../schema";
 
 /** What a tenant key's principal carries: the tenant it acts for and the sites it is bound to (null: all). */
 export interface KeyTenant {
@@ -15,7 +15,7 @@ export interface KeyTenant {
   siteIds: number[] | null;
 }
 
-declare module "../platform/auth/principal" {
+declare module "../../platform/auth/principal" {
   interface Principal {
     /** Set for a tenant key (group C). */
     tenant?: KeyTenant;

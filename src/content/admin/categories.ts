@@ -1,0 +1,191 @@
+import { z } from "@hono/zod-openapi";
+import { count, eq, sql } from "drizzle-orm";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { categories, contentCategories, contentTags } from "../schema";
+import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { type AdminRoute, as } from "./guard";
+import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
+import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { bumpVersion, unlessTaken } from "./writes";
+
+const categorySchema = fromTable(createSelectSchema(categories), "Category");
+
+async function categoryInScope(db: Database, scope: TenantScope, id: number) {
+  const [category] = await db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
+    .limit(1);
+  if (!category) throw new ApiError(404, `No category with id ${id}`);
+  return category;
+}
+
+async function assertParent(db: Database, scope: TenantScope, siteId: number, parentId: number | null | undefined, self?: number) {
+  if (parentId === null || parentId === undefined) return;
+  const parent = await categoryInScope(db, scope, parentId).catch(() => {
+    throw new ApiError(400, `parentId: no category with id ${parentId}`);
+  });
+  if (parent.siteId !== siteId) throw new ApiError(400, "parentId: the parent is a category of another site");
+  // No cycles: the new parent must not sit below the category itself.
+  const all = await db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)));
+  for (let at: number | null = parentId; at !== null; at = all.find((c) => c.id === at)?.parentId ?? null) {
+    if (at === self) throw new ApiError(400, "parentId: a category cannot be placed below itself");
+  }
+}
+
+export async function categoriesOf(db: Database, scope: TenantScope, siteId: number) {
+  await siteInScope(db, scope, siteId);
+  return db
+    .select()
+    .from(categories)
+    .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)))
+    .orderBy(categories.position, categories.id);
+}
+
+export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
+  await siteInScope(db, scope, input.siteId);
+  await assertParent(db, scope, input.siteId, input.parentId);
+  return unlessTaken(`The category slug ${input.slug}`, async () => {
+    const [[category]] = await db.batch([
+      db
+        .insert(categories)
+        .values({ ...input, tenantId: scope.tenantId })
+        .returning(),
+      bumpVersion(db, scope, input.siteId),
+    ]);
+    return category!;
+  });
+}
+
+export async function updateCategory(db: Database, scope: TenantScope, id: number, input: z.infer<typeof categoryUpdate>) {
+  const existing = await categoryInScope(db, scope, id);
+  await assertParent(db, scope, existing.siteId, input.parentId, id);
+  return unlessTaken("The category slug", async () => {
+    const [[category]] = await db.batch([
+      db
+        .update(categories)
+        .set(input)
+        .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
+        .returning(),
+      bumpVersion(db, scope, existing.siteId),
+    ]);
+    return category!;
+  });
+}
+
+/** Puts a parent's subcategories (or the top level) in the given order, all in one batch. */
+export async function orderCategories(db: Database, scope: TenantScope, siteId: number, input: z.infer<typeof categoryOrder>) {
+  const all = await categoriesOf(db, scope, siteId);
+  const siblings = all.filter((category) => category.parentId === input.parentId).map((category) => category.id);
+  const given = new Set(input.ids);
+  if (given.size !== input.ids.length || given.size !== siblings.length || siblings.some((id) => !given.has(id))) {
+    throw new ApiError(
+      400,
+      `ids: must list each of the ${siblings.length} categories under ${input.parentId === null ? "the top level" : `category ${input.parentId}`} once`,
+    );
+  }
+  const [first, ...rest] = input.ids.map((id, position) =>
+    db
+      .update(categories)
+      .set({ position })
+      .where(inTenant(categories.tenantId, scope, eq(categories.id, id))),
+  );
+  await db.batch([first!, ...rest, bumpVersion(db, scope, siteId)]);
+  return categoriesOf(db, scope, siteId);
+}
+
+/** A category with children or contents stays: 409 says which. */
+export async function deleteCategory(db: Database, scope: TenantScope, id: number) {
+  const existing = await categoryInScope(db, scope, id);
+  const [[children], [linked]] = await db.batch([
+    db
+      .select({ n: count() })
+      .from(categories)
+      .where(inTenant(categories.tenantId, scope, eq(categories.parentId, id))),
+    db
+      .select({ n: count() })
+      .from(contentCategories)
+      .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id))),
+  ]);
+  if (children!.n > 0) throw new ApiError(409, `The category has ${children!.n} subcategories; move or delete them first`);
+  if (linked!.n > 0) throw new ApiError(409, `The category holds ${linked!.n} contents; move them first`);
+  // A taxonomy or posts tag that names the category would lose it: the owner chooses what it shows instead.
+  const naming = await db
+    .select({ name: contentTags.name })
+    .from(contentTags)
+    .where(
+      inTenant(
+        contentTags.tenantId,
+        scope,
+        eq(contentTags.siteId, existing.siteId),
+        sql`EXISTS (SELECT 1 FROM json_each(${contentTags.definition}, '$.categories') WHERE value = ${id})`,
+      ),
+    );
+  if (naming.length) throw new ApiError(409, `The content tags ${naming.map((t) => t.name).join(", ")} name the category; change them first`);
+  await db.batch([db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))), bumpVersion(db, scope, existing.siteId)]);
+}
+
+/** A site's categories, in order. */
+export function categoryRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/categories",
+    summary: "A site's categories, flat, in order",
+    guard: as("viewer"),
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    data: z.array(categorySchema),
+    answer: "Categories",
+    handle: async (c, scope) => categoriesOf(c.var.db, scope, c.req.valid("param").siteId),
+  });
+  route({
+    method: "put",
+    path: "/tenants/{tenantId}/sites/{siteId}/categories/order",
+    summary: "Order one parent's subcategories",
+    guard: as("editor"),
+    request: { ...inTenantPath({ siteId: idParam("siteId") }), ...json(categoryOrder) },
+    data: z.array(categorySchema),
+    answer: "Categories, in the new order",
+    handle: async (c, scope) => orderCategories(c.var.db, scope, c.req.valid("param").siteId, c.req.valid("json")),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/categories",
+    summary: "Create a category",
+    guard: as("editor"),
+    request: { ...tenantPath, ...json(categoryCreate) },
+    data: categorySchema,
+    answer: "Created",
+    status: 201,
+    errors: [409],
+    handle: async (c, scope) => createCategory(c.var.db, scope, c.req.valid("json")),
+  });
+  route({
+    method: "patch",
+    path: "/tenants/{tenantId}/categories/{id}",
+    summary: "Change a category",
+    guard: as("editor"),
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(categoryUpdate) },
+    data: categorySchema,
+    answer: "The category",
+    errors: [409],
+    handle: async (c, scope) => updateCategory(c.var.db, scope, c.req.valid("param").id, c.req.valid("json")),
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/categories/{id}",
+    summary: "Delete an empty category",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    ...deleted,
+    errors: [409],
+    handle: async (c, scope) => {
+      await deleteCategory(c.var.db, scope, c.req.valid("param").id);
+      return { deleted: true as const };
+    },
+  });
+}

@@ -1,0 +1,66 @@
+import { z } from "@hono/zod-openapi";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { tenantKeys } from "../schema";
+import { issueTenantKey, listTenantKeys, revokeTenantKey } from "../tenancy/tenant-keys";
+import { type AdminRoute, as } from "./guard";
+import { keyCreate } from "./params";
+import { sitesOf } from "./sites";
+import { createSelectSchema, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+
+const keySchema = fromTable(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey");
+
+const maskedKey = <K extends { tokenHash: string }>({ tokenHash: _hash, ...key }: K) => key;
+
+/** Tenant API keys: listed masked, the token shown once. */
+export function keyRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/keys",
+    summary: "Tenant API keys, masked",
+    guard: as("owner"),
+    request: tenantPath,
+    data: z.array(keySchema),
+    answer: "Keys",
+    handle: async (c, scope) => (await listTenantKeys(c.var.db, scope.tenantId)).map(maskedKey),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/keys",
+    summary: "Create a tenant API key; the token is shown once",
+    guard: as("owner"),
+    request: { ...tenantPath, ...json(keyCreate) },
+    data: keySchema.extend({ token: z.string().openapi({ example: "svc_tk_…" }) }),
+    answer: "Created",
+    status: 201,
+    handle: async (c, scope) => {
+      const input = c.req.valid("json");
+      // A key bound to sites may name only sites of its tenant.
+      if (input.siteIds)
+        for (const siteId of input.siteIds)
+          if (!(await sitesOf(c.var.db, scope)).some((s) => s.id === siteId)) throw new ApiError(400, `siteIds: no site ${siteId} in this tenant`);
+      const { key, token } = await issueTenantKey(c.var.db, scope.tenantId, scope.userId, {
+        name: input.name,
+        siteIds: input.siteIds ?? null,
+        scopes: input.scopes ?? [],
+      });
+      c.header("Cache-Control", "no-store");
+      return { ...maskedKey(key), token };
+    },
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/keys/{id}",
+    summary: "Revoke a tenant API key",
+    guard: as("owner"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: keySchema,
+    answer: "Revoked",
+    handle: async (c, scope) => {
+      const { id } = c.req.valid("param");
+      const key = await revokeTenantKey(c.var.db, scope.tenantId, id);
+      if (!key) throw new ApiError(404, `No key with id ${id}`);
+      return maskedKey(key);
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import { z } from "@hono/zod-openapi";
+import { idParam } from "../../platform/openapi";
+import { deleteMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "../media/service";
+import { queryInteger } from "../params";
+import { media } from "../schema";
+import { type AdminRoute, as } from "./guard";
+import { createSelectSchema, deleted, fromTable, inTenantPath, tenantPath } from "./shapes";
+
+const mediaSchema = fromTable(createSelectSchema(media), "MediaRecord").extend({ url: z.string() }).openapi("Media");
+
+/** An uploaded file's name as its uploader gave it: no path, no control characters. */
+const fileName = z
+  .string()
+  .min(1)
+  .max(200, { error: "filename must be at most 200 characters" })
+  .refine((name) => !/[/\\]/.test(name) && [...name].every((ch) => ch >= " "), {
+    error: "filename must be a file name, without slashes or control characters",
+  });
+
+/** A site's images and files: listed, uploaded, deleted. */
+export function mediaLibraryRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/media",
+    summary: "A site's images and files",
+    guard: as("viewer"),
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    data: z.array(mediaSchema),
+    answer: "Media",
+    handle: async (c, scope) => mediaOf(c.var.db, scope, c.req.valid("param").siteId),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/media",
+    summary: `Upload an image or PDF, the file itself as the body, at most ${MAX_MEDIA_BYTES / 1024 / 1024} MB`,
+    guard: as("author"),
+    request: {
+      ...tenantPath,
+      query: z.strictObject({ siteId: queryInteger("siteId", 1, 1e12), filename: fileName }),
+      body: { required: true, content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: { type: "string", format: "binary" } }])) },
+    },
+    data: mediaSchema,
+    answer: "Stored",
+    status: 201,
+    errors: [413, 415],
+    handle: async (c, scope) => {
+      const { siteId, filename } = c.req.valid("query");
+      const contentType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      return uploadMedia(c.var.db, c.env.MEDIA, scope, scope.userId, { siteId, filename, contentType, bytes });
+    },
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/media/{id}",
+    summary: "Delete an image or file",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    ...deleted,
+    handle: async (c, scope) => {
+      await deleteMedia(c.var.db, c.env.MEDIA, scope, c.req.valid("param").id);
+      return { deleted: true as const };
+    },
+  });
+}

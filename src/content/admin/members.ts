@@ -1,0 +1,114 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq, ne, or, sql } from "drizzle-orm";
+import { users } from "../../platform/auth/tables";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { MEMBER_ROLES, type MemberRole, tenantMembers } from "../schema";
+import { inTenant, type TenantScope } from "../tenancy/scope";
+import { type AdminRoute, as } from "./guard";
+import { memberAdd } from "./params";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+
+const memberSchema = z.object({
+  userId: z.number().int(),
+  email: z.string(),
+  fullName: z.string().nullable().optional(),
+  role: z.enum(MEMBER_ROLES),
+});
+
+export const membersOf = (db: Database, scope: TenantScope) =>
+  db
+    .select({ userId: users.id, email: users.email, fullName: users.fullName, role: tenantMembers.role })
+    .from(tenantMembers)
+    .innerJoin(users, eq(users.id, tenantMembers.userId))
+    .where(inTenant(tenantMembers.tenantId, scope))
+    .orderBy(users.id);
+
+/** The condition that a tenant keeps another owner besides `userId`: read inside the write, so two owners demoting each other cannot both succeed. */
+const anotherOwner = (tenantId: number, userId: number) =>
+  sql`EXISTS (SELECT 1 FROM tenant_members AS other WHERE other.tenant_id = ${tenantId} AND other.role = 'owner' AND other.user_id <> ${userId})`;
+const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
+
+/** Adds a user (who has logged in once) or changes their role; the last owner keeps theirs. */
+export async function setMember(db: Database, scope: TenantScope, email: string, role: MemberRole) {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  if (!user) throw new ApiError(404, `No user with email ${email}: they log in once first`);
+  const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, user.id));
+  if (role !== "owner") {
+    const [[existing], changed] = await db.batch([
+      db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+      db
+        .update(tenantMembers)
+        .set({ role })
+        .where(and(member, eq(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, user.id)))
+        .returning(),
+    ]);
+    if (existing?.role === "owner") {
+      if (changed.length === 0) throw new ApiError(409, LAST_OWNER);
+      return { userId: user.id, email, role };
+    }
+  }
+  await db
+    .insert(tenantMembers)
+    .values({ tenantId: scope.tenantId, userId: user.id, role })
+    .onConflictDoUpdate({ target: [tenantMembers.tenantId, tenantMembers.userId], set: { role } });
+  return { userId: user.id, email, role };
+}
+
+/** Removes a member; the last owner stays. */
+export async function removeMember(db: Database, scope: TenantScope, userId: number) {
+  const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, userId));
+  const [[existing], removed] = await db.batch([
+    db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+    db
+      .delete(tenantMembers)
+      .where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId))))
+      .returning(),
+  ]);
+  if (!existing) throw new ApiError(404, `No member with user id ${userId}`);
+  if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
+}
+
+/** A tenant's members and their roles. */
+export function memberRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/members",
+    summary: "Members and roles",
+    guard: as("viewer"),
+    request: tenantPath,
+    data: z.array(memberSchema),
+    answer: "Members",
+    handle: async (c, scope) => membersOf(c.var.db, scope),
+  });
+  route({
+    method: "put",
+    path: "/tenants/{tenantId}/members",
+    summary: "Add a member or change a role",
+    guard: as("owner"),
+    summaryEnd: "; the last owner cannot give up the role (409)",
+    request: { ...tenantPath, ...json(memberAdd) },
+    data: memberSchema,
+    answer: "The member",
+    errors: [409],
+    handle: async (c, scope) => {
+      const { email, role } = c.req.valid("json");
+      return setMember(c.var.db, scope, email, role);
+    },
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/members/{userId}",
+    summary: "Remove a member",
+    guard: as("owner"),
+    summaryEnd: "; the last owner stays (409)",
+    request: inTenantPath({ userId: idParam("userId") }),
+    ...deleted,
+    errors: [409],
+    handle: async (c, scope) => {
+      await removeMember(c.var.db, scope, c.req.valid("param").userId);
+      return { deleted: true as const };
+    },
+  });
+}

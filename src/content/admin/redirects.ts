@@ -1,0 +1,80 @@
+import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { redirects } from "../schema";
+import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { type AdminRoute, as } from "./guard";
+import { redirectWrite } from "./params";
+import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { bumpVersion } from "./writes";
+
+const redirectSchema = fromTable(createSelectSchema(redirects), "Redirect");
+
+export async function redirectsOf(db: Database, scope: TenantScope, siteId: number) {
+  await siteInScope(db, scope, siteId);
+  return db
+    .select()
+    .from(redirects)
+    .where(inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId)))
+    .orderBy(redirects.fromPath);
+}
+
+/** Creates or replaces the redirect of a path. */
+export async function putRedirect(db: Database, scope: TenantScope, input: z.infer<typeof redirectWrite>) {
+  await siteInScope(db, scope, input.siteId);
+  const [[row]] = await db.batch([
+    db
+      .insert(redirects)
+      .values({ ...input, tenantId: scope.tenantId })
+      .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: input.toUrl, status: input.status } })
+      .returning(),
+    bumpVersion(db, scope, input.siteId),
+  ]);
+  return row!;
+}
+
+export async function deleteRedirect(db: Database, scope: TenantScope, id: number) {
+  const [row] = await db
+    .delete(redirects)
+    .where(inTenant(redirects.tenantId, scope, eq(redirects.id, id)))
+    .returning();
+  if (!row) throw new ApiError(404, `No redirect with id ${id}`);
+}
+
+/** A site's redirects, one per path. */
+export function redirectRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/redirects",
+    summary: "A site's redirects",
+    guard: as("viewer"),
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    data: z.array(redirectSchema),
+    answer: "Redirects",
+    handle: async (c, scope) => redirectsOf(c.var.db, scope, c.req.valid("param").siteId),
+  });
+  route({
+    method: "put",
+    path: "/tenants/{tenantId}/redirects",
+    summary: "Create or replace the redirect of a path",
+    guard: as("editor"),
+    request: { ...tenantPath, ...json(redirectWrite) },
+    data: redirectSchema,
+    answer: "The redirect",
+    handle: async (c, scope) => putRedirect(c.var.db, scope, c.req.valid("json")),
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/redirects/{id}",
+    summary: "Delete a redirect",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    ...deleted,
+    handle: async (c, scope) => {
+      await deleteRedirect(c.var.db, scope, c.req.valid("param").id);
+      return { deleted: true as const };
+    },
+  });
+}

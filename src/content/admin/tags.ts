@@ -1,0 +1,106 @@
+import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { idParam } from "../../platform/openapi";
+import { contentTags } from "../schema";
+import { resolvedMenus, resolvedTag } from "../sites/template-tags";
+import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { type AdminRoute, as } from "./guard";
+import { contentTagWrite } from "./params";
+import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { bumpVersion } from "./writes";
+
+const contentTagSchema = fromTable(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag");
+
+export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
+  await siteInScope(db, scope, siteId);
+  return db
+    .select()
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.siteId, siteId)))
+    .orderBy(contentTags.type, contentTags.name);
+}
+
+/** Creates or replaces the tag of that name. */
+export async function putContentTag(db: Database, scope: TenantScope, input: z.infer<typeof contentTagWrite>) {
+  await siteInScope(db, scope, input.siteId);
+  const [[tag]] = await db.batch([
+    db
+      .insert(contentTags)
+      .values({ ...input, tenantId: scope.tenantId })
+      .onConflictDoUpdate({ target: [contentTags.siteId, contentTags.name], set: { type: input.type, definition: input.definition } })
+      .returning(),
+    bumpVersion(db, scope, input.siteId),
+  ]);
+  return tag!;
+}
+
+/** What templates would read for a content tag now: a menu's items with URLs, a taxonomy's members, a posts query's contents. */
+export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
+  const [tag] = await db
+    .select()
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
+    .limit(1);
+  if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
+  const site = await siteInScope(db, scope, tag.siteId);
+  if (tag.type === "menu") return (await resolvedMenus(db, site))[tag.name] ?? [];
+  return resolvedTag(db, site, tag, new Date().toISOString());
+}
+
+export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {
+  const [tag] = await db
+    .select()
+    .from(contentTags)
+    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
+    .limit(1);
+  if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
+  await db.batch([db.delete(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))), bumpVersion(db, scope, tag.siteId)]);
+}
+
+/** Content tags: menus, taxonomies and posts queries that templates read. */
+export function tagRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/tags/{id}/preview",
+    summary: "What templates read for a content tag now: menu items with URLs, a taxonomy's members, a posts query's contents",
+    guard: as("viewer"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: z.unknown().openapi({ description: "The value of menus.<name> or tags.<name>" }),
+    answer: "The resolved tag",
+    handle: async (c, scope) => previewContentTag(c.var.db, scope, c.req.valid("param").id),
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/tags",
+    summary: "Content tags: menus, taxonomies, posts",
+    guard: as("viewer"),
+    request: inTenantPath({ siteId: idParam("siteId") }),
+    data: z.array(contentTagSchema),
+    answer: "Tags",
+    handle: async (c, scope) => contentTagsOf(c.var.db, scope, c.req.valid("param").siteId),
+  });
+  route({
+    method: "put",
+    path: "/tenants/{tenantId}/tags",
+    summary: "Create or replace a content tag by name",
+    guard: as("editor"),
+    request: { ...tenantPath, ...json(contentTagWrite) },
+    data: contentTagSchema,
+    answer: "The tag",
+    handle: async (c, scope) => putContentTag(c.var.db, scope, c.req.valid("json")),
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/tags/{id}",
+    summary: "Delete a content tag",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    ...deleted,
+    handle: async (c, scope) => {
+      await deleteContentTag(c.var.db, scope, c.req.valid("param").id);
+      return { deleted: true as const };
+    },
+  });
+}

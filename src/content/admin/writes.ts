@@ -1,0 +1,27 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
+import { sites } from "../schema";
+import { forgetSiteForReaders, inTenant, type TenantScope } from "../tenancy/scope";
+
+/** A unique index refused the write: the slug, domain or name is taken. */
+export async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    // Drizzle wraps D1's error: the constraint is named in the cause.
+    const messages = [error, (error as { cause?: unknown })?.cause].map((e) => String((e as Error)?.message ?? e));
+    if (messages.some((m) => m.includes("UNIQUE constraint failed"))) throw new ApiError(409, `${what} is already taken`);
+    throw error;
+  }
+}
+
+/** The statement that tells the edge cache a site's content changed (delivery/cache.ts). */
+export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
+  // This isolate's cached copy of the site goes too: its version names the edge cache's key.
+  forgetSiteForReaders(siteId);
+  return db
+    .update(sites)
+    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
+}
