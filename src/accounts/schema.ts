@@ -58,11 +58,6 @@ export const userUpdateSchema = z
   })
   .openapi("UserUpdate");
 
-export const detailSchema = z.object({ detail: z.string() }).openapi("AccountError");
-/** 422: every field that failed, FastAPI's shape. */
-export const validationErrorSchema = z
-  .object({ detail: z.array(z.object({ loc: z.array(z.string()), msg: z.string() })) })
-  .openapi("AccountValidationError");
 export const successSchema = z.object({ success: z.boolean(), message: z.string() }).openapi("AccountSuccess");
 
 const SCOPE = /^(\*|([a-z][a-z-]*):(\*|read|write))$/;

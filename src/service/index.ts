@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
+import { defineRoutes, type Envelope } from "../platform/route";
 
 /** The API reference: Swagger UI on /openapi.json, every file served by the Worker (public/docs). */
 const DOCS_PAGE = `<!doctype html>
@@ -18,23 +19,21 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
+/** /health answers its body as it is and documents no error. */
+const BARE_ENVELOPE: Envelope<never> = { wrap: (data) => data, schema: (data) => data, errors: () => ({}) };
+
 function serviceRoutes() {
   const router = createRouter();
-  router.openapi(
-    {
-      method: "get",
-      path: "/health",
-      tags: ["Service"],
-      summary: "Liveness and build version (no authentication)",
-      responses: {
-        200: {
-          description: "The service is up",
-          content: { "application/json": { schema: z.object({ status: z.literal("ok"), version: z.string() }) } },
-        },
-      },
-    },
-    (c) => c.json({ status: "ok" as const, version: c.env.BUILD_VERSION }, 200),
-  );
+  const route = defineRoutes(router, BARE_ENVELOPE, { tags: ["Service"], errors: [] });
+  route({
+    method: "get",
+    path: "/health",
+    summary: "Liveness and build version (no authentication)",
+    data: z.object({ status: z.literal("ok"), version: z.string() }),
+    answer: "The service is up",
+    handle: async (c) => ({ status: "ok" as const, version: c.env.BUILD_VERSION }),
+  });
+  // The docs page is HTML and its files are static: neither is an operation of the API document.
   router.get("/docs", (c) => c.html(DOCS_PAGE));
   // Static assets are served before the Worker runs; this answers when a request reaches it anyway.
   router.get("/docs/*", (c) => c.env.ASSETS.fetch(c.req.raw));

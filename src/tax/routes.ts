@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, notFound } from "../platform/errors";
 import { cachedReads } from "../platform/read-cache";
-import { createRouter, DATA_SECURITY, idParam, type DataErrorStatus } from "../platform/openapi";
+import { createRouter, DATA_SECURITY, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
 import { RATE_LEVELS, TAX_TYPES, taxRateSchema } from "./schema";
@@ -43,7 +43,7 @@ function nonEmpty<T>(rates: T[], what: string): T[] {
 
 export function taxRoutes() {
   const router = createRouter();
-  const route = defineRoutes<DataErrorStatus>(router, DATA_ENVELOPE, { tags: ["T · Tax rates"], security: DATA_SECURITY, errors: [401, 403] });
+  const route = defineRoutes(router, DATA_ENVELOPE, { tags: ["T · Tax rates"], security: DATA_SECURITY, errors: [401, 403] });
   // The data changes only with a refresh job or the seed: answers are kept under its version.
   router.use("*", cachedReads());
   // Static paths are registered before `/{id}`, which would otherwise take them.
