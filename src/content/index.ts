@@ -10,7 +10,7 @@ import { mediaRoutes } from "./media/routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills/routes";
 import { authenticateMember } from "./tenancy/member-session";
 import { siteIdForHost } from "./tenancy/domains";
-import { sitePages } from "./sites/site-pages";
+import { sitePages } from "./sites/site-router";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { contentSettings } from "./settings";
 import { authenticateTenantKey } from "./tenancy/tenant-keys";

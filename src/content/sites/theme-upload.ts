@@ -26,7 +26,7 @@ const sampleContent = {
   language: "en",
   tags: ["news"],
 };
-/** What a page's templates read (site-pages.ts renderPage, docs/themes.md), with one of everything, for the upload's trial render. */
+/** What a page's templates read (page-render.ts renderPage, docs/themes.md), with one of everything, for the upload's trial render. */
 const SAMPLE_CONTEXT = {
   site: { id: 1, name: "Site", slug: "site", languages: ["en"], defaultLanguage: "en" },
   page: { language: "en", path: "/" },

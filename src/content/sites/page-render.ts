@@ -1,0 +1,106 @@
+import type { Context } from "hono";
+import { type Fresh, versionedAnswer } from "../../platform/answer-cache";
+import { errorPage } from "../../platform/envelope";
+import type { AppEnv } from "../../platform/env";
+import { settingsOf } from "../../platform/settings";
+import { contentSettings } from "../settings";
+import { siteOrigin } from "../tenancy/domains";
+import { type ReaderSite, scheduleMark } from "../tenancy/scope";
+import { adsForPage, countImpressions, type ShownAd } from "./ads";
+import { resolvedMenus, resolvedTags } from "./template-tags";
+import { TemplateError, TemplateLimitError } from "./templates";
+import { type LoadedTheme, themeFailed } from "./themes";
+
+/** What a page builder answers: the template that renders it, its status, its head, and what its template reads. */
+export type Page = {
+  template: string;
+  status: 200 | 404;
+  title: string;
+  description?: string | null;
+  noindex?: boolean;
+  /** JSON-LD and a canonical URL of the content's own, where it has them. */
+  seo?: { jsonld?: object[]; canonical?: string; image?: string };
+  /** The page's language; the site's default when not set. */
+  language?: string;
+  data: Record<string, unknown>;
+};
+
+export const absoluteUrl = (origin: string, url: string | null | undefined) => (url ? new URL(url, origin).href : null);
+
+async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
+  const origin = siteOrigin(c.env, site);
+  const language = page.language ?? site.defaultLanguage;
+  const locale = theme.locale(language);
+  const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
+  return theme.render(`templates/${page.template}.html.j2`, {
+    site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
+    page: { language, path: new URL(c.req.url).pathname },
+    menus: await resolvedMenus(c.var.db, site),
+    tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames),
+    ads: shownAds,
+    seo: {
+      title,
+      description: page.description ?? site.seoDescription,
+      canonical: `${origin}${new URL(c.req.url).pathname}`,
+      noindex: page.noindex ?? false,
+      ...page.seo,
+      // Open Graph and Twitter cards want an absolute address: the content's cover, else the site's image.
+      image: absoluteUrl(origin, page.seo?.image ?? site.seoImage),
+    },
+    t: (key: string) => locale[key] ?? key,
+    asset: (path: string) => `/themes/${site.id}/${site.theme}/${path}?v=${theme.version}`,
+    url_for: (name: string, slug?: string) => (name === "home" ? "/" : name === "category" ? `/c/${slug}` : `/${slug ?? ""}`),
+    ...page.data,
+  });
+}
+
+/**
+ * A page through the answer cache, under the site's content version, the moment its newest
+ * scheduled content went live and the theme's version; a preview is neither looked up nor kept.
+ * A kept page notes the ads it showed: they are counted on every view of it.
+ */
+export async function cachedPage(
+  c: Context<AppEnv>,
+  site: ReaderSite,
+  theme: LoadedTheme,
+  build: () => Promise<Page>,
+  preview = false,
+): Promise<Response> {
+  const flushSeconds = settingsOf(c.env, contentSettings).AD_FLUSH_SECONDS;
+  const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
+  const spec = {
+    namespace: `page/${site.id}`,
+    version: `v${site.contentVersion}${scheduleMark(site)}t${theme.version}`,
+    kind: "page",
+    bypass: preview,
+  } as const;
+  const render = async (): Promise<Fresh | Response> => {
+    const page = await build();
+    const shownAds = await adsForPage(c.var.db, site, new Date().toISOString());
+    const adIds = Object.values(shownAds).map((ad) => ad.id);
+    let html: string;
+    try {
+      html = await renderPage(c, site, theme, page, shownAds);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
+      // A live theme that outgrows its bounds is retired after a few renders; a preview is no one's page.
+      if (error instanceof TemplateLimitError && !preview) await themeFailed(c.var.db, site, theme.version, error.message);
+      // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
+      const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
+      return c.html(errorPage(500, `Template error: ${message}`), 500);
+    }
+    if (!preview) count(adIds);
+    return {
+      body: html,
+      contentType: "text/html; charset=utf-8",
+      status: page.status,
+      keep: page.status === 200,
+      note: adIds.join(","),
+      headers: preview ? { "X-Robots-Tag": "noindex" } : {},
+    };
+  };
+  return versionedAnswer(c, spec, render, (note) => count(note.split(",").filter(Boolean).map(Number)));
+}
+
+export const notFound: Page = { template: "404", status: 404, title: "Not found", noindex: true, data: {} };

@@ -1,0 +1,144 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../platform/env";
+import { listPublished, publishedContent } from "../delivery/service";
+import type { Site } from "../schema";
+import { siteOrigin } from "../tenancy/domains";
+import { memberScope, type ReaderSite } from "../tenancy/scope";
+import { absoluteUrl, notFound, type Page } from "./page-render";
+import { categoryBySlug, publicContentId } from "./page-queries";
+
+const PAGE_SIZE = 10;
+const now = () => new Date().toISOString();
+
+/** `?page=` from 1; anything else is the first page. */
+const pageOf = (c: Context<AppEnv>) => Math.max(1, Math.min(10_000, Number.parseInt(c.req.query("page") ?? "1", 10) || 1));
+
+const pagination = (page: number, total: number) => {
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return { page, pages, total, prev: page > 1 ? page - 1 : null, next: page < pages ? page + 1 : null };
+};
+
+/** A content's URL: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
+const linkedIn =
+  (site: Site) =>
+  <T extends { slug: string; language: string }>(i: T) => ({
+    ...i,
+    url: i.language === site.defaultLanguage ? `/${i.slug}` : `/${i.language}/${i.slug}`,
+  });
+
+/** Another language of the site: `/<lang>/` its home, `/<lang>/<slug>` its contents. */
+export const otherLanguage = (site: Site, lang: string) => lang !== site.defaultLanguage && site.languages.includes(lang);
+
+/** The home page of a language: its newest public contents, a page at a time. */
+export async function homePage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
+  const page = pageOf(c);
+  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language, page, size: PAGE_SIZE }, now());
+  const base = language === site.defaultLanguage ? "/" : `/${language}/`;
+  return {
+    template: "index",
+    status: 200,
+    title: site.name,
+    language,
+    data: { contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total), page_base: `${base}?page=` },
+  };
+}
+
+/** The contents of a free tag; a tag nothing carries is not found. */
+export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string): Promise<Page> {
+  const page = pageOf(c);
+  // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
+  const tag = tagParam.slice(0, 60);
+  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, page, size: PAGE_SIZE }, now());
+  if (list.total === 0) return notFound;
+  return {
+    template: "tag",
+    status: 200,
+    title: `#${tag}`,
+    data: { tag, contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total) },
+  };
+}
+
+/** The site's search: words of `?q=` through the full-text index. */
+export async function searchPage(c: Context<AppEnv>, site: Site): Promise<Page> {
+  const page = pageOf(c);
+  const query = (c.req.query("q") ?? "").slice(0, 200);
+  const words = query.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const list = words.length
+    ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, page, size: PAGE_SIZE }, now())
+    : { items: [], total: 0 };
+  // Result pages are not for search engines.
+  return {
+    template: "search",
+    status: 200,
+    title: query || "Search",
+    noindex: true,
+    data: {
+      query,
+      contents: list.items.map(linkedIn(site)),
+      pagination: pagination(page, list.total),
+      page_base: `/search?q=${encodeURIComponent(query)}&page=`,
+    },
+  };
+}
+
+/** A category's page: its contents and those of its subcategories. */
+export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string): Promise<Page> {
+  const category = await categoryBySlug(c.var.db, site, slug);
+  if (!category) return notFound;
+  const page = pageOf(c);
+  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, page, size: PAGE_SIZE }, now());
+  return {
+    template: "category",
+    status: 200,
+    title: category.seoTitle ?? category.name,
+    description: category.seoDescription ?? category.description,
+    data: { category, contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total) },
+  };
+}
+
+/** A content's page, with its article and breadcrumb JSON-LD. */
+export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
+  const id = await publicContentId(c.var.db, site, slug, language, now());
+  if (id === undefined) return notFound;
+  const content = await publishedContent(c.var.db, memberScope(site.tenantId), id, now());
+  const item = linkedIn(site);
+  const origin = siteOrigin(c.env, site);
+  const own = `${origin}${item(content).url}`;
+  const image = absoluteUrl(origin, content.coverImages);
+  const article = {
+    "@context": "https://schema.org",
+    "@type": "Article",
+    headline: content.title,
+    datePublished: content.publishAt,
+    description: content.intro,
+    inLanguage: language,
+    url: own,
+    ...(image ? { image } : {}),
+  };
+  const crumbs = [
+    { name: site.name, url: `${origin}/` },
+    ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })),
+    { name: content.title, url: own },
+  ];
+  const breadcrumbs = {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.name, item: crumb.url })),
+  };
+  return {
+    template: "content",
+    status: 200,
+    title: content.seo.title,
+    description: content.seo.description,
+    noindex: content.seo.noindex,
+    language,
+    seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}), ...(image ? { image } : {}) },
+    data: {
+      content: {
+        ...content,
+        categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })),
+        translations: content.translations.map(item),
+      },
+    },
+  };
+}
