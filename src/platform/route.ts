@@ -85,6 +85,8 @@ export interface RouteGroup<S extends number> {
   security?: Record<string, string[]>[];
   /** Error statuses every route of the group documents. */
   errors: S[];
+  /** What an error status means in this group, where the envelope's generic text says less; a route's own errorTexts win. */
+  errorTexts?: Partial<Record<S, string>>;
 }
 
 /**
@@ -102,7 +104,7 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
         : { description: spec.answer, content: { "application/json": { schema: envelope.schema(spec.data) } } };
     const security = spec.security ?? group.security;
     const errors = envelope.errors(...group.errors, ...(spec.errors ?? []));
-    for (const [error, description] of Object.entries<string | undefined>(spec.errorTexts ?? {})) {
+    for (const [error, description] of Object.entries<string | undefined>({ ...group.errorTexts, ...spec.errorTexts })) {
       if (errors[error] && description) errors[error] = { ...errors[error], description };
     }
     const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;

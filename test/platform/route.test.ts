@@ -124,4 +124,21 @@ describe("tenantRoutes: one definition with its handler, { success, data }", () 
     expect(operation?.responses?.["502"]?.description).toBe("The other place is down");
     expect(operation?.responses?.["400"]?.description).toBe("Bad parameters: `message` names the field and the rule");
   });
+  it("describes an error status in the group's words, and a route's own words over the group's", async () => {
+    const router = createRouter();
+    const route = tenantRoutes(router, {
+      tags: ["Test"],
+      errors: [400, 404],
+      errorTexts: { 404: "No such thing in this group", 400: "Group's 400" },
+    });
+    const handle = async () => ({ n: 1 });
+    route({ method: "get", path: "/grouped", summary: "Grouped", data: answer, answer: "A thing", handle });
+    route({ method: "get", path: "/own", summary: "Own", data: answer, answer: "A thing", errorTexts: { 400: "The route's 400" }, handle });
+
+    const paths = router.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "t" } }).paths;
+    expect(paths?.["/grouped"]?.get?.responses?.["404"]?.description).toBe("No such thing in this group");
+    expect(paths?.["/grouped"]?.get?.responses?.["400"]?.description).toBe("Group's 400");
+    expect(paths?.["/own"]?.get?.responses?.["400"]?.description).toBe("The route's 400");
+    expect(paths?.["/own"]?.get?.responses?.["404"]?.description).toBe("No such thing in this group");
+  });
 });
