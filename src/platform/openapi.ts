@@ -120,6 +120,7 @@ const tenantErrorSchema = z
   })
   .openapi("TenantError");
 
+// 403, 404, 409 and 502 still say group C's words, which D documents until it gives its own (C gives them itself: content/error-texts.ts).
 const TENANT_ERROR_TEXT = {
   400: "Bad parameters: `message` names the field and the rule",
   401: "Missing or invalid credentials",
@@ -136,9 +137,15 @@ const TENANT_ERROR_TEXT = {
 export type TenantErrorStatus = keyof typeof TENANT_ERROR_TEXT;
 
 /** The error responses of a `{ success, data }` route (groups C and D). */
-export function tenantErrorResponses(...statuses: TenantErrorStatus[]) {
+export const tenantErrorResponses = (...statuses: TenantErrorStatus[]) => describedTenantErrors(statuses);
+
+/** The same, in a group's own words where it gives them. */
+export function describedTenantErrors(statuses: readonly TenantErrorStatus[], texts: Partial<Record<TenantErrorStatus, string>> = {}) {
   return Object.fromEntries(
-    statuses.map((status) => [status, { description: TENANT_ERROR_TEXT[status], content: { "application/json": { schema: tenantErrorSchema } } }]),
+    statuses.map((status) => [
+      status,
+      { description: texts[status] ?? TENANT_ERROR_TEXT[status], content: { "application/json": { schema: tenantErrorSchema } } },
+    ]),
   );
 }
 

@@ -13,6 +13,7 @@ import { siteRoutes } from "./sites";
 import { tagRoutes } from "./tags";
 import { tenantListRoutes } from "./tenants";
 import { themeRoutes } from "./themes";
+import { CONTENT_ERROR_TEXTS } from "../error-texts";
 
 export const ADMIN_BASE_PATH = "/admin/api";
 
@@ -23,6 +24,7 @@ export function adminRoutes() {
     tags: ["C · Content admin"],
     security: [{ Bearer: [] }, { ConsoleSession: [] }],
     errors: [400, 401, 403, 404, 415, 429],
+    errorTexts: CONTENT_ERROR_TEXTS,
   });
   // Members' data and CSRF tokens: no browser or proxy keeps a copy.
   r.use("*", async (c, next) => {

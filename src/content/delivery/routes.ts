@@ -10,6 +10,7 @@ import { categoryTree, listPublished, publishedContent, siteInfo } from "./servi
 import { contentListQuery, siteIdQuery } from "../params";
 import { contents } from "../schema";
 import { inTenant, keyScope, siteForReaders } from "../tenancy/scope";
+import { CONTENT_ERROR_TEXTS } from "../error-texts";
 
 const contentItemSchema = z
   .object({
@@ -44,7 +45,12 @@ const now = () => new Date().toISOString();
 /** C1–C4: the headless read API, for tenant keys, on any host. */
 export function headlessRoutes() {
   const router = createRouter();
-  const route = tenantRoutes(router, { tags: ["C · Content delivery"], security: [{ TenantKey: [] }], errors: [400, 401, 403, 404, 429] });
+  const route = tenantRoutes(router, {
+    tags: ["C · Content delivery"],
+    security: [{ TenantKey: [] }],
+    errors: [400, 401, 403, 404, 429],
+    errorTexts: CONTENT_ERROR_TEXTS,
+  });
   const answers = {
     headers: { ETag: { schema: { type: "string" as const } }, "Cache-Control": { schema: { type: "string" as const } } },
     more: { 304: { description: "Not modified (If-None-Match matched the ETag)" } },

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
-import { createRouter, tenantErrorResponses } from "../../platform/openapi";
+import { createRouter, describedTenantErrors } from "../../platform/openapi";
 import { servedMedia } from "./service";
+import { CONTENT_ERROR_TEXTS } from "../error-texts";
 
 const route = createRoute({
   tags: ["C · Content delivery"],
@@ -20,7 +21,7 @@ const route = createRoute({
       description: "The file, `Cache-Control: immutable`",
       content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
     },
-    ...tenantErrorResponses(400, 404),
+    ...describedTenantErrors([400, 404], CONTENT_ERROR_TEXTS),
   },
 });
 

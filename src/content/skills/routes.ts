@@ -4,6 +4,7 @@ import { tenantRoutes } from "../../platform/route";
 import { languageCode } from "../params";
 import { ARTICLE_STYLES, generateArticle, summarizeContent, translateContent } from "./service";
 import { keyScope, siteInScope } from "../tenancy/scope";
+import { CONTENT_ERROR_TEXTS } from "../error-texts";
 
 export const SKILLS_BASE_PATH = "/api/skills";
 
@@ -20,7 +21,12 @@ const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, cont
 /** C5–C7: the AI content skills, for tenant keys; they reach group I through its service functions. */
 export function skillsRoutes() {
   const router = createRouter();
-  const route = tenantRoutes(router, { tags: ["C · Content AI skills"], security: [{ TenantKey: [] }], errors: [400, 401, 403, 404, 415, 429, 503] });
+  const route = tenantRoutes(router, {
+    tags: ["C · Content AI skills"],
+    security: [{ TenantKey: [] }],
+    errors: [400, 401, 403, 404, 415, 429, 503],
+    errorTexts: CONTENT_ERROR_TEXTS,
+  });
   route({
     method: "post",
     path: "/generate/article",
