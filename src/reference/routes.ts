@@ -25,9 +25,9 @@ import {
   platformSchema,
   purchaseFieldSchema,
   unitSchema,
+  toUnit,
+  toZone,
   zoneSchema,
-  type UnitRow,
-  type ZoneRow,
 } from "./schema";
 import {
   countryByCode,
@@ -46,8 +46,6 @@ import {
 
 export const REFERENCE_BASE_PATH = "/std/open";
 
-const toZone = ({ nameEn, ...zone }: ZoneRow) => ({ ...zone, nameEN: nameEn });
-const toUnit = ({ nameZh, ...unit }: UnitRow) => ({ ...unit, nameZH: nameZh });
 const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ total: z.number().int(), page: z.number().int(), size: z.number().int(), items: z.array(item) });
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { createSchemaFactory } from "drizzle-zod";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const countries = sqliteTable(
@@ -112,87 +113,89 @@ export type UnitRow = typeof units.$inferSelect;
 export type HsCodeRow = typeof hsCodes.$inferSelect;
 export type PlatformRow = typeof platforms.$inferSelect;
 
-export const countrySchema = z
-  .object({
-    id: z.number().int(),
-    code: z.string().openapi({ example: "DE", description: "ISO 3166-1 alpha-2" }),
-    name: z.string().openapi({ example: "Germany" }),
-    iso3: z.string().openapi({ example: "DEU", description: "ISO 3166-1 alpha-3" }),
-    numericCode: z.string().nullable().openapi({ example: "276", description: "ISO 3166-1 numeric, three digits" }),
-    phoneCode: z.string().nullable().openapi({ example: "49", description: "International dialing code" }),
-    currencyCode: z.string().nullable().openapi({ example: "EUR", description: "ISO 4217" }),
-  })
-  .openapi("Country");
+// The answers are the tables' own rows (drizzle-zod): a column added is a field documented; overrides add examples.
+const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
+/** A row's schema under its name in the document; drizzle-zod's types know nothing of `.openapi`. */
+const answerOf = (schema: { shape: z.ZodRawShape }, name: string) => z.object(schema.shape).openapi(name);
 
-export const currencySchema = z
-  .object({
-    id: z.number().int(),
-    code: z.string().openapi({ example: "EUR" }),
-    name: z.string().openapi({ example: "Euro" }),
-    symbol: z.string().nullable().openapi({ example: "€" }),
-    numericCode: z.string().nullable().openapi({ example: "978" }),
-    minorUnits: z.number().int().nullable().openapi({ example: 2, description: "Null where ISO 4217 says N.A. (precious metals, XDR, XXX)" }),
-    withdrawn: z.string().nullable().openapi({ example: null, description: "YYYY-MM the code was withdrawn (ANG, BGN, CUC); null while current" }),
-  })
-  .openapi("Currency");
+export const countrySchema = answerOf(
+  createSelectSchema(countries, {
+    code: (s) => s.openapi({ example: "DE", description: "ISO 3166-1 alpha-2" }),
+    name: (s) => s.openapi({ example: "Germany" }),
+    iso3: (s) => s.openapi({ example: "DEU", description: "ISO 3166-1 alpha-3" }),
+    numericCode: (s) => s.openapi({ example: "276", description: "ISO 3166-1 numeric, three digits" }),
+    phoneCode: (s) => s.openapi({ example: "49", description: "International dialing code" }),
+    currencyCode: (s) => s.openapi({ example: "EUR", description: "ISO 4217" }),
+  }),
+  "Country",
+);
 
-export const languageSchema = z
-  .object({
-    id: z.number().int(),
-    code: z.string().openapi({ example: "de", description: "ISO 639-1, or a locale such as pt-BR" }),
-    name: z.string().openapi({ example: "Deutsch", description: "The language's own name" }),
-    nameEn: z.string().openapi({ example: "German" }),
-    baseCode: z.string().nullable().openapi({ description: "For a locale variant, its language" }),
-  })
-  .openapi("Language");
+export const currencySchema = answerOf(
+  createSelectSchema(currencies, {
+    code: (s) => s.openapi({ example: "EUR" }),
+    name: (s) => s.openapi({ example: "Euro" }),
+    symbol: (s) => s.openapi({ example: "€" }),
+    numericCode: (s) => s.openapi({ example: "978" }),
+    minorUnits: (s) => s.openapi({ example: 2, description: "Null where ISO 4217 says N.A. (precious metals, XDR, XXX)" }),
+    withdrawn: (s) => s.openapi({ example: null, description: "YYYY-MM the code was withdrawn (ANG, BGN, CUC); null while current" }),
+  }),
+  "Currency",
+);
 
-export const zoneSchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string().openapi({ example: "Bayern", description: "Local name" }),
-    nameEN: z.string().openapi({ example: "Bavaria" }),
-    code: z.string().openapi({ example: "DE-BY", description: "ISO 3166-1 alpha-2 for countries, ISO 3166-2 below" }),
-    parsent: z.number().int().openapi({ example: 57, description: "Parent zone id; 0 for a country" }),
-    type: z.string().nullable().openapi({ example: "state" }),
-  })
-  .openapi("Zone");
+export const languageSchema = answerOf(
+  createSelectSchema(languages, {
+    code: (s) => s.openapi({ example: "de", description: "ISO 639-1, or a locale such as pt-BR" }),
+    name: (s) => s.openapi({ example: "Deutsch", description: "The language's own name" }),
+    nameEn: (s) => s.openapi({ example: "German" }),
+    baseCode: (s) => s.openapi({ description: "For a locale variant, its language" }),
+  }),
+  "Language",
+);
 
-export const unitSchema = z
-  .object({
-    id: z.number().int(),
-    code: z.string().openapi({ example: "KGM", description: "UN/ECE Recommendation 20 common code" }),
-    name: z.string().openapi({ example: "kilogram" }),
-    nameZH: z.string().nullable().openapi({ example: "千克" }),
-    origin: z.enum(["base", "unece"]).openapi({ description: "base: the commerce units; unece: the rest of Recommendation 20" }),
-    kind: z.string().nullable().openapi({ example: "mass" }),
-    symbol: z.string().nullable().openapi({ example: "kg" }),
-    refUnit: z.number().int().nullable().openapi({ description: "Id of the unit this one converts to" }),
-    factor: z.string().nullable().openapi({ example: "0.45359237", description: "Exact decimal: 1 unit = factor × refUnit" }),
-  })
-  .openapi("Unit");
+const zoneRow = createSelectSchema(zones, {
+  name: (s) => s.openapi({ example: "Bayern", description: "Local name" }),
+  nameEn: (s) => s.openapi({ example: "Bavaria" }),
+  code: (s) => s.openapi({ example: "DE-BY", description: "ISO 3166-1 alpha-2 for countries, ISO 3166-2 below" }),
+  parsent: (s) => s.openapi({ example: 57, description: "Parent zone id; 0 for a country" }),
+  type: (s) => s.openapi({ example: "state" }),
+});
+/** The interface spells the English name nameEN. */
+export const zoneSchema = answerOf(zoneRow.omit({ nameEn: true }).extend({ nameEN: zoneRow.shape.nameEn }), "Zone");
+export const toZone = ({ nameEn, ...zone }: ZoneRow) => ({ ...zone, nameEN: nameEn });
 
-export const hsCodeSchema = z
-  .object({
-    id: z.number().int(),
-    version: z.string().openapi({ example: "2022" }),
-    code: z.string().openapi({ example: "0901" }),
-    description: z.string(),
-    parent: z.string().nullable().openapi({ example: "09" }),
-    level: z.number().int().openapi({ description: "0 section, 2 chapter, 4 heading, 6 subheading" }),
-    section: z.string().openapi({ example: "II" }),
-  })
-  .openapi("HsCode");
+const unitRow = createSelectSchema(units, {
+  code: (s) => s.openapi({ example: "KGM", description: "UN/ECE Recommendation 20 common code" }),
+  name: (s) => s.openapi({ example: "kilogram" }),
+  nameZh: (s) => s.openapi({ example: "千克" }),
+  origin: (s) => s.openapi({ description: "base: the commerce units; unece: the rest of Recommendation 20" }),
+  kind: (s) => s.openapi({ example: "mass" }),
+  symbol: (s) => s.openapi({ example: "kg" }),
+  refUnit: (s) => s.openapi({ description: "Id of the unit this one converts to" }),
+  factor: (s) => s.openapi({ example: "0.45359237", description: "Exact decimal: 1 unit = factor × refUnit" }),
+});
+/** The interface spells the Chinese name nameZH. */
+export const unitSchema = answerOf(unitRow.omit({ nameZh: true }).extend({ nameZH: unitRow.shape.nameZh }), "Unit");
+export const toUnit = ({ nameZh, ...unit }: UnitRow) => ({ ...unit, nameZH: nameZh });
 
-export const platformSchema = z
-  .object({
-    id: z.number().int(),
-    code: z.string().openapi({ example: "amazon" }),
-    name: z.string().openapi({ example: "Amazon" }),
-    kind: z.enum(["marketplace", "shop_system"]),
-    website: z.string(),
-    regions: z.string().openapi({ description: "Where it operates, comma-separated ISO codes or 'global'" }),
-  })
-  .openapi("Platform");
+export const hsCodeSchema = answerOf(
+  createSelectSchema(hsCodes, {
+    version: (s) => s.openapi({ example: "2022" }),
+    code: (s) => s.openapi({ example: "0901" }),
+    parent: (s) => s.openapi({ example: "09" }),
+    level: (s) => s.openapi({ description: "0 section, 2 chapter, 4 heading, 6 subheading" }),
+    section: (s) => s.openapi({ example: "II" }),
+  }),
+  "HsCode",
+);
+
+export const platformSchema = answerOf(
+  createSelectSchema(platforms, {
+    code: (s) => s.openapi({ example: "amazon" }),
+    name: (s) => s.openapi({ example: "Amazon" }),
+    regions: (s) => s.openapi({ description: "Where it operates, comma-separated ISO codes or 'global'" }),
+  }),
+  "Platform",
+);
 
 export const purchaseFieldSchema = z
   .object({

@@ -1,7 +1,9 @@
 import { and, asc, count, eq, inArray, isNull, like, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { z } from "@hono/zod-openapi";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
+import type { hsCodeListParams, unitListParams, zoneQueryParams } from "./params";
 import { countries, currencies, type HsCodeRow, hsCodes, languages, platforms, units, zones, type ZoneRow } from "./schema";
 
 export interface Paged<T> {
@@ -79,14 +81,7 @@ export async function languageByCode(db: Database, code: string) {
 
 export const topLevelZones = (db: Database) => db.select().from(zones).where(eq(zones.parsent, 0)).orderBy(asc(zones.code));
 
-export interface ZoneQuery {
-  name?: string;
-  name_en?: string;
-  code?: string;
-  parsent?: number;
-  page: number;
-  size: number;
-}
+type ZoneQuery = z.output<typeof zoneQueryParams>;
 
 export const queryZones = (db: Database, q: ZoneQuery) =>
   paged<ZoneRow>(
@@ -98,16 +93,7 @@ export const queryZones = (db: Database, q: ZoneQuery) =>
     q.size,
   );
 
-export interface UnitQuery {
-  origin: "base" | "unece";
-  ref_unit_id?: number;
-  name?: string;
-  code?: string;
-  name_zh?: string;
-  id?: number;
-  page: number;
-  size: number;
-}
+type UnitQuery = z.output<typeof unitListParams>;
 
 export const queryUnits = (db: Database, q: UnitQuery) =>
   paged<typeof units.$inferSelect>(
@@ -133,14 +119,7 @@ function searchWords(keywords: string): string[] {
   return words.map((word) => `"${word}"`);
 }
 
-export interface HsQuery {
-  version: string;
-  keywords?: string;
-  level?: number;
-  parent?: string;
-  page: number;
-  size: number;
-}
+type HsQuery = z.output<typeof hsCodeListParams>;
 
 const hsFilters = (q: Omit<HsQuery, "page" | "size" | "keywords">) =>
   and(eq(hsCodes.version, q.version), equals(hsCodes.level, q.level), equals(hsCodes.parent, q.parent));

@@ -11,7 +11,7 @@ beforeAll(async () => {
   await runJobNow("hs");
   await runJobNow("units");
   vi.restoreAllMocks();
-});
+}, 60_000);
 afterAll(() => vi.restoreAllMocks());
 
 async function post<T = unknown>(path: string, bizContent: unknown, form = false) {
