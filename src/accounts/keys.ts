@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, count, desc, eq } from "drizzle-orm";
 import { forgetCachedKeys, issueApiKey, type IssuedApiKey } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
@@ -5,13 +6,10 @@ import { scopeAllows } from "../platform/auth/scopes";
 import { apiKeys, type ApiKey, type Plan } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
+import type { keyCreateSchema } from "./schema";
 
-export interface KeyInput {
-  name: string;
-  description?: string;
-  scopes?: string[];
-  expires_at?: string;
-}
+/** A4's body, as its schema parsed it. */
+export type KeyInput = z.output<typeof keyCreateSchema>;
 
 /**
  * A key may not create a key that can do more than itself: a scoped key gives out only scopes

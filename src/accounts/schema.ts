@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createSchemaFactory } from "drizzle-zod";
 import { scopeResources } from "../platform/auth/scopes";
 import { users } from "../platform/auth/tables";
+import { byColumnName } from "./column-names";
 
 /**
  * Refresh tokens rotate: each use marks the token used and issues its successor in the same
@@ -37,19 +39,15 @@ export const loginAttempts = sqliteTable("login_attempts", {
 
 const isoDateTime = z.string().openapi({ example: "2026-11-22T10:00:00.000Z" });
 
-export const userSchema = z
-  .object({
-    id: z.number().int(),
-    username: z.string(),
-    email: z.string(),
-    full_name: z.string().nullable(),
-    casdoor_id: z.string(),
-    role: z.enum(["user", "admin"]),
-    is_active: z.boolean(),
-    created_at: isoDateTime,
-    updated_at: isoDateTime,
-  })
-  .openapi("User");
+const userRow = createSchemaFactory({ zodInstance: z }).createSelectSchema(users, {
+  // A row id, not a count: drizzle-zod's safe-integer bounds say nothing to a caller.
+  id: z.number().int(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+/** The user as the table holds it, but for the plan, each field under its column's name. */
+export const userSchema = z.object(byColumnName(users, userRow.omit({ plan: true }).shape)).openapi("User");
 
 export const userUpdateSchema = z
   .strictObject({

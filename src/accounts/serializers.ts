@@ -1,20 +1,11 @@
 import type { IssuedApiKey } from "../platform/auth/api-keys";
-import type { ApiKey, User } from "../platform/auth/tables";
+import { users, type ApiKey, type User } from "../platform/auth/tables";
 import type { App } from "../pickup/schema";
 import type { IssuedApp } from "../pickup/apps";
+import { byColumnName } from "./column-names";
 
-/** Group A speaks snake_case, as the interface's records do. */
-export const userRecord = (u: User) => ({
-  id: u.id,
-  username: u.username,
-  email: u.email,
-  full_name: u.fullName,
-  casdoor_id: u.casdoorId,
-  role: u.role,
-  is_active: u.isActive,
-  created_at: u.createdAt,
-  updated_at: u.updatedAt,
-});
+/** The user record of A8–A10: the row, but for the plan, under its columns' names. */
+export const userRecord = ({ plan: _plan, ...user }: User) => byColumnName(users, user);
 
 export const keyListItem = (k: ApiKey) => ({
   id: k.id,

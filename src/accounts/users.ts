@@ -1,9 +1,10 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { forgetCachedKeys } from "../platform/auth/api-keys";
 import { users, type User } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
-import { refreshTokens } from "./schema";
+import { refreshTokens, type userUpdateSchema } from "./schema";
 
 export async function userById(db: Database, id: number): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -12,7 +13,7 @@ export async function userById(db: Database, id: number): Promise<User> {
 }
 
 /** A10: the route lets an admin or the user themself change the record. */
-export async function updateUser(db: Database, id: number, changes: { full_name: string; email: string }): Promise<User> {
+export async function updateUser(db: Database, id: number, changes: z.output<typeof userUpdateSchema>): Promise<User> {
   const [user] = await db
     .update(users)
     .set({ fullName: changes.full_name, email: changes.email, updatedAt: new Date().toISOString() })

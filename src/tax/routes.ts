@@ -4,7 +4,7 @@ import { cachedReads } from "../platform/read-cache";
 import { createRouter, DATA_SECURITY, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
-import { RATE_LEVELS, TAX_TYPES, taxRateSchema } from "./schema";
+import { RATE_LEVELS, TAX_TYPES, taxNumberCheckSchema, taxRateSchema } from "./schema";
 import { euVatRates, listTaxRates, oecdRates, ratesOfCountry, ratesOfRegion, ratesOfType, standardRate, taxRateById } from "./service";
 
 export const TAX_BASE_PATH = "/std/api/bigdata/taxrate";
@@ -24,17 +24,6 @@ const taxType = z
   .openapi({ param: { name: "taxType", in: "path" }, example: "VAT" });
 
 const rateList = z.array(taxRateSchema);
-
-const taxNumberCheck = z
-  .object({
-    valid: z.boolean(),
-    countryCode: z.string().nullable(),
-    normalized: z.string(),
-    checkDigitVerified: z.boolean(),
-    alternatives: z.array(z.string()),
-    rates: rateList,
-  })
-  .openapi("TaxNumberCheck");
 
 function nonEmpty<T>(rates: T[], what: string): T[] {
   if (rates.length === 0) throw notFound(`No current tax rates for ${what}`);
@@ -177,7 +166,7 @@ export function taxRoutes() {
           .openapi({ param: { name: "taxNumber", in: "path" }, example: "DE136695976" }),
       }),
     },
-    data: taxNumberCheck,
+    data: taxNumberCheckSchema,
     answer: "The verdict and the rates",
     errors: [400, 404],
     handle: async (c) => {

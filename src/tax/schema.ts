@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createSchemaFactory } from "drizzle-zod";
 
 export const TAX_TYPES = [
   "VAT",
@@ -90,41 +91,53 @@ export const taxRates = sqliteTable(
 export type TaxRateRow = typeof taxRates.$inferSelect;
 export type NewTaxRateRow = typeof taxRates.$inferInsert;
 
-const dateTime = z.string().openapi({ example: "2021-01-01T00:00:00", description: "yyyy-MM-ddTHH:mm:ss" });
+const dateTime = <T extends z.ZodType>(s: T) => s.openapi({ example: "2021-01-01T00:00:00", description: "yyyy-MM-ddTHH:mm:ss" });
 
+// The answer is the table's own row (drizzle-zod): a column added is a field documented; overrides add examples.
+const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
+const taxRateRow = createSelectSchema(taxRates, {
+  // A row id, not a count: drizzle-zod's safe-integer bounds say nothing to a caller.
+  id: z.number().int(),
+  countryCode: (s) => s.openapi({ example: "DE" }),
+  regionCode: (s) => s.openapi({ example: null }),
+  countryName: (s) => s.openapi({ example: "Germany" }),
+  taxNameLocal: (s) => s.openapi({ example: "Umsatzsteuer" }),
+  taxNameEn: (s) => s.openapi({ example: "Value-added tax" }),
+  taxAbbr: (s) => s.openapi({ example: "USt" }),
+  effectiveFrom: dateTime,
+  effectiveTo: (s) => dateTime(s).openapi({ description: "null while the rate is current" }),
+  currencyCode: (s) => s.openapi({ example: "EUR" }),
+  versionDate: dateTime,
+  lastSyncTime: dateTime,
+});
+
+/** The one field that differs from its column: the rate as a percentage, where the table keeps it scaled. */
 export const taxRateSchema = z
   .object({
-    id: z.number().int(),
-    countryCode: z.string().openapi({ example: "DE" }),
-    regionCode: z.string().nullable().openapi({ example: null }),
-    countryName: z.string().openapi({ example: "Germany" }),
-    regionName: z.string().nullable(),
-    taxType: z.enum(TAX_TYPES),
-    taxNameLocal: z.string().nullable().openapi({ example: "Umsatzsteuer" }),
-    taxNameEn: z.string().openapi({ example: "Value-added tax" }),
-    taxAbbr: z.string().nullable().openapi({ example: "USt" }),
-    rateLevel: z.enum(RATE_LEVELS),
-    rateLevelName: z.string().nullable(),
+    ...taxRateRow.omit({ rateValueScaled: true }).shape,
     rateValue: z.number().openapi({ example: 19, description: "Percentage, up to 4 decimals" }),
-    effectiveFrom: dateTime,
-    effectiveTo: dateTime.nullable().openapi({ description: "null while the rate is current" }),
-    currencyCode: z.string().nullable().openapi({ example: "EUR" }),
-    euMember: z.boolean(),
-    oecdMember: z.boolean(),
-    taxIdFormat: z.string().nullable(),
-    taxIdPattern: z.string().nullable(),
-    filingFrequency: z.string().nullable(),
-    applicableScope: z.string().nullable(),
-    excludedScope: z.string().nullable(),
-    dataSource: z.enum(DATA_SOURCES),
-    sourceUrl: z.string().nullable(),
-    versionDate: dateTime,
-    lastSyncTime: dateTime,
-    enabled: z.boolean(),
   })
   .openapi("TaxRate");
 
 export type TaxRate = z.infer<typeof taxRateSchema>;
+
+/** T8's verdict on a tax number. */
+export const taxNumberCheckSchema = z
+  .object({
+    valid: z.boolean(),
+    /** Null when several countries' formats fit and nothing singles one out. */
+    countryCode: z.string().nullable(),
+    normalized: z.string(),
+    /** True when a check-digit algorithm confirmed the number, not only its pattern. */
+    checkDigitVerified: z.boolean(),
+    /** Other countries whose format the number also fits; every candidate when countryCode is null. */
+    alternatives: z.array(z.string()),
+    /** The chosen country's current rates; empty when countryCode is null. */
+    rates: z.array(taxRateSchema),
+  })
+  .openapi("TaxNumberCheck");
+
+export type TaxNumberCheck = z.infer<typeof taxNumberCheckSchema>;
 
 export function toTaxRate({ rateValueScaled, ...row }: TaxRateRow): TaxRate {
   return { ...row, rateValue: rateValueScaled / RATE_SCALE };

@@ -1,23 +1,10 @@
 import { entityValidators, euVat } from "stdnum";
 import type { Database } from "../platform/database";
 import { ratesOfCountry, taxIdPatterns } from "./service";
-import type { TaxRate } from "./schema";
+import type { TaxNumberCheck } from "./schema";
 
 /** VAT prefixes that are not the ISO code of their country: Greece's EL, Northern Ireland's XI (UK VAT). */
 const PREFIX_COUNTRY: Record<string, string> = { EL: "GR", XI: "GB" };
-
-export interface TaxNumberCheck {
-  valid: boolean;
-  /** Null when several countries' formats fit and nothing singles one out. */
-  countryCode: string | null;
-  normalized: string;
-  /** True when a check-digit algorithm confirmed the number, not only its pattern. */
-  checkDigitVerified: boolean;
-  /** Other countries whose format the number also fits; every candidate when countryCode is null. */
-  alternatives: string[];
-  /** The chosen country's current rates; empty when countryCode is null. */
-  rates: TaxRate[];
-}
 
 export function normalizeTaxNumber(input: string): string {
   return input.toUpperCase().replace(/[\s.\-/]/g, "");

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accountJson, createUser, sessionFor, userRow } from "../helpers/accounts";
+import { userSchema } from "../../src/accounts/schema";
 import { getWithSecret } from "../helpers/requests";
 import { createTestKey } from "../helpers/credentials";
 
@@ -24,6 +25,14 @@ describe("A8 me", () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
+  });
+});
+
+describe("A8 me, against the document", () => {
+  it("answers exactly the fields the document's User lists, derived from the table", async () => {
+    const { jwt } = await as();
+    const body: unknown = await (await accountJson("GET", "/api/users/me", jwt)).json();
+    expect(userSchema.strict().safeParse(body).error).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TaxRate } from "../../src/tax/schema";
+import { taxRateSchema, type TaxRate } from "../../src/tax/schema";
 import { getTax } from "./fixtures";
 
 describe("T2 rates of a country", () => {
@@ -106,6 +106,11 @@ describe("T5 standard rate", () => {
     const { res, body } = await getTax<TaxRate>(`/country/${country}/standard`);
     expect(res.status).toBe(200);
     expect(body.data).toMatchObject({ countryCode: country, taxType, rateLevel: "standard", rateValue: rate, effectiveTo: null });
+  });
+
+  it("answers a record with exactly the fields the document's TaxRate lists, derived from the table", async () => {
+    const { body } = await getTax<TaxRate>("/country/DE/standard");
+    expect(taxRateSchema.strict().safeParse(body.data).error).toBeUndefined();
   });
 
   it("answers 404 for a country without VAT or GST", async () => {

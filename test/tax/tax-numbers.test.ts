@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TaxNumberCheck } from "../../src/tax/tax-numbers";
+import type { TaxNumberCheck } from "../../src/tax/schema";
 import { getTax } from "./fixtures";
 
 const check = (number: string, country?: string) =>
