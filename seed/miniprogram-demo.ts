@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { ensureSandboxTables, sandboxApps } from "../src/miniprograms/sandbox-tables";
 import { miniprograms } from "../src/miniprograms/schema";
 import { authorizationLink, completeAuthorization, createMiniprogram, syncTemplates } from "../src/miniprograms/service";
 import { pushSandboxTicket, SANDBOX_BASE, SANDBOX_PATH, upstreamOf } from "../src/miniprograms/upstream";
@@ -10,6 +11,13 @@ const DEMO_CONFIG_TYPE = "demo";
 export interface DemoMiniprogram {
   id: number;
   appId: string;
+}
+
+/** Whether the sandbox still keeps that authorized app (its tables are created on first use). */
+async function sandboxKnows(env: Bindings, appId: string): Promise<boolean> {
+  await ensureSandboxTables(env);
+  const [app] = await database(env).select().from(sandboxApps).where(eq(sandboxApps.appId, appId)).limit(1);
+  return app !== undefined;
 }
 
 /**
@@ -30,7 +38,8 @@ export async function createDemoMiniprogram(env: Bindings, ownerId: number): Pro
     .from(miniprograms)
     .where(and(eq(miniprograms.ownerId, ownerId), eq(miniprograms.configType, DEMO_CONFIG_TYPE)))
     .limit(1);
-  if (existing?.authorizerAppId) return { id: existing.id, appId: existing.authorizerAppId };
+  // A local D1 from before migration 0019 lost the sandbox's tables: an app the sandbox no longer knows is authorized again.
+  if (existing?.authorizerAppId && (await sandboxKnows(env, existing.authorizerAppId))) return { id: existing.id, appId: existing.authorizerAppId };
   const actor = { userId: ownerId, keyId: null };
   const mp = existing ?? (await createMiniprogram(db, actor, { name: "Demo Mini Shop", configType: DEMO_CONFIG_TYPE }));
   const { authorizeUrl } = await authorizationLink(ctx, actor, mp, "http://localhost");

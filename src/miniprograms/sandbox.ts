@@ -4,7 +4,7 @@ import { qrCodePng } from "../intelligence/service";
 import { constantTimeEqual, hmacSha256Hex, randomBase62 } from "../platform/crypto";
 import { database, type Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
-import { sandboxApps, sandboxAudits } from "./schema";
+import { ensureSandboxTables, sandboxApps, sandboxAudits } from "./sandbox-tables";
 import type { ComponentCredentials, SandboxHost, SignedPush } from "./upstream";
 import { encryptMessage, messageSignature, querySignature, xmlOf } from "./wechat/message-crypto";
 
@@ -88,6 +88,10 @@ const deliver = async (host: SandboxHost, event: Record<string, string | number>
  */
 export function sandboxApp(host: SandboxHost) {
   const app = new Hono<SandboxEnv>();
+  app.use(async (c, next) => {
+    await ensureSandboxTables(c.env);
+    await next();
+  });
   const body = async (c: SandboxContext) => ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
   const authorizer = async (c: SandboxContext) => tokenOwner(host, c.req.query("access_token"), "authorizer");
   const component = async (c: SandboxContext) => tokenOwner(host, c.req.query("component_access_token") ?? c.req.query("access_token"), "component");

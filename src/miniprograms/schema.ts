@@ -102,28 +102,3 @@ export const wechatCredentials = sqliteTable("wechat_credentials", {
   leaseUntil: text("lease_until"),
   updatedAt: text("updated_at").notNull().default(currentTimestamp),
 });
-
-/** The sandbox upstream's own state: what WeChat would keep for each authorized mini-program. */
-export const sandboxApps = sqliteTable("wechat_sandbox_apps", {
-  appId: text("app_id").primaryKey(),
-  /** The one refresh token that works now: each refresh rotates it, as WeChat does. */
-  refreshToken: text("refresh_token").notNull(),
-  nickname: text("nickname"),
-  signature: text("signature"),
-  headImageMediaId: text("head_image_media_id"),
-  commit: text("commit", { mode: "json" }).$type<{ templateId: number; userVersion: string; extJson: string }>(),
-  /** The next audit's outcome, steered by POST /wechat-sandbox/steer: pass or fail, after so many seconds. */
-  steering: text("steering", { mode: "json" }).$type<{ outcome: "pass" | "fail"; reason?: string; delaySeconds: number }>(),
-  testers: text("testers", { mode: "json" }).$type<string[]>().notNull().default([]),
-  releasedVersion: text("released_version"),
-});
-
-export const sandboxAudits = sqliteTable("wechat_sandbox_audits", {
-  auditId: integer("audit_id").primaryKey({ autoIncrement: true }),
-  appId: text("app_id").notNull(),
-  outcome: text("outcome", { enum: ["pass", "fail"] }).notNull(),
-  reason: text("reason"),
-  decideAt: text("decide_at").notNull(),
-  /** Set once the audit's push event has gone to the receiver. */
-  pushedAt: text("pushed_at"),
-});

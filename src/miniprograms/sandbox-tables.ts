@@ -1,0 +1,72 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Bindings } from "../platform/env";
+
+/**
+ * The sandbox's own state, what WeChat would keep: not in the production schema (src/db/schema.ts
+ * leaves this module out, so drizzle-kit writes no migration for it). The sandbox creates its
+ * tables on its first use, outside production; they persist in the local D1 across restarts.
+ */
+
+/** What WeChat would keep for each authorized mini-program. */
+export const sandboxApps = sqliteTable("wechat_sandbox_apps", {
+  appId: text("app_id").primaryKey(),
+  /** The one refresh token that works now: each refresh rotates it, as WeChat does. */
+  refreshToken: text("refresh_token").notNull(),
+  nickname: text("nickname"),
+  signature: text("signature"),
+  headImageMediaId: text("head_image_media_id"),
+  commit: text("commit", { mode: "json" }).$type<{ templateId: number; userVersion: string; extJson: string }>(),
+  /** The next audit's outcome, steered by POST /wechat-sandbox/steer: pass or fail, after so many seconds. */
+  steering: text("steering", { mode: "json" }).$type<{ outcome: "pass" | "fail"; reason?: string; delaySeconds: number }>(),
+  testers: text("testers", { mode: "json" }).$type<string[]>().notNull().default([]),
+  releasedVersion: text("released_version"),
+});
+
+export const sandboxAudits = sqliteTable("wechat_sandbox_audits", {
+  auditId: integer("audit_id").primaryKey({ autoIncrement: true }),
+  appId: text("app_id").notNull(),
+  outcome: text("outcome", { enum: ["pass", "fail"] }).notNull(),
+  reason: text("reason"),
+  decideAt: text("decide_at").notNull(),
+  /** Set once the audit's push event has gone to the receiver. */
+  pushedAt: text("pushed_at"),
+});
+
+/** The tables above as SQL (test/miniprograms/sandbox-tables.test.ts checks that they agree). */
+const CREATE_TABLES = [
+  `CREATE TABLE IF NOT EXISTS wechat_sandbox_apps (
+    app_id text PRIMARY KEY NOT NULL,
+    refresh_token text NOT NULL,
+    nickname text,
+    signature text,
+    head_image_media_id text,
+    "commit" text,
+    steering text,
+    testers text DEFAULT '[]' NOT NULL,
+    released_version text
+  )`,
+  `CREATE TABLE IF NOT EXISTS wechat_sandbox_audits (
+    audit_id integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+    app_id text NOT NULL,
+    outcome text NOT NULL,
+    reason text,
+    decide_at text NOT NULL,
+    pushed_at text
+  )`,
+];
+
+/** Per D1 binding, made once per isolate; a failure is tried again on the next use. */
+const created = new WeakMap<D1Database, Promise<unknown>>();
+
+/** Creates the sandbox's tables where they do not exist yet. */
+export function ensureSandboxTables(env: Pick<Bindings, "DB">): Promise<unknown> {
+  let done = created.get(env.DB);
+  if (!done) {
+    done = env.DB.batch(CREATE_TABLES.map((sql) => env.DB.prepare(sql))).catch((error: unknown) => {
+      created.delete(env.DB);
+      throw error;
+    });
+    created.set(env.DB, done);
+  }
+  return done;
+}
