@@ -40,12 +40,32 @@ export interface JobPlan {
   existing: number;
 }
 
+/** A source's URL setting in its group's settings schema: its name says what to set, its value comes from the parse. */
+export interface FeedSetting {
+  name: string;
+  read: (env: Bindings) => string | undefined;
+}
+
+/** The setting `name` of a group's settings schema, read from that schema's parse (`settingsOf`). */
+export function feedSetting<S extends z.ZodObject>(schema: S, name: keyof z.output<S> & string): FeedSetting {
+  return {
+    name,
+    read: (env) => {
+      const value: unknown = settingsOf(env, schema)[name];
+      return typeof value === "string" ? value : undefined;
+    },
+  };
+}
+
+/** What to set to point a source elsewhere. */
+export const settingName = (setting: keyof Bindings | FeedSetting): string => (typeof setting === "string" ? setting : setting.name);
+
 export interface JobDefinition {
   name: string;
   cron: string;
   description: string;
-  /** Each source by name: the variable that may point elsewhere, and the default. The first is the main one. */
-  sources: { name: string; setting: keyof Bindings; defaultUrl?: string; optional?: boolean }[];
+  /** Each source by name: the setting that may point elsewhere (its group's, or a variable of Bindings), and the default. The first is the main one. */
+  sources: { name: string; setting: keyof Bindings | FeedSetting; defaultUrl?: string; optional?: boolean }[];
   plan(db: Database, feed: Feed, now: string): Promise<JobPlan>;
 }
 
@@ -56,7 +76,8 @@ export const DEFAULT_MAX_CHANGE_SHARE = 0.25;
 const emptyCounts = (): JobCounts => ({ inserted: 0, updated: 0, closed: 0, unchanged: 0 });
 
 export function sourceUrls(job: JobDefinition, env: Bindings): Record<string, string | undefined> {
-  return Object.fromEntries(job.sources.map((s) => [s.name, (env[s.setting] as string | undefined) || s.defaultUrl]));
+  const valueOf = (setting: keyof Bindings | FeedSetting) => (typeof setting === "string" ? (env[setting] as string | undefined) : setting.read(env));
+  return Object.fromEntries(job.sources.map((s) => [s.name, valueOf(s.setting) || s.defaultUrl]));
 }
 
 async function fetchFeed(job: JobDefinition, env: Bindings): Promise<Feed> {
@@ -66,7 +87,7 @@ async function fetchFeed(job: JobDefinition, env: Bindings): Promise<Feed> {
     const url = urls[source.name];
     if (!url) {
       if (source.optional) continue;
-      throw new FeedError(`no source configured: set ${String(source.setting)}`);
+      throw new FeedError(`no source configured: set ${settingName(source.setting)}`);
     }
     let res: Response;
     try {
