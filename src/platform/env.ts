@@ -17,10 +17,6 @@ export interface OptionalSettings {
   /** A refresh run that would change or retire more than this share of its records is refused (default 0.25). */
   JOB_MAX_CHANGE_SHARE?: string;
   /** Feed URLs of the refresh jobs; each has a public default except where docs/operations.md says. */
-  EU_VAT_FEED_URL?: string;
-  OECD_CIT_FEED_URL?: string;
-  ENCYCLOPEDIA_FEED_URL?: string;
-  CHINA_FEED_URL?: string;
   REFERENCE_FEED_URL?: string;
   HS_FEED_URL?: string;
   HS_SECTIONS_FEED_URL?: string;

@@ -1,8 +1,7 @@
-import { z } from "zod";
 import type { GroupModule } from "../platform/group";
-import { httpsUrl } from "../platform/settings";
 import { TAX_JOBS } from "./jobs";
 import { TAX_BASE_PATH, taxRoutes } from "./routes";
+import { taxSettings } from "./settings";
 
 /** T · Tax rates: style G reads of the tax rate records, refreshed by the feeds' jobs. */
 export const tax: GroupModule = {
@@ -14,10 +13,5 @@ export const tax: GroupModule = {
   mount: TAX_BASE_PATH,
   router: taxRoutes,
   jobs: TAX_JOBS,
-  settings: z.object({
-    EU_VAT_FEED_URL: httpsUrl.optional(),
-    OECD_CIT_FEED_URL: httpsUrl.optional(),
-    ENCYCLOPEDIA_FEED_URL: httpsUrl.optional(),
-    CHINA_FEED_URL: httpsUrl.optional(),
-  }),
+  settings: taxSettings,
 };

@@ -1,11 +1,12 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { parseCsv } from "../platform/csv";
-import { FeedError, type Feed, type JobDefinition, parseFeedJson } from "../platform/jobs/runner";
+import { FeedError, type Feed, feedSetting, type JobDefinition, parseFeedJson } from "../platform/jobs/runner";
 import { countriesByIso3 } from "../reference/service";
 import { EU_MEMBERS, OECD_MEMBERS } from "./membership";
 import { type ObservedRate, planRateChanges } from "./rate-changes";
 import { RATE_LEVELS, TAX_TYPES, type RateLevel, taxRates } from "./schema";
+import { taxSettings } from "./settings";
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const today = (now: string) => now.slice(0, 10);
@@ -24,7 +25,13 @@ export const euVatJob: JobDefinition = {
   name: "eu-vat",
   cron: "15 2 * * *",
   description: "EU VAT rates, daily, from the ibericode/vat-rates JSON",
-  sources: [{ name: "rates", setting: "EU_VAT_FEED_URL", defaultUrl: "https://raw.githubusercontent.com/ibericode/vat-rates/master/vat-rates.json" }],
+  sources: [
+    {
+      name: "rates",
+      setting: feedSetting(taxSettings, "EU_VAT_FEED_URL"),
+      defaultUrl: "https://raw.githubusercontent.com/ibericode/vat-rates/master/vat-rates.json",
+    },
+  ],
   async plan(db, feed: Feed, now) {
     const { items } = parseFeedJson(feed.bodies.rates, euVatFeed, "the EU VAT feed");
     const missing = [...EU_MEMBERS].filter((country) => !items[country]);
@@ -67,7 +74,7 @@ export const oecdJob: JobDefinition = {
   sources: [
     {
       name: "rates",
-      setting: "OECD_CIT_FEED_URL",
+      setting: feedSetting(taxSettings, "OECD_CIT_FEED_URL"),
       defaultUrl:
         "https://sdmx.oecd.org/public/rest/data/OECD.CTP.TPS,DSD_TAX_CIT@DF_CIT,1.0/.CIT_C..ST?format=csvfile&dimensionAtObservation=AllDimensions",
     },
@@ -142,7 +149,7 @@ function documentedFeedJob(
     name,
     cron: "30 3 1 * *",
     description,
-    sources: [{ name: "rates", setting }],
+    sources: [{ name: "rates", setting: feedSetting(taxSettings, setting) }],
     async plan(db, feed, now) {
       const { versionDate, rates } = parseFeedJson(feed.bodies.rates, rateFeedSchema, `the ${name} feed`);
       const outside = rates.find((r) => onlyCountry && r.countryCode !== onlyCountry);
