@@ -1,6 +1,8 @@
+import type { z } from "@hono/zod-openapi";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { currentTimestamp } from "../platform/columns";
 import { users } from "../platform/auth/tables";
+import type { addressSchema, itemLineSchema, timeWindowSchema } from "./params";
 
 /** An app of group P: its token authenticates pickups, its secrets are kept encrypted because they are used. */
 export const apps = sqliteTable(
@@ -26,30 +28,10 @@ export type App = typeof apps.$inferSelect;
 export const PROCESSES = ["pending", "processing", "create", "failed", "cancelled"] as const;
 export type Process = (typeof PROCESSES)[number];
 
-export interface Address {
-  postal_code: string;
-  country_code: string;
-  province?: string;
-  city: string;
-  address_1: string;
-}
-
-export interface TimeWindow {
-  start_date: string;
-  start_time: string;
-  end_date: string;
-  end_time: string;
-}
-
-export interface ItemLine {
-  weight: number;
-  length: number;
-  width: number;
-  height: number;
-  declare_name: string;
-  weight_class: string;
-  length_class: string;
-}
+// The JSON columns hold what the submission validated.
+type Address = z.output<typeof addressSchema>;
+type TimeWindow = z.output<typeof timeWindowSchema>;
+type ItemLine = z.output<typeof itemLineSchema>;
 
 /**
  * A pickup task. Duplicates are caught by unique indexes, so two submissions at the same moment

@@ -51,7 +51,7 @@ export function submission(overrides: Record<string, unknown> = {}) {
     reference_order_number: `ORDER-${n}`,
     loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
     delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
-    item_lines: [{ weight: 2.5, length: 30, width: 20, height: 10, declare_name: "Books", weight_class: "kg", length_class: "cm" }],
+    item_lines: [{ weight: 2.5, length: 30, width: 20, height: 10, declare_name: "Books", weight_class: "kg" as const, length_class: "cm" as const }],
     webhook_url: "https://receiver.test/hooks/pickups",
     sign_string: "caller-verification-123",
     ...overrides,
