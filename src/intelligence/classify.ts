@@ -1,5 +1,7 @@
+import type { z } from "@hono/zod-openapi";
 import { featureBucket, probabilityOf, scoreText, textLength, weightsOf, type LinearModel } from "./linear-model";
 import { classifyText, features, type NaiveBayesModel } from "./naive-bayes";
+import type { classifySchema } from "./schema";
 import { STOP_WORDS } from "./text";
 import { shares, topScore } from "./scores";
 import { CLASSIFIERS, type Classifier } from "./vocabulary";
@@ -60,14 +62,8 @@ function leansTowards(trained: TrainedModel, token: string, label: string): bool
   return counts > elsewhere;
 }
 
-export interface Classification {
-  classification: string;
-  confidence: number;
-  scores: Record<string, number>;
-  /** How the labels were scored: a trained model, or similarity to custom category names. */
-  method: "logistic-regression" | "naive-bayes" | "similarity" | "embeddings" | "workers-ai-model";
-  spamIndicators?: string[];
-}
+/** What a classifier found; the route adds which classifier, the language and the engine. */
+export type Classification = Omit<z.output<typeof classifySchema>, "classifier" | "language" | "engine">;
 
 // Cues a reader of spam knows, beyond the words the model learned.
 const SPAM_PATTERNS: [RegExp, string][] = [

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import nlp from "compromise";
 import datesPlugin from "compromise-dates";
 
@@ -5,20 +6,14 @@ import { pauseForOtherRequests } from "./compute-gate";
 import { entityTokens, tagEntities, type EntityLabel, type EntityTaggerModel, type PersonNames, type Token, type TokenHints } from "./entity-tagger";
 import taggerModel from "./models/entities.json";
 import personNamesModel from "./models/person-names.json";
+import type { entitySchema } from "./schema";
 import { roundScore } from "./scores";
 import { sentences } from "./text";
 import { type EntityType, PATTERN_TYPES } from "./vocabulary";
 
 nlp.plugin(datesPlugin);
 
-export interface Entity {
-  text: string;
-  type: EntityType;
-  /** UTF-16 offsets into the text as sent: `text === input.slice(startOffset, endOffset)`. */
-  startOffset: number;
-  endOffset: number;
-  confidence: number;
-}
+type Entity = z.output<typeof entitySchema>;
 
 const CURRENCY_SYMBOL = "[$€£¥₹₩₽₺₫₪฿]";
 const CURRENCY_CODE = "(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|INR|KRW|BRL|MXN|SEK|NOK|DKK|PLN|HKD|SGD)";

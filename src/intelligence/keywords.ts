@@ -1,12 +1,10 @@
+import type { z } from "@hono/zod-openapi";
+import type { keywordSchema } from "./schema";
 import { addEdge, emptyGraph, pageRank } from "./rank";
 import { STOP_WORDS, stem } from "./text";
 import { roundScore } from "./scores";
 
-export interface Keyword {
-  term: string;
-  score: number;
-  frequency: number;
-}
+type Keyword = z.output<typeof keywordSchema>;
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
 const MAX_PHRASE_WORDS = 4;

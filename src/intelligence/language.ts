@@ -1,13 +1,11 @@
+import type { z } from "@hono/zod-openapi";
 import { eld } from "eld/small";
 import calibration from "./models/language.json";
 import { plattScaled } from "./linear-model";
+import type { languageCandidateSchema } from "./schema";
 import { roundScore } from "./scores";
 
-export interface LanguageCandidate {
-  code: string;
-  name: string;
-  confidence: number;
-}
+type LanguageCandidate = z.output<typeof languageCandidateSchema>;
 
 export interface DetectedLanguage extends LanguageCandidate {
   /** The confidence is at or above the threshold chosen on held-out sentences (`npm run train`). */

@@ -31,19 +31,20 @@ export const sentimentSchema = z.object({
   engine,
 });
 
+/** UTF-16 offsets into the text as sent: `text === input.slice(startOffset, endOffset)`. */
+export const entitySchema = z.object({
+  text: z.string(),
+  type: z.enum(ENTITY_TYPES),
+  startOffset: z.number().int().openapi({ description: "UTF-16 index of the first character" }),
+  endOffset: z.number().int().openapi({ description: "UTF-16 index after the last character" }),
+  confidence: score.openapi({
+    description:
+      "PERSON, ORGANIZATION, LOCATION: the tagger's calibrated chance that span and type are right; the other types, a fixed estimate per type",
+  }),
+});
+
 export const nerSchema = z.object({
-  entities: z.array(
-    z.object({
-      text: z.string(),
-      type: z.enum(ENTITY_TYPES),
-      startOffset: z.number().int().openapi({ description: "UTF-16 index of the first character" }),
-      endOffset: z.number().int().openapi({ description: "UTF-16 index after the last character" }),
-      confidence: score.openapi({
-        description:
-          "PERSON, ORGANIZATION, LOCATION: the tagger's calibrated chance that span and type are right; the other types, a fixed estimate per type",
-      }),
-    }),
-  ),
+  entities: z.array(entitySchema),
   entityTypesSearched: z.array(z.enum(ENTITY_TYPES)),
   language,
   languageSupport,
@@ -60,7 +61,7 @@ export const qrCodeSchema = z.object({
   version: z.number().int().openapi({ description: "QR version (1–40): the number of modules is 17 + 4 × version" }),
 });
 
-const candidate = z.object({ code: z.string(), name: z.string(), confidence: score });
+export const languageCandidateSchema = z.object({ code: z.string(), name: z.string(), confidence: score });
 
 export const languageDetectSchema = z.object({
   detectedLanguage: z.string().openapi({ description: "ISO 639-1, or und when the text has nothing to tell by", example: "de" }),
@@ -68,7 +69,7 @@ export const languageDetectSchema = z.object({
   confidence: score.openapi({ description: "The chance that detectedLanguage is right, calibrated on held-out sentences (docs/intelligence.md)" }),
   reliable: z.boolean().openapi({ description: "confidence is at or above the threshold at which 98 % of held-out answers were right" }),
   topCandidates: z
-    .array(candidate)
+    .array(languageCandidateSchema)
     .openapi({ description: "Best first; none above the winner; what they leave of 1 is the chance of a language outside the 60" }),
   engine,
 });
@@ -78,14 +79,17 @@ export const classifySchema = z.object({
   confidence: score,
   scores: z.record(z.string(), score),
   classifier: z.string(),
+  // How the labels were scored: a trained model, or similarity to custom category names.
   method: z.enum(["logistic-regression", "naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
   spamIndicators: z.array(z.string()).optional(),
   language,
   engine,
 });
 
+export const keywordSchema = z.object({ term: z.string(), score, frequency: z.number().int() });
+
 export const keywordsSchema = z.object({
-  keywords: z.array(z.object({ term: z.string(), score, frequency: z.number().int() })),
+  keywords: z.array(keywordSchema),
   language,
   languageSupport,
   engine,

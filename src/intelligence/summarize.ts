@@ -1,11 +1,10 @@
+import type { z } from "@hono/zod-openapi";
+import type { summarizeParams } from "./params";
 import { addEdge, emptyGraph, pageRank } from "./rank";
 import { sentences, STOP_WORDS, stem, wordCount, words } from "./text";
 
-export interface SummaryOptions {
-  /** Bounds of the summary in words. */
-  minLength: number;
-  maxLength: number;
-}
+/** Bounds of the summary in words. */
+export type SummaryOptions = Pick<z.output<typeof summarizeParams>, "minLength" | "maxLength">;
 
 export interface Summary {
   sentences: string[];

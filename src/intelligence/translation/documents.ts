@@ -1,7 +1,8 @@
+import type { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../platform/env";
 import { ApiError, badRequest } from "../../platform/errors";
 import { detectLanguage, languageName } from "../language";
-import type { FILE_TYPES } from "../params";
+import type { translateDocumentParams } from "../params";
 import { readOfficeText, unzipOffice } from "./office";
 import { PDF_TARGET_LANGUAGES, readPdfText } from "./pdf";
 import { translateAll, translatorFor, type TranslationProvider } from "./providers";
@@ -9,12 +10,7 @@ import { translateAll, translatorFor, type TranslationProvider } from "./provide
 /** The interface's limit for I1. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
-export interface DocumentRequest {
-  fileType: (typeof FILE_TYPES)[number];
-  sourceLang?: string;
-  targetLang: string;
-  preserveFormatting: boolean;
-}
+type DocumentRequest = Omit<z.output<typeof translateDocumentParams>, "documentBase64">;
 
 export interface TranslatedDocument {
   document: Uint8Array;
