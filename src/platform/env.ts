@@ -16,11 +16,6 @@ export interface OptionalSettings {
   RATE_LIMITS?: string;
   /** A refresh run that would change or retire more than this share of its records is refused (default 0.25). */
   JOB_MAX_CHANGE_SHARE?: string;
-  /** Feed URLs of the refresh jobs; each has a public default except where docs/operations.md says. */
-  REFERENCE_FEED_URL?: string;
-  HS_FEED_URL?: string;
-  HS_SECTIONS_FEED_URL?: string;
-  UNITS_FEED_URL?: string;
   /** "2" refuses version 1 signatures (they do not bind method and path); unset or "1,2" accepts both. */
   SIGNATURE_VERSIONS?: string;
   /** DNS-over-HTTPS resolver used to refuse webhook hosts with private addresses. */

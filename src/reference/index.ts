@@ -1,8 +1,7 @@
-import { z } from "zod";
 import type { GroupModule } from "../platform/group";
-import { httpsUrl } from "../platform/settings";
 import { REFERENCE_JOBS } from "./jobs";
 import { REFERENCE_BASE_PATH, referenceRoutes } from "./routes";
+import { referenceSettings } from "./settings";
 
 /** O · Open reference data: countries, zones, units, HS codes, languages, currencies, platforms. */
 export const reference: GroupModule = {
@@ -15,10 +14,5 @@ export const reference: GroupModule = {
   mount: REFERENCE_BASE_PATH,
   router: referenceRoutes,
   jobs: REFERENCE_JOBS,
-  settings: z.object({
-    HS_FEED_URL: httpsUrl.optional(),
-    HS_SECTIONS_FEED_URL: httpsUrl.optional(),
-    UNITS_FEED_URL: httpsUrl.optional(),
-    REFERENCE_FEED_URL: httpsUrl.optional(),
-  }),
+  settings: referenceSettings,
 };

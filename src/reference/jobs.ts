@@ -4,10 +4,11 @@ import { z } from "zod";
 import { parseCsv } from "../platform/csv";
 import type { Database } from "../platform/database";
 import { chunkedInserts } from "../platform/jobs/batch";
-import { FeedError, type JobDefinition, type JobPlan, parseFeedJson } from "../platform/jobs/runner";
+import { FeedError, feedSetting, type JobDefinition, type JobPlan, parseFeedJson } from "../platform/jobs/runner";
 import { COMMERCE_UNITS } from "./commerce-units";
 import { HS_VERSIONS } from "./params";
 import { countries, currencies, hsCodes, languages, units } from "./schema";
+import { referenceSettings } from "./settings";
 
 function requireColumns(rows: Record<string, string>[], columns: string[], what: string) {
   const missing = rows.length === 0 ? columns : columns.filter((c) => !(c in rows[0]!));
@@ -100,12 +101,12 @@ export const hsJob: JobDefinition = {
   sources: [
     {
       name: "codes",
-      setting: "HS_FEED_URL",
+      setting: feedSetting(referenceSettings, "HS_FEED_URL"),
       defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/harmonized-system.csv",
     },
     {
       name: "sections",
-      setting: "HS_SECTIONS_FEED_URL",
+      setting: feedSetting(referenceSettings, "HS_SECTIONS_FEED_URL"),
       defaultUrl: "https://raw.githubusercontent.com/datasets/harmonized-system/master/data/sections.csv",
       optional: true,
     },
@@ -164,7 +165,7 @@ export const unitsJob: JobDefinition = {
   sources: [
     {
       name: "units",
-      setting: "UNITS_FEED_URL",
+      setting: feedSetting(referenceSettings, "UNITS_FEED_URL"),
       defaultUrl: "https://raw.githubusercontent.com/datasets/unece-units-of-measure/master/data/units-of-measure.csv",
     },
   ],
@@ -240,7 +241,7 @@ export const referenceJob: JobDefinition = {
   name: "reference",
   cron: "30 3 1 * *",
   description: "Countries, currencies and languages, monthly, documented JSON at REFERENCE_FEED_URL",
-  sources: [{ name: "reference", setting: "REFERENCE_FEED_URL" }],
+  sources: [{ name: "reference", setting: feedSetting(referenceSettings, "REFERENCE_FEED_URL") }],
   async plan(db, feed) {
     const { countries: c, currencies: cur, languages: lang } = parseFeedJson(feed.bodies.reference, referenceFeed, "the reference feed");
     // Reference records are never deleted by a feed: callers may hold their codes.
