@@ -1,4 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/errors";
 import { createRouter, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { listSchema, submissionSchema, taskIdSchema } from "./params";
@@ -55,6 +58,13 @@ const deliverySchema = z
   })
   .openapi("WebhookDelivery");
 
+/** The calling app; every route here is behind the app-token rule, which sets it. */
+function appId(c: Context<AppEnv>): number {
+  const { appId } = c.get("principal");
+  if (appId === undefined) throw new ApiError(401, "App token required");
+  return appId;
+}
+
 /** P3–P5 answer a missing or malformed taskId with the interface's own text. */
 const TASK_ID_REQUIRED = "the task id is required";
 
@@ -65,7 +75,6 @@ export function pickupRoutes() {
     security: [{ AppToken: [] }],
     errors: [400, 401, 403, 404, 415, 429],
   });
-  const appId = (c: { get(key: "principal"): { appId: number | null } }) => c.get("principal").appId!;
 
   route({
     method: "post",
