@@ -60,7 +60,7 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
 
 export const get = <T>(path: string) => api<T>("GET", path);
 
-// The shapes of the admin API's answers: the tables' own rows (a column added is a field here too).
+// The shapes of the admin API's answers: the tables' own rows (a column added is a field here too) and the answers its routes define.
 import type {
   Ad,
   AuditEntry,
@@ -72,52 +72,17 @@ import type {
   SiteView as Site,
   TenantKey as TenantKeyRow,
 } from "../../src/content/schema";
+import type { TenantMembership } from "../../src/content/admin/answers";
+import type { MemberRole } from "../../src/content/roles";
 export type { Ad, AuditEntry, Category, ContentTag, Redirect, Site };
-export type Role = Tenant["role"];
+export type { AdDay, Member, Page, Themes, Version, VersionText } from "../../src/content/admin/answers";
+export type Tenant = TenantMembership;
+export type Role = MemberRole;
 export type Content = ContentRow & { categoryIds?: number[] };
 export type ContentStatus = Content["status"];
 export type TagType = ContentTag["type"];
 export type Media = MediaRow & { url: string };
 export type TenantKey = Omit<TenantKeyRow, "tokenHash">;
-export interface Tenant {
-  id: number;
-  name: string;
-  slug: string;
-  role: "owner" | "editor" | "author" | "viewer";
-}
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-export interface Version {
-  version: number;
-  title: string;
-  savedBy: number | null;
-  savedAt: string;
-}
-export interface VersionText extends Version {
-  intro: string;
-  bodyMarkdown: string;
-}
-export interface AdDay {
-  day: string;
-  impressions: number;
-  clicks: number;
-}
-export interface Member {
-  userId: number;
-  email: string;
-  fullName?: string | null;
-  role: Role;
-}
-export interface Themes {
-  active: string;
-  previous: string | null;
-  themes: string[];
-}
 
-const ROLE_RANK: Record<Role, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };
 /** Whether a member's role reaches the one an action needs (the API checks it again). */
-export const reaches = (role: Role, needed: Role) => ROLE_RANK[role] >= ROLE_RANK[needed];
+export { roleReaches as reaches } from "../../src/content/roles";

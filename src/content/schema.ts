@@ -2,8 +2,9 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { PLANS, users } from "../platform/auth/tables";
 import { currentTimestamp } from "../platform/columns";
+import { MEMBER_ROLES } from "./roles";
 
-/** Every table of group C carries `tenant_id`: the service filters on it in one place (tenancy.ts). */
+/** Every table of group C carries `tenant_id`: the service filters on it in one place (tenancy/scope.ts). */
 
 export const tenants = sqliteTable(
   "tenants",
@@ -21,8 +22,7 @@ export const tenants = sqliteTable(
   (t) => [uniqueIndex("tenants_slug").on(t.slug), index("tenants_owner").on(t.ownerId)],
 );
 
-export const MEMBER_ROLES = ["owner", "editor", "author", "viewer"] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+export { MEMBER_ROLES, type MemberRole } from "./roles";
 
 export const tenantMembers = sqliteTable(
   "tenant_members",
@@ -59,7 +59,7 @@ export const sites = sqliteTable(
     seoDescription: text("seo_description"),
     seoImage: text("seo_image"),
     analytics: integer("analytics", { mode: "boolean" }).notNull().default(false),
-    /** Bumped by every change to the site's content: part of the edge cache's keys (cache.ts). */
+    /** Bumped by every change to the site's content: part of the edge cache's keys (delivery/cache.ts). */
     contentVersion: integer("content_version").notNull().default(1),
     createdAt: text("created_at").notNull().default(currentTimestamp),
     updatedAt: text("updated_at").notNull().default(currentTimestamp),
@@ -210,7 +210,7 @@ export const contentTags = sqliteTable(
 
 /**
  * The console's sessions: the cookie holds a random id, this row its SHA-256. Logout deletes the
- * row; expiry and the user's deactivation end it too (member-session.ts).
+ * row; expiry and the user's deactivation end it too (tenancy/member-session.ts).
  */
 export const consoleSessions = sqliteTable(
   "console_sessions",
@@ -336,7 +336,7 @@ export type Tenant = typeof tenants.$inferSelect;
 export type Site = typeof sites.$inferSelect;
 export type SiteDomain = typeof siteDomains.$inferSelect;
 
-/** A host name of a site as the admin API shows it (domains.ts). */
+/** A host name of a site as the admin API shows it (tenancy/domains.ts). */
 export interface DomainView {
   host: string;
   primary: boolean;

@@ -5,6 +5,7 @@ import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { ads, adStats, media } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { adDaySchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { adCreate, adUpdate } from "./params";
 import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
@@ -148,7 +149,7 @@ export function adRoutes(route: AdminRoute) {
     summary: "An ad's impressions and clicks a day, the last 90 days",
     guard: as("editor"),
     request: inTenantPath({ id: idParam("id") }),
-    data: z.array(z.object({ day: z.string(), impressions: z.number().int(), clicks: z.number().int() })),
+    data: z.array(adDaySchema),
     answer: "Days",
     handle: async (c, scope) => adStatsOf(c.var.db, scope, c.req.valid("param").id, 90),
   });

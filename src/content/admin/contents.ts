@@ -9,6 +9,7 @@ import { idParam } from "../../platform/openapi";
 import { renderMarkdown } from "../markdown";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { page, versionSchema, versionTextSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
@@ -17,8 +18,6 @@ import { bumpVersion, unlessTaken } from "./writes";
 
 const contentRow = fromTable(createSelectSchema(contents), "ContentRecord");
 const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
-const page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
 
 /** An author saves only their own drafts; an editor or owner any content. */
 async function mayEdit(c: Context<AppEnv>, scope: MemberScope, id: number) {
@@ -315,7 +314,7 @@ export function contentRoutes(route: AdminRoute) {
     summary: "Saved versions, newest first",
     guard: as("viewer"),
     request: inTenantPath({ id: idParam("id") }),
-    data: z.array(z.object({ version: z.number().int(), title: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() })),
+    data: z.array(versionSchema),
     answer: "Versions",
     handle: async (c, scope) => versionsOf(c.var.db, scope, c.req.valid("param").id),
   });
@@ -339,14 +338,7 @@ export function contentRoutes(route: AdminRoute) {
     summary: "One saved version with its text, for a diff",
     guard: as("viewer"),
     request: inTenantPath({ id: idParam("id"), version: idParam("version") }),
-    data: z.object({
-      version: z.number().int(),
-      title: z.string(),
-      intro: z.string(),
-      bodyMarkdown: z.string(),
-      savedBy: z.number().int().nullable(),
-      savedAt: z.string(),
-    }),
+    data: versionTextSchema,
     answer: "The version",
     handle: async (c, scope) => {
       const p = c.req.valid("param");

@@ -4,18 +4,12 @@ import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { MEMBER_ROLES, type MemberRole, tenantMembers } from "../schema";
+import { type MemberRole, tenantMembers } from "../schema";
 import { inTenant, type TenantScope } from "../tenancy/scope";
+import { memberSchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { memberAdd } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
-
-const memberSchema = z.object({
-  userId: z.number().int(),
-  email: z.string(),
-  fullName: z.string().nullable().optional(),
-  role: z.enum(MEMBER_ROLES),
-});
 
 export const membersOf = (db: Database, scope: TenantScope) =>
   db

@@ -58,7 +58,7 @@ export const siteCreate = z.strictObject({
   seoImage: linkOrPath.nullable().optional(),
   analytics: z.boolean().optional(),
 });
-/** Host names are claimed by a change, not at creation: each waits for its DNS proof (domains.ts). */
+/** Host names are claimed by a change, not at creation: each waits for its DNS proof (tenancy/domains.ts). */
 export const siteUpdate = siteCreate.partial().extend({
   primaryDomain: domain.nullable().optional(),
   aliases: z.array(domain).max(20, { error: "at most 20 aliases" }).optional(),

@@ -3,8 +3,9 @@ import { and, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { settingsOf } from "../../platform/settings";
-import { MEMBER_ROLES, type MemberRole, tenantMembers, tenants } from "../schema";
+import { type MemberRole, tenantMembers, tenants } from "../schema";
 import { contentSettings } from "../settings";
+import { tenantSchema } from "./answers";
 import type { AdminRoute } from "./guard";
 import { tenantCreate } from "./params";
 import { json } from "./shapes";
@@ -12,8 +13,6 @@ import { unlessTaken } from "./writes";
 
 /** Tenants one account may own unless MAX_TENANTS_PER_USER says otherwise. */
 export const DEFAULT_MAX_TENANTS_PER_USER = 5;
-
-const tenantSchema = z.object({ id: z.number().int(), name: z.string(), slug: z.string(), role: z.enum(MEMBER_ROLES) }).openapi("TenantMembership");
 
 /**
  * A new tenant, its creator its owner. `maxOwned` caps the active tenants one account owns (each

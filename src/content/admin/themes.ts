@@ -7,6 +7,7 @@ import { type Site, sites } from "../schema";
 import { previewToken, themesOf, uploadTheme } from "../sites/theme-upload";
 import { withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { themesSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as } from "./guard";
 import { inTenantPath } from "./shapes";
@@ -41,11 +42,7 @@ export function themeRoutes(route: AdminRoute) {
     summary: "The site's themes in R2 and the active one",
     guard: as("viewer"),
     request: inTenantPath({ siteId: idParam("siteId") }),
-    data: z.object({
-      active: z.string(),
-      previous: z.string().nullable().openapi({ description: "The theme active before the last activation: activating it rolls back" }),
-      themes: z.array(z.string()),
-    }),
+    data: themesSchema,
     answer: "Themes",
     handle: async (c, scope) => {
       const site = await siteInScope(c.var.db, scope, c.req.valid("param").siteId);

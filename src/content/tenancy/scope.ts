@@ -6,6 +6,7 @@ import { ApiError } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
 import type { KeyTenant } from "./tenant-keys";
 import { contents, type MemberRole, siteDomains, sites, tenantMembers, type Site } from "../schema";
+import { roleReaches } from "../roles";
 
 /**
  * What a caller may see of group C: one tenant, and within it every site or only some. Every
@@ -51,7 +52,7 @@ export async function siteInScope(db: Database, scope: TenantScope, siteId: numb
 /**
  * Sites as the read API (C1–C4) and the sites' own pages see them, per isolate for
  * `SITE_CACHE_MS`: the content version in a cached site names the edge cache's key, so a publish
- * shows at once in the isolate that made it (admin.ts forgets the site) and within that bound in
+ * shows at once in the isolate that made it (the admin API forgets the site) and within that bound in
  * the others.
  */
 export const SITE_CACHE_MS = 10_000;
@@ -110,8 +111,6 @@ export async function siteForReaders(db: Database, scope: TenantScope, siteId: n
   return readableIn(scope, siteId, await siteById(db, siteId));
 }
 
-const ROLE_RANK: Record<MemberRole, number> = { viewer: 0, author: 1, editor: 2, owner: 3 };
-
 /** The caller's role in a tenant, or a 404 for a tenant they are not a member of (its existence is not told). */
 export async function memberRole(db: Database, tenantId: number, userId: number): Promise<MemberRole> {
   const [member] = await db
@@ -125,5 +124,5 @@ export async function memberRole(db: Database, tenantId: number, userId: number)
 
 /** Viewer reads, author writes own drafts, editor publishes, owner manages members, keys and settings. */
 export function requireRole(role: MemberRole, needed: MemberRole): void {
-  if (ROLE_RANK[role] < ROLE_RANK[needed]) throw new ApiError(403, `This needs the ${needed} role; you are ${role === "owner" ? "an" : "a"} ${role}`);
+  if (!roleReaches(role, needed)) throw new ApiError(403, `This needs the ${needed} role; you are ${role === "owner" ? "an" : "a"} ${role}`);
 }

@@ -1,0 +1,45 @@
+import { z } from "@hono/zod-openapi";
+import { MEMBER_ROLES } from "../roles";
+
+// The admin API's answers that are no table's row; the console takes its types from here (import type), so a change breaks its typecheck.
+
+export const tenantSchema = z
+  .object({ id: z.number().int(), name: z.string(), slug: z.string(), role: z.enum(MEMBER_ROLES) })
+  .openapi("TenantMembership");
+export type TenantMembership = z.infer<typeof tenantSchema>;
+
+export const memberSchema = z.object({
+  userId: z.number().int(),
+  email: z.string(),
+  fullName: z.string().nullable().optional(),
+  role: z.enum(MEMBER_ROLES),
+});
+export type Member = z.infer<typeof memberSchema>;
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+/** A page of a list, of any item. */
+export type Page<T> = Omit<z.infer<ReturnType<typeof page>>, "items"> & { items: T[] };
+
+export const versionSchema = z.object({ version: z.number().int(), title: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() });
+export type Version = z.infer<typeof versionSchema>;
+
+export const versionTextSchema = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  intro: z.string(),
+  bodyMarkdown: z.string(),
+  savedBy: z.number().int().nullable(),
+  savedAt: z.string(),
+});
+export type VersionText = z.infer<typeof versionTextSchema>;
+
+export const adDaySchema = z.object({ day: z.string(), impressions: z.number().int(), clicks: z.number().int() });
+export type AdDay = z.infer<typeof adDaySchema>;
+
+export const themesSchema = z.object({
+  active: z.string(),
+  previous: z.string().nullable().openapi({ description: "The theme active before the last activation: activating it rolls back" }),
+  themes: z.array(z.string()),
+});
+export type Themes = z.infer<typeof themesSchema>;
