@@ -1,5 +1,5 @@
 import { database } from "../../src/platform/database";
-import { runJob, settingName } from "../../src/platform/jobs/runner";
+import { runJob } from "../../src/platform/jobs/runner";
 import { JOBS } from "../../src/groups";
 import { feedFromFile } from "./lib/feeds";
 import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
@@ -16,7 +16,7 @@ const isUrl = source && /^https?:\/\//.test(source);
 step(`${job.name}: ${job.description}`);
 step(`${job.name}: reading ${source ?? "the configured source"}`);
 const run = await withLocalBindings((env) => {
-  const overridden = isUrl ? { ...env, [settingName(job.sources[0]!.setting)]: source } : env;
+  const overridden = isUrl ? { ...env, [job.sources[0]!.setting.name]: source } : env;
   return runJob(database(env), overridden, job, "cli", source && !isUrl ? feedFromFile(job, source) : undefined);
 });
 const counts = run.counts ?? { inserted: 0, updated: 0, closed: 0, unchanged: 0 };

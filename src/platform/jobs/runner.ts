@@ -57,15 +57,12 @@ export function feedSetting<S extends z.ZodObject>(schema: S, name: keyof z.outp
   };
 }
 
-/** What to set to point a source elsewhere. */
-export const settingName = (setting: keyof Bindings | FeedSetting): string => (typeof setting === "string" ? setting : setting.name);
-
 export interface JobDefinition {
   name: string;
   cron: string;
   description: string;
-  /** Each source by name: the setting that may point elsewhere (its group's, or a variable of Bindings), and the default. The first is the main one. */
-  sources: { name: string; setting: keyof Bindings | FeedSetting; defaultUrl?: string; optional?: boolean }[];
+  /** Each source by name: its group's setting that may point elsewhere, and the default. The first is the main one. */
+  sources: { name: string; setting: FeedSetting; defaultUrl?: string; optional?: boolean }[];
   plan(db: Database, feed: Feed, now: string): Promise<JobPlan>;
 }
 
@@ -76,8 +73,7 @@ export const DEFAULT_MAX_CHANGE_SHARE = 0.25;
 const emptyCounts = (): JobCounts => ({ inserted: 0, updated: 0, closed: 0, unchanged: 0 });
 
 export function sourceUrls(job: JobDefinition, env: Bindings): Record<string, string | undefined> {
-  const valueOf = (setting: keyof Bindings | FeedSetting) => (typeof setting === "string" ? (env[setting] as string | undefined) : setting.read(env));
-  return Object.fromEntries(job.sources.map((s) => [s.name, valueOf(s.setting) || s.defaultUrl]));
+  return Object.fromEntries(job.sources.map((s) => [s.name, s.setting.read(env) || s.defaultUrl]));
 }
 
 async function fetchFeed(job: JobDefinition, env: Bindings): Promise<Feed> {
@@ -87,7 +83,7 @@ async function fetchFeed(job: JobDefinition, env: Bindings): Promise<Feed> {
     const url = urls[source.name];
     if (!url) {
       if (source.optional) continue;
-      throw new FeedError(`no source configured: set ${settingName(source.setting)}`);
+      throw new FeedError(`no source configured: set ${source.setting.name}`);
     }
     let res: Response;
     try {
