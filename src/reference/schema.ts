@@ -116,7 +116,7 @@ export type PlatformRow = typeof platforms.$inferSelect;
 // The answers are the tables' own rows (drizzle-zod): a column added is a field documented; overrides add examples.
 const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
 /** A row's schema under its name in the document; drizzle-zod's types know nothing of `.openapi`. */
-const answerOf = (schema: { shape: z.ZodRawShape }, name: string) => z.object(schema.shape).openapi(name);
+const answerOf = <S extends z.ZodRawShape>(schema: { shape: S }, name: string) => z.object(schema.shape).openapi(name);
 
 export const countrySchema = answerOf(
   createSelectSchema(countries, {
