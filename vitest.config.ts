@@ -5,9 +5,9 @@ import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
-import { buildConsole } from "./scripts/lib/console-build";
-import { copyDocsAssets } from "./scripts/lib/docs-assets";
-import { buildTemplateEngine } from "./scripts/lib/template-engine";
+import { buildConsole } from "./scripts/build/lib/console-build";
+import { copyDocsAssets } from "./scripts/build/lib/docs-assets";
+import { buildTemplateEngine } from "./scripts/build/lib/template-engine";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
 function sharedData(file: string): string {
@@ -33,7 +33,10 @@ function themeFiles(dir: string): Record<string, string> {
 type QueueConsumer = NonNullable<Unstable_Config["queues"]["consumers"]>[number];
 
 const ISOLATED = [
+  // Refresh jobs rewrite the reference data.
   "test/scheduler/**/*.test.ts",
+  "test/tax/{eu-vat-job,corrections-kept,feed-jobs}.test.ts",
+  "test/reference/{hs-and-units-jobs,reference-job}.test.ts",
   "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery}.test.ts",
   "test/tax/seed-corrections.test.ts",
   "test/reference/shipped-catalogues.test.ts",
