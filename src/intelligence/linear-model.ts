@@ -3,7 +3,7 @@ import { STOP_WORDS, words } from "./text";
 
 /**
  * A binary logistic regression over hashed word and character n-grams, as trained by
- * `npm run train` (scripts/train-classifiers.ts). The trainer and the Worker share `textFeatures`,
+ * `npm run train` (scripts/model/train-classifiers.ts). The trainer and the Worker share `textFeatures`,
  * so that a text is seen the same way by both.
  */
 export interface LinearModel {

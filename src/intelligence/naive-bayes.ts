@@ -1,7 +1,7 @@
 import { stem, words } from "./text";
 import { shares } from "./scores";
 
-/** A multinomial naive Bayes model as trained by `npm run train` (scripts/train-classifiers.ts). */
+/** A multinomial naive Bayes model as trained by `npm run train` (scripts/model/train-classifiers.ts). */
 export interface NaiveBayesModel {
   labels: string[];
   /** Training documents per label: the priors. */

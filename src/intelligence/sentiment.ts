@@ -4,7 +4,7 @@ import sentimentModel from "./models/sentiment.json";
 import { words } from "./text";
 import { roundScore, topScore } from "./scores";
 
-/** The trained polarity model (scripts/lib/linear-model-recipes.ts) and the AFINN valences it reads as features. */
+/** The trained polarity model (scripts/model/lib/linear-model-recipes.ts) and the AFINN valences it reads as features. */
 export const SENTIMENT_MODEL = sentimentModel as LinearModel;
 export const VALENCES: Valences = english.labels;
 
