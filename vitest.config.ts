@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { unstable_readConfig, type Unstable_Config } from "wrangler";
-import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
@@ -20,7 +20,7 @@ function sharedData(file: string): string {
 /** A theme folder's text files, by their path inside it. */
 function themeFiles(dir: string): Record<string, string> {
   return Object.fromEntries(
-    (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+    readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => {
         const path = join(entry.parentPath, entry.name);

@@ -11,7 +11,9 @@ function literal(value: unknown): string {
     if (!Number.isFinite(value)) throw new Error(`cannot write ${value} as SQL`);
     return String(value);
   }
-  return `'${String(value).replaceAll("'", "''")}'`;
+  // Objects are JSON columns, as Drizzle writes them.
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /**

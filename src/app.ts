@@ -13,7 +13,7 @@ import { checkSettings, settingsSchemasOf } from "./platform/settings";
 /** 1 MiB: no JSON or form request of the interface comes near it; a group names its exceptions. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-function limitBody(maxSize: number) {
+function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize,
     onError: () => {
@@ -64,7 +64,8 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
 
   // Settings are checked (surface) before a site is served, as before any API answer.
   app.use("*", requestContext, securityHeaders, surface, siteDispatch);
-  app.use("*", (c, next) => bodyLimitOf(c.req.path)(c, next));
+  const bodyLimitOfPath: MiddlewareHandler<AppEnv> = (c, next) => bodyLimitOf(c.req.path)(c, next);
+  app.use("*", bodyLimitOfPath);
   const scopes = groups.flatMap((g) => g.scopes ?? []);
   declareScopeResources(scopes);
   app.use(
@@ -72,7 +73,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     accessPolicy(
       groups.flatMap((g) => g.access),
       {
-        credentials: Object.assign({}, ...groups.map((g) => g.credentials ?? {})),
+        credentials: Object.fromEntries(groups.flatMap((g) => Object.entries(g.credentials ?? {}))),
         hourlyLimits: Object.fromEntries(groups.flatMap((g) => Object.entries(g.hourlyLimits ?? {}))),
         scopes,
       },

@@ -1,4 +1,5 @@
 import type { Bindings } from "./platform/env";
+import type worker from "./worker";
 
 export { PurchaseFieldsService } from "./reference/purchase-fields-service";
 
@@ -7,7 +8,7 @@ export { PurchaseFieldsService } from "./reference/purchase-fields-service";
  * the service (Hono, zod, Drizzle, every group's routes) loads with the isolate's first event:
  * zod alone takes longer to evaluate than the startup budget of docs/benchmarks.md.
  */
-type Service = (typeof import("./worker"))["default"];
+type Service = typeof worker;
 
 let loading: Promise<Service> | undefined;
 

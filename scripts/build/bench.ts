@@ -208,7 +208,7 @@ async function webhookDelay(samples: number): Promise<Result> {
       headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" },
       body: pickupSubmission(),
     });
-    const taskId = ((await res.json()) as { data: { task_id: number } }).data.task_id;
+    const taskId = (await res.json<{ data: { task_id: number } }>()).data.task_id;
     while (!firstDelivery.has(taskId) && performance.now() - sent < 30_000) await new Promise((r) => setTimeout(r, 5));
     if (firstDelivery.has(taskId)) delays.push(firstDelivery.get(taskId)! - sent);
   }

@@ -15,15 +15,15 @@ const { values } = commandLine(USAGE, {
   },
 });
 if (!values.name) fail(USAGE);
-const slug = values.slug ?? slugFrom(values.name!);
+const slug = values.slug ?? slugFrom(values.name);
 if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) fail(`cannot make a slug of "${values.name}": give --slug`);
 
 ensureDevVars();
 const created = await withLocalBindings(async (env) => {
   const db = database(env);
-  const owner = await findOrCreateLocalUser(db, values.email!);
+  const owner = await findOrCreateLocalUser(db, values.email);
   step(`creating tenant "${values.name}" (${slug}) owned by ${values.email}${values.demo ? ", with the demo content" : ""}`);
-  return createDemoTenant(db, owner.id, { name: values.name!, slug, demo: values.demo! });
+  return createDemoTenant(db, owner.id, { name: values.name!, slug, demo: values.demo });
 });
 step(`created tenant ${created.tenantId} with site ${created.siteId} (${created.siteSlug}); the key is shown only now`);
 console.log(JSON.stringify(created));

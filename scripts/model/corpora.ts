@@ -285,10 +285,10 @@ function gumNerSentences(genres: string[]): Sentence[] {
 /** GoEmotions' emotions by sentiment, as its authors group them (Demszky et al. 2020); the ambiguous four are left out. */
 const GOEMOTIONS_SENTIMENT: Record<string, "positive" | "negative"> = Object.fromEntries([
   ...["admiration", "amusement", "approval", "caring", "desire", "excitement", "gratitude", "joy", "love", "optimism", "pride", "relief"].map(
-    (emotion) => [emotion, "positive"],
+    (emotion): [string, "positive"] => [emotion, "positive"],
   ),
   ...["anger", "annoyance", "disappointment", "disapproval", "disgust", "embarrassment", "fear", "grief", "nervousness", "remorse", "sadness"].map(
-    (emotion) => [emotion, "negative"],
+    (emotion): [string, "negative"] => [emotion, "negative"],
   ),
 ]);
 

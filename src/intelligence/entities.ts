@@ -217,7 +217,7 @@ async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Ent
   if (!names && !wanted.has("DATE")) return [];
   const found: Entity[] = [];
   for (const chunk of chunks(text)) {
-    const doc = nlp(text.slice(chunk.start, chunk.end)) as Document;
+    const doc = nlp<Document>(text.slice(chunk.start, chunk.end));
     if (wanted.has("DATE")) {
       // dates: false keeps compromise-dates from resolving each date, which only its value needs.
       for (const match of doc.dates().json({ offset: true, dates: false } as { offset: true }) as CompromiseMatch[]) {

@@ -93,6 +93,8 @@ export function sandboxApp(host: SandboxHost) {
     await next();
   });
   const body = async (c: SandboxContext) => ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
+  /** A body field as WeChat reads it: a string or a number as text, anything else as nothing. */
+  const textOf = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
   const authorizer = async (c: SandboxContext) => tokenOwner(host, c.req.query("access_token"), "authorizer");
   const component = async (c: SandboxContext) => tokenOwner(host, c.req.query("component_access_token") ?? c.req.query("access_token"), "component");
   const db = (c: SandboxContext) => database(c.env);
@@ -144,7 +146,7 @@ export function sandboxApp(host: SandboxHost) {
   app.post("/cgi-bin/component/api_query_auth", async (c) => {
     const owner = await component(c);
     if ("errcode" in owner) return c.json(owner);
-    const code = String((await body(c)).authorization_code ?? "");
+    const code = textOf((await body(c)).authorization_code);
     const [, appId, mac] = code.split("@@@");
     const expected = appId ? (await hmacSha256Hex(host.component.secret, appId)).slice(0, 16) : "";
     const app_ = appId ? await appOf(db(c), appId) : undefined;
@@ -164,7 +166,7 @@ export function sandboxApp(host: SandboxHost) {
     const owner = await component(c);
     if ("errcode" in owner) return c.json(owner);
     const b = await body(c);
-    const app_ = await appOf(db(c), String(b.authorizer_appid ?? ""));
+    const app_ = await appOf(db(c), textOf(b.authorizer_appid));
     // The refresh token rotates: an old one (a second refresher's) is refused, as WeChat does.
     if (!app_ || b.authorizer_refresh_token !== app_.refreshToken) return c.json(fail(61023, "refresh_token is invalid"));
     const next = `refreshtoken@@@${randomBase62(24)}`;
@@ -186,7 +188,7 @@ export function sandboxApp(host: SandboxHost) {
   app.post("/cgi-bin/wxverify/checkwxverifynickname", async (c) => {
     const owner = await authorizer(c);
     if ("errcode" in owner) return c.json(owner);
-    const name = String((await body(c)).nick_name ?? "");
+    const name = textOf((await body(c)).nick_name);
     if (!name) return c.json(fail(47001, "data format error"));
     const taken = TAKEN_NAMES.some((t) => t.toLowerCase() === name.toLowerCase());
     return c.json(ok({ hit_condition: taken, wording: taken ? "The name is a registered trademark: upload proof of the right to use it" : "" }));
@@ -223,7 +225,7 @@ export function sandboxApp(host: SandboxHost) {
   app.post("/cgi-bin/account/modifysignature", async (c) => {
     const owner = await authorizer(c);
     if ("errcode" in owner) return c.json(owner);
-    const signature = String((await body(c)).signature ?? "");
+    const signature = textOf((await body(c)).signature);
     if (signature.length > 120) return c.json(fail(53200, "signature too long"));
     await db(c).update(sandboxApps).set({ signature }).where(eq(sandboxApps.appId, owner.appId));
     return c.json(ok());
@@ -244,7 +246,7 @@ export function sandboxApp(host: SandboxHost) {
     }
     await db(c)
       .update(sandboxApps)
-      .set({ commit: { templateId: template.template_id, userVersion: String(b.user_version ?? template.user_version), extJson: b.ext_json } })
+      .set({ commit: { templateId: template.template_id, userVersion: textOf(b.user_version ?? template.user_version), extJson: b.ext_json } })
       .where(eq(sandboxApps.appId, owner.appId));
     return c.json(ok());
   });
@@ -312,7 +314,7 @@ export function sandboxApp(host: SandboxHost) {
   app.post("/wxa/bind_tester", async (c) => {
     const owner = await authorizer(c);
     if ("errcode" in owner) return c.json(owner);
-    const wechatId = String((await body(c)).wechatid ?? "");
+    const wechatId = textOf((await body(c)).wechatid);
     if (!TESTER_ID.test(wechatId)) return c.json(fail(86004, "invalid wechat id"));
     const d = db(c);
     const app_ = await appOf(d, owner.appId);

@@ -22,7 +22,10 @@ export interface CarrierAdapter {
 export const sandboxCarrier: CarrierAdapter = {
   async createPickupOrder(task) {
     const outcome = task.metaData?.sandbox_outcome ?? "accept";
-    if (outcome === "reject") throw new CarrierRejected(String(task.metaData?.sandbox_reason ?? "the sandbox carrier rejected the pickup"));
+    if (outcome === "reject") {
+      const reason = task.metaData?.sandbox_reason;
+      throw new CarrierRejected(typeof reason === "string" ? reason : "the sandbox carrier rejected the pickup");
+    }
     if (outcome === "timeout") throw new CarrierUnavailable("the sandbox carrier timed out");
     return { orderId: `SBX-${task.id}-${task.requestId}` };
   },

@@ -69,7 +69,7 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
   url.searchParams.sort();
   // The body's digest is a path segment: the Cache API drops a URL's fragment from its keys.
   const vary = spec.vary ? await digestHex(spec.vary) : "-";
-  return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${url.pathname}?${url.searchParams}`;
+  return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${url.pathname}?${url.searchParams.toString()}`;
 }
 
 function respond(c: Context<AppEnv>, answer: Answer, kind: AnswerKind, hit: boolean, extra: Record<string, string> = {}): Response {

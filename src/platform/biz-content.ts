@@ -7,7 +7,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 
 function parseBizContentValue(value: unknown): Record<string, unknown> {
   if (value === undefined || value === null || value === "") throw badRequest("bizContent is required");
-  let parsed = value;
+  let parsed: unknown = value;
   if (typeof value === "string") {
     try {
       parsed = JSON.parse(value);

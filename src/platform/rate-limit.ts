@@ -32,7 +32,7 @@ const parsedLimits = new WeakMap<RateLimits["perHour"], Map<string, RateLimits>>
 export function rateLimits(env: Pick<Bindings, "RATE_LIMITS">, declaredPerHour: RateLimits["perHour"]): RateLimits {
   const raw = env.RATE_LIMITS ?? "";
   let byText = parsedLimits.get(declaredPerHour);
-  if (!byText) parsedLimits.set(declaredPerHour, (byText = new Map()));
+  if (!byText) parsedLimits.set(declaredPerHour, (byText = new Map<string, RateLimits>()));
   let limits = byText.get(raw);
   if (!limits) {
     const override = raw ? rateLimitsOverrideSchema.parse(JSON.parse(raw)) : {};

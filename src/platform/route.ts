@@ -128,7 +128,7 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
       async (c) => {
         const guarded = spec.guard ? await spec.guard.check(c) : undefined;
         // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
-        const answer = await spec.handle(c as unknown as RouteContext<P, Q>, guarded as G);
+        const answer = await spec.handle(c, guarded as G);
         return answer instanceof Prebuilt ? answer.response : c.json(envelope.wrap(answer), status);
       },
       spec.invalid === undefined ? undefined : invalidAnswers(spec.invalid),

@@ -65,7 +65,8 @@ export const platformSettings = z.object({
  */
 function fetchedFromProblem(env: Bindings, schema: z.ZodObject): { name: string; problem: string } | undefined {
   if (env.ENVIRONMENT !== "production") return undefined;
-  for (const [name, field] of Object.entries(schema.shape)) {
+  const fields: z.ZodRawShape = schema.shape;
+  for (const [name, field] of Object.entries(fields)) {
     const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
     const value = (env as unknown as Record<string, unknown>)[name];
     if (!fetchedFrom.has(inner) || typeof value !== "string" || value === "") continue;
@@ -89,7 +90,7 @@ const parsed = new WeakMap<object, Map<z.ZodObject, unknown>>();
 
 function parsesOf(env: Bindings): Map<z.ZodObject, unknown> {
   let bySchema = parsed.get(env);
-  if (!bySchema) parsed.set(env, (bySchema = new Map()));
+  if (!bySchema) parsed.set(env, (bySchema = new Map<z.ZodObject, unknown>()));
   return bySchema;
 }
 

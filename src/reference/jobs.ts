@@ -77,9 +77,9 @@ export function hsRowsFromCsv(codesCsv: string, sectionsCsv?: string): HsRow[] {
       code: row.hscode!,
       version: HS_EDITION,
       description: row.description,
-      parent: row.parent === "TOTAL" ? row.section! : row.parent!,
+      parent: row.parent === "TOTAL" ? row.section : row.parent!,
       level,
-      section: row.section!,
+      section: row.section,
     });
   }
   const chapters = incoming.filter((r) => r.level === 2).length;

@@ -81,7 +81,7 @@ export const oecdJob: JobDefinition = {
   ],
   async plan(db, feed, now) {
     const rows = parseCsv(feed.bodies.rates ?? "");
-    if (rows.length === 0 || !("REF_AREA" in rows[0]!) || !("TIME_PERIOD" in rows[0]!) || !("OBS_VALUE" in rows[0]!)) {
+    if (rows.length === 0 || !("REF_AREA" in rows[0]!) || !("TIME_PERIOD" in rows[0]) || !("OBS_VALUE" in rows[0])) {
       throw new FeedError("the OECD feed is malformed: it needs the columns REF_AREA, TIME_PERIOD and OBS_VALUE");
     }
     const alpha2 = await countriesByIso3(db);

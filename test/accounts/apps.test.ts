@@ -12,7 +12,7 @@ describe("API1, API5 · apps for the pickup API", () => {
     const token = await jwt();
     const res = await accountJson("POST", "/api/apps", token, { name: "warehouse", hot_api_key: "carrier-key-123" });
     expect(res.status).toBe(201);
-    const app = (await res.json()) as { id: number; app_token: string; webhook_secret: string; masked_token: string; has_hot_api_key: boolean };
+    const app = await res.json<{ id: number; app_token: string; webhook_secret: string; masked_token: string; has_hot_api_key: boolean }>();
     expect(app.app_token).toMatch(/^svc_at_[0-9A-Za-z]{40}$/);
     expect(app.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(app.has_hot_api_key).toBe(true);
@@ -20,7 +20,7 @@ describe("API1, API5 · apps for the pickup API", () => {
     const row = JSON.stringify(await env.DB.prepare("SELECT * FROM apps WHERE id = ?").bind(app.id).first());
     for (const secret of [app.app_token, app.webhook_secret, "carrier-key-123"]) expect(row).not.toContain(secret);
 
-    const list = (await (await accountJson("GET", "/api/apps", token)).json()) as { data: { masked_token: string }[]; total: number };
+    const list = await (await accountJson("GET", "/api/apps", token)).json<{ data: { masked_token: string }[]; total: number }>();
     expect(list.total).toBe(1);
     expect(list.data[0]!.masked_token).toBe(app.masked_token);
     expect(JSON.stringify(list)).not.toContain(app.app_token);
@@ -33,10 +33,10 @@ describe("API1, API5 · apps for the pickup API", () => {
 
   it("revokes an app, and hides other users' apps", async () => {
     const [mine, theirs] = await Promise.all([jwt(), jwt()]);
-    const app = (await (await accountJson("POST", "/api/apps", theirs, { name: "x" })).json()) as { id: number };
+    const app = await (await accountJson("POST", "/api/apps", theirs, { name: "x" })).json<{ id: number }>();
     expect((await accountJson("DELETE", `/api/apps/${app.id}`, mine)).status).toBe(404);
     expect(await (await accountJson("DELETE", `/api/apps/${app.id}`, theirs)).json()).toEqual({ success: true, message: "App revoked" });
-    const list = (await (await accountJson("GET", "/api/apps", theirs)).json()) as { data: { is_active: boolean }[] };
+    const list = await (await accountJson("GET", "/api/apps", theirs)).json<{ data: { is_active: boolean }[] }>();
     expect(list.data[0]!.is_active).toBe(false);
   });
 

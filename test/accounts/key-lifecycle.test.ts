@@ -25,7 +25,7 @@ async function session() {
 
 async function createKey(jwt: string, body: Record<string, unknown> = { name: "ci" }) {
   const res = await accountJson("POST", "/api/tokens", jwt, body);
-  return { res, key: (await res.clone().json()) as Created };
+  return { res, key: await res.clone().json<Created>() };
 }
 
 describe("A4–A7 key lifecycle", () => {
@@ -40,7 +40,7 @@ describe("A4–A7 key lifecycle", () => {
 
     expect((await getWithSecret(STANDARD_DE, key)).status).toBe(200);
 
-    const list = (await (await accountJson("GET", "/api/tokens", jwt)).json()) as { data: Record<string, unknown>[]; total: number };
+    const list = await (await accountJson("GET", "/api/tokens", jwt)).json<{ data: Record<string, unknown>[]; total: number }>();
     expect(list.total).toBe(1);
     expect(list.data[0]).toEqual({
       id: key.id,
@@ -110,7 +110,7 @@ describe("A4–A7 key lifecycle", () => {
     const { jwt } = await session();
     const res = await accountJson("POST", "/api/tokens", jwt, body);
     expect(res.status).toBe(422);
-    const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
+    const { detail } = await res.json<{ detail: { loc: string[]; msg: string }[] }>();
     expect(detail[0]!.loc).toEqual(loc);
     expect(detail[0]!.msg).toEqual(expect.any(String));
   });
@@ -173,7 +173,7 @@ describe("API6 · how many keys a user may hold", () => {
     for (let i = 0; i < 5; i++) {
       const res = await accountJson("POST", "/api/tokens", session, { name: `key ${i}` });
       expect(res.status).toBe(201);
-      ids.push(((await res.json()) as Created).id);
+      ids.push((await res.json<Created>()).id);
     }
     const refused = await accountJson("POST", "/api/tokens", session, { name: "one too many" });
     expect(refused.status).toBe(409);

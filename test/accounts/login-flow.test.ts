@@ -170,7 +170,7 @@ describe("A2 failures change no user row", () => {
     ["an invalid email", { email: "not-an-email" }],
     ["no username", { preferred_username: undefined, name: undefined }],
   ])("when the profile has %s", async (_, overrides) => {
-    const provider = fakeIdentityProvider({ ...profile(), ...overrides } as ReturnType<typeof profile>);
+    const provider = fakeIdentityProvider({ ...profile(), ...overrides });
     const before = await userCount();
     await expectDetail(await completeLogin(await beginLogin(provider)), 502, "The identity provider returned an incomplete profile");
     expect(await userCount()).toBe(before);
@@ -202,7 +202,7 @@ describe("OIDC discovery", () => {
       userinfo: "https://sso.example/userinfo",
       endSession: "https://sso.example/logout",
     });
-    expect(String(spy.mock.calls[0]![0])).toBe("https://sso.example/.well-known/openid-configuration");
+    expect(spy.mock.calls[0]![0]).toBe("https://sso.example/.well-known/openid-configuration");
   });
 
   it("treats a broken openid-configuration as the provider being unavailable", async () => {

@@ -25,7 +25,7 @@ describe("refresh tokens", () => {
     const { refresh } = await login();
     const res = await refreshWithBody(refresh);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { access_token: string; refresh_token: string; token_type: string; expires_in: number };
+    const body = await res.json<{ access_token: string; refresh_token: string; token_type: string; expires_in: number }>();
     expect(body).toMatchObject({ token_type: "bearer", expires_in: 86_400 });
     expect(body.refresh_token).not.toBe(refresh);
     expect(cookieValue(res, "gw_refresh")).toBe(body.refresh_token);
@@ -40,7 +40,7 @@ describe("refresh tokens", () => {
 
   it("revoke the whole family when a used one comes back", async () => {
     const { refresh } = await login();
-    const rotated = ((await (await refreshWithBody(refresh)).json()) as { refresh_token: string }).refresh_token;
+    const rotated = (await (await refreshWithBody(refresh)).json<{ refresh_token: string }>()).refresh_token;
     const replay = await refreshWithBody(refresh);
     expect(replay.status).toBe(401);
     expect(await replay.json()).toEqual({ detail: "Invalid authentication credentials" });
@@ -51,7 +51,7 @@ describe("refresh tokens", () => {
     const { refresh } = await login();
     const results = await Promise.all([refreshWithBody(refresh), refreshWithBody(refresh)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
-    const winner = (await results.find((r) => r.status === 200)!.json()) as { refresh_token: string };
+    const winner = await results.find((r) => r.status === 200)!.json<{ refresh_token: string }>();
     expect((await refreshWithBody(winner.refresh_token)).status).toBe(401);
   });
 
@@ -74,7 +74,7 @@ describe("refresh tokens", () => {
 
   it("stop when the user is deactivated", async () => {
     const { refresh, access } = await login();
-    const me = (await (await call("/api/users/me", { headers: bearer(access) })).json()) as { id: number };
+    const me = await (await call("/api/users/me", { headers: bearer(access) })).json<{ id: number }>();
     await env.DB.prepare("UPDATE users SET is_active = 0 WHERE id = ?").bind(me.id).run();
     expect((await refreshWithBody(refresh)).status).toBe(401);
   });
@@ -85,7 +85,7 @@ describe("A3 logout", () => {
     const { refresh, access } = await login();
     const res = await call("/auth/logout", { method: "POST", headers: bearer(access) });
     expect(res.status).toBe(200);
-    const { logout_url } = (await res.json()) as { logout_url: string };
+    const { logout_url } = await res.json<{ logout_url: string }>();
     expect(logout_url).toBe("https://idp.test/api/logout?post_logout_redirect_uri=https%3A%2F%2Fapp.test");
     expect(res.headers.getSetCookie().some((c) => c.startsWith("gw_refresh=;"))).toBe(true);
     expect((await refreshWithBody(refresh)).status).toBe(401);

@@ -89,7 +89,7 @@ describe("A10 update a user", () => {
     const { user, jwt } = await as();
     const res = await accountJson("PUT", `/api/users/${user.id}`, jwt, body);
     expect(res.status).toBe(422);
-    const { detail } = (await res.json()) as { detail: { loc: string[] }[] };
+    const { detail } = await res.json<{ detail: { loc: string[] }[] }>();
     if (field) expect(detail[0]!.loc).toEqual(["body", field]);
     expect((await userRow(user.id))?.role).toBe("user");
   });

@@ -232,7 +232,7 @@ describe("the admin console, in a browser", () => {
     const id = viewer.url().split("/").pop();
     const status = await viewer.evaluate(
       async ({ tenantId, id }) => {
-        const session = await (await fetch("/admin/api/session")).json();
+        const session = await (await fetch("/admin/api/session")).json<{ data: { csrfToken: string } }>();
         const res = await fetch(`/admin/api/tenants/${tenantId}/contents/${id}/unpublish`, {
           method: "POST",
           headers: { "X-CSRF-Token": session.data.csrfToken },
@@ -251,9 +251,9 @@ describe("the admin console, in a browser", () => {
     await small.goto(`${gateway.base}/admin/#token=${gateway.ownerToken}`);
     await expect.poll(() => heading(small).textContent()).toBe("Dashboard");
     await expect.poll(() => small.locator(".card").count()).toBe(4);
-    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await small.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
     expect(overflow).toBeLessThanOrEqual(0);
-    const background = await small.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = await small.evaluate<string>("getComputedStyle(document.body).backgroundColor");
     expect(background).toBe("rgb(21, 24, 28)");
     await shot(small, "console-phone-dark");
     await phone.close();

@@ -16,7 +16,7 @@ async function withSettings(request: Request, settings: Record<string, string>) 
   const ctx = createExecutionContext();
   const response = await worker.fetch(request, { ...env, ...settings }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as Envelope<unknown> };
+  return { status: response.status, body: await response.json<Envelope<unknown>>() };
 }
 
 const newTenant = (session: string, settings: Record<string, string> = {}) =>
@@ -106,7 +106,7 @@ describe("API4 · operator-paid budgets count per owning account, not only per t
   it("records the creator as the tenant's owning account", async () => {
     const user = await createUser();
     const created = await admin("POST", "/tenants", await sessionFor(user), { name: "Owned", slug: `owned-${user.id}` });
-    const { data } = (await created.json()) as Envelope<{ id: number }>;
+    const { data } = await created.json<Envelope<{ id: number }>>();
     const row = await env.DB.prepare("SELECT owner_id FROM tenants WHERE id = ?").bind(data.id).first<{ owner_id: number }>();
     expect(row!.owner_id).toBe(user.id);
   });

@@ -9,7 +9,7 @@ type Envelope<T> = { success: boolean; data: T; error?: { code: string; message:
 
 async function send<T = Record<string, unknown>>(method: string, path: string, session: string, body?: unknown) {
   const res = await admin(method, path, session, body);
-  return { status: res.status, body: (await res.json()) as Envelope<T>, headers: res.headers };
+  return { status: res.status, body: await res.json<Envelope<T>>(), headers: res.headers };
 }
 
 let tenant: TestTenant;
@@ -29,7 +29,7 @@ describe("tenants and sites", () => {
 
   it("answers 409 for a taken site slug and 400 naming a bad field", async () => {
     const path = `/tenants/${tenant.tenantId}/sites`;
-    const first = await send("POST", path, tenant.session, { name: "Blog", slug: `blog-${tenant.tenantId}` });
+    const first = await send<{ id: number }>("POST", path, tenant.session, { name: "Blog", slug: `blog-${tenant.tenantId}` });
     expect(first.status).toBe(201);
     const again = await send("POST", path, tenant.session, { name: "Blog again", slug: `blog-${tenant.tenantId}` });
     expect(again.status).toBe(409);

@@ -17,7 +17,7 @@ async function skill<T>(path: string, token: string, body: unknown, settings: Re
   });
   const response = await worker.fetch(request, { ...env, ...settings }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as Envelope<T> };
+  return { status: response.status, body: await response.json<Envelope<T>>() };
 }
 
 /** An OpenAI-compatible endpoint that writes the same short article, or fails with `status`. */
@@ -26,7 +26,7 @@ function fakeLanguageModel(status = 200) {
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (url !== `${LLM}/chat/completions`) return new Response("unexpected", { status: 500 });
-    const body = JSON.parse(String(init?.body)) as { messages: { content: string }[] };
+    const body = JSON.parse(init?.body as string) as { messages: { content: string }[] };
     prompts.push(body.messages.at(-1)!.content);
     if (status !== 200) return new Response("overloaded", { status });
     return Response.json({
@@ -81,7 +81,7 @@ describe("C5 generate an article", () => {
     expect(body.data.bodyMarkdown).not.toContain("# Night trains are back");
     expect(prompts[0]).toBe("Write a news article in English of about 300 words about: night trains");
     const stored = await admin("GET", `/tenants/${tenant.tenantId}/contents/${body.data.contentId}`, tenant.session);
-    expect(((await stored.json()) as Envelope<{ status: string; bodyHtml: string }>).data).toMatchObject({
+    expect((await stored.json<Envelope<{ status: string; bodyHtml: string }>>()).data).toMatchObject({
       status: "draft",
       bodyHtml: expect.stringContaining("<h2>Timetable</h2>"),
     });
@@ -166,7 +166,7 @@ describe("C7 translate", () => {
   it("translates paragraph by paragraph with the configured provider", async () => {
     const calls: { q: string[]; source: string; target: string }[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
-      const body = JSON.parse(String(init?.body)) as { q: string[]; source: string; target: string };
+      const body = JSON.parse(init?.body as string) as { q: string[]; source: string; target: string };
       calls.push(body);
       return Response.json({ translatedText: body.q.map((q) => `[de] ${q}`) });
     });

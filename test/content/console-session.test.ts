@@ -6,7 +6,7 @@ import { call } from "../helpers/requests";
 async function startSession(jwt: string) {
   const res = await call("/admin/api/session", { method: "POST", headers: { Authorization: `Bearer ${jwt}` } });
   const cookie = res.headers.get("Set-Cookie")!;
-  const { data } = (await res.json()) as { data: { csrfToken: string } };
+  const { data } = await res.json<{ data: { csrfToken: string } }>();
   return { res, cookie, value: /gw_console=([^;]+)/.exec(cookie)![1]!, csrfToken: data.csrfToken };
 }
 
@@ -28,7 +28,7 @@ describe("the console's cookie session", () => {
     const session = await startSession(await sessionFor(user));
     const tenants = await call("/admin/api/tenants", withCookie(session.value));
     expect(tenants.status).toBe(200);
-    const again = (await (await call("/admin/api/session", withCookie(session.value))).json()) as { data: { userId: number; csrfToken: string } };
+    const again = await (await call("/admin/api/session", withCookie(session.value))).json<{ data: { userId: number; csrfToken: string } }>();
     expect(again.data).toEqual({ userId: user.id, csrfToken: session.csrfToken });
   });
 

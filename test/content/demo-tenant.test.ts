@@ -13,19 +13,25 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
       .replace(/[^a-z0-9]+/g, "-")}`;
     const demo = await createDemoTenant(database(env), owner.id, { name: "Demo", slug, demo: true });
     expect(demo).toMatchObject({ siteSlug: slug, token: expect.stringMatching(/^svc_tk_/) });
-    const list = (await (await headless(`/api/mcp/contents?siteId=${demo.siteId}&size=100`, demo.token)).json()) as {
+    const list = await (
+      await headless(`/api/mcp/contents?siteId=${demo.siteId}&size=100`, demo.token)
+    ).json<{
       data: { total: number; items: { language: string }[] };
-    };
+    }>();
     expect(list.data.total).toBe(12);
     expect(new Set(list.data.items.map((i) => i.language))).toEqual(new Set(["en", "de"]));
-    const tree = (await (await headless(`/api/mcp/categories/tree?siteId=${demo.siteId}`, demo.token)).json()) as {
+    const tree = await (
+      await headless(`/api/mcp/categories/tree?siteId=${demo.siteId}`, demo.token)
+    ).json<{
       data: { slug: string; children: { slug: string }[] }[];
-    };
+    }>();
     expect(tree.data.map((c) => c.slug)).toEqual(["city", "culture", "sport"]);
     expect(tree.data[2]!.children.map((c) => c.slug)).toEqual(["football"]);
-    const info = (await (await headless(`/api/mcp/site/info?siteId=${demo.siteId}`, demo.token)).json()) as {
+    const info = await (
+      await headless(`/api/mcp/site/info?siteId=${demo.siteId}`, demo.token)
+    ).json<{
       data: { menus: { code: string; items: unknown[] }[] };
-    };
+    }>();
     expect(info.data.menus).toEqual([{ code: "main", items: expect.arrayContaining([{ label: "About", link: { url: "/about" } }]) }]);
     const { results } = await env.DB.prepare("SELECT type, name FROM content_tags WHERE site_id = ? ORDER BY name").bind(demo.siteId).all();
     expect(results).toEqual([
@@ -42,7 +48,7 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")}`;
     const plain = await createDemoTenant(database(env), owner.id, { name: "Empty", slug, demo: false });
-    const list = (await (await headless(`/api/mcp/contents?siteId=${plain.siteId}`, plain.token)).json()) as { data: { total: number } };
+    const list = await (await headless(`/api/mcp/contents?siteId=${plain.siteId}`, plain.token)).json<{ data: { total: number } }>();
     expect(list.data.total).toBe(0);
   });
 });

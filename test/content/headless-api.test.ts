@@ -11,7 +11,7 @@ type Page = { items: Item[]; total: number; page: number; size: number };
 
 async function read<T>(path: string, token: string, headers: Record<string, string> = {}) {
   const res = await headless(path, token, headers);
-  const body = res.status === 304 ? null : ((await res.json()) as { success: boolean; data: T; error?: { code: string; message: string } });
+  const body = res.status === 304 ? null : await res.json<{ success: boolean; data: T; error?: { code: string; message: string } }>();
   return { res, body };
 }
 
@@ -219,12 +219,12 @@ describe("C1-C4 caching", () => {
       slug: "breaking",
       language: "en",
     });
-    const { data } = (await created.json()) as { data: { id: number } };
+    const { data } = await created.json<{ data: { id: number } }>();
     expect((await admin("POST", `/tenants/${fresh.tenantId}/contents/${data.id}/publish`, fresh.session, {})).status).toBe(200);
     const after = await headless(path, fresh.token, { "If-None-Match": etag });
     expect(after.status).toBe(200);
     expect(after.headers.get("X-Cache")).toBe("MISS");
-    expect(((await after.json()) as { data: Page }).data.items.map((i) => i.id)).toEqual([data.id]);
+    expect((await after.json<{ data: Page }>()).data.items.map((i) => i.id)).toEqual([data.id]);
   });
 });
 

@@ -17,12 +17,12 @@ async function uploadImage(tenant: TestTenant, siteId = tenant.siteId): Promise<
     body: PNG,
   });
   expect(res.status).toBe(201);
-  return ((await res.json()) as Envelope<{ id: number }>).data.id;
+  return (await res.json<Envelope<{ id: number }>>()).data.id;
 }
 
 async function send<T = Record<string, unknown>>(tenant: TestTenant, method: string, path: string, body?: unknown) {
   const res = await admin(method, `/tenants/${tenant.tenantId}${path}`, tenant.session, body);
-  return { status: res.status, body: (await res.json()) as Envelope<T> };
+  return { status: res.status, body: await res.json<Envelope<T>>() };
 }
 
 let mine: TestTenant;
@@ -102,9 +102,13 @@ describe("API1 · contents: a PATCH makes the same translationOf checks as a POS
       expect(body.error!.message).toBe(message);
     }
     // A key bound to the site does not see the other tenant's title through C2's translations.
-    const detail = (await (await call(`/api/mcp/contents/${own}`, { headers: { "X-API-Key": mine.token } })).json()) as Envelope<{
-      translations: { title: string }[];
-    }>;
+    const detail = await (
+      await call(`/api/mcp/contents/${own}`, { headers: { "X-API-Key": mine.token } })
+    ).json<
+      Envelope<{
+        translations: { title: string }[];
+      }>
+    >();
     expect(JSON.stringify(detail.data)).not.toContain("Their story");
   });
 

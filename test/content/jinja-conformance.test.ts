@@ -9,14 +9,14 @@ import context from "./jinja-conformance/context.json";
 
 const strip = (path: string) => path.split("/").at(-1)!;
 const templates = Object.fromEntries(
-  Object.entries(
-    import.meta.glob("./jinja-conformance/templates/*.j2", { query: "?raw", import: "default", eager: true }) as Record<string, string>,
-  ).map(([path, source]) => [strip(path), source]),
+  Object.entries(import.meta.glob<string>("./jinja-conformance/templates/*.j2", { query: "?raw", import: "default", eager: true })).map(
+    ([path, source]) => [strip(path), source],
+  ),
 );
 const expected = Object.fromEntries(
-  Object.entries(
-    import.meta.glob("./jinja-conformance/expected/*.out", { query: "?raw", import: "default", eager: true }) as Record<string, string>,
-  ).map(([path, text]) => [strip(path).replace(/\.out$/, ""), text]),
+  Object.entries(import.meta.glob<string>("./jinja-conformance/expected/*.out", { query: "?raw", import: "default", eager: true })).map(
+    ([path, text]) => [strip(path).replace(/\.out$/, ""), text],
+  ),
 );
 
 describe("Jinja2 conformance of the template engine", () => {

@@ -17,12 +17,12 @@ async function upload(bytes: Uint8Array, contentType: string, session = tenant.s
     headers: { Authorization: `Bearer ${session}`, "Content-Type": contentType },
     body: bytes,
   });
-  return { status: res.status, body: (await res.json()) as Envelope<{ id: number; url: string; key: string; size: number; contentType: string }> };
+  return { status: res.status, body: await res.json<Envelope<{ id: number; url: string; key: string; size: number; contentType: string }>>() };
 }
 
 async function send<T = Record<string, unknown>>(method: string, path: string, body?: unknown, session = tenant.session) {
   const res = await admin(method, `/tenants/${tenant.tenantId}${path}`, session, body);
-  return { status: res.status, body: (await res.json()) as Envelope<T> };
+  return { status: res.status, body: await res.json<Envelope<T>>() };
 }
 
 describe("media", () => {

@@ -5,7 +5,7 @@ import { createUser, sessionFor } from "../helpers/accounts";
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
 const send = async <T = unknown>(tenant: TestTenant, method: string, path: string, session: string, body?: unknown) => {
   const res = await admin(method, `/tenants/${tenant.tenantId}${path}`, session, body);
-  return { status: res.status, body: (await res.json()) as Envelope<T> };
+  return { status: res.status, body: await res.json<Envelope<T>>() };
 };
 const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
 

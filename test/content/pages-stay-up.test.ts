@@ -58,9 +58,7 @@ describe("API8 · tenant pages: a stale content tag never takes the site down", 
     await putContentTag(db, scope, { siteId: tenant.siteId, type: "taxonomy", name: "sections", definition: { categories: [kept.id] } });
     const res = await admin("DELETE", `/tenants/${tenant.tenantId}/categories/${kept.id}`, tenant.session);
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
-      "The content tags sections name the category; change them first",
-    );
+    expect((await res.json<{ error: { message: string } }>()).error.message).toBe("The content tags sections name the category; change them first");
   });
 });
 
@@ -81,7 +79,7 @@ describe("API8 · admin answers: links only to http(s) and the site's paths, not
         [field]: bad,
       });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      expect((await res.json<{ error: { message: string } }>()).error.message).toContain(
         "must be an http(s) URL or a path of the site starting with /",
       );
     }

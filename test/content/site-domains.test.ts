@@ -28,11 +28,11 @@ afterEach(() => vi.restoreAllMocks());
 
 const patchSite = async (tenant: TestTenant, body: unknown) => {
   const res = await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, body);
-  return { status: res.status, body: (await res.json()) as SiteBody };
+  return { status: res.status, body: await res.json<SiteBody>() };
 };
 const verify = async (tenant: TestTenant, host: string) => {
   const res = await admin("POST", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}/domains/verify`, tenant.session, { host });
-  return { status: res.status, body: (await res.json()) as { success: boolean; data: DomainView; error?: { message: string } } };
+  return { status: res.status, body: await res.json<{ success: boolean; data: DomainView; error?: { message: string } }>() };
 };
 const byHost = (host: string, path = "/") => SELF.fetch(`https://${host}${path}`);
 /** Claims a host for a tenant's site and proves it with the TXT record the claim asks for. */
@@ -93,7 +93,7 @@ describe("API1 · host names: a claimed host routes only once proved", () => {
     const res = await byHost(host);
     expect(res.headers.get("Content-Type")).toContain("application/json");
     expect(
-      (await headless(`/api/mcp/site/info?siteId=${owner.siteId}`, owner.token).then((r) => r.json())) as { data: { domain: string | null } },
+      await headless(`/api/mcp/site/info?siteId=${owner.siteId}`, owner.token).then((r) => r.json<{ data: { domain: string | null } }>()),
     ).toMatchObject({ data: { domain: null } });
   });
 
@@ -115,7 +115,7 @@ describe("API1 · host names: a claimed host routes only once proved", () => {
     const page = await byHost(host, "/harbour-reopens");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Harbour reopens");
-    const info = (await (await headless(`/api/mcp/site/info?siteId=${owner.siteId}`, owner.token)).json()) as { data: { domain: string } };
+    const info = await (await headless(`/api/mcp/site/info?siteId=${owner.siteId}`, owner.token)).json<{ data: { domain: string } }>();
     expect(info.data.domain).toBe(host);
   });
 

@@ -112,14 +112,14 @@ describe("tenant sites by host", () => {
     expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("MISS");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("HIT");
-    const created = (await (
+    const created = await (
       await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, {
         siteId: fresh.siteId,
         title: "Fresh",
         slug: "fresh",
         language: "en",
       })
-    ).json()) as { data: { id: number } };
+    ).json<{ data: { id: number } }>();
     await admin("POST", `/tenants/${fresh.tenantId}/contents/${created.data.id}/publish`, fresh.session, {});
     const after = await sitePage(site!.slug);
     expect(after.headers.get("X-Cache")).toBe("MISS");
@@ -343,7 +343,7 @@ describe("ads on tenant sites", () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
     await installDefaultTheme(site.siteId);
-    const created = (await (
+    const created = await (
       await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, {
         siteId: site.siteId,
         kind: "html",
@@ -352,7 +352,7 @@ describe("ads on tenant sites", () => {
         link: "https://shop.example/",
         startsAt: "2026-01-01T00:00:00Z",
       })
-    ).json()) as { data: { id: number } };
+    ).json<{ data: { id: number } }>();
     const html = await htmlOf(await sitePage(row!.slug));
     expect(html).toContain('<iframe sandbox="" title="Advertisement" srcdoc="&lt;b&gt;Sale&lt;');
     expect(html).not.toContain("<script>alert(1)</script>");

@@ -26,7 +26,7 @@ async function upload(zip: Uint8Array, name = "fresh", session = tenant.session,
     headers: { Authorization: `Bearer ${session}`, "Content-Type": contentType },
     body: zip,
   });
-  return { status: res.status, body: (await res.json()) as Envelope<{ name: string; files: number; previewUrl: string }> };
+  return { status: res.status, body: await res.json<Envelope<{ name: string; files: number; previewUrl: string }>>() };
 }
 
 const text = async (res: Response) => (await res.text()).replaceAll("&#x2f;", "/");
@@ -38,9 +38,9 @@ describe("theme upload, preview and activation", () => {
     expect(stored.status).toBe(201);
     expect(stored.body.data).toMatchObject({ name: "fresh", files: Object.keys(env.TEST_DEFAULT_THEME).length });
 
-    const listed = (await (
+    const listed = await (
       await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, { headers: { Authorization: `Bearer ${tenant.session}` } })
-    ).json()) as Envelope<{ active: string; previous: string | null; themes: string[] }>;
+    ).json<Envelope<{ active: string; previous: string | null; themes: string[] }>>();
     expect(listed.data).toEqual({ active: "default", previous: null, themes: ["default", "fresh"] });
 
     const preview = await sitePage(slug, stored.body.data.previewUrl);
@@ -60,11 +60,11 @@ describe("theme upload, preview and activation", () => {
     // The theme before the last activation: what the console's "roll back" activates.
     const themes = async () =>
       (
-        (await (
+        await (
           await call(`/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes`, {
             headers: { Authorization: `Bearer ${tenant.session}` },
           })
-        ).json()) as Envelope<{ active: string; previous: string | null }>
+        ).json<Envelope<{ active: string; previous: string | null }>>()
       ).data;
     expect(await themes()).toMatchObject({ active: "fresh", previous: "default" });
     expect((await activate("fresh")).status).toBe(200);
@@ -95,7 +95,7 @@ describe("theme upload, preview and activation", () => {
     ],
     ["a template that does not parse", { "templates/index.html.j2": "{% if %}" }, "a template does not parse"],
   ])("refuses %s", async (_what, changes, message) => {
-    const { status, body } = await upload(themeZip(changes as Record<string, string>), "bad");
+    const { status, body } = await upload(themeZip(changes), "bad");
     expect(status).toBe(400);
     expect(body.error!.message).toContain(`theme: ${message}`);
     expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/bad/` })).objects).toEqual([]);

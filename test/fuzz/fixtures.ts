@@ -79,7 +79,7 @@ const defaultThemeZip = () =>
 
 async function expectCreated<T>(what: string, response: Promise<Response>): Promise<T> {
   const res = await response;
-  const body = (await res.json()) as { data: T };
+  const body = await res.json<{ data: T }>();
   if (res.status >= 300) throw new Error(`the fuzz fixture could not create ${what}: ${res.status} ${JSON.stringify(body)}`);
   return body.data;
 }
@@ -97,7 +97,7 @@ function ownerCall(tenant: TestTenant, method: string, path: string, body?: unkn
 /** A console session started the way the console starts one: the cookie, and the token for writes. */
 async function consoleSession(jwt: string): Promise<Credential> {
   const res = await call("/admin/api/session", { method: "POST", headers: { Authorization: `Bearer ${jwt}` } });
-  const body = (await res.json()) as { data: { csrfToken: string } };
+  const body = await res.json<{ data: { csrfToken: string } }>();
   const cookie = cookieValue(res, "gw_console");
   if (res.status !== 200 || !cookie) throw new Error(`POST /admin/api/session answered ${res.status} without a gw_console cookie`);
   return { scheme: "ConsoleSession", headers: { Cookie: `gw_console=${cookie}` }, writes: { "X-CSRF-Token": body.data.csrfToken } };

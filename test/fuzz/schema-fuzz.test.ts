@@ -211,7 +211,7 @@ function buildCase(
   for (const p of parameters.filter((p) => p.in === "query"))
     if (p.required || p === hostile || p.name in known || rnd.next() < 0.5) query.set(p.name, paramValue(p));
   const headers: Record<string, string> = { ...credential?.headers, ...(SAFE_METHODS.has(method) ? {} : credential?.writes) };
-  const url = query.size ? `${path}?${query}` : path;
+  const url = query.size ? `${path}?${query.toString()}` : path;
   const media = operation.requestBody ? Object.keys(operation.requestBody.content)[0]! : undefined;
   if (!media) return { mutation, path: url, init: { method: method.toUpperCase(), headers } };
 
@@ -280,7 +280,7 @@ beforeAll(async () => {
   // Carriers, feeds, identity provider and webhook receivers are outside: all answer from here.
   fakeNetwork();
   serveAssets();
-  doc = (await (await call("/openapi.json")).json()) as Document;
+  doc = await (await call("/openapi.json")).json<Document>();
   // The first request loads the whole Worker, which on a busy CI machine can take more than 10 s.
 }, 60_000);
 

@@ -110,7 +110,7 @@ export async function beginLogin(provider: FakeProvider): Promise<LoginStart> {
 
 export function completeLogin(start: LoginStart, query: Record<string, string> = {}, cookie = start.cookie) {
   const params = new URLSearchParams({ code: "good-code", state: start.state, ...query });
-  return call(`/auth/callback?${params}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+  return call(`/auth/callback?${params.toString()}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 }
 
 export function cookieValue(res: Response, name: string): string | undefined {

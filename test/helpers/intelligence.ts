@@ -19,5 +19,5 @@ export async function callAi<T = Record<string, unknown>>(path: string, bizConte
     headers: { ...secretHeaders(key ?? (await aiKey())), "Content-Type": "application/json" },
     body: JSON.stringify({ bizContent }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as AiEnvelope<T> };
+  return { status: response.status, headers: response.headers, body: await response.json<AiEnvelope<T>>() };
 }

@@ -23,7 +23,7 @@ export async function deposits<T = Record<string, unknown>>(path: string, key: P
     headers: { Authorization: `Bearer ${key.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as DAnswer<T>["body"] };
+  return { status: res.status, body: await res.json<DAnswer<T>["body"]>() };
 }
 
 /** WeChat's push, signed and encrypted as WeChat does, sent to a receiver over HTTP. */
@@ -35,7 +35,7 @@ export async function push(
   const signed = await signedPush(upstreamOf(env, background).component, event);
   const message = { query: { ...signed.query, encrypt_type: "aes" } as Record<string, string>, body: signed.body };
   tamper(message);
-  return SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(message.query)}`, {
+  return SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(message.query).toString()}`, {
     method: "POST",
     body: message.body,
     headers: { "Content-Type": "text/xml" },

@@ -23,7 +23,7 @@ export interface Envelope<T = unknown> {
 }
 
 export async function envelope<T = unknown>(response: Response): Promise<Envelope<T>> {
-  return (await response.json()) as Envelope<T>;
+  return await response.json<Envelope<T>>();
 }
 
 // Written from docs/authentication.md's description of the signature, independently of the source.

@@ -157,7 +157,7 @@ export async function expectRefused(route: Route, attempt: Attempt) {
   });
   const label = `${route.method} ${route.path}: ${attempt.name}`;
   expect(res.status, label).toBe(attempt.status);
-  const body = (await res.json()) as Record<string, unknown>;
+  const body = await res.json<Record<string, unknown>>();
   const envelope = envelopeOf(route.path);
   if (envelope === "account") expect(typeof body.detail, label).toBe("string");
   else if (envelope === "tenant") expect(body, label).toMatchObject({ success: false });

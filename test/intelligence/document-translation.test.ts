@@ -31,7 +31,7 @@ function fakeLibreTranslate() {
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (url !== `${LIBRETRANSLATE_URL}/translate`) return new Response("unexpected", { status: 500 });
-    const body = JSON.parse(String(init?.body)) as { q: string[]; source: string; target: string };
+    const body = JSON.parse(init?.body as string) as { q: string[]; source: string; target: string };
     calls.push(body);
     return Response.json({ translatedText: body.q.map((q) => q.toUpperCase()) });
   });
@@ -48,7 +48,7 @@ async function translate(bizContent: Record<string, unknown>, settings: Record<s
   });
   const response = await worker.fetch(request, { ...env, ...settings }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as AiEnvelope<Translated> };
+  return { status: response.status, body: await response.json<AiEnvelope<Translated>>() };
 }
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';

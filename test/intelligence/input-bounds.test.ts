@@ -71,7 +71,7 @@ describe("API4 · group I input bounds", () => {
         }
       >;
     };
-    const doc = (await (await call("/openapi.json")).json()) as Doc;
+    const doc = await (await call("/openapi.json")).json<Doc>();
     for (const { path, limit } of BOUNDED) {
       const text = doc.paths[`/std/ai${path}`]!.post.requestBody.content["application/json"].schema.properties.bizContent.properties.text;
       expect(text.maxLength, path).toBe(limit);

@@ -18,7 +18,7 @@ async function callWithAi(path: string, bizContent: Record<string, unknown>, run
   });
   const response = await worker.fetch(request, { ...env, AI: ai as unknown as Ai, ...settings }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as AiEnvelope<Record<string, unknown>>, models };
+  return { status: response.status, body: await response.json<AiEnvelope<Record<string, unknown>>>(), models };
 }
 
 const TEXT = "The support team answered within minutes and fixed the problem. I am very happy with the service.";

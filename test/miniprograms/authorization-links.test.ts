@@ -85,7 +85,7 @@ describe("API8 · links group D hands out: the configured origin, never the requ
     const created = await deposits<{ id: number }>("/minipram/create", key, { name: "Hosted Elsewhere" });
     const res = await fromHost("evil.example", "/minipram/authorize", { id: String(created.body.data.id) });
     expect(res.status).toBe(200);
-    const { authorizeUrl } = ((await res.json()) as { data: { authorizeUrl: string } }).data;
+    const { authorizeUrl } = (await res.json<{ data: { authorizeUrl: string } }>()).data;
     expect(authorizeUrl).not.toContain("evil.example");
     const url = new URL(authorizeUrl);
     expect(url.origin).toBe(ORIGIN); // the sandbox's consent page; WeChat's own in production
@@ -99,7 +99,7 @@ describe("API8 · links group D hands out: the configured origin, never the requ
     expect((await deposits("/wxa/codecommit", key, { id, tplId: 101 })).body.data).toEqual({ errcode: 0, errmsg: "ok" });
     const res = await fromHost("evil.example:6666", "/wxa/tester/infor", { id });
     expect(res.status).toBe(200);
-    const { data } = (await res.json()) as { data: { test_qrcode: string; wxa_code: string } };
+    const { data } = await res.json<{ data: { test_qrcode: string; wxa_code: string } }>();
     for (const link of [data.test_qrcode, data.wxa_code])
       expect(link).toMatch(new RegExp(`^${ORIGIN}/deposits/codes/${id}/[a-z]+-[A-Za-z0-9]{20}\\.png$`));
   });

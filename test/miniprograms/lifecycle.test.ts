@@ -184,7 +184,7 @@ describe("who may do what", () => {
       method: "POST",
       headers: { Authorization: `Bearer ${key.token}`, "Content-Type": "application/json" },
     });
-    expect(((await empty.json()) as { data: { CurrPage: number } }).data.CurrPage).toBe(1);
+    expect((await empty.json<{ data: { CurrPage: number } }>()).data.CurrPage).toBe(1);
     expect((await deposits("/minipram/list", key)).status).toBe(200);
     const text = await SELF.fetch(`${ORIGIN}/deposits/minipram/list`, {
       method: "POST",

@@ -61,7 +61,7 @@ describe("WeChat's pushes", () => {
       signature: await querySignature(component.messageToken, timestamp, "n"),
       msg_signature: await messageSignature(component.messageToken, timestamp, "n", otherApp),
     });
-    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?${query}`, {
+    const wrongApp = await SELF.fetch(`https://gateway.test/wechat/component/events?${query.toString()}`, {
       method: "POST",
       body: xmlOf({ AppId: "wxsomeoneelse0001", Encrypt: otherApp }),
     });

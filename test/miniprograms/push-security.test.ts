@@ -38,7 +38,7 @@ async function ticketPushAt(timestamp: string, ticket: string): Promise<string> 
 }
 
 const send = (path: string, query: Record<string, string>, body: string) =>
-  SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(query)}`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
+  SELF.fetch(`${ORIGIN}${path}?${new URLSearchParams(query).toString()}`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
 
 /** How long a request takes, with its answer's status. */
 async function timed(request: () => Promise<Response>) {
@@ -105,7 +105,7 @@ describe("API4 · WeChat push receivers: a body that freezes the isolate", () =>
 });
 
 /** Every regular expression literal in group D's sources, as the tests see the files. */
-const sources = import.meta.glob("../../src/miniprograms/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const sources = import.meta.glob<string>("../../src/miniprograms/**/*.ts", { query: "?raw", import: "default", eager: true });
 const REGEX_LITERAL = /(?<=[(,=:!&|?]\s*)\/(?![*/])((?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\[\n])+)\/([dgimsuy]*)/g;
 const regexLiterals = Object.entries(sources).flatMap(([file, text]) =>
   [...text.matchAll(REGEX_LITERAL)].map((m) => ({ file, regex: new RegExp(m[1]!, m[2]!.replace("g", "")) })),

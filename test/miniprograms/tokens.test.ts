@@ -88,7 +88,7 @@ describe("WeChat's tokens", () => {
     try {
       await expect(componentAccessToken(ctx)).rejects.toThrow(/has not pushed a component_verify_ticket yet/);
     } finally {
-      for (const row of saved.results as Record<string, unknown>[]) {
+      for (const row of saved.results) {
         await env.DB.prepare(
           "INSERT OR REPLACE INTO wechat_credentials (name, sealed_value, expires_at, lease_holder, lease_until, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
         )

@@ -23,7 +23,7 @@ describe("which WeChat group D talks to", () => {
     expect(() => upstreamOf(production, noWait)).toThrow(
       "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY",
     );
-    const upstream = upstreamOf({ ...production, ...configured } as Bindings, noWait);
+    const upstream = upstreamOf({ ...production, ...configured }, noWait);
     expect(upstream).toMatchObject({
       sandbox: false,
       transport: { base: WECHAT_API },
@@ -56,7 +56,7 @@ describe("which WeChat group D talks to", () => {
 });
 
 /** Group D's sources as the tests see them, for the shape of its imports. */
-const sources = import.meta.glob("../../src/miniprograms/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const sources = import.meta.glob<string>("../../src/miniprograms/**/*.ts", { query: "?raw", import: "default", eager: true });
 const staticImports = (file: string) =>
   [...sources[`../../src/miniprograms/${file}`]!.matchAll(/^import (?!type )[^;]*?from "([^"]+)"/gm)].map((m) => m[1]!);
 

@@ -10,7 +10,7 @@ describe("D1 sessions per request", () => {
     const bookmark = created.headers.get("X-D1-Bookmark");
     expect(bookmark).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
     // Read-your-writes from any replica: the bookmark of the write, sent back.
-    const key = (await created.json()) as { token: string };
+    const key = await created.json<{ token: string }>();
     const listed = await call("/api/tokens", { headers: { ...bearer(key.token), "X-D1-Bookmark": bookmark! } });
     expect(listed.status).toBe(200);
     expect(listed.headers.get("X-D1-Bookmark")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);

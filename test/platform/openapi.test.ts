@@ -25,7 +25,7 @@ describe("API9 · OpenAPI document", () => {
   it("lists every T endpoint with its security and error responses", async () => {
     const res = await call("/openapi.json");
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as OpenApiDocument;
+    const doc = await res.json<OpenApiDocument>();
     expect(doc.openapi).toBe("3.1.0");
     for (const path of TAX_PATHS) {
       const get = doc.paths[path]?.get;
@@ -37,7 +37,7 @@ describe("API9 · OpenAPI document", () => {
   });
 
   it("lists every A endpoint with its methods", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as OpenApiDocument;
+    const doc = await (await call("/openapi.json")).json<OpenApiDocument>();
     const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
     expect(methods("/auth/login")).toEqual(["get"]);
     expect(methods("/auth/callback")).toEqual(["get"]);
@@ -53,7 +53,7 @@ describe("API9 · OpenAPI document", () => {
   });
 
   it("lists every P endpoint and every O endpoint", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as OpenApiDocument;
+    const doc = await (await call("/openapi.json")).json<OpenApiDocument>();
     for (const path of ["/carrier/pickup/submit", "/pickup/list", "/pickup/re-send", "/pickup/re-create", "/pickup/authorize/refresh"]) {
       expect(Object.keys(doc.paths[`/api/v1${path}`] ?? {}), path).toEqual(["post"]);
     }
@@ -64,12 +64,14 @@ describe("API9 · OpenAPI document", () => {
   });
 
   it("lists the eight I endpoints, each POST with the timestamped envelope", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as {
+    const doc = await (
+      await call("/openapi.json")
+    ).json<{
       paths: Record<
         string,
         Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>
       >;
-    };
+    }>();
     const paths = ["/translate/document", "/summarize", "/sentiment", "/ner", "/qrcode/custom", "/language/detect", "/classify", "/keywords"];
     for (const path of paths) {
       const post = doc.paths[`/std/ai${path}`]?.post;
@@ -80,9 +82,11 @@ describe("API9 · OpenAPI document", () => {
   });
 
   it("documents both bizContent forms of the style F route", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as {
+    const doc = await (
+      await call("/openapi.json")
+    ).json<{
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
-    };
+    }>();
     const content = doc.paths["/std/open/country/list"]?.post?.requestBody?.content ?? {};
     expect(Object.keys(content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
   });
@@ -105,7 +109,7 @@ describe("API9 · OpenAPI document", () => {
   });
 
   it("names only the groups that exist in its description", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as { info: { description: string } };
+    const doc = await (await call("/openapi.json")).json<{ info: { description: string } }>();
     expect(doc.info.description).toContain("T tax rates");
     expect(doc.info.description).toContain("C content delivery");
     expect(doc.info.description).toContain("D hosted mini-programs");
@@ -113,9 +117,11 @@ describe("API9 · OpenAPI document", () => {
 
   it("marks a parameter with a default as optional, its default shown, as the service treats it", async () => {
     type BizSchema = { required?: string[]; properties: Record<string, { default?: unknown }> };
-    const doc = (await (await call("/openapi.json")).json()) as {
+    const doc = await (
+      await call("/openapi.json")
+    ).json<{
       paths: Record<string, { post?: { requestBody: { content: { "application/json": { schema: { properties: { bizContent: BizSchema } } } } } } }>;
-    };
+    }>();
     const bizContent = (path: string) => doc.paths[path]!.post!.requestBody.content["application/json"].schema.properties.bizContent;
     const cases: [string, string, unknown][] = [
       ["/std/ai/keywords", "maxKeywords", 10],
@@ -130,7 +136,7 @@ describe("API9 · OpenAPI document", () => {
   });
 
   it("documents the 422 that the login callback and the refresh answer to malformed input", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = await (await call("/openapi.json")).json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
     expect(Object.keys(doc.paths["/auth/callback"]!.get!.responses)).toContain("422");
     expect(Object.keys(doc.paths["/auth/refresh"]!.post!.responses)).toContain("422");
   });

@@ -82,6 +82,6 @@ describe("API1 · another owner's object is not found", () => {
       expect(await res.json()).toEqual({ code: 404, msg: "the task id is not exist", data: null });
     }
     const listed = await pickup("/pickup/list", mine, { pageNumber: 1, pageSize: 100 });
-    expect(((await listed.json()) as { data: { data: { id: number }[] } }).data.data.map((t) => t.id)).not.toContain(task!.id);
+    expect((await listed.json<{ data: { data: { id: number }[] } }>()).data.data.map((t) => t.id)).not.toContain(task!.id);
   });
 });

@@ -69,7 +69,7 @@ describe("tenantRoutes: one definition with its handler, { success, data }", () 
     route({ ...spec, path: "/fixed/{id}", summary: "Fixed text", invalid: "the id is required", handle: async () => ({ n: 1 }) });
     route({ ...spec, path: "/named/{id}", summary: "Named field", handle: async () => ({ n: 1 }) });
     // Outside the app no surface is set: errors answer in the data envelope.
-    const message = async (path: string) => ((await (await router.request(path, { method: "POST" })).json()) as { msg: string }).msg;
+    const message = async (path: string) => (await (await router.request(path, { method: "POST" })).json<{ msg: string }>()).msg;
     expect(await message("/fixed/x")).toBe("the id is required");
     expect(await message("/named/x")).toMatch(/^id: /);
   });

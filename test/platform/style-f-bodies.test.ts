@@ -38,6 +38,6 @@ describe("API8 · style F bodies the parser cannot read are a 400, never a 500",
     form.append("bizContent", JSON.stringify({ text: "Das ist ein schöner Tag in Berlin und wir gehen spazieren." }));
     const res = await call("/std/ai/language/detect", { method: "POST", headers: secretHeaders(key), body: form });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { detectedLanguage: string } }).data.detectedLanguage).toBe("de");
+    expect((await res.json<{ data: { detectedLanguage: string } }>()).data.detectedLanguage).toBe("de");
   });
 });

@@ -41,7 +41,7 @@ describe("cron dispatch", () => {
   });
 
   it("matches the triggers of wrangler.toml", async () => {
-    const doc = (await (await call("/std/scheduler/status", { headers: secretHeaders(await adminKey()) })).json()) as { data: Status[] };
+    const doc = await (await call("/std/scheduler/status", { headers: secretHeaders(await adminKey()) })).json<{ data: Status[] }>();
     expect([...new Set(doc.data.map((s) => s.schedule))].sort()).toEqual(["15 2 * * *", "30 3 1 * *", "45 4 1 1,4,7,10 *"].sort());
   });
 });

@@ -23,7 +23,8 @@ export function CategoriesScreen() {
     const index = siblings.findIndex((c) => c.id === category.id);
     const target = siblings[index + by];
     if (!target) return;
-    move(category, by === -1 ? target.id : (siblings[index + 2]?.id ?? null));
+    // `order.run` reports its own failure.
+    void move(category, by === -1 ? target.id : (siblings[index + 2]?.id ?? null));
   };
 
   const branch = (parentId: number | null) => {
@@ -46,7 +47,7 @@ export function CategoriesScreen() {
             onDrop={(e: DragEvent) => {
               e.preventDefault();
               e.stopPropagation();
-              if (dragged && dragged.id !== category.id && dragged.parentId === category.parentId) move(dragged, category.id);
+              if (dragged && dragged.id !== category.id && dragged.parentId === category.parentId) void move(dragged, category.id);
               setDragged(null);
             }}
           >

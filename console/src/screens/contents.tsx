@@ -314,9 +314,10 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
   const [html, setHtml] = useState("");
   useEffect(() => {
     let current = true;
-    const timer = setTimeout(async () => {
-      const { default: markdownIt } = await import("markdown-it");
-      if (current) setHtml(markdownIt({ html: false, linkify: true }).render(props.value));
+    const timer = setTimeout(() => {
+      void import("markdown-it").then(({ default: markdownIt }) => {
+        if (current) setHtml(markdownIt({ html: false, linkify: true }).render(props.value));
+      });
     }, 200);
     return () => {
       current = false;

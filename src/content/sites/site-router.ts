@@ -21,7 +21,7 @@ interface Visit {
 /** The visit of each request being served, by its Request (the platform hands the same one on to the site's router). */
 const visits = new WeakMap<Request, Visit>();
 
-function visitOf(c: Context<AppEnv>): Visit {
+function visitOf(c: { req: { raw: Request } }): Visit {
   const visit = visits.get(c.req.raw);
   if (!visit) throw new Error("a site's page was asked for without its visit");
   return visit;

@@ -36,7 +36,7 @@ async function refuseWhileThrottled(c: Context<AppEnv>, limits: FailureLimit[]) 
   for (const { subject, windows } of limits) {
     const state = await consumeRateLimit(c.env.KV, (work) => c.executionCtx.waitUntil(work), subject, windows, Date.now(), true);
     if (!state.allowed) {
-      c.header("Retry-After", state.headers["Retry-After"]!);
+      c.header("Retry-After", state.headers["Retry-After"]);
       throw new ApiError(429, `Too many failed authentications; retry after ${state.headers["Retry-After"]} s`);
     }
   }

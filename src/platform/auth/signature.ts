@@ -10,7 +10,7 @@ function paramValue(value: unknown): string {
 }
 
 /** `name=value` pairs sorted by name, joined with `&`, then `timestamp=…&nonce=…`. */
-export function signingString(params: Record<string, unknown | unknown[]>, timestamp: string, nonce: string): string {
+export function signingString(params: Record<string, unknown>, timestamp: string, nonce: string): string {
   const pairs: string[] = [];
   for (const name of Object.keys(params).sort()) {
     const value = params[name];
@@ -25,7 +25,7 @@ export function signingString(params: Record<string, unknown | unknown[]>, times
  * Version 2 also binds the request's method and path, so a signature made for one request cannot
  * be replayed on another with the same parameters: `METHOD\npath\n` before the version 1 string.
  */
-export function signingStringV2(method: string, path: string, params: Record<string, unknown | unknown[]>, timestamp: string, nonce: string): string {
+export function signingStringV2(method: string, path: string, params: Record<string, unknown>, timestamp: string, nonce: string): string {
   return `${method.toUpperCase()}\n${path}\n${signingString(params, timestamp, nonce)}`;
 }
 
