@@ -72,10 +72,6 @@ export function dataErrorResponses(...statuses: DataErrorStatus[]) {
   );
 }
 
-export function dataResponse<T extends z.ZodType>(data: T, description: string) {
-  return { 200: { description, content: { "application/json": { schema: dataEnvelopeSchema(data) } } } };
-}
-
 /** Style F documents bizContent as a JSON object and as a form field holding JSON; the route parses it itself. */
 export function bizContentBody(params: z.ZodType) {
   let bizContent: SchemaObject | undefined;
