@@ -52,7 +52,12 @@ const emptyBodyAsObject: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** D1–D10 and the configuration's own routes, `{ success, data }`. */
 export function miniprogramRoutes() {
   const r = createRouter();
-  const route = tenantRoutes(r, { tags: ["D · Mini-programs"], security: [{ Bearer: [] }], errors: [400, 401, 403, 404, 415, 429] });
+  const route = tenantRoutes(r, {
+    tags: ["D · Mini-programs"],
+    security: [{ Bearer: [] }],
+    errors: [400, 401, 403, 404, 415, 429],
+    errorTexts: { 502: "WeChat failed or did not answer in time" },
+  });
   // D1 and D2 take no body at all too (an empty one, even labelled JSON): the defaults then apply.
   r.use("/minipram/list", emptyBodyAsObject);
   r.use("/minipram/tpls", emptyBodyAsObject);

@@ -120,13 +120,13 @@ const tenantErrorSchema = z
 const TENANT_ERROR_TEXT = {
   400: "Bad parameters: `message` names the field and the rule",
   401: "Missing or invalid credentials",
-  403: "The credential lacks the scope or the member the role",
-  404: "Not found, or of another tenant",
-  409: "Conflict: a slug or a domain taken, or a state that forbids it",
+  403: "The credential lacks what this endpoint needs",
+  404: "Not found, or not the caller's",
+  409: "Conflict: the request clashes with the record's state; `message` says how",
   413: "Payload too large",
   415: "The body is not application/json",
   429: "Rate limited",
-  502: "An upstream (language model, translation provider, DNS resolver) failed or did not answer in time",
+  502: "An upstream service failed or did not answer in time",
   503: "A provider this endpoint needs is not configured or not reachable",
 } as const satisfies Record<number, string>;
 
