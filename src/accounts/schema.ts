@@ -1,6 +1,6 @@
+import { createSelectSchema } from "../platform/row-answer";
 import { z } from "@hono/zod-openapi";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createSchemaFactory } from "drizzle-zod";
 import { scopeResources } from "../platform/auth/scopes";
 import { users } from "../platform/auth/tables";
 import { byColumnName } from "./column-names";
@@ -39,7 +39,7 @@ export const loginAttempts = sqliteTable("login_attempts", {
 
 const isoDateTime = z.string().openapi({ example: "2026-11-22T10:00:00.000Z" });
 
-const userRow = createSchemaFactory({ zodInstance: z }).createSelectSchema(users, {
+const userRow = createSelectSchema(users, {
   // A row id, not a count: drizzle-zod's safe-integer bounds say nothing to a caller.
   id: z.number().int(),
   createdAt: isoDateTime,

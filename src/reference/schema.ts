@@ -1,5 +1,5 @@
+import { createSelectSchema, rowAnswer } from "../platform/row-answer";
 import { z } from "@hono/zod-openapi";
-import { createSchemaFactory } from "drizzle-zod";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const countries = sqliteTable(
@@ -113,12 +113,7 @@ export type UnitRow = typeof units.$inferSelect;
 export type HsCodeRow = typeof hsCodes.$inferSelect;
 export type PlatformRow = typeof platforms.$inferSelect;
 
-// The answers are the tables' own rows (drizzle-zod): a column added is a field documented; overrides add examples.
-const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
-/** A row's schema under its name in the document; drizzle-zod's types know nothing of `.openapi`. */
-const answerOf = <S extends z.ZodRawShape>(schema: { shape: S }, name: string) => z.object(schema.shape).openapi(name);
-
-export const countrySchema = answerOf(
+export const countrySchema = rowAnswer(
   createSelectSchema(countries, {
     code: (s) => s.openapi({ example: "DE", description: "ISO 3166-1 alpha-2" }),
     name: (s) => s.openapi({ example: "Germany" }),
@@ -130,7 +125,7 @@ export const countrySchema = answerOf(
   "Country",
 );
 
-export const currencySchema = answerOf(
+export const currencySchema = rowAnswer(
   createSelectSchema(currencies, {
     code: (s) => s.openapi({ example: "EUR" }),
     name: (s) => s.openapi({ example: "Euro" }),
@@ -142,7 +137,7 @@ export const currencySchema = answerOf(
   "Currency",
 );
 
-export const languageSchema = answerOf(
+export const languageSchema = rowAnswer(
   createSelectSchema(languages, {
     code: (s) => s.openapi({ example: "de", description: "ISO 639-1, or a locale such as pt-BR" }),
     name: (s) => s.openapi({ example: "Deutsch", description: "The language's own name" }),
@@ -160,7 +155,7 @@ const zoneRow = createSelectSchema(zones, {
   type: (s) => s.openapi({ example: "state" }),
 });
 /** The interface spells the English name nameEN. */
-export const zoneSchema = answerOf(zoneRow.omit({ nameEn: true }).extend({ nameEN: zoneRow.shape.nameEn }), "Zone");
+export const zoneSchema = rowAnswer(zoneRow.omit({ nameEn: true }).extend({ nameEN: zoneRow.shape.nameEn }), "Zone");
 export const toZone = ({ nameEn, ...zone }: ZoneRow) => ({ ...zone, nameEN: nameEn });
 
 const unitRow = createSelectSchema(units, {
@@ -174,10 +169,10 @@ const unitRow = createSelectSchema(units, {
   factor: (s) => s.openapi({ example: "0.45359237", description: "Exact decimal: 1 unit = factor × refUnit" }),
 });
 /** The interface spells the Chinese name nameZH. */
-export const unitSchema = answerOf(unitRow.omit({ nameZh: true }).extend({ nameZH: unitRow.shape.nameZh }), "Unit");
+export const unitSchema = rowAnswer(unitRow.omit({ nameZh: true }).extend({ nameZH: unitRow.shape.nameZh }), "Unit");
 export const toUnit = ({ nameZh, ...unit }: UnitRow) => ({ ...unit, nameZH: nameZh });
 
-export const hsCodeSchema = answerOf(
+export const hsCodeSchema = rowAnswer(
   createSelectSchema(hsCodes, {
     version: (s) => s.openapi({ example: "2022" }),
     code: (s) => s.openapi({ example: "0901" }),
@@ -188,7 +183,7 @@ export const hsCodeSchema = answerOf(
   "HsCode",
 );
 
-export const platformSchema = answerOf(
+export const platformSchema = rowAnswer(
   createSelectSchema(platforms, {
     code: (s) => s.openapi({ example: "amazon" }),
     name: (s) => s.openapi({ example: "Amazon" }),

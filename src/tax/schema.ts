@@ -1,7 +1,7 @@
+import { createSelectSchema } from "../platform/row-answer";
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createSchemaFactory } from "drizzle-zod";
 
 export const TAX_TYPES = [
   "VAT",
@@ -93,8 +93,6 @@ export type NewTaxRateRow = typeof taxRates.$inferInsert;
 
 const dateTime = <T extends z.ZodType>(s: T) => s.openapi({ example: "2021-01-01T00:00:00", description: "yyyy-MM-ddTHH:mm:ss" });
 
-// The answer is the table's own row (drizzle-zod): a column added is a field documented; overrides add examples.
-const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
 const taxRateRow = createSelectSchema(taxRates, {
   // A row id, not a count: drizzle-zod's safe-integer bounds say nothing to a caller.
   id: z.number().int(),

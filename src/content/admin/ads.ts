@@ -8,10 +8,11 @@ import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { adDaySchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { adCreate, adUpdate } from "./params";
-import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
 
-const adSchema = fromTable(createSelectSchema(ads), "Ad");
+const adSchema = rowAnswer(createSelectSchema(ads), "Ad");
 
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */
 async function assertCreative(db: Database, scope: TenantScope, siteId: number, input: { mediaId?: number | null }) {

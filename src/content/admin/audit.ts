@@ -5,9 +5,10 @@ import { auditLog } from "../schema";
 import { queryInteger } from "../params";
 import { inTenant, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
-import { createSelectSchema, fromTable, tenantPath } from "./shapes";
+import { tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const auditSchema = fromTable(createSelectSchema(auditLog), "AuditEntry");
+const auditSchema = rowAnswer(createSelectSchema(auditLog), "AuditEntry");
 
 /** The statement that records who published, unpublished or deleted what. */
 export const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>

@@ -7,10 +7,11 @@ import { categories, contentCategories, contentTags } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
-import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion, unlessTaken } from "./writes";
 
-const categorySchema = fromTable(createSelectSchema(categories), "Category");
+const categorySchema = rowAnswer(createSelectSchema(categories), "Category");
 
 async function categoryInScope(db: Database, scope: TenantScope, id: number) {
   const [category] = await db

@@ -13,10 +13,11 @@ import { page, versionSchema, versionTextSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
-import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion, unlessTaken } from "./writes";
 
-const contentRow = fromTable(createSelectSchema(contents), "ContentRecord");
+const contentRow = rowAnswer(createSelectSchema(contents), "ContentRecord");
 const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
 
 /** An author saves only their own drafts; an editor or owner any content. */

@@ -6,9 +6,10 @@ import { issueTenantKey, listTenantKeys, revokeTenantKey } from "../tenancy/tena
 import { type AdminRoute, as } from "./guard";
 import { keyCreate } from "./params";
 import { sitesOf } from "./sites";
-import { createSelectSchema, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const keySchema = fromTable(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey");
+const keySchema = rowAnswer(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey");
 
 const maskedKey = <K extends { tokenHash: string }>({ tokenHash: _hash, ...key }: K) => key;
 

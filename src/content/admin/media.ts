@@ -4,9 +4,10 @@ import { deleteMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from 
 import { queryInteger } from "../params";
 import { media } from "../schema";
 import { type AdminRoute, as } from "./guard";
-import { createSelectSchema, deleted, fromTable, inTenantPath, tenantPath } from "./shapes";
+import { deleted, inTenantPath, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const mediaSchema = fromTable(createSelectSchema(media), "MediaRecord").extend({ url: z.string() }).openapi("Media");
+const mediaSchema = rowAnswer(createSelectSchema(media), "MediaRecord").extend({ url: z.string() }).openapi("Media");
 
 /** An uploaded file's name as its uploader gave it: no path, no control characters. */
 const fileName = z

@@ -7,10 +7,11 @@ import { redirects } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { redirectWrite } from "./params";
-import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
 
-const redirectSchema = fromTable(createSelectSchema(redirects), "Redirect");
+const redirectSchema = rowAnswer(createSelectSchema(redirects), "Redirect");
 
 export async function redirectsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);

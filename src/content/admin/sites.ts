@@ -8,7 +8,8 @@ import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne }
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { domainVerify, siteCreate, siteUpdate } from "./params";
-import { createSelectSchema, inTenantPath, json, tenantPath } from "./shapes";
+import { inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema } from "../../platform/row-answer";
 import { unlessTaken } from "./writes";
 
 export const domainSchema = z

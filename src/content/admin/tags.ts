@@ -8,10 +8,11 @@ import { resolvedMenus, resolvedTag } from "../sites/template-tags";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { contentTagWrite } from "./params";
-import { createSelectSchema, deleted, fromTable, inTenantPath, json, tenantPath } from "./shapes";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
 
-const contentTagSchema = fromTable(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag");
+const contentTagSchema = rowAnswer(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag");
 
 export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
