@@ -147,7 +147,7 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["test/browser/global-setup.ts"],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          hookTimeout: 90_000,
         },
       },
       // The command-line scripts as a developer runs them: Node, no bindings.

@@ -75,7 +75,9 @@ async function signIn(token: string, path = "/admin/") {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const signed = await context.newPage();
   signed.on("dialog", (dialog) => dialog.accept());
-  await signed.goto(`${gateway.base}${path}#token=${token}`);
+  // The console draws itself once its script runs; each test then waits for what it needs to see. A fresh Chromium
+  // beside a busy suite on two cores can take long for its first page, so the first navigation gets a minute.
+  await signed.goto(`${gateway.base}${path}#token=${token}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
   return signed;
 }
 
