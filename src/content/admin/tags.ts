@@ -37,26 +37,27 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
   return tag!;
 }
 
-/** What templates would read for a content tag now: a menu's items with URLs, a taxonomy's members, a posts query's contents. */
-export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
+/** A content tag of the caller's tenant, or a 404. */
+async function contentTagInScope(db: Database, scope: TenantScope, id: number) {
   const [tag] = await db
     .select()
     .from(contentTags)
     .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
     .limit(1);
   if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
+  return tag;
+}
+
+/** What templates would read for a content tag now: a menu's items with URLs, a taxonomy's members, a posts query's contents. */
+export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
+  const tag = await contentTagInScope(db, scope, id);
   const site = await siteInScope(db, scope, tag.siteId);
   if (tag.type === "menu") return (await resolvedMenus(db, site))[tag.name] ?? [];
   return resolvedTag(db, site, tag, new Date().toISOString());
 }
 
 export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {
-  const [tag] = await db
-    .select()
-    .from(contentTags)
-    .where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id)))
-    .limit(1);
-  if (!tag) throw new ApiError(404, `No content tag with id ${id}`);
+  const tag = await contentTagInScope(db, scope, id);
   await db.batch([db.delete(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))), bumpVersion(db, scope, tag.siteId)]);
 }
 
