@@ -3,7 +3,8 @@ import { request } from "node:http";
 import { join, relative } from "node:path";
 import { zipSync } from "fflate";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Gateway, gatewayReady } from "./gateway";
 
 /**
  * The admin console in headless Chromium against `wrangler dev` (global-setup.ts): a member signs
@@ -12,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
  * refused an editor's action. SCREENSHOTS=1 writes the screenshots of docs/console.md.
  */
 
-const gateway = inject("gateway");
+let gateway: Gateway;
 const SCREENSHOTS = process.env.SCREENSHOTS === "1";
 // Debian's chromium (`.ci/run` installs it); the flags keep it off this machine's closed network.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -84,6 +85,7 @@ async function signIn(token: string, path = "/admin/") {
 const heading = (target: Page) => target.locator("h1#screen-title");
 
 beforeAll(async () => {
+  gateway = await gatewayReady();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   page = await signIn(gateway.ownerToken);
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +9,7 @@ import { tenantMembers } from "../../src/content/schema";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
 import { database } from "../../src/platform/database";
 import { findOrCreateLocalUser } from "../../scripts/lib/keys";
-import { startLocalServer, withLocalBindings, wrangler } from "../../scripts/lib/local";
+import { type LocalServer, startLocalServer, WRANGLER, withLocalBindings } from "../../scripts/lib/local";
 import { installTheme } from "../../scripts/lib/themes";
 
 /**
@@ -17,9 +18,25 @@ import { installTheme } from "../../scripts/lib/themes";
  * local data is never touched. Seeds the demo tenant, its owner and a viewer.
  */
 
+/** Where the gateway will listen, and the file that says it is ready (test/browser/gateway.ts reads it). */
+export interface GatewayPlace {
+  base: string;
+  siteBase: string;
+  readyFile: string;
+}
+
+/** What the seed made, written to the ready file once the gateway answers (or `error` when it could not start). */
+export interface GatewayReady {
+  ownerToken: string;
+  viewerToken: string;
+  tenantId: number;
+  siteId: number;
+  error?: string;
+}
+
 declare module "vitest" {
   export interface ProvidedContext {
-    gateway: { base: string; siteBase: string; ownerToken: string; viewerToken: string; tenantId: number; siteId: number };
+    gateway: GatewayPlace;
   }
 }
 
@@ -47,9 +64,21 @@ async function ready(base: string, timeoutMs: number) {
   throw new Error(`wrangler dev did not answer ${base}/health within ${timeoutMs / 1000} s`);
 }
 
-export default async function setup(project: TestProject) {
-  const state = mkdtempSync(join(tmpdir(), "gateway-browser-"));
-  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
+/** `wrangler d1 migrations apply` without blocking this process, which also serves the workerd projects their modules. */
+function migrate(state: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      WRANGLER,
+      ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state],
+      { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+      (error, stdout, stderr) => (error ? reject(new Error(`wrangler d1 migrations apply failed:\n${stdout}${stderr}`)) : resolve()),
+    ),
+  );
+}
+
+/** Migrates and seeds the state folder, then starts `wrangler dev` on it and waits for it to answer. */
+async function startGateway(state: string, port: number): Promise<{ server: LocalServer; ready: GatewayReady }> {
+  await migrate(state);
   const seeded = await withLocalBindings(
     async (env) => {
       const db = database(env);
@@ -62,28 +91,49 @@ export default async function setup(project: TestProject) {
     },
     { persistTo: state },
   );
-  const port = String(await freePort());
   const vars = Object.entries({ ...SECRETS, ENVIRONMENT: "development", AD_FLUSH_SECONDS: "0", PUBLIC_ORIGIN: `http://localhost:${port}` }).flatMap(
     ([k, v]) => ["--var", `${k}:${v}`],
   );
-  const server = startLocalServer(port, {}, ["--persist-to", state, ...vars]);
-  const base = `http://localhost:${port}`;
+  const server = startLocalServer(String(port), {}, ["--persist-to", state, ...vars]);
   try {
-    await ready(base, 60_000);
+    await ready(`http://localhost:${port}`, 90_000);
   } catch (error) {
     server.stop();
     throw error;
   }
-  project.provide("gateway", {
-    base,
-    siteBase: `http://demo.localhost:${port}`,
-    ownerToken: seeded.ownerToken,
-    viewerToken: seeded.viewerToken,
-    tenantId: seeded.demo.tenantId,
-    siteId: seeded.demo.siteId,
-  });
-  return () => {
-    server.stop();
+  return {
+    server,
+    ready: { ownerToken: seeded.ownerToken, viewerToken: seeded.viewerToken, tenantId: seeded.demo.tenantId, siteId: seeded.demo.siteId },
+  };
+}
+
+/** Writes the ready file whole (a rename), so that a test polling for it never reads half of it. */
+function announce(readyFile: string, ready: GatewayReady | { error: string }) {
+  writeFileSync(`${readyFile}.part`, JSON.stringify(ready));
+  renameSync(`${readyFile}.part`, readyFile);
+}
+
+/**
+ * Starts the gateway without waiting for it: the workerd projects run while wrangler builds and
+ * seeds, and the browser tests wait for the ready file (test/browser/gateway.ts).
+ */
+export default async function setup(project: TestProject) {
+  const state = mkdtempSync(join(tmpdir(), "gateway-browser-"));
+  const port = await freePort();
+  const readyFile = join(state, "ready.json");
+  project.provide("gateway", { base: `http://localhost:${port}`, siteBase: `http://demo.localhost:${port}`, readyFile });
+  const started = startGateway(state, port).then(
+    ({ server, ready }) => {
+      announce(readyFile, ready);
+      return server;
+    },
+    (error: unknown) => {
+      announce(readyFile, { error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    },
+  );
+  return async () => {
+    (await started)?.stop();
     rmSync(state, { recursive: true, force: true });
   };
 }
