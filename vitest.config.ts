@@ -89,6 +89,8 @@ const poolOptions = (async () => ({
       ADMIN_EMAILS: "root@example.com",
       // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
       RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
+      // A person's admin calls a minute, low enough for a test to pass it; the default (600) is tested apart.
+      CONSOLE_REQUESTS_PER_MINUTE: "120",
       // Production's rules for webhook targets: https only, no private addresses.
       ENVIRONMENT: "test",
       // Every ad impression written at once, so that a test sees it.

@@ -28,6 +28,13 @@ export const setCsrfToken = (token: string | null) => {
 
 type Body = unknown;
 
+/** A 429 is waited out and tried again this many times before it reaches the screen. */
+const MAX_RETRIES_AFTER_429 = 2;
+const MAX_WAIT_SECONDS = 60;
+/** The event the console's status line listens to: `detail` is the seconds being waited, 0 when done. */
+export const WAITING_EVENT = "console:waiting";
+const notifyWaiting = (seconds: number) => window.dispatchEvent(new CustomEvent<number>(WAITING_EVENT, { detail: seconds }));
+
 /** Calls the admin API; a Blob or File is sent as itself (uploads), anything else as JSON. */
 export async function api<T>(method: string, path: string, body?: Body, headers: Record<string, string> = {}): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
@@ -42,10 +49,18 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
     sent["Content-Type"] = "application/json";
   }
   let response: Response;
-  try {
-    response = await fetch(`${BASE}${path}`, init);
-  } catch {
-    throw new ApiFailure(0, "The service did not answer: check the connection and try again");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      response = await fetch(`${BASE}${path}`, init);
+    } catch {
+      throw new ApiFailure(0, "The service did not answer: check the connection and try again");
+    }
+    if (response.status !== 429 || attempt > MAX_RETRIES_AFTER_429) break;
+    // Too many calls in a minute: wait as long as the service says, telling the person why, then try again.
+    const seconds = Math.min(Math.max(Number(response.headers.get("Retry-After")) || 1, 1), MAX_WAIT_SECONDS);
+    notifyWaiting(seconds);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    notifyWaiting(0);
   }
   bookmark = response.headers.get("X-D1-Bookmark") ?? bookmark;
   const parsed = (await response.json().catch(() => null)) as { success: true; data: T } | FailureBody | null;

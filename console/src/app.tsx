@@ -1,11 +1,15 @@
 import { useEffect, useState } from "hono/jsx/dom";
-import { api, ApiFailure, get, reaches, setCsrfToken, type Site, type Tenant } from "./api";
+import { api, ApiFailure, get, reaches, setCsrfToken, type Site, type Tenant, WAITING_EVENT } from "./api";
 import { CONSOLE_BASE, onLinkClick, useLocation } from "./router";
 import { siteAddress, WorkspaceContext, type Workspace } from "./session";
 import { Loading, Outcome, TextField, useSubmit } from "./ui";
 import { screenFor, NAVIGATION } from "./screens";
 
-type SessionState = { kind: "checking" } | { kind: "signed-out"; failure?: ApiFailure } | { kind: "signed-in"; userId: number };
+type SessionState =
+  | { kind: "checking" }
+  | { kind: "signed-out"; failure?: ApiFailure }
+  | { kind: "unavailable"; failure: ApiFailure }
+  | { kind: "signed-in"; userId: number };
 
 /** A token handed over in the address (the login's redirect, or `npm run dev`'s link): made a session, then dropped from the address. */
 function tokenFromAddress(): string | null {
@@ -39,10 +43,24 @@ export function App() {
         });
     check.then(
       (userId) => setSession({ kind: "signed-in", userId }),
-      (failure: unknown) => setSession({ kind: "signed-out", failure: token && failure instanceof ApiFailure ? failure : undefined }),
+      (failure: unknown) =>
+        // Only a refused credential signs out; a busy or unreachable service is said as such, with a way to try again.
+        failure instanceof ApiFailure && failure.status !== 401 && failure.status !== 403 && !token
+          ? setSession({ kind: "unavailable", failure })
+          : setSession({ kind: "signed-out", failure: token && failure instanceof ApiFailure ? failure : undefined }),
     );
   }, []);
   if (session.kind === "checking") return <p class="boot">Checking your session…</p>;
+  if (session.kind === "unavailable")
+    return (
+      <main id="main" class="sign-in">
+        <h1>The console could not load</h1>
+        <Outcome failure={session.failure} />
+        <button type="button" class="primary" onClick={() => location.reload()}>
+          Try again
+        </button>
+      </main>
+    );
   if (session.kind === "signed-out") return <SignIn failure={session.failure} onSignedIn={(userId) => setSession({ kind: "signed-in", userId })} />;
   return <Console userId={session.userId} onSignedOut={() => setSession({ kind: "signed-out" })} />;
 }
@@ -182,10 +200,26 @@ function Console(props: { userId: number; onSignedOut: () => void }) {
           </button>
         </div>
       </header>
+      <WaitingNotice />
       <main id="main" onClick={onLinkClick}>
         <Screen path={location.path} query={location.query} />
       </main>
     </WorkspaceContext.Provider>
+  );
+}
+
+/** Says, while the console waits out a 429, that it is waiting and will go on by itself. */
+function WaitingNotice() {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const listener = (event: Event) => setSeconds((event as CustomEvent<number>).detail);
+    window.addEventListener(WAITING_EVENT, listener);
+    return () => window.removeEventListener(WAITING_EVENT, listener);
+  }, []);
+  return (
+    <p class="waiting" role="status" hidden={seconds === 0}>
+      {seconds > 0 ? `Many requests at once: the console goes on in ${seconds} s.` : ""}
+    </p>
   );
 }
 

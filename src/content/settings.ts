@@ -16,4 +16,11 @@ export const contentSettings = z.object({
     .min(1, { error: "must be at least 1" })
     .max(10_000, { error: "must be at most 10000" })
     .optional(),
+  /** Admin API requests a person may make in a minute per tenant, with the console's session or their JWT (default 600). */
+  CONSOLE_REQUESTS_PER_MINUTE: z.coerce
+    .number()
+    .int({ error: "must be a whole number" })
+    .min(60, { error: "must be at least 60, or the console locks people out" })
+    .max(100_000, { error: "must be at most 100000" })
+    .optional(),
 });

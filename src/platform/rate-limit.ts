@@ -104,7 +104,9 @@ export async function consumeRateLimit(
       let counter = counters.get(key);
       if (!counter) {
         forgetEndedWindows(now);
-        counter = { windowEnd, flushed: Number((await kv.get(key)) ?? 0), pending: 0, lastFlushAt: 0 };
+        const stored = Number((await kv.get(key)) ?? 0);
+        // Requests that came in together all waited for KV: the first to come back makes the counter, the others count on it.
+        counter = counters.get(key) ?? { windowEnd, flushed: stored, pending: 0, lastFlushAt: 0 };
         counters.set(key, counter);
       }
       return { window, key, counter, resetSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };

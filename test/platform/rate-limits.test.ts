@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../src/platform/auth/api-keys";
 import { database } from "../../src/platform/database";
 import { GROUPS } from "../../src/groups";
-import { DEFAULT_PER_MINUTE, rateLimits } from "../../src/platform/rate-limit";
-import { bearer, createUser, sessionFor } from "../helpers/accounts";
+import { consumeRateLimit, DEFAULT_PER_MINUTE, rateLimits } from "../../src/platform/rate-limit";
+import { bearer, createUser, sessionFor, uniqueTag } from "../helpers/accounts";
 import { createTestKey, type TestKey } from "../helpers/credentials";
 import { call, getWithSecret } from "../helpers/requests";
 
@@ -26,6 +26,15 @@ async function spend(key: TestKey, path: string, times: number) {
 }
 
 describe("API4 · per-minute limits by plan", () => {
+  it("counts every one of the requests that open a window together: a burst gets no more than the limit", async () => {
+    const windows = [{ name: "minute" as const, seconds: 60, limit: 5 }];
+    const kept: Promise<unknown>[] = [];
+    const subject = `burst:${uniqueTag()}`;
+    const decisions = await Promise.all(Array.from({ length: 8 }, () => consumeRateLimit(env.KV, (work) => kept.push(work), subject, windows)));
+    await Promise.all(kept);
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true, false, false, false]);
+  });
+
   it("lets a free key make 60 requests a minute, then answers 429 until the next minute", async () => {
     const key = await createTestKey({ plan: "free" });
     const first = await getWithSecret(TYPES, key);

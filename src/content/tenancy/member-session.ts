@@ -8,6 +8,8 @@ import { users } from "../../platform/auth/tables";
 import { constantTimeEqual, hmacSha256Hex, randomBase62, sha256Hex } from "../../platform/crypto";
 import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
+import { settingsOf } from "../../platform/settings";
+import { contentSettings } from "../settings";
 import { consoleSessions } from "../schema";
 
 /**
@@ -16,6 +18,8 @@ import { consoleSessions } from "../schema";
  * it; it never was a JWT, so it is no bearer credential anywhere else.
  */
 export const SESSION_COOKIE = "gw_console";
+/** Admin API requests a person may make in a minute per tenant unless CONSOLE_REQUESTS_PER_MINUTE says otherwise. */
+export const DEFAULT_CONSOLE_REQUESTS_PER_MINUTE = 600;
 const COOKIE_PATH = "/admin";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** A session id: 40 base62 characters (238 bits). */
@@ -41,6 +45,10 @@ async function sessionUser(c: Context<AppEnv>, session: string): Promise<Princip
  * console's cookie, in which case a write must carry the session's `X-CSRF-Token`.
  */
 export async function authenticateMember(c: Context<AppEnv>): Promise<Principal> {
+  return withPersonLimit(c, await memberOf(c));
+}
+
+async function memberOf(c: Context<AppEnv>): Promise<Principal> {
   if (c.req.header("Authorization")) return authenticateBearer(c, { keys: false });
   const session = getCookie(c, SESSION_COOKIE);
   if (!session) throw new ApiError(401, "Authorization header required");
@@ -51,6 +59,20 @@ export async function authenticateMember(c: Context<AppEnv>): Promise<Principal>
       throw new ApiError(403, "A write with the console's session cookie needs its X-CSRF-Token");
   }
   return principal;
+}
+
+/** The tenant an admin path names (`/admin/api/tenants/7/…`), for counting a person's requests per tenant. */
+const TENANT_IN_PATH = /^\/admin\/api\/tenants\/(\d{1,12})(?:\/|$)/;
+
+/**
+ * A person at the console is limited as a person, not by the plan of their API keys: a full page
+ * load makes 5–8 calls and brisk clicking some 3 a second, so the default of 600 a minute per
+ * member and tenant never stops a human and still bounds a script holding a session.
+ */
+function withPersonLimit(c: Context<AppEnv>, principal: Principal): Principal {
+  const tenant = TENANT_IN_PATH.exec(c.req.path)?.[1] ?? "none";
+  const perMinute = settingsOf(c.env, contentSettings).CONSOLE_REQUESTS_PER_MINUTE ?? DEFAULT_CONSOLE_REQUESTS_PER_MINUTE;
+  return { ...principal, personLimit: { subject: `member:${principal.userId}:tenant:${tenant}`, perMinute } };
 }
 
 /**

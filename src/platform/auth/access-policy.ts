@@ -91,14 +91,22 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   }
   c.set("principal", principal);
 
-  const windows = windowsFor(limits, principal.plan, rule.hourly);
+  const person = principal.personLimit;
+  const windows = person ? [{ name: "minute" as const, seconds: 60, limit: person.perMinute }] : windowsFor(limits, principal.plan, rule.hourly);
   // Per user (or the subject the credential names) and plan, not per key: more keys, apps or sessions buy no more requests.
-  const subject = `${principal.limitSubject ?? `user:${principal.userId}`}:${principal.plan}`;
+  const subject = person ? `person:${person.subject}` : `${principal.limitSubject ?? `user:${principal.userId}`}:${principal.plan}`;
   const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const decision = await consumeRateLimit(c.env.KV, waitUntil, subject, windows);
   for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
-  if (!decision.allowed)
-    throw new ApiError(429, `Rate limit exceeded for the ${principal.plan} plan; retry after ${decision.headers["Retry-After"]} s`);
+  if (!decision.allowed) {
+    const retry = decision.headers["Retry-After"];
+    throw new ApiError(
+      429,
+      person
+        ? `Too many requests from this session in a minute; the console retries by itself after ${retry} s`
+        : `Rate limit exceeded for the ${principal.plan} plan; retry after ${retry} s`,
+    );
+  }
   // An hourly budget the operator pays for counts per paying account too: more callers of one account buy no more.
   const hourly = windows.filter((window) => window.name === "hour");
   const paying = principal.payingAccount;

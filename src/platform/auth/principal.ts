@@ -19,4 +19,9 @@ export interface Principal {
    * with the account's other callers, and the refusal a caller gets when that budget is spent.
    */
   payingAccount?: { id: number; spent: string };
+  /**
+   * The limit of a person at a screen (the console's session), which replaces the plan's: sized
+   * for people, counted per `subject` (a member in a tenant), refused in words that name no plan.
+   */
+  personLimit?: { subject: string; perMinute: number };
 }
