@@ -198,6 +198,19 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
       ],
     },
   });
+  // German pages' `menus.main`: the same categories, their German lists.
+  await putContentTag(db, scope, {
+    siteId,
+    type: "menu",
+    name: "main.de",
+    definition: {
+      items: [
+        { label: "Stadt", link: { category: ids.city } },
+        { label: "Kultur", link: { category: ids.culture } },
+        { label: "Sport", link: { category: ids.sport }, children: [{ label: "Fußball", link: { category: ids.football } }] },
+      ],
+    },
+  });
   await putContentTag(db, scope, {
     siteId,
     type: "posts",

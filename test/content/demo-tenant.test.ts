@@ -6,7 +6,7 @@ import { createUser, uniqueTag } from "../helpers/accounts";
 import { headless } from "../helpers/content";
 
 describe("the demo tenant of npm run dev and tenants:create --demo", () => {
-  it("fills one site with a category tree, a dozen contents in two languages, a menu, a posts tag and an ad, readable with its key", async () => {
+  it("fills one site with a category tree, a dozen contents in two languages, a menu in each language, a posts tag and an ad, readable with its key", async () => {
     const owner = await createUser();
     const slug = `demo-${uniqueTag()
       .toLowerCase()
@@ -32,11 +32,15 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     ).json<{
       data: { menus: { code: string; items: unknown[] }[] };
     }>();
-    expect(info.data.menus).toEqual([{ code: "main", items: expect.arrayContaining([{ label: "About", link: { url: "/about" } }]) }]);
+    expect(info.data.menus).toEqual([
+      { code: "main", items: expect.arrayContaining([{ label: "About", link: { url: "/about" } }]) },
+      { code: "main.de", items: expect.arrayContaining([{ label: "Kultur", link: { category: expect.any(Number) } }]) },
+    ]);
     const { results } = await env.DB.prepare("SELECT type, name FROM content_tags WHERE site_id = ? ORDER BY name").bind(demo.siteId).all();
     expect(results).toEqual([
       { type: "posts", name: "latest-culture" },
       { type: "menu", name: "main" },
+      { type: "menu", name: "main.de" },
     ]);
     const ads = await env.DB.prepare("SELECT kind, slot FROM ads WHERE site_id = ?").bind(demo.siteId).all();
     expect(ads.results).toEqual([{ kind: "html", slot: "sidebar" }]);

@@ -53,7 +53,7 @@ describe("tenant sites by host", () => {
     expect(html).toMatch(/<title>Harbour reopens · Site [^<]+<\/title>/);
     expect(html).toContain(`<link rel="canonical" href="https://${slug}.localhost/harbour-reopens">`);
     expect(html).toContain("<p>The <strong>harbour</strong> is open.</p>");
-    expect(html).toContain('<link rel="alternate" hreflang="de" href="/de/hafen-offen">');
+    expect(html).toContain(`<link rel="alternate" hreflang="de" href="https://${slug}.localhost/de/hafen-offen">`);
     const jsonld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown>[];
     expect(jsonld[0]).toMatchObject({ "@type": "Article", headline: "Harbour reopens" });
     expect(jsonld[1]).toMatchObject({
@@ -236,14 +236,14 @@ describe("menus", () => {
 
 describe("language versions", () => {
   it("serves the site's other languages under /<lang>/, with their own strings and links back", async () => {
-    const home = await htmlOf(await sitePage(slug, "/de"));
+    const home = await htmlOf(await sitePage(slug, "/de/"));
     expect(home).toContain('<html lang="de">');
     expect(home).toContain('<a class="skip" href="#main">Zum Inhalt</a>');
     expect(home).toContain('<a href="/de/hafen-offen">Hafen offen</a>');
     expect(home).not.toContain("Harbour reopens</a>");
     const page = await htmlOf(await sitePage(slug, "/de/hafen-offen"));
     expect(page).toContain("<h1>Hafen offen</h1>");
-    expect(page).toContain('<link rel="alternate" hreflang="en" href="/harbour-reopens">');
+    expect(page).toContain(`<link rel="alternate" hreflang="en" href="https://${slug}.localhost/harbour-reopens">`);
     expect(page).toContain(`<link rel="canonical" href="https://${slug}.localhost/de/hafen-offen">`);
     expect((await sitePage(slug, "/hafen-offen")).status).toBe(404);
     expect((await sitePage(slug, "/fr/hafen-offen")).status).toBe(404);

@@ -132,12 +132,20 @@ const menuLeaf = z.strictObject({ label: name(80), link: menuLink });
 const menuBranch = menuLeaf.extend({ children: z.array(menuLeaf).max(50).optional() });
 const menuItem = menuLeaf.extend({ children: z.array(menuBranch).max(50).optional() });
 
+/** A menu's name: a slug, with `.<language>` for that language's version of the menu (`main.de`: German pages' `menus.main`). */
+const menuName = z
+  .string()
+  .max(90)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z]{2}(-[A-Z]{2})?)?$/, {
+    error: "a menu's name is a slug, with .<language> for that language's menu: main, main.de",
+  });
+
 /** The three content tag types of the interface, each with its own definition. */
 export const contentTagWrite = z.discriminatedUnion("type", [
   z.strictObject({
     siteId: z.number().int().positive(),
     type: z.literal("menu"),
-    name: slug,
+    name: menuName,
     definition: z.strictObject({ items: z.array(menuItem).max(50) }),
   }),
   z.strictObject({

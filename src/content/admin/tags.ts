@@ -4,7 +4,7 @@ import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { contentTags } from "../schema";
-import { resolvedMenus, resolvedTag } from "../sites/template-tags";
+import { menuName, resolvedMenu, resolvedTag } from "../sites/template-tags";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { contentTagWrite } from "./params";
@@ -25,7 +25,10 @@ export async function contentTagsOf(db: Database, scope: TenantScope, siteId: nu
 
 /** Creates or replaces the tag of that name. */
 export async function putContentTag(db: Database, scope: TenantScope, input: z.infer<typeof contentTagWrite>) {
-  await siteInScope(db, scope, input.siteId);
+  const site = await siteInScope(db, scope, input.siteId);
+  const { language } = menuName(input.name);
+  if (language !== null && !site.languages.includes(language))
+    throw new ApiError(400, `name: ${input.name} is a menu for ${language}, a language the site does not have (${site.languages.join(", ")})`);
   const [[tag]] = await db.batch([
     db
       .insert(contentTags)
@@ -52,8 +55,8 @@ async function contentTagInScope(db: Database, scope: TenantScope, id: number) {
 export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
   const tag = await contentTagInScope(db, scope, id);
   const site = await siteInScope(db, scope, tag.siteId);
-  if (tag.type === "menu") return (await resolvedMenus(db, site))[tag.name] ?? [];
-  return resolvedTag(db, site, tag, new Date().toISOString());
+  if (tag.type === "menu") return resolvedMenu(db, site, tag);
+  return resolvedTag(db, site, tag, new Date().toISOString(), site.defaultLanguage);
 }
 
 export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {

@@ -2,12 +2,13 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, type Site } from "../schema";
+import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[ch]!);
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-/** The public, indexable contents of a site, newest first. */
-const indexable = (db: Database, site: Site, now: string, limit: number) =>
+/** The public, indexable contents of a site (of one language, when named), newest first. */
+const indexable = (db: Database, site: Site, now: string, limit: number, language?: string) =>
   db
     .select({
       slug: contents.slug,
@@ -19,13 +20,20 @@ const indexable = (db: Database, site: Site, now: string, limit: number) =>
       noindex: contents.noindex,
     })
     .from(contents)
-    .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), isPublic(now), eq(contents.noindex, false)))
+    .where(
+      and(
+        eq(contents.tenantId, site.tenantId),
+        eq(contents.siteId, site.id),
+        isPublic(now),
+        eq(contents.noindex, false),
+        language === undefined ? undefined : eq(contents.language, language),
+      ),
+    )
     .orderBy(desc(contents.publishAt))
     .limit(limit);
 
 /** A content's address: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
-const contentUrl = (origin: string, site: Site, row: { slug: string; language: string }) =>
-  row.language === site.defaultLanguage ? `${origin}/${row.slug}` : `${origin}/${row.language}/${row.slug}`;
+const contentUrl = (origin: string, site: Site, row: { slug: string; language: string }) => `${origin}${contentPath(site, row)}`;
 
 /** The sitemap index: one sitemap for contents, one for categories. */
 export function sitemapIndex(origin: string, lastmod: string): string {
@@ -44,32 +52,40 @@ export async function contentSitemap(db: Database, site: Site, origin: string, n
   );
 }
 
+/** Each language's home and category pages. */
 export async function categorySitemap(db: Database, site: Site, origin: string): Promise<string> {
   const rows = await db
     .select({ slug: categories.slug })
     .from(categories)
     .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)));
   const lastmod = site.updatedAt.slice(0, 10);
-  return urlset(rows.map((r) => ({ loc: `${origin}/c/${r.slug}`, lastmod })));
+  return urlset(
+    siteLanguages(site).flatMap((language) => [
+      { loc: `${origin}${languageHome(site, language)}`, lastmod },
+      ...rows.map((r) => ({ loc: `${origin}${languagePrefix(site, language)}/c/${r.slug}`, lastmod })),
+    ]),
+  );
 }
 
 export const robotsTxt = (origin: string) => `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`;
 
-/** RSS 2.0 of the newest 20 contents. */
-export async function rssFeed(db: Database, site: Site, origin: string, now: string): Promise<string> {
-  const rows = await indexable(db, site, now, 20);
+/** RSS 2.0 of a language's newest 20 contents. */
+export async function rssFeed(db: Database, site: Site, origin: string, now: string, language: string): Promise<string> {
+  const rows = await indexable(db, site, now, 20, language);
+  const home = `${origin}${languageHome(site, language)}`;
   const items = rows
     .map(
       (r) =>
         `<item><title>${xml(r.title)}</title><link>${xml(contentUrl(origin, site, r))}</link><guid>${xml(contentUrl(origin, site, r))}</guid><pubDate>${new Date(r.publishAt!).toUTCString()}</pubDate><description>${xml(r.intro)}</description></item>`,
     )
     .join("");
-  return `${XML_HEAD}<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(site.name)}</title><link>${xml(`${origin}/`)}</link><description>${xml(site.seoDescription ?? site.name)}</description><atom:link href="${xml(`${origin}/feed.xml`)}" rel="self" type="application/rss+xml"/>${items}</channel></rss>\n`;
+  return `${XML_HEAD}<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(site.name)}</title><link>${xml(home)}</link><description>${xml(site.seoDescription ?? site.name)}</description><language>${xml(language)}</language><atom:link href="${xml(`${home}feed.xml`)}" rel="self" type="application/rss+xml"/>${items}</channel></rss>\n`;
 }
 
-/** Atom of the newest 20 contents. */
-export async function atomFeed(db: Database, site: Site, origin: string, now: string): Promise<string> {
-  const rows = await indexable(db, site, now, 20);
+/** Atom of a language's newest 20 contents. */
+export async function atomFeed(db: Database, site: Site, origin: string, now: string, language: string): Promise<string> {
+  const rows = await indexable(db, site, now, 20, language);
+  const home = `${origin}${languageHome(site, language)}`;
   const updated = rows[0]?.publishAt ?? site.updatedAt;
   const entries = rows
     .map(
@@ -77,5 +93,5 @@ export async function atomFeed(db: Database, site: Site, origin: string, now: st
         `<entry><title>${xml(r.title)}</title><link href="${xml(contentUrl(origin, site, r))}"/><id>${xml(contentUrl(origin, site, r))}</id><updated>${r.updatedAt}</updated><published>${r.publishAt}</published><summary>${xml(r.intro)}</summary></entry>`,
     )
     .join("");
-  return `${XML_HEAD}<feed xmlns="http://www.w3.org/2005/Atom"><title>${xml(site.name)}</title><link href="${xml(`${origin}/`)}"/><link rel="self" href="${xml(`${origin}/atom.xml`)}"/><id>${xml(`${origin}/`)}</id><updated>${updated}</updated>${entries}</feed>\n`;
+  return `${XML_HEAD}<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xml(language)}"><title>${xml(site.name)}</title><link href="${xml(home)}"/><link rel="self" href="${xml(`${home}atom.xml`)}"/><id>${xml(home)}</id><updated>${updated}</updated>${entries}</feed>\n`;
 }

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, redirects, type Site } from "../schema";
@@ -39,4 +39,20 @@ export async function publicContentId(db: Database, site: Site, slug: string, la
     )
     .limit(1);
   return found?.id;
+}
+
+/** The languages in which the site has public contents carrying a free tag: where its tag page exists. */
+export async function languagesWithTag(db: Database, site: Site, tag: string, now: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ language: contents.language })
+    .from(contents)
+    .where(
+      and(
+        eq(contents.tenantId, site.tenantId),
+        eq(contents.siteId, site.id),
+        isPublic(now),
+        sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${tag})`,
+      ),
+    );
+  return rows.map((r) => r.language);
 }

@@ -7,6 +7,7 @@ import { contentSettings } from "../settings";
 import { siteOrigin } from "../tenancy/domains";
 import { type ReaderSite, scheduleMark } from "../tenancy/scope";
 import { adsForPage, countImpressions, type ShownAd } from "./ads";
+import { alternates, dateFormat, pageLanguages, urlFor } from "./languages";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { TemplateError, TemplateLimitError } from "./templates";
 import { type LoadedTheme, themeFailed } from "./themes";
@@ -22,6 +23,8 @@ export type Page = {
   seo?: { jsonld?: object[]; canonical?: string; image?: string };
   /** The page's language; the site's default when not set. */
   language?: string;
+  /** The path of this page in each language it exists in, itself included: the switcher's and hreflang's addresses. */
+  versions?: Record<string, string>;
   data: Record<string, unknown>;
 };
 
@@ -32,24 +35,28 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const language = page.language ?? site.defaultLanguage;
   const locale = theme.locale(language);
   const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
+  const versions = page.versions ?? {};
   return theme.render(`templates/${page.template}.html.j2`, {
     site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
-    page: { language, path: new URL(c.req.url).pathname },
-    menus: await resolvedMenus(c.var.db, site),
-    tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames),
+    page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
+    menus: await resolvedMenus(c.var.db, site, language),
+    tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
     ads: shownAds,
     seo: {
       title,
       description: page.description ?? site.seoDescription,
       canonical: `${origin}${new URL(c.req.url).pathname}`,
       noindex: page.noindex ?? false,
+      // What search engines are told of the page's other languages; a page they should not index tells them none.
+      alternates: page.noindex ? [] : alternates(site, origin, versions),
       ...page.seo,
       // Open Graph and Twitter cards want an absolute address: the content's cover, else the site's image.
       image: absoluteUrl(origin, page.seo?.image ?? site.seoImage),
     },
     t: (key: string) => locale[key] ?? key,
     asset: (path: string) => `/themes/${site.id}/${site.theme}/${path}?v=${theme.version}`,
-    url_for: (name: string, slug?: string) => (name === "home" ? "/" : name === "category" ? `/c/${slug}` : `/${slug ?? ""}`),
+    url_for: urlFor(site, language),
+    format_date: dateFormat(language, site.timezone),
     ...page.data,
   });
 }
@@ -103,4 +110,5 @@ export async function cachedPage(
   return versionedAnswer(c, spec, render, (note) => count(note.split(",").filter(Boolean).map(Number)));
 }
 
-export const notFound: Page = { template: "404", status: 404, title: "Not found", noindex: true, data: {} };
+/** The theme's 404 page, in the language the path asked for. */
+export const notFoundIn = (language?: string): Page => ({ template: "404", status: 404, title: "Not found", noindex: true, language, data: {} });

@@ -4,8 +4,9 @@ import { listPublished, publishedContent } from "../delivery/service";
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
-import { absoluteUrl, notFound, type Page } from "./page-render";
-import { categoryBySlug, publicContentId } from "./page-queries";
+import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
+import { absoluteUrl, notFoundIn, type Page } from "./page-render";
+import { categoryBySlug, languagesWithTag, publicContentId } from "./page-queries";
 
 const PAGE_SIZE = 10;
 const now = () => new Date().toISOString();
@@ -18,88 +19,106 @@ const pagination = (page: number, total: number) => {
   return { page, pages, total, prev: page > 1 ? page - 1 : null, next: page < pages ? page + 1 : null };
 };
 
-/** A content's URL: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
+/** A content with its URL: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
 const linkedIn =
   (site: Site) =>
-  <T extends { slug: string; language: string }>(i: T) => ({
-    ...i,
-    url: i.language === site.defaultLanguage ? `/${i.slug}` : `/${i.language}/${i.slug}`,
-  });
+  <T extends { slug: string; language: string }>(i: T) => ({ ...i, url: contentPath(site, i) });
 
-/** Another language of the site: `/<lang>/` its home, `/<lang>/<slug>` its contents. */
-export const otherLanguage = (site: Site, lang: string) => lang !== site.defaultLanguage && site.languages.includes(lang);
+/** The same path in every language of the site (lists and homes exist in each). */
+const inEveryLanguage = (site: Site, path: string) => Object.fromEntries(siteLanguages(site).map((l) => [l, `${languagePrefix(site, l)}${path}`]));
 
 /** The home page of a language: its newest public contents, a page at a time. */
 export async function homePage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
   const page = pageOf(c);
   const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language, page, size: PAGE_SIZE }, now());
-  const base = language === site.defaultLanguage ? "/" : `/${language}/`;
   return {
     template: "index",
     status: 200,
     title: site.name,
     language,
-    data: { contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total), page_base: `${base}?page=` },
+    versions: inEveryLanguage(site, "/"),
+    data: { contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total), page_base: `${languageHome(site, language)}?page=` },
   };
 }
 
-/** The contents of a free tag; a tag nothing carries is not found. */
-export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string): Promise<Page> {
+/** The contents of a free tag in one language; a tag nothing of that language carries is not found. */
+export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string, language: string): Promise<Page> {
   const page = pageOf(c);
   // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
   const tag = tagParam.slice(0, 60);
-  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, page, size: PAGE_SIZE }, now());
-  if (list.total === 0) return notFound;
+  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, language, page, size: PAGE_SIZE }, now());
+  if (list.total === 0) return notFoundIn(language);
+  const path = `/tag/${encodeURIComponent(tag)}`;
+  const languages = await languagesWithTag(c.var.db, site, tag, now());
   return {
     template: "tag",
     status: 200,
     title: `#${tag}`,
-    data: { tag, contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total) },
+    language,
+    versions: Object.fromEntries(languages.map((l) => [l, `${languagePrefix(site, l)}${path}`])),
+    data: {
+      tag,
+      contents: list.items.map(linkedIn(site)),
+      pagination: pagination(page, list.total),
+      page_base: `${languagePrefix(site, language)}${path}?page=`,
+    },
   };
 }
 
-/** The site's search: words of `?q=` through the full-text index. */
-export async function searchPage(c: Context<AppEnv>, site: Site): Promise<Page> {
+/** The site's search in one language: words of `?q=` through the full-text index. */
+export async function searchPage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
   const page = pageOf(c);
   const query = (c.req.query("q") ?? "").slice(0, 200);
   const words = query.match(/[\p{L}\p{N}]+/gu) ?? [];
   const list = words.length
-    ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, page, size: PAGE_SIZE }, now())
+    ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, language, page, size: PAGE_SIZE }, now())
     : { items: [], total: 0 };
+  const path = `/search?q=${encodeURIComponent(query)}`;
   // Result pages are not for search engines.
   return {
     template: "search",
     status: 200,
     title: query || "Search",
     noindex: true,
+    language,
+    versions: inEveryLanguage(site, path),
     data: {
       query,
       contents: list.items.map(linkedIn(site)),
       pagination: pagination(page, list.total),
-      page_base: `/search?q=${encodeURIComponent(query)}&page=`,
+      page_base: `${languagePrefix(site, language)}${path}&page=`,
     },
   };
 }
 
-/** A category's page: its contents and those of its subcategories. */
-export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string): Promise<Page> {
+/** A category's page in one language: its contents and those of its subcategories. */
+export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string, language: string): Promise<Page> {
   const category = await categoryBySlug(c.var.db, site, slug);
-  if (!category) return notFound;
+  if (!category) return notFoundIn(language);
   const page = pageOf(c);
-  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, page, size: PAGE_SIZE }, now());
+  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, language, page, size: PAGE_SIZE }, now());
+  const path = `/c/${category.slug}`;
   return {
     template: "category",
     status: 200,
     title: category.seoTitle ?? category.name,
     description: category.seoDescription ?? category.description,
-    data: { category, contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total) },
+    language,
+    versions: inEveryLanguage(site, path),
+    data: {
+      category,
+      contents: list.items.map(linkedIn(site)),
+      pagination: pagination(page, list.total),
+      page_base: `${languagePrefix(site, language)}${path}?page=`,
+    },
   };
 }
 
 /** A content's page, with its article and breadcrumb JSON-LD. */
 export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
-  const id = await publicContentId(c.var.db, site, slug, language, now());
-  if (id === undefined) return notFound;
+  // A slug is at most 80 characters (admin/params.ts): a longer path is no content, asked of no one.
+  const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now());
+  if (id === undefined) return notFoundIn(language);
   const content = await publishedContent(c.var.db, memberScope(site.tenantId), id, now());
   const item = linkedIn(site);
   const origin = siteOrigin(c.env, site);
@@ -115,9 +134,10 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     url: own,
     ...(image ? { image } : {}),
   };
+  const prefix = languagePrefix(site, language);
   const crumbs = [
-    { name: site.name, url: `${origin}/` },
-    ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}/c/${cat.slug}` })),
+    { name: site.name, url: `${origin}${prefix}/` },
+    ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}${prefix}/c/${cat.slug}` })),
     { name: content.title, url: own },
   ];
   const breadcrumbs = {
@@ -132,11 +152,12 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     description: content.seo.description,
     noindex: content.seo.noindex,
     language,
+    versions: Object.fromEntries([content, ...content.translations].map((version) => [version.language, contentPath(site, version)])),
     seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}), ...(image ? { image } : {}) },
     data: {
       content: {
         ...content,
-        categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })),
+        categories: content.categories.map((cat) => ({ ...cat, url: `${prefix}/c/${cat.slug}` })),
         translations: content.translations.map(item),
       },
     },

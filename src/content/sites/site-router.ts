@@ -6,9 +6,10 @@ import { siteOrigin } from "../tenancy/domains";
 import { type ReaderSite, siteById } from "../tenancy/scope";
 import { recordClick } from "./ads";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
-import { cachedPage, notFound, type Page } from "./page-render";
+import { isOtherLanguage } from "./languages";
+import { cachedPage, notFoundIn, type Page } from "./page-render";
 import { redirectOf } from "./page-queries";
-import { categoryPage, contentPage, homePage, otherLanguage, searchPage, tagPage } from "./pages";
+import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { previewToken } from "./theme-upload";
 import { loadTheme, themeAsset } from "./themes";
 
@@ -86,25 +87,39 @@ function buildSiteRouter() {
     xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), await originOf(c), now()), "application/xml"),
   );
   app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), await originOf(c)), "application/xml"));
-  app.get("/feed.xml", async (c) => xmlAnswer(await rssFeed(c.var.db, await siteOf(c), await originOf(c), now()), "application/rss+xml"));
-  app.get("/atom.xml", async (c) => xmlAnswer(await atomFeed(c.var.db, await siteOf(c), await originOf(c), now()), "application/atom+xml"));
-  app.get("/", (c) => withTheme(c, (site) => homePage(c, site, site.defaultLanguage)));
-  app.get("/tag/:tag", (c) => withTheme(c, (site) => tagPage(c, site, c.req.param("tag"))));
-  app.get("/search", (c) => withTheme(c, (site) => searchPage(c, site)));
-  app.get("/c/:slug", (c) => withTheme(c, (site) => categoryPage(c, site, c.req.param("slug"))));
-  app.get("/:slug", (c) =>
-    withTheme(c, (site) =>
-      otherLanguage(site, c.req.param("slug"))
-        ? homePage(c, site, c.req.param("slug"))
-        : contentPage(c, site, c.req.param("slug"), site.defaultLanguage),
-    ),
-  );
-  app.get("/:lang/:slug", (c) =>
-    withTheme(c, async (site) =>
-      otherLanguage(site, c.req.param("lang")) ? contentPage(c, site, c.req.param("slug"), c.req.param("lang")) : notFound,
-    ),
-  );
-  app.notFound((c) => withTheme(c, async () => notFound));
+  // `/de` is the German home's address without its slash: one canonical address, `/de/`.
+  app.get("/:lang{[a-z]{2}(?:-[A-Z]{2})?}", async (c, next) => {
+    if (!isOtherLanguage(await siteOf(c), c.req.param("lang"))) return next();
+    const query = new URL(c.req.url).search;
+    return c.redirect(`/${c.req.param("lang")}/${query}`, 301);
+  });
+  // Each language's pages: the default language's at the root, another's under `/<lang>/`.
+  for (const prefix of ["", "/:lang{[a-z]{2}(?:-[A-Z]{2})?}"]) {
+    /** The page's language: the default at the root; under a prefix, one of the site's other languages (else the page is not found). */
+    const languageOf = (c: Context<AppEnv>, site: ReaderSite) => {
+      const lang = prefix ? c.req.param("lang") : site.defaultLanguage;
+      return lang !== undefined && (!prefix || isOtherLanguage(site, lang)) ? lang : undefined;
+    };
+    const inLanguage = (c: Context<AppEnv>, build: (site: ReaderSite, language: string) => Promise<Page>) =>
+      withTheme(c, async (site) => {
+        const language = languageOf(c, site);
+        return language === undefined ? notFoundIn() : build(site, language);
+      });
+    const feed = (write: typeof rssFeed, type: string) => async (c: Context<AppEnv>) => {
+      const site = await siteOf(c);
+      const language = languageOf(c, site);
+      if (language === undefined) return withTheme(c, async () => notFoundIn());
+      return xmlAnswer(await write(c.var.db, site, await originOf(c), now(), language), type);
+    };
+    app.get(`${prefix}/feed.xml`, feed(rssFeed, "application/rss+xml"));
+    app.get(`${prefix}/atom.xml`, feed(atomFeed, "application/atom+xml"));
+    app.get(`${prefix}/`, (c) => inLanguage(c, (site, language) => homePage(c, site, language)));
+    app.get(`${prefix}/tag/:tag`, (c) => inLanguage(c, (site, language) => tagPage(c, site, c.req.param("tag"), language)));
+    app.get(`${prefix}/search`, (c) => inLanguage(c, (site, language) => searchPage(c, site, language)));
+    app.get(`${prefix}/c/:slug`, (c) => inLanguage(c, (site, language) => categoryPage(c, site, c.req.param("slug"), language)));
+    app.get(`${prefix}/:slug`, (c) => inLanguage(c, (site, language) => contentPage(c, site, c.req.param("slug"), language)));
+  }
+  app.notFound((c) => withTheme(c, async () => notFoundIn()));
   return app;
 }
 

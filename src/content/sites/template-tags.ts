@@ -3,6 +3,7 @@ import type { Database } from "../../platform/database";
 import { listPublished } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
+import { contentPath, urlFor } from "./languages";
 
 /**
  * The content tags as templates read them (`menus.<code>`, `tags.<name>`), resolved before a page
@@ -15,17 +16,48 @@ interface MenuItem {
   children?: MenuItem[];
 }
 
-/** Menus with every link made a URL of the site. */
-export async function resolvedMenus(db: Database, site: Site) {
-  const menus = await db
+/** A menu's name: `main` is the menu of the default language (and of any language without its own), `main.de` German pages' `main`. */
+export function menuName(name: string): { code: string; language: string | null } {
+  const dot = name.indexOf(".");
+  return dot < 0 ? { code: name, language: null } : { code: name.slice(0, dot), language: name.slice(dot + 1) };
+}
+
+/**
+ * The menus of a page in one language, every link made a URL of the site: for each `menus.<code>`,
+ * the menu `<code>.<language>`, else `<code>`, else `<code>.<default language>`. Category and tag
+ * links lead to the page's language; a content link to that content, in its own language.
+ */
+export async function resolvedMenus(db: Database, site: Site, language: string) {
+  const rows = await db
     .select()
     .from(contentTags)
     .where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu")));
-  if (!menus.length) return {};
+  const rank = (menuLanguage: string | null) =>
+    menuLanguage === language ? 0 : menuLanguage === null ? 1 : menuLanguage === site.defaultLanguage ? 2 : 3;
+  const chosen = new Map<string, { rank: number; items: MenuItem[] }>();
+  for (const row of rows) {
+    const { code, language: menuLanguage } = menuName(row.name);
+    const candidate = { rank: rank(menuLanguage), items: (row.definition as { items: MenuItem[] }).items };
+    if (candidate.rank < 3 && candidate.rank < (chosen.get(code)?.rank ?? 3)) chosen.set(code, candidate);
+  }
+  const menus = [...chosen].map(([code, { items }]) => ({ code, items }));
+  return Object.fromEntries(await menuUrls(db, site, language, menus));
+}
+
+/** What `menus.<code>` is for one menu tag on a page in its own language: the console's preview. */
+export async function resolvedMenu(db: Database, site: Site, tag: ContentTag) {
+  const { code, language } = menuName(tag.name);
+  const [menu] = await menuUrls(db, site, language ?? site.defaultLanguage, [{ code, items: (tag.definition as { items: MenuItem[] }).items }]);
+  return menu?.[1] ?? [];
+}
+
+/** Menus' items with URLs, in the page's language. */
+async function menuUrls(db: Database, site: Site, language: string, menus: { code: string; items: MenuItem[] }[]) {
+  if (!menus.length) return [];
   // Only the contents the menus name are read, not every content of the site.
   const named = (items: MenuItem[]): number[] =>
     items.flatMap((item) => [...(item.link.content !== undefined ? [item.link.content] : []), ...named(item.children ?? [])]);
-  const contentIds = [...new Set(menus.flatMap((m) => named((m.definition as { items: MenuItem[] }).items)))];
+  const contentIds = [...new Set(menus.flatMap((m) => named(m.items)))];
   const [cats, linked] = await Promise.all([
     db
       .select({ id: categories.id, slug: categories.slug })
@@ -38,21 +70,21 @@ export async function resolvedMenus(db: Database, site: Site) {
           .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), inArray(contents.id, contentIds)))
       : Promise.resolve([]),
   ]);
+  const url = urlFor(site, language);
   const contentUrl = (id: number) => {
     const found = linked.find((c) => c.id === id);
-    if (!found) return "/";
-    return found.language === site.defaultLanguage ? `/${found.slug}` : `/${found.language}/${found.slug}`;
+    return found ? contentPath(site, found) : url("home");
   };
   const urlOf = (link: MenuItem["link"]) =>
     link.url ??
     (link.category !== undefined
-      ? `/c/${cats.find((c) => c.id === link.category)?.slug ?? ""}`
+      ? url("category", cats.find((c) => c.id === link.category)?.slug ?? "")
       : link.content !== undefined
         ? contentUrl(link.content)
-        : `/tag/${encodeURIComponent(link.tag ?? "")}`);
+        : url("tag", link.tag ?? ""));
   const resolve = (items: MenuItem[]): unknown[] =>
     items.map((item) => ({ label: item.label, url: urlOf(item.link), children: resolve(item.children ?? []) }));
-  return Object.fromEntries(menus.map((m) => [m.name, resolve((m.definition as { items: MenuItem[] }).items)]));
+  return menus.map((m) => [m.code, resolve(m.items)] as const);
 }
 
 interface TagDefinition {
@@ -67,7 +99,7 @@ interface TagDefinition {
  * categories (with URLs) and tag names, a posts query's contents. Only the names the theme's
  * templates read are resolved (themes.ts `tagNamesRead`): a page does no query for a tag it never shows.
  */
-export async function resolvedTags(db: Database, site: Site, now: string, names: ReadonlySet<string> | "all") {
+export async function resolvedTags(db: Database, site: Site, now: string, names: ReadonlySet<string> | "all", language: string) {
   const resolved: Record<string, unknown> = {};
   if (names !== "all" && names.size === 0) return resolved;
   const named = names === "all" ? [] : [inArray(contentTags.name, [...names])];
@@ -75,13 +107,14 @@ export async function resolvedTags(db: Database, site: Site, now: string, names:
     .select()
     .from(contentTags)
     .where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), ne(contentTags.type, "menu"), ...named));
-  for (const tag of tags) resolved[tag.name] = await resolvedTag(db, site, tag, now);
+  for (const tag of tags) resolved[tag.name] = await resolvedTag(db, site, tag, now, language);
   return resolved;
 }
 
-/** What a template reads as `tags.<name>` for one taxonomy or posts tag. */
-export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now: string): Promise<unknown> {
+/** What a template reads as `tags.<name>` for one taxonomy or posts tag, on a page in that language: a posts query lists that language's contents. */
+export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now: string, language: string): Promise<unknown> {
   const definition = tag.definition as TagDefinition;
+  const url = urlFor(site, language);
   if (tag.type === "taxonomy") {
     const cats = definition.categories?.length
       ? await db
@@ -90,8 +123,8 @@ export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now
           .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), inArray(categories.id, definition.categories)))
       : [];
     return {
-      categories: cats.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })),
-      tags: (definition.tags ?? []).map((name) => ({ name, url: `/tag/${encodeURIComponent(name)}` })),
+      categories: cats.map((cat) => ({ ...cat, url: url("category", cat.slug) })),
+      tags: (definition.tags ?? []).map((name) => ({ name, url: url("tag", name) })),
     };
   }
   const categoryId = definition.categories?.[0];
@@ -108,10 +141,10 @@ export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now
     db,
     memberScope(site.tenantId),
     site,
-    { categoryId, tag: definition.tags?.[0], page: 1, size: definition.limit ?? 10 },
+    { categoryId, tag: definition.tags?.[0], language, page: 1, size: definition.limit ?? 10 },
     now,
   );
-  const items = list.items.map((i) => ({ ...i, url: `/${i.slug}` }));
+  const items = list.items.map((i) => ({ ...i, url: contentPath(site, i) }));
   if (definition.order === "oldest") items.reverse();
   if (definition.order === "title") items.sort((a, b) => a.title.localeCompare(b.title));
   return items;

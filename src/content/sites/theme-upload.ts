@@ -1,5 +1,6 @@
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
+import { dateFormat } from "./languages";
 import { TemplateLimitError, templateSet } from "./templates";
 import { forgetThemeListing, listAll, themePrefix } from "./themes";
 
@@ -29,7 +30,14 @@ const sampleContent = {
 /** What a page's templates read (page-render.ts renderPage, docs/themes.md), with one of everything, for the upload's trial render. */
 const SAMPLE_CONTEXT = {
   site: { id: 1, name: "Site", slug: "site", languages: ["en"], defaultLanguage: "en" },
-  page: { language: "en", path: "/" },
+  page: {
+    language: "en",
+    path: "/",
+    languages: [
+      { code: "en", name: "English", url: "/", current: true },
+      { code: "de", name: "Deutsch", url: "/de/", current: false },
+    ],
+  },
   seo: {
     title: "A title · Site",
     description: "A description.",
@@ -37,6 +45,11 @@ const SAMPLE_CONTEXT = {
     noindex: false,
     image: null,
     jsonld: [{ "@type": "Article" }],
+    alternates: [
+      { hreflang: "en", href: "https://site.example/" },
+      { hreflang: "de", href: "https://site.example/de/" },
+      { hreflang: "x-default", href: "https://site.example/" },
+    ],
   },
   menus: { main: [{ label: "Home", url: "/", children: [] }] },
   tags: {},
@@ -44,6 +57,7 @@ const SAMPLE_CONTEXT = {
   t: (key: string) => key,
   asset: (path: string) => `/themes/1/sample/${path}`,
   url_for: (name: string, slug?: string) => (name === "home" ? "/" : `/${slug ?? ""}`),
+  format_date: dateFormat("en", "UTC"),
   contents: [sampleContent],
   pagination: { page: 1, pages: 1, total: 1, prev: null, next: null },
   page_base: "/?page=",

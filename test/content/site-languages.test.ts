@@ -1,0 +1,275 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createCategory } from "../../src/content/admin/categories";
+import { dateFormat } from "../../src/content/sites/languages";
+import { memberScope } from "../../src/content/tenancy/scope";
+import { database } from "../../src/platform/database";
+import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+
+/** The page's HTML with minijinja's escaped slashes (`&#x2f;`, as valid as `/`) written plainly. */
+const htmlOf = async (res: Response) => (await res.text()).replaceAll("&#x2f;", "/");
+const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
+/** The hreflang links of a page, as [hreflang, href]. */
+const hreflangs = (html: string) => [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map((m) => [m[1], m[2]]);
+const cardTitles = (html: string) => [...html.matchAll(/<h2><a href="[^"]+">([^<]+)<\/a><\/h2>/g)].map((m) => m[1]);
+
+let tenant: TestTenant;
+let slug: string;
+let origin: string;
+
+/**
+ * A site in English (default) and German, in Berlin's time zone: a story and its translation
+ * published at 23:30 UTC on 5 March 2026 (already 6 March in Berlin), an English story without a
+ * translation, a category, a tag on both languages, and a menu for each language.
+ */
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  slug = await slugOf(tenant.siteId);
+  origin = `https://${slug}.localhost`;
+  await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { timezone: "Europe/Berlin" });
+  const news = await createCategory(database(env), memberScope(tenant.tenantId), { siteId: tenant.siteId, name: "News", slug: "news" });
+  const english = await seedContent(tenant, {
+    title: "Ferry timetable",
+    categoryIds: [news.id],
+    tags: ["ferry"],
+    publishAt: "2026-03-05T23:30:00Z",
+  });
+  await seedContent(tenant, {
+    title: "Faehrplan",
+    language: "de",
+    translationOf: english,
+    categoryIds: [news.id],
+    tags: ["ferry"],
+    publishAt: "2026-03-05T23:30:00Z",
+  });
+  await seedContent(tenant, { title: "Only in English", categoryIds: [news.id], publishAt: "2026-03-01T09:00:00Z" });
+  for (const [name, label] of [
+    ["main", "News"],
+    ["main.de", "Nachrichten"],
+  ])
+    expect(
+      (
+        await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
+          siteId: tenant.siteId,
+          type: "menu",
+          name,
+          definition: { items: [{ label, link: { category: news.id } }] },
+        })
+      ).status,
+    ).toBe(200);
+  await installDefaultTheme(tenant.siteId);
+});
+
+describe("each language's home", () => {
+  it("serves the German home at /de/, in German: its contents, its menu, its dates in the site's time zone", async () => {
+    const res = await sitePage(slug, "/de/");
+    expect(res.status).toBe(200);
+    const html = await htmlOf(res);
+    expect(html).toContain('<html lang="de">');
+    expect(cardTitles(html)).toEqual(["Faehrplan"]);
+    expect(html).toContain('<a href="/de/faehrplan">Faehrplan</a>');
+    expect(html).toContain('<li><a href="/de/c/news">Nachrichten</a>');
+    expect(html).not.toContain(">News</a>");
+    expect(html).toContain('<time datetime="2026-03-05T23:30:00.000Z">6. März 2026</time>');
+    expect(html).toContain(`<a class="brand" href="/de/">`);
+  });
+
+  it("keeps the English home English, its dates in the site's time zone as well", async () => {
+    const html = await htmlOf(await sitePage(slug, "/"));
+    expect(html).toContain('<html lang="en">');
+    expect(cardTitles(html)).toEqual(["Ferry timetable", "Only in English"]);
+    expect(html).toContain('<li><a href="/c/news">News</a>');
+    expect(html).toContain('<time datetime="2026-03-05T23:30:00.000Z">6 March 2026</time>');
+  });
+
+  it("answers /de with a permanent redirect to its one address, /de/, keeping the query", async () => {
+    const res = await sitePage(slug, "/de?page=2", { redirect: "manual" });
+    expect(res.status).toBe(301);
+    expect(res.headers.get("Location")).toBe("/de/?page=2");
+  });
+
+  it("answers the theme's 404 page for a prefix that is no language of the site: unknown, not the site's, the default's, or far too long", async () => {
+    for (const path of ["/xx/", "/fr/", "/fr/feed.xml", "/en/", "/en/ferry-timetable", "/de/c/nothing", "/de/ferry-timetable", "/xx/c/news"]) {
+      const res = await sitePage(slug, path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).toContain("<h1>");
+    }
+    const started = Date.now();
+    for (const path of [`/de/${"a".repeat(8000)}`, `/${"de/".repeat(2000)}`, `/de/c/${"a".repeat(8000)}`, `/de/tag/${"%41".repeat(3000)}`]) {
+      expect((await sitePage(slug, path)).status, path.slice(0, 20)).toBe(404);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+    // A 404 under a language of the site is written in that language.
+    expect(await htmlOf(await sitePage(slug, "/de/nothing-here"))).toContain('<html lang="de">');
+    // `/xx` without its slash is a content slug of the default language, which there is not.
+    expect((await sitePage(slug, "/xx", { redirect: "manual" })).status).toBe(404);
+  });
+});
+
+describe("each language's lists and feeds", () => {
+  it("lists a category, a tag and a search in the page's language only", async () => {
+    for (const [path, titles] of [
+      ["/c/news", ["Ferry timetable", "Only in English"]],
+      ["/de/c/news", ["Faehrplan"]],
+      ["/tag/ferry", ["Ferry timetable"]],
+      ["/de/tag/ferry", ["Faehrplan"]],
+      ["/de/search?q=faehrplan", ["Faehrplan"]],
+      ["/de/search?q=english", []],
+    ] as const) {
+      const html = await htmlOf(await sitePage(slug, path));
+      expect(cardTitles(html), path).toEqual(titles);
+      expect(html, path).toContain(`<html lang="${path.startsWith("/de/") ? "de" : "en"}">`);
+    }
+    expect(await htmlOf(await sitePage(slug, "/de/search?q=x"))).toContain('<form role="search" action="/de/search">');
+  });
+
+  it("gives each language its own RSS and Atom feed", async () => {
+    const english = await (await sitePage(slug, "/feed.xml")).text();
+    expect(english).toContain("<title>Ferry timetable</title>");
+    expect(english).not.toContain("Faehrplan");
+    expect(english).toContain("<language>en</language>");
+    const german = await sitePage(slug, "/de/feed.xml");
+    expect(german.headers.get("Content-Type")).toBe("application/rss+xml; charset=utf-8");
+    const rss = await german.text();
+    expect([...rss.matchAll(/<item><title>([^<]+)<\/title>/g)].map((m) => m[1])).toEqual(["Faehrplan"]);
+    expect(rss).toContain(`<link>${origin}/de/faehrplan</link>`);
+    expect(rss).toContain("<language>de</language>");
+    expect(rss).toContain(`<atom:link href="${origin}/de/feed.xml" rel="self"`);
+    const atom = await (await sitePage(slug, "/de/atom.xml")).text();
+    expect(atom).toContain('xml:lang="de"');
+    expect([...atom.matchAll(/<entry><title>([^<]+)<\/title>/g)].map((m) => m[1])).toEqual(["Faehrplan"]);
+    expect(await htmlOf(await sitePage(slug, "/de/"))).toContain('type="application/rss+xml" title="Site');
+    expect(await htmlOf(await sitePage(slug, "/de/"))).toMatch(/href="\/de\/feed\.xml"/);
+  });
+
+  it("lists each language's home and category pages in the sitemap, and every language's contents", async () => {
+    const pages = await (await sitePage(slug, "/sitemap-categories.xml")).text();
+    for (const path of ["/", "/c/news", "/de/", "/de/c/news"]) expect(pages).toContain(`<loc>${origin}${path}</loc>`);
+    const contents = await (await sitePage(slug, "/sitemap-contents.xml")).text();
+    for (const path of ["/ferry-timetable", "/de/faehrplan", "/only-in-english"]) expect(contents).toContain(`<loc>${origin}${path}</loc>`);
+  });
+});
+
+describe("hreflang and the language switcher", () => {
+  it("links a content's translations on the site's origin, itself and x-default included", async () => {
+    const html = await htmlOf(await sitePage(slug, "/de/faehrplan"));
+    expect(hreflangs(html)).toEqual([
+      ["en", `${origin}/ferry-timetable`],
+      ["de", `${origin}/de/faehrplan`],
+      ["x-default", `${origin}/ferry-timetable`],
+    ]);
+    expect(hreflangs(await htmlOf(await sitePage(slug, "/ferry-timetable")))).toEqual(hreflangs(html));
+    expect(hreflangs(await htmlOf(await sitePage(slug, "/only-in-english")))).toEqual([]);
+  });
+
+  it("links the homes and lists of every language, and none from a search", async () => {
+    expect(hreflangs(await htmlOf(await sitePage(slug, "/de/")))).toEqual([
+      ["en", `${origin}/`],
+      ["de", `${origin}/de/`],
+      ["x-default", `${origin}/`],
+    ]);
+    expect(hreflangs(await htmlOf(await sitePage(slug, "/c/news")))).toEqual([
+      ["en", `${origin}/c/news`],
+      ["de", `${origin}/de/c/news`],
+      ["x-default", `${origin}/c/news`],
+    ]);
+    expect(hreflangs(await htmlOf(await sitePage(slug, "/de/tag/ferry")))).toEqual([
+      ["en", `${origin}/tag/ferry`],
+      ["de", `${origin}/de/tag/ferry`],
+      ["x-default", `${origin}/tag/ferry`],
+    ]);
+    expect(hreflangs(await htmlOf(await sitePage(slug, "/de/search?q=faehrplan")))).toEqual([]);
+  });
+
+  it("gives templates page.languages: the same page in each language where it exists, else that language's home", async () => {
+    const site = await createTestTenant();
+    const row = await slugOf(site.siteId);
+    const english = await seedContent(site, { title: "Market opens" });
+    await seedContent(site, { title: "Markt eroeffnet", language: "de", translationOf: english });
+    await seedContent(site, { title: "English only" });
+    await installDefaultTheme(site.siteId, {
+      ...env.TEST_DEFAULT_THEME,
+      "templates/content.html.j2": "{% for l in page.languages %}[{{ l.code }} {{ l.name }} {{ l.url }} {{ l.current }}]{% endfor %}",
+    });
+    const text = async (path: string) => htmlOf(await sitePage(row, path));
+    expect(await text("/de/markt-eroeffnet")).toBe("[en English /market-opens false][de Deutsch /de/markt-eroeffnet true]");
+    expect(await text("/english-only")).toBe("[en English /english-only true][de Deutsch /de/ false]");
+  });
+
+  it("writes the switcher into the default theme: each language's name, linked to this page in it, the current one marked", async () => {
+    const html = await htmlOf(await sitePage(slug, "/de/faehrplan"));
+    expect(html).toContain('<nav class="languages" aria-label="Sprachen">');
+    expect(html).toContain('<a href="/ferry-timetable" hreflang="en" lang="en">English</a>');
+    expect(html).toContain('<a href="/de/faehrplan" hreflang="de" lang="de" aria-current="page">Deutsch</a>');
+  });
+});
+
+describe("menus and posts queries in the page's language", () => {
+  it("falls back to the default language's menu for a language without its own", async () => {
+    await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { languages: ["en", "de", "fr"] });
+    try {
+      const html = await htmlOf(await sitePage(slug, "/fr/"));
+      expect(html).toContain('<html lang="fr">');
+      expect(html).toContain('<li><a href="/fr/c/news">News</a>');
+      expect(html).toContain('<a href="/fr/" hreflang="fr" lang="fr" aria-current="page">Français</a>');
+    } finally {
+      await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { languages: ["en", "de"] });
+    }
+  });
+
+  it("refuses a menu for a language the site does not have, or a name that is no menu's", async () => {
+    for (const [name, message] of [
+      ["main.fr", "a language the site does not have"],
+      ["main.DE", "a menu's name is a slug"],
+      ["main.de.de", "a menu's name is a slug"],
+    ]) {
+      const res = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
+        siteId: tenant.siteId,
+        type: "menu",
+        name,
+        definition: { items: [] },
+      });
+      expect(res.status, name).toBe(400);
+      expect(JSON.stringify(await res.json()), name).toContain(message);
+    }
+    const posts = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
+      siteId: tenant.siteId,
+      type: "posts",
+      name: "picks.de",
+      definition: {},
+    });
+    expect(posts.status).toBe(400);
+  });
+
+  it("lists a posts query's contents of the page's language, each at its own address", async () => {
+    const site = await createTestTenant();
+    const row = await slugOf(site.siteId);
+    const english = await seedContent(site, { title: "Jazz week", tags: ["music"] });
+    await seedContent(site, { title: "Jazzwoche", language: "de", translationOf: english, tags: ["music"] });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
+      siteId: site.siteId,
+      type: "posts",
+      name: "music",
+      definition: { tags: ["music"] },
+    });
+    await installDefaultTheme(site.siteId, {
+      ...env.TEST_DEFAULT_THEME,
+      "templates/index.html.j2": "{% for p in tags.music %}[{{ p.title }} {{ p.url }}]{% endfor %}",
+    });
+    expect(await htmlOf(await sitePage(row, "/de/"))).toBe("[Jazzwoche /de/jazzwoche]");
+    expect(await htmlOf(await sitePage(row, "/"))).toBe("[Jazz week /jazz-week]");
+  });
+});
+
+describe("format_date", () => {
+  it("writes a date long or short in the page's language and the site's time zone, and anything else back as it came", () => {
+    const instant = "2026-11-26T23:30:00Z";
+    expect(dateFormat("de", "Europe/Berlin")(instant, "long")).toBe("27. November 2026");
+    expect(dateFormat("en", "UTC")(instant, "long")).toBe("26 November 2026");
+    expect(dateFormat("en-US", "UTC")(instant)).toBe("November 26, 2026");
+    expect(dateFormat("de", "UTC")(instant, "short")).toBe("26.11.26");
+    expect(dateFormat("en", "Not/AZone")(instant, "constructor")).toBe("26 November 2026");
+    expect(dateFormat("en", "UTC")("not a date", "long")).toBe("not a date");
+    expect(dateFormat("en", "UTC")(null)).toBe("");
+  });
+});
