@@ -8,6 +8,21 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const SLOW_REQUEST_MS = 1000;
 
 /**
+ * A body refused before it was read (a bad query, a wrong role) is read to its end: left unread, the
+ * runtime can drop the connection and fail the caller's next request on it ("Your worker restarted
+ * mid-request", a 503, after a refused upload). The body limit bounds what is read.
+ */
+async function drainUnreadBody(request: Request) {
+  if (!request.body || request.bodyUsed) return;
+  const reader = request.body.getReader();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The caller went away: nothing left to read.
+  }
+}
+
+/**
  * Takes the caller's X-Request-Id when it is sane, else makes one; puts the request's services
  * (database, bound log) on the context; echoes the id, and logs the request when it failed or was slow.
  */
@@ -21,6 +36,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("db", db);
   const started = Date.now();
   await next();
+  await drainUnreadBody(c.req.raw);
   c.header("X-Request-Id", requestId);
   const bookmark = session.getBookmark();
   if (bookmark) c.header("X-D1-Bookmark", bookmark);

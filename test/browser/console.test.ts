@@ -190,10 +190,14 @@ describe("the admin console, in a browser", () => {
 
   it("uploads a theme, previews it, activates it and rolls back", async () => {
     await page.getByRole("link", { name: "Themes" }).click();
-    await page.getByLabel("Theme name", { exact: true }).fill("fresh");
+    // A typo first: the service refuses the name without reading the zip, and the retry must still go through.
+    await page.getByLabel("Theme name", { exact: true }).fill("Fresh Theme");
     await page
       .getByLabel("Zip file", { exact: true })
       .setInputFiles({ name: "fresh.zip", mimeType: "application/zip", buffer: themeZip("Fresh from the browser") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect.poll(() => page.locator("main").innerText()).toContain("name must be a theme's folder name");
+    await page.getByLabel("Theme name", { exact: true }).fill("fresh");
     await page.getByRole("button", { name: "Upload" }).click();
     const preview = page.getByRole("link", { name: "preview the site with this theme" });
     await expect.poll(() => preview.count()).toBe(1);
