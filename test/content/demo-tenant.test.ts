@@ -6,7 +6,7 @@ import { createUser, uniqueTag } from "../helpers/accounts";
 import { headless } from "../helpers/content";
 
 describe("the demo tenant of npm run dev and tenants:create --demo", () => {
-  it("fills one site with a category tree, a dozen contents in two languages, a menu, a posts tag and an ad, readable with its key", async () => {
+  it("fills one site with a category tree, a dozen stories in two languages and an About page, two menus, a posts tag and an ad, readable with its key", async () => {
     const owner = await createUser();
     const slug = `demo-${uniqueTag()
       .toLowerCase()
@@ -18,7 +18,7 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     ).json<{
       data: { total: number; items: { language: string }[] };
     }>();
-    expect(list.data.total).toBe(12);
+    expect(list.data.total).toBe(13);
     expect(new Set(list.data.items.map((i) => i.language))).toEqual(new Set(["en", "de"]));
     const tree = await (
       await headless(`/api/mcp/categories/tree?siteId=${demo.siteId}`, demo.token)
@@ -32,9 +32,10 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     ).json<{
       data: { menus: { code: string; items: unknown[] }[] };
     }>();
-    expect(info.data.menus).toEqual([{ code: "main", items: expect.arrayContaining([{ label: "About", link: { url: "/about" } }]) }]);
+    expect(info.data.menus.map((m) => m.code).sort()).toEqual(["footer", "main"]);
     const { results } = await env.DB.prepare("SELECT type, name FROM content_tags WHERE site_id = ? ORDER BY name").bind(demo.siteId).all();
     expect(results).toEqual([
+      { type: "menu", name: "footer" },
       { type: "posts", name: "latest-culture" },
       { type: "menu", name: "main" },
     ]);

@@ -33,7 +33,14 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const locale = theme.locale(language);
   const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
   return theme.render(`templates/${page.template}.html.j2`, {
-    site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
+    site: {
+      id: site.id,
+      name: site.name,
+      slug: site.slug,
+      description: site.seoDescription,
+      languages: site.languages,
+      defaultLanguage: site.defaultLanguage,
+    },
     page: { language, path: new URL(c.req.url).pathname },
     menus: await resolvedMenus(c.var.db, site),
     tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames),

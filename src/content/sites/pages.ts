@@ -5,7 +5,7 @@ import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
 import { absoluteUrl, notFound, type Page } from "./page-render";
-import { categoryBySlug, publicContentId } from "./page-queries";
+import { categoryBySlug, publicContentId, readerFacts } from "./page-queries";
 
 const PAGE_SIZE = 10;
 const now = () => new Date().toISOString();
@@ -26,6 +26,19 @@ const linkedIn =
     url: i.language === site.defaultLanguage ? `/${i.slug}` : `/${i.language}/${i.slug}`,
   });
 
+/** A tag's page, for the links under a title. */
+const tagLinks = (tags: string[]) => tags.map((name) => ({ name, url: `/tag/${encodeURIComponent(name)}` }));
+
+/** A list of contents as templates read it: each with its URL, tag links, author and reading time (one query for the list). */
+async function listed<T extends { id: number; slug: string; language: string; tags: string[] }>(c: Context<AppEnv>, site: Site, items: T[]) {
+  const facts = await readerFacts(
+    c.var.db,
+    site,
+    items.map((i) => i.id),
+  );
+  return items.map((i) => ({ ...linkedIn(site)(i), tagLinks: tagLinks(i.tags), ...facts.get(i.id) }));
+}
+
 /** Another language of the site: `/<lang>/` its home, `/<lang>/<slug>` its contents. */
 export const otherLanguage = (site: Site, lang: string) => lang !== site.defaultLanguage && site.languages.includes(lang);
 
@@ -39,7 +52,7 @@ export async function homePage(c: Context<AppEnv>, site: Site, language: string)
     status: 200,
     title: site.name,
     language,
-    data: { contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total), page_base: `${base}?page=` },
+    data: { contents: await listed(c, site, list.items), pagination: pagination(page, list.total), page_base: `${base}?page=` },
   };
 }
 
@@ -54,7 +67,7 @@ export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string):
     template: "tag",
     status: 200,
     title: `#${tag}`,
-    data: { tag, contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total) },
+    data: { tag, contents: await listed(c, site, list.items), pagination: pagination(page, list.total) },
   };
 }
 
@@ -74,7 +87,7 @@ export async function searchPage(c: Context<AppEnv>, site: Site): Promise<Page> 
     noindex: true,
     data: {
       query,
-      contents: list.items.map(linkedIn(site)),
+      contents: await listed(c, site, list.items),
       pagination: pagination(page, list.total),
       page_base: `/search?q=${encodeURIComponent(query)}&page=`,
     },
@@ -92,7 +105,7 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string)
     status: 200,
     title: category.seoTitle ?? category.name,
     description: category.seoDescription ?? category.description,
-    data: { category, contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total) },
+    data: { category, contents: await listed(c, site, list.items), pagination: pagination(page, list.total) },
   };
 }
 
@@ -100,7 +113,7 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string)
 export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
   const id = await publicContentId(c.var.db, site, slug, language, now());
   if (id === undefined) return notFound;
-  const content = await publishedContent(c.var.db, memberScope(site.tenantId), id, now());
+  const [content, facts] = await Promise.all([publishedContent(c.var.db, memberScope(site.tenantId), id, now()), readerFacts(c.var.db, site, [id])]);
   const item = linkedIn(site);
   const origin = siteOrigin(c.env, site);
   const own = `${origin}${item(content).url}`;
@@ -136,6 +149,8 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     data: {
       content: {
         ...content,
+        ...facts.get(id),
+        tagLinks: tagLinks(content.tags),
         categories: content.categories.map((cat) => ({ ...cat, url: `/c/${cat.slug}` })),
         translations: content.translations.map(item),
       },
