@@ -6,7 +6,10 @@ import { putContentTag } from "../src/content/admin/tags";
 import { createAd } from "../src/content/admin/ads";
 import { memberScope } from "../src/content/tenancy/scope";
 import { issueTenantKey } from "../src/content/tenancy/tenant-keys";
+import { tenantMembers } from "../src/content/schema";
+import { users } from "../src/platform/auth/tables";
 import type { Database } from "../src/platform/database";
+import { localCasdoorId } from "../scripts/lib/keys";
 
 interface DemoStory {
   slug: string;
@@ -119,6 +122,20 @@ const STORIES: DemoStory[] = [
   },
 ];
 
+/** The demo's writers, whose names the site shows as bylines (local users: they have no identity provider account). */
+const WRITERS = [
+  { email: "mara.lind@demo.localhost", name: "Mara Lind" },
+  { email: "jonas.weber@demo.localhost", name: "Jonas Weber" },
+];
+
+/** The page the demo menu's "About" opens: a content like the others, the oldest, so lists show it last. */
+const about = (siteName: string) => ({
+  slug: "about",
+  title: `About ${siteName}`,
+  intro: "Who we are, what we cover, and how to reach the newsroom.",
+  bodyMarkdown: `${siteName} is an independent magazine about the city: its streets, its culture and its sport.\n\n## What we cover\n\n- **City**: transport, building works, markets and the waterfront\n- **Culture**: concerts, museums, libraries and festivals\n- **Sport**: the clubs, the derby and the marathon\n\n## The newsroom\n\nTwo writers and many readers who send us tips. Write to newsroom@example.com; we read every message.`,
+});
+
 export interface DemoTenant {
   tenantId: number;
   siteId: number;
@@ -128,8 +145,8 @@ export interface DemoTenant {
 
 /**
  * A tenant with one site, for `npm run dev` and `tenants:create`; with `demo`, the site is filled:
- * a category tree, the stories above in English and German, a menu, a posts tag and an ad. Returns a
- * tenant key with full scopes (shown only now).
+ * a category tree, the stories above in English and German by two writers, an About page, a main and
+ * a footer menu, a posts tag and an ad. Returns a tenant key with full scopes (shown only now).
  */
 export async function createDemoTenant(db: Database, ownerId: number, options: { name: string; slug: string; demo: boolean }): Promise<DemoTenant> {
   const tenant = await createTenant(db, ownerId, { name: options.name, slug: options.slug });
@@ -142,12 +159,12 @@ export async function createDemoTenant(db: Database, ownerId: number, options: {
     timezone: "Europe/Berlin",
     seoDescription: `${options.name}: news from the city`,
   });
-  if (options.demo) await fillDemoSite(db, scope.tenantId, site.id, ownerId);
+  if (options.demo) await fillDemoSite(db, scope.tenantId, site.id, site.name, ownerId);
   const { token } = await issueTenantKey(db, tenant.id, ownerId, { name: "demo", siteIds: null, scopes: [] });
   return { tenantId: tenant.id, siteId: site.id, siteSlug: site.slug, token };
 }
 
-async function fillDemoSite(db: Database, tenantId: number, siteId: number, ownerId: number) {
+async function fillDemoSite(db: Database, tenantId: number, siteId: number, siteName: string, ownerId: number) {
   const scope = memberScope(tenantId);
   const category = async (name: string, slug: string, position: number, parentId?: number) =>
     (await createCategory(db, scope, { siteId, name, slug, position, parentId: parentId ?? null })).id;
@@ -157,10 +174,14 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
   ids.sport = await category("Sport", "sport", 2);
   ids.football = await category("Football", "football", 0, ids.sport);
 
+  const writers: number[] = [];
+  for (const writer of WRITERS) writers.push(await demoWriter(db, tenantId, writer));
+
   const day = 86_400_000;
-  for (const story of STORIES) {
+  for (const [index, story] of STORIES.entries()) {
+    const writerId = writers[index % writers.length]!;
     const publishAt = new Date(Date.now() - story.daysAgo * day).toISOString();
-    const original = await createContent(db, scope, ownerId, {
+    const original = await createContent(db, scope, writerId, {
       siteId,
       slug: story.slug,
       title: story.title,
@@ -172,7 +193,7 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
     });
     await setPublication(db, scope, original.id, ownerId, { publishAt });
     if (!story.german) continue;
-    const german = await createContent(db, scope, ownerId, {
+    const german = await createContent(db, scope, writerId, {
       siteId,
       slug: story.german.slug,
       title: story.german.title,
@@ -185,6 +206,8 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
     });
     await setPublication(db, scope, german.id, ownerId, { publishAt });
   }
+  const aboutPage = await createContent(db, scope, ownerId, { siteId, ...about(siteName), language: "en" });
+  await setPublication(db, scope, aboutPage.id, ownerId, { publishAt: new Date(Date.now() - 60 * day).toISOString() });
   await putContentTag(db, scope, {
     siteId,
     type: "menu",
@@ -194,7 +217,19 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
         { label: "City", link: { category: ids.city } },
         { label: "Culture", link: { category: ids.culture } },
         { label: "Sport", link: { category: ids.sport }, children: [{ label: "Football", link: { category: ids.football } }] },
-        { label: "About", link: { url: "/about" } },
+        { label: "About", link: { content: aboutPage.id } },
+      ],
+    },
+  });
+  await putContentTag(db, scope, {
+    siteId,
+    type: "menu",
+    name: "footer",
+    definition: {
+      items: [
+        { label: "About us", link: { content: aboutPage.id } },
+        { label: "Search", link: { url: "/search" } },
+        { label: "Transport", link: { tag: "transport" } },
       ],
     },
   });
@@ -225,4 +260,15 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, owne
     startsAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
     weight: 1,
   });
+}
+
+/** A demo writer (made once, whatever the number of demo tenants) and an author of the tenant. */
+async function demoWriter(db: Database, tenantId: number, writer: { email: string; name: string }): Promise<number> {
+  const [user] = await db
+    .insert(users)
+    .values({ casdoorId: localCasdoorId(writer.email), email: writer.email, username: writer.email.split("@")[0]!, fullName: writer.name })
+    .onConflictDoUpdate({ target: users.casdoorId, set: { fullName: writer.name } })
+    .returning({ id: users.id });
+  await db.insert(tenantMembers).values({ tenantId, userId: user!.id, role: "author" });
+  return user!.id;
 }

@@ -54,7 +54,7 @@ async function demoTenant(): Promise<DemoTenant> {
     const owner = await findOrCreateLocalUser(db, "dev@localhost");
     const [existing] = await db.select().from(tenants).where(eq(tenants.slug, "demo")).limit(1);
     if (!existing) {
-      step("creating the demo tenant: site demo, 12 contents in English and German, a menu");
+      step("creating the demo tenant: site demo, 12 stories in English and German, an About page, two menus");
       const created = await createDemoTenant(db, owner.id, { name: "Demo City Magazine", slug: "demo", demo: true });
       writeFileSync(DEMO_TENANT_FILE, JSON.stringify(created), { mode: 0o600 });
       return created;

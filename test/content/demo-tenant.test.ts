@@ -6,7 +6,7 @@ import { createUser, uniqueTag } from "../helpers/accounts";
 import { headless } from "../helpers/content";
 
 describe("the demo tenant of npm run dev and tenants:create --demo", () => {
-  it("fills one site with a category tree, a dozen contents in two languages, a menu in each language, a posts tag and an ad, readable with its key", async () => {
+  it("fills one site with a category tree, a dozen stories in two languages and an About page, a main menu in each language and a footer menu, a posts tag and an ad, readable with its key", async () => {
     const owner = await createUser();
     const slug = `demo-${uniqueTag()
       .toLowerCase()
@@ -18,7 +18,7 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     ).json<{
       data: { total: number; items: { language: string }[] };
     }>();
-    expect(list.data.total).toBe(12);
+    expect(list.data.total).toBe(13);
     expect(new Set(list.data.items.map((i) => i.language))).toEqual(new Set(["en", "de"]));
     const tree = await (
       await headless(`/api/mcp/categories/tree?siteId=${demo.siteId}`, demo.token)
@@ -32,12 +32,18 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     ).json<{
       data: { menus: { code: string; items: unknown[] }[] };
     }>();
-    expect(info.data.menus).toEqual([
-      { code: "main", items: expect.arrayContaining([{ label: "About", link: { url: "/about" } }]) },
-      { code: "main.de", items: expect.arrayContaining([{ label: "Kultur", link: { category: expect.any(Number) } }]) },
-    ]);
+    expect(info.data.menus.map((m) => m.code).sort()).toEqual(["footer", "main", "main.de"]);
+    expect(info.data.menus).toContainEqual({
+      code: "main",
+      items: expect.arrayContaining([{ label: "About", link: { content: expect.any(Number) } }]),
+    });
+    expect(info.data.menus).toContainEqual({
+      code: "main.de",
+      items: expect.arrayContaining([{ label: "Kultur", link: { category: expect.any(Number) } }]),
+    });
     const { results } = await env.DB.prepare("SELECT type, name FROM content_tags WHERE site_id = ? ORDER BY name").bind(demo.siteId).all();
     expect(results).toEqual([
+      { type: "menu", name: "footer" },
       { type: "posts", name: "latest-culture" },
       { type: "menu", name: "main" },
       { type: "menu", name: "main.de" },

@@ -11,7 +11,7 @@ const htmlOf = async (res: Response) => (await res.text()).replaceAll("&#x2f;", 
 const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
 /** The hreflang links of a page, as [hreflang, href]. */
 const hreflangs = (html: string) => [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map((m) => [m[1], m[2]]);
-const cardTitles = (html: string) => [...html.matchAll(/<h2><a href="[^"]+">([^<]+)<\/a><\/h2>/g)].map((m) => m[1]);
+const cardTitles = (html: string) => [...html.matchAll(/<h2 class="card-title"><a href="[^"]+">([^<]+)<\/a><\/h2>/g)].map((m) => m[1]);
 
 let tenant: TestTenant;
 let slug: string;
@@ -120,7 +120,7 @@ describe("each language's lists and feeds", () => {
       expect(cardTitles(html), path).toEqual(titles);
       expect(html, path).toContain(`<html lang="${path.startsWith("/de/") ? "de" : "en"}">`);
     }
-    expect(await htmlOf(await sitePage(slug, "/de/search?q=x"))).toContain('<form role="search" action="/de/search">');
+    expect(await htmlOf(await sitePage(slug, "/de/search?q=x"))).toMatch(/<form class="[^"]+" role="search" action="\/de\/search"/);
   });
 
   it("gives each language its own RSS and Atom feed", async () => {
@@ -198,7 +198,7 @@ describe("hreflang and the language switcher", () => {
 
   it("writes the switcher into the default theme: each language's name, linked to this page in it, the current one marked", async () => {
     const html = await htmlOf(await sitePage(slug, "/de/faehrplan"));
-    expect(html).toContain('<nav class="languages" aria-label="Sprachen">');
+    expect(html).toContain('<nav class="lang-switcher" aria-label="Sprachen">');
     expect(html).toContain('<a href="/ferry-timetable" hreflang="en" lang="en">English</a>');
     expect(html).toContain('<a href="/de/faehrplan" hreflang="de" lang="de" aria-current="page">Deutsch</a>');
   });

@@ -230,7 +230,7 @@ describe("menus", () => {
     const html = await htmlOf(await sitePage(row!.slug));
     expect(html).toContain('<li><a href="/about-us">About</a>');
     expect(html).toContain('<li><a href="/de/ueber-uns">Ueber</a>');
-    expect(html).toContain('<li><a href="/">Gone</a>');
+    expect(html).toContain('<li><a href="/" aria-current="page">Gone</a>');
   });
 });
 
@@ -263,14 +263,14 @@ describe("tag, search and paged lists", () => {
       });
     const tagged = await htmlOf(await sitePage(row!.slug, "/tag/ferry"));
     expect(tagged).toContain("<h1>#ferry</h1>");
-    expect(tagged.match(/<article class="card">/g)).toHaveLength(6);
+    expect(tagged.match(/<article class="card[ "]/g)).toHaveLength(6);
     expect((await sitePage(row!.slug, "/tag/nothing-here")).status).toBe(404);
 
     const first = await htmlOf(await sitePage(row!.slug));
-    expect(first.match(/<article class="card">/g)).toHaveLength(10);
+    expect(first.match(/<article class="card[ "]/g)).toHaveLength(10);
     expect(first).toContain('<a rel="next" href="/?page=2">Older</a>');
     const second = await htmlOf(await sitePage(row!.slug, "/?page=2"));
-    expect(second.match(/<article class="card">/g)).toHaveLength(2);
+    expect(second.match(/<article class="card[ "]/g)).toHaveLength(2);
     expect(second).toContain('<a rel="prev" href="/?page=1">Newer</a>');
 
     const found = await sitePage(row!.slug, "/search?q=update%2012");

@@ -37,7 +37,14 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
   const versions = page.versions ?? {};
   return theme.render(`templates/${page.template}.html.j2`, {
-    site: { id: site.id, name: site.name, slug: site.slug, languages: site.languages, defaultLanguage: site.defaultLanguage },
+    site: {
+      id: site.id,
+      name: site.name,
+      slug: site.slug,
+      description: site.seoDescription,
+      languages: site.languages,
+      defaultLanguage: site.defaultLanguage,
+    },
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
     menus: await resolvedMenus(c.var.db, site, language),
     tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),

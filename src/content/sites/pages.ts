@@ -6,7 +6,7 @@ import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
 import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
-import { categoryBySlug, languagesWithTag, publicContentId } from "./page-queries";
+import { categoryBySlug, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
 
 const PAGE_SIZE = 10;
 const now = () => new Date().toISOString();
@@ -27,6 +27,25 @@ const linkedIn =
 /** The same path in every language of the site (lists and homes exist in each). */
 const inEveryLanguage = (site: Site, path: string) => Object.fromEntries(siteLanguages(site).map((l) => [l, `${languagePrefix(site, l)}${path}`]));
 
+/** A tag's page in the page's language, for the links under a title. */
+const tagLinks = (site: Site, language: string, tags: string[]) =>
+  tags.map((name) => ({ name, url: `${languagePrefix(site, language)}/tag/${encodeURIComponent(name)}` }));
+
+/** A list of contents as templates read it: each with its URL, tag links, author and reading time (one query for the list). */
+async function listed<T extends { id: number; slug: string; language: string; tags: string[] }>(
+  c: Context<AppEnv>,
+  site: Site,
+  language: string,
+  items: T[],
+) {
+  const facts = await readerFacts(
+    c.var.db,
+    site,
+    items.map((i) => i.id),
+  );
+  return items.map((i) => ({ ...linkedIn(site)(i), tagLinks: tagLinks(site, language, i.tags), ...facts.get(i.id) }));
+}
+
 /** The home page of a language: its newest public contents, a page at a time. */
 export async function homePage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
   const page = pageOf(c);
@@ -37,7 +56,11 @@ export async function homePage(c: Context<AppEnv>, site: Site, language: string)
     title: site.name,
     language,
     versions: inEveryLanguage(site, "/"),
-    data: { contents: list.items.map(linkedIn(site)), pagination: pagination(page, list.total), page_base: `${languageHome(site, language)}?page=` },
+    data: {
+      contents: await listed(c, site, language, list.items),
+      pagination: pagination(page, list.total),
+      page_base: `${languageHome(site, language)}?page=`,
+    },
   };
 }
 
@@ -58,7 +81,7 @@ export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string, 
     versions: Object.fromEntries(languages.map((l) => [l, `${languagePrefix(site, l)}${path}`])),
     data: {
       tag,
-      contents: list.items.map(linkedIn(site)),
+      contents: await listed(c, site, language, list.items),
       pagination: pagination(page, list.total),
       page_base: `${languagePrefix(site, language)}${path}?page=`,
     },
@@ -84,7 +107,7 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
     versions: inEveryLanguage(site, path),
     data: {
       query,
-      contents: list.items.map(linkedIn(site)),
+      contents: await listed(c, site, language, list.items),
       pagination: pagination(page, list.total),
       page_base: `${languagePrefix(site, language)}${path}&page=`,
     },
@@ -107,7 +130,7 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string,
     versions: inEveryLanguage(site, path),
     data: {
       category,
-      contents: list.items.map(linkedIn(site)),
+      contents: await listed(c, site, language, list.items),
       pagination: pagination(page, list.total),
       page_base: `${languagePrefix(site, language)}${path}?page=`,
     },
@@ -119,7 +142,7 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
   // A slug is at most 80 characters (admin/params.ts): a longer path is no content, asked of no one.
   const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now());
   if (id === undefined) return notFoundIn(language);
-  const content = await publishedContent(c.var.db, memberScope(site.tenantId), id, now());
+  const [content, facts] = await Promise.all([publishedContent(c.var.db, memberScope(site.tenantId), id, now()), readerFacts(c.var.db, site, [id])]);
   const item = linkedIn(site);
   const origin = siteOrigin(c.env, site);
   const own = `${origin}${item(content).url}`;
@@ -157,6 +180,8 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     data: {
       content: {
         ...content,
+        ...facts.get(id),
+        tagLinks: tagLinks(site, language, content.tags),
         categories: content.categories.map((cat) => ({ ...cat, url: `${prefix}/c/${cat.slug}` })),
         translations: content.translations.map(item),
       },

@@ -26,10 +26,13 @@ const sampleContent = {
   publishAt: "2026-01-01T00:00:00.000Z",
   language: "en",
   tags: ["news"],
+  tagLinks: [{ name: "news", url: "/tag/news" }],
+  author: { name: "A. Writer" },
+  readingMinutes: 1,
 };
 /** What a page's templates read (page-render.ts renderPage, docs/themes.md), with one of everything, for the upload's trial render. */
 const SAMPLE_CONTEXT = {
-  site: { id: 1, name: "Site", slug: "site", languages: ["en"], defaultLanguage: "en" },
+  site: { id: 1, name: "Site", slug: "site", description: "A site.", languages: ["en"], defaultLanguage: "en" },
   page: {
     language: "en",
     path: "/",
@@ -51,7 +54,10 @@ const SAMPLE_CONTEXT = {
       { hreflang: "x-default", href: "https://site.example/" },
     ],
   },
-  menus: { main: [{ label: "Home", url: "/", children: [] }] },
+  menus: {
+    main: [{ label: "Home", url: "/", children: [{ label: "Below", url: "/c/below", children: [] }] }],
+    footer: [{ label: "About", url: "/about", children: [] }],
+  },
   tags: {},
   ads: {},
   t: (key: string) => key,
