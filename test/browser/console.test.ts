@@ -175,14 +175,14 @@ describe("the admin console, in a browser", () => {
 
   it("edits the main menu, which the site renders at once", async () => {
     await page.getByRole("link", { name: "Content tags" }).click();
-    await page.getByRole("button", { name: "Edit main" }).click();
+    await page.getByRole("button", { name: "Edit main", exact: true }).click();
     await page.getByRole("button", { name: "Add an item" }).click();
     const labels = page.getByLabel(/^Item \d+ label$/);
     await labels.last().fill("Browser menu item");
     await page.getByLabel("Address", { exact: true }).last().fill("/browser-menu-item");
     await page.getByRole("button", { name: "Save content tag" }).click();
     await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.");
-    await page.getByRole("button", { name: "Preview main" }).click();
+    await page.getByRole("button", { name: "Preview main", exact: true }).click();
     await expect.poll(() => page.locator("pre.json").textContent()).toContain("/browser-menu-item");
     const home = (await sitePage("/")).text;
     expect(home).toMatch(/<a href="(\/|&#x2f;)browser-menu-item">Browser menu item<\/a>/);
