@@ -5,12 +5,42 @@
  * I (language tables, NLP, PDF) are compiled when their first request needs them.
  */
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { buildConsole } from "./lib/console-build";
 import { copyDocsAssets } from "./lib/docs-assets";
 import { buildTemplateEngine } from "./lib/template-engine";
 
 const OUT_DIR = "build/worker";
+/** What the last build was made from (beside the Worker's folder, whose files wrangler uploads). */
+const INPUTS_FILE = "build/worker-inputs.txt";
+/** Everything a build reads: the Worker's and the console's sources, the build's own scripts, the dependencies. */
+const INPUTS = ["src", "console", "scripts/build", "package-lock.json", "tsconfig.json", "wrangler.toml"];
+/** What the build writes besides the Worker: its absence forces a build. */
+const OTHER_OUTPUTS = ["build/template-engine", "public/admin/index.html", "public/docs/vendor"];
+
+/** The inputs' paths, sizes and modification times, as one digest: a file edited, added or removed changes it. */
+function inputsDigest(): string {
+  const lines: string[] = [];
+  const visit = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) for (const name of readdirSync(path).sort()) visit(join(path, name));
+    else lines.push(`${path} ${stat.size} ${stat.mtimeMs}`);
+  };
+  for (const input of INPUTS) visit(input);
+  return createHash("sha256").update(lines.join("\n")).digest("hex");
+}
+
+// wrangler dev builds at start and again when its watcher is ready, before any file changed: the second is a no-op.
+const digest = inputsDigest();
+const upToDate =
+  [join(OUT_DIR, "index.js"), INPUTS_FILE, ...OTHER_OUTPUTS].every((path) => existsSync(path)) && readFileSync(INPUTS_FILE, "utf8") === digest;
+if (upToDate) {
+  process.stderr.write(`› ${OUT_DIR} is up to date: nothing changed since its build\n`);
+  process.exit(0);
+}
 
 rmSync(OUT_DIR, { recursive: true, force: true });
 copyDocsAssets();
@@ -46,3 +76,4 @@ const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
 process.stderr.write(
   `› built ${OUT_DIR} in ${Date.now() - started} ms: entry ${kib(entry?.[1].bytes ?? 0)}, ${outputs.length} modules, ${kib(total)} in all\n`,
 );
+writeFileSync(INPUTS_FILE, digest);

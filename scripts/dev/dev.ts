@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { sites, tenants } from "../../src/content/schema";
@@ -92,35 +93,67 @@ const consoleToken = await withLocalBindings(async (env) =>
 );
 
 const base = `http://localhost:${port}`;
-process.stderr.write(`
-  Development key (also in ${DEV_KEY_FILE}):
-    X-API-Key:    ${key.token}
-    X-API-Secret: ${key.secret}
-
-  Try it once the server below says it is ready:
-    curl -s ${base}/std/api/bigdata/taxrate/country/DE/standard \\
-      -H "X-API-Key: ${key.token}" \\
-      -H "X-API-Secret: ${key.secret}"
-
-  The demo tenant's key (group C, also in ${DEMO_TENANT_FILE}):
-    curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
-
-  The demo site: http://${demo.siteSlug}.localhost:${port}/
-
-  Group D, the demo mini-program in the WeChat sandbox (README: from configuration to release):
-    curl -s -X POST ${base}/deposits/minipram/list -H "Authorization: Bearer ${key.token}"
+const summary = `
+  Ready in {seconds} s. Open these:
 
   The admin console, signed in as dev@localhost (the demo tenant's owner) for 24 hours:
     ${base}/admin/#token=${consoleToken}
 
+  The demo site: http://${demo.siteSlug}.localhost:${port}/
+
+  The content API with the demo tenant's key (group C, also in ${DEMO_TENANT_FILE}):
+    curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
+
+  A tax rate with the development key (groups T, I, O; also in ${DEV_KEY_FILE}):
+    curl -s ${base}/std/api/bigdata/taxrate/country/DE/standard \\
+      -H "X-API-Key: ${key.token}" \\
+      -H "X-API-Secret: ${key.secret}"
+
+  Group D, the demo mini-program in the WeChat sandbox (README: from configuration to release):
+    curl -s -X POST ${base}/deposits/minipram/list -H "Authorization: Bearer ${key.token}"
+
   API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
+  Wrangler's full output: npm run dev -- --verbose    Stop: Ctrl+C
+`;
 
-`);
+const verbose = args.includes("--verbose");
+const wranglerArgs = args.filter((arg) => arg !== "--verbose");
+/** What wrangler prints at every start that nobody reads twice: its banner, the bindings table, the build's module table. */
+const NOISE = [
+  /^\s*⛅️ wrangler/,
+  /^─+$/,
+  /^\[custom build\] (Running:|$)/,
+  /^Using (secrets|vars) defined/,
+  /^Your Worker has access/,
+  /^Binding\s+Resource/,
+  /^env\.\S+/,
+  /^Service bindings, Durable Object/,
+  /^\s*$/,
+  /^⎔ Starting local server/,
+  // The rebuild wrangler starts when its watcher is ready, which the build skips (nothing changed), and its table of modules.
+  /^The file src,console\/src changed/,
+  /^Attaching additional modules/,
+  /^[┌├│└]/,
+  /^\[wrangler:info\] Ready on/,
+];
 
+step("starting wrangler dev (the Worker is built once; it rebuilds when src/ or console/src changes)");
 // The service's links name the port it really listens on (wrangler.toml says 8787).
-const server = spawn(WRANGLER, ["dev", ...(givenPort ? [] : ["--port", port]), "--var", `PUBLIC_ORIGIN:${base}`, ...args], {
-  stdio: "inherit",
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+const server = spawn(WRANGLER, ["dev", ...(givenPort ? [] : ["--port", port]), "--var", `PUBLIC_ORIGIN:${base}`, ...wranglerArgs], {
+  stdio: ["inherit", "pipe", "pipe"],
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0" },
 });
+let ready = false;
+for (const stream of [server.stdout, server.stderr]) {
+  createInterface({ input: stream }).on("line", (line) => {
+    if (!ready && /Ready on http/.test(line)) {
+      ready = true;
+      // The line CI and scripts wait for, then the summary last, where a person looks.
+      process.stdout.write(`${line.replace(/^\[wrangler:info\] /, "")}\n${summary.replace("{seconds}", process.uptime().toFixed(0))}\n`);
+      return;
+    }
+    if (verbose || !NOISE.some((pattern) => pattern.test(line))) process.stdout.write(`${line}\n`);
+  });
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -5,6 +5,9 @@ import { getPlatformProxy } from "wrangler";
 import type { Bindings } from "../../src/platform/env";
 
 export const WRANGLER = "node_modules/.bin/wrangler";
+// No network for our own tools: miniflare would fetch `Request.cf` from workers.cloudflare.com at every start
+// (and print a stack when offline); the placeholder it falls back to is all local work needs.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 const quietWrangler = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
 /** Progress goes to stderr, so that stdout carries only a command's result. */
