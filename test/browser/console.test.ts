@@ -185,7 +185,7 @@ describe("the admin console, in a browser", () => {
     await page.getByRole("button", { name: "Preview main", exact: true }).click();
     await expect.poll(() => page.locator("pre.json").textContent()).toContain("/browser-menu-item");
     const home = (await sitePage("/")).text;
-    expect(home).toMatch(/<a href="(\/|&#x2f;)browser-menu-item">Browser menu item<\/a>/);
+    expect(home).toContain('<a href="/browser-menu-item">Browser menu item</a>');
   });
 
   it("uploads a theme, previews it, activates it and rolls back", async () => {

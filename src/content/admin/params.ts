@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
 import { languageCode, queryInteger } from "../params";
+import { adHtmlProblems } from "../sites/ad-html";
 
 const slug = z
   .string()
@@ -189,6 +190,18 @@ export const redirectWrite = z.strictObject({
   status: z.union([z.literal(301), z.literal(302)], { error: "status must be 301 or 302" }).default(301),
 });
 
+/**
+ * An HTML ad's snippet, checked as it will be drawn (sites/ad-html.ts): no scripts, frames, forms
+ * or event handlers, links to whole http(s) addresses, at most 20 of them. Its frame cleans it again.
+ * The request's validation runs it (in the Worker: HTMLRewriter), not the service, which seeds call from Node.
+ */
+const adHtml = z
+  .string()
+  .max(20_000, { error: "html must be at most 20000 characters" })
+  .superRefine(async (html, ctx) => {
+    for (const problem of await adHtmlProblems(html)) ctx.addIssue({ code: "custom", message: problem });
+  });
+
 const adFields = {
   slot: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "slot must be a slot code: lower-case letters, digits, dashes" }),
   mediaId: z.number().int().positive().nullable().optional(),
@@ -199,7 +212,7 @@ const adFields = {
     .nullable()
     .optional(),
   /** Shown in a sandboxed iframe on the site, never inline. */
-  html: z.string().max(20_000, { error: "html must be at most 20000 characters" }).nullable().optional(),
+  html: adHtml.nullable().optional(),
   startsAt: isoInstant,
   endsAt: isoInstant.nullable().optional(),
   weight: z.number().int().min(1).max(1000).optional(),
@@ -217,7 +230,7 @@ export const adCreate = z.discriminatedUnion("kind", [
     siteId: z.number().int().positive(),
     kind: z.literal("html"),
     ...adFields,
-    html: z.string().min(1, { error: "html: an HTML ad needs its snippet" }).max(20_000),
+    html: adHtml.min(1, { error: "html: an HTML ad needs its snippet" }),
   }),
 ]);
 export const adUpdate = z.strictObject({

@@ -1,15 +1,19 @@
 import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
+import { ApiError } from "../../platform/errors";
 import { mediaUrl } from "../media/service";
 import { ads, adStats, media, type Site } from "../schema";
+import { AD_FRAME_SANDBOX, adFrameDocument, adTarget, adTargets } from "./ad-html";
 
 export interface ShownAd {
   id: number;
   kind: "image" | "html";
   clickUrl: string;
   imageUrl: string | null;
-  /** For an HTML ad: the snippet, to put in a sandboxed iframe's srcdoc (never inline). */
+  /** For an HTML ad: its frame's document, to put in the `srcdoc` of an iframe (never inline): its links through the click counter. */
   html: string | null;
+  /** The `sandbox` of that iframe: links open, scripts never run. */
+  sandbox: string;
 }
 
 /** One ad a slot, drawn by weight among the site's active ads whose schedule includes now. */
@@ -39,7 +43,8 @@ export async function adsForPage(db: Database, site: Site, now: string, random =
       kind: chosen.ad.kind,
       clickUrl: `/ads/${chosen.ad.id}/click`,
       imageUrl: chosen.key ? mediaUrl(chosen.key) : null,
-      html: chosen.ad.html,
+      html: chosen.ad.kind === "html" && chosen.ad.html ? await adFrameDocument(chosen.ad.id, chosen.ad.html) : null,
+      sandbox: AD_FRAME_SANDBOX,
     };
   }
   return shown;
@@ -81,18 +86,25 @@ export function countImpressions(
   waitUntil(db.batch([first!, ...rest]));
 }
 
-/** A click: counted at once (clicks are few), and where the ad leads. */
-export async function recordClick(db: Database, site: Site, adId: number): Promise<string | undefined> {
+/**
+ * A click on the way to `to` (one of an HTML ad's links) or to the ad's own link, counted at once
+ * (clicks are few): where it leads, or undefined when the site has no such ad. An address the ad
+ * does not link to is refused: the route sends no one anywhere else.
+ */
+export async function recordClick(db: Database, site: Site, adId: number, to?: string): Promise<string | undefined> {
   const [ad] = await db
     .select()
     .from(ads)
     .where(and(eq(ads.id, adId), eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id)))
     .limit(1);
-  if (!ad?.link) return undefined;
+  const link = ad?.link ? adTarget(ad.link) : undefined;
+  if (!ad || (to === undefined && !link)) return undefined;
+  if (to !== undefined && to !== link && !(ad.kind === "html" && ad.html && (await adTargets(ad.html)).has(to)))
+    throw new ApiError(400, "This ad does not link to that address.");
   const day = new Date().toISOString().slice(0, 10);
   await db
     .insert(adStats)
     .values({ tenantId: site.tenantId, adId, day, clicks: 1 })
     .onConflictDoUpdate({ target: [adStats.adId, adStats.day], set: { clicks: sql`${adStats.clicks} + 1` } });
-  return ad.link;
+  return to ?? link!;
 }

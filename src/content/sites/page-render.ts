@@ -16,7 +16,8 @@ import { type LoadedTheme, themeFailed } from "./themes";
 export type Page = {
   template: string;
   status: 200 | 404;
-  title: string;
+  /** What the site's title pattern puts for `{title}`; null on a home page, titled by the site's name alone. */
+  title: string | null;
   description?: string | null;
   noindex?: boolean;
   /** JSON-LD and a canonical URL of the content's own, where it has them. */
@@ -28,13 +29,16 @@ export type Page = {
   data: Record<string, unknown>;
 };
 
+/** The page's `<title>`: the site's pattern ("{title} · {site}") filled in once, or the site's name alone on its home. */
+const seoTitle = (site: ReaderSite, title: string | null) =>
+  title === null ? site.name : site.seoTitlePattern.replace(/\{(title|site)\}/g, (_, name) => (name === "title" ? title : site.name));
+
 export const absoluteUrl = (origin: string, url: string | null | undefined) => (url ? new URL(url, origin).href : null);
 
 async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
   const origin = siteOrigin(c.env, site);
   const language = page.language ?? site.defaultLanguage;
   const locale = theme.locale(language);
-  const title = site.seoTitlePattern.replace("{title}", page.title).replace("{site}", site.name);
   const versions = page.versions ?? {};
   return theme.render(`templates/${page.template}.html.j2`, {
     site: {
@@ -50,7 +54,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
     tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
     ads: shownAds,
     seo: {
-      title,
+      title: seoTitle(site, page.title),
       description: page.description ?? site.seoDescription,
       canonical: `${origin}${new URL(c.req.url).pathname}`,
       noindex: page.noindex ?? false,

@@ -1,5 +1,7 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
 import { listPublished, publishedContent } from "../delivery/service";
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
@@ -9,13 +11,30 @@ import { absoluteUrl, notFoundIn, type Page } from "./page-render";
 import { categoryBySlug, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
 
 const PAGE_SIZE = 10;
+/** The last page a list shows, whatever its length: the work of a page (its OFFSET) stays bounded. */
+const MAX_PAGE = 10_000;
 const now = () => new Date().toISOString();
 
-/** `?page=` from 1; anything else is the first page. */
-const pageOf = (c: Context<AppEnv>) => Math.max(1, Math.min(10_000, Number.parseInt(c.req.query("page") ?? "1", 10) || 1));
+const pageNumber = z
+  .string()
+  .regex(/^[1-9][0-9]{0,4}$/)
+  .transform(Number)
+  .refine((page) => page <= MAX_PAGE);
 
+/** `?page=`: absent, the first page; a whole number from 1 to MAX_PAGE; anything else a 400 that says so. */
+function pageOf(c: Context<AppEnv>): number {
+  const given = c.req.query("page");
+  if (given === undefined) return 1;
+  const parsed = pageNumber.safeParse(given);
+  if (!parsed.success)
+    throw new ApiError(400, `This list has no page "${given.slice(0, 20)}": pages are numbered 1, 2, 3 and so on, up to ${MAX_PAGE}.`);
+  return parsed.data;
+}
+
+/** A list's pages, or undefined when `page` is past its last one (a 404); an empty list has its first page. */
 const pagination = (page: number, total: number) => {
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pages = Math.min(MAX_PAGE, Math.max(1, Math.ceil(total / PAGE_SIZE)));
+  if (page > pages) return undefined;
   return { page, pages, total, prev: page > 1 ? page - 1 : null, next: page < pages ? page + 1 : null };
 };
 
@@ -50,15 +69,17 @@ async function listed<T extends { id: number; slug: string; language: string; ta
 export async function homePage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
   const page = pageOf(c);
   const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language, page, size: PAGE_SIZE }, now());
+  const pages = pagination(page, list.total);
+  if (!pages) return notFoundIn(language);
   return {
     template: "index",
     status: 200,
-    title: site.name,
+    title: null,
     language,
     versions: inEveryLanguage(site, "/"),
     data: {
       contents: await listed(c, site, language, list.items),
-      pagination: pagination(page, list.total),
+      pagination: pages,
       page_base: `${languageHome(site, language)}?page=`,
     },
   };
@@ -70,7 +91,8 @@ export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string, 
   // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
   const tag = tagParam.slice(0, 60);
   const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, language, page, size: PAGE_SIZE }, now());
-  if (list.total === 0) return notFoundIn(language);
+  const pages = pagination(page, list.total);
+  if (list.total === 0 || !pages) return notFoundIn(language);
   const path = `/tag/${encodeURIComponent(tag)}`;
   const languages = await languagesWithTag(c.var.db, site, tag, now());
   return {
@@ -82,7 +104,7 @@ export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string, 
     data: {
       tag,
       contents: await listed(c, site, language, list.items),
-      pagination: pagination(page, list.total),
+      pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}?page=`,
     },
   };
@@ -96,6 +118,8 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
   const list = words.length
     ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, language, page, size: PAGE_SIZE }, now())
     : { items: [], total: 0 };
+  const pages = pagination(page, list.total);
+  if (!pages) return notFoundIn(language);
   const path = `/search?q=${encodeURIComponent(query)}`;
   // Result pages are not for search engines.
   return {
@@ -108,7 +132,7 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
     data: {
       query,
       contents: await listed(c, site, language, list.items),
-      pagination: pagination(page, list.total),
+      pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}&page=`,
     },
   };
@@ -120,6 +144,8 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string,
   if (!category) return notFoundIn(language);
   const page = pageOf(c);
   const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, language, page, size: PAGE_SIZE }, now());
+  const pages = pagination(page, list.total);
+  if (!pages) return notFoundIn(language);
   const path = `/c/${category.slug}`;
   return {
     template: "category",
@@ -131,7 +157,7 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string,
     data: {
       category,
       contents: await listed(c, site, language, list.items),
-      pagination: pagination(page, list.total),
+      pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}?page=`,
     },
   };

@@ -1,10 +1,12 @@
+import { z } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
 import { constantTimeEqual } from "../../platform/crypto";
 import type { AppEnv } from "../../platform/env";
-import { handleError } from "../../platform/errors";
+import { ApiError, handleError } from "../../platform/errors";
 import { siteOrigin } from "../tenancy/domains";
 import { type ReaderSite, siteById } from "../tenancy/scope";
 import { recordClick } from "./ads";
+import { siteFavicon } from "./favicon";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
 import { isOtherLanguage } from "./languages";
 import { cachedPage, notFoundIn, type Page } from "./page-render";
@@ -12,6 +14,8 @@ import { redirectOf } from "./page-queries";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { previewToken } from "./theme-upload";
 import { loadTheme, themeAsset } from "./themes";
+
+const adClickTarget = z.string().max(2000).optional();
 
 /** A request to a tenant's site: the site its host named, and the request's context as the platform made it. */
 interface Visit {
@@ -77,9 +81,16 @@ function buildSiteRouter() {
     if (redirect) return c.redirect(redirect.toUrl, redirect.status as 301 | 302);
     await next();
   });
-  app.get("/ads/:id{[0-9]+}/click", async (c) => {
-    const link = await recordClick(c.var.db, await siteOf(c), Number(c.req.param("id")));
+  // `?to=`: which of an HTML ad's links was followed (the frame's links name it); an image ad's click has none.
+  app.get("/ads/:id{[0-9]{1,15}}/click", async (c) => {
+    const to = adClickTarget.safeParse(c.req.query("to"));
+    if (!to.success) throw new ApiError(400, "This ad does not link to that address.");
+    const link = await recordClick(c.var.db, await siteOf(c), Number(c.req.param("id")), to.data);
     return link ? c.redirect(link, 302) : c.text("Not found", 404);
+  });
+  app.get("/favicon.ico", async (c) => {
+    const site = await siteOf(c);
+    return siteFavicon(c.env.THEMES, site.id, site.theme);
   });
   app.get("/robots.txt", async (c) => c.text(robotsTxt(await originOf(c))));
   app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(await originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));

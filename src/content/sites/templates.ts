@@ -3,7 +3,7 @@ import type { Environment } from "minijinja-js/dist/web/minijinja_js.js";
 /** How much work one render may do: a template that loops forever stops with an error, not a dead isolate. */
 export const RENDER_FUEL = 5_000_000;
 /**
- * The engine's memory at most, written into its WebAssembly by scripts/lib/template-engine.ts:
+ * The engine's memory at most, written into its WebAssembly by scripts/build/lib/template-engine.ts:
  * a template that grows a value without end traps here within milliseconds.
  */
 export const ENGINE_MEMORY_BYTES = 32 * 1024 * 1024;

@@ -150,6 +150,16 @@ const ASSET_TYPES: Record<string, string> = {
   ico: "image/x-icon",
 };
 
+/** The favicon files a theme may have, in the order they are preferred. */
+const FAVICONS = ["favicon.ico", "favicon.svg", "favicon.png"];
+
+/** The theme's favicon, by its listing: `favicon.ico`, `favicon.svg` or `favicon.png` under its assets, the first it has. */
+export async function themeFavicon(bucket: R2Bucket, siteId: number, theme: string): Promise<string | undefined> {
+  const prefix = themePrefix(siteId, theme);
+  const keys = new Set((await listTheme(bucket, prefix)).map((o) => o.key.slice(prefix.length)));
+  return FAVICONS.find((name) => keys.has(`assets/${name}`));
+}
+
 /** An asset is never a page: a script in an SVG opened on its own runs nothing, and it can reach nothing. */
 const ASSET_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 

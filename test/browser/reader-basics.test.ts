@@ -1,0 +1,159 @@
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Gateway, gatewayReady } from "./gateway";
+
+/**
+ * A reader on the demo site, on a desktop and on a phone (issue 34): addresses written as Jinja2
+ * writes them, the site's name once in the home's title, a page past the end of the list, the
+ * favicon, and the HTML ad: its link opens the advertiser's page (answered here, never from the
+ * network) and the click is counted; in dark mode its frame is dark too.
+ */
+
+let gateway: Gateway;
+let browser: Browser;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+/** READER_SHOTS=<folder>: where to write what the reader saw. */
+const SHOTS = process.env.READER_SHOTS;
+/** The seeded HTML ad's link (seed/content-demo.ts). */
+const ADVERTISER = "https://example.com/winter-market";
+
+beforeAll(async () => {
+  gateway = await gatewayReady();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The admin API as the demo tenant's owner. */
+async function ownerApi<T>(path: string): Promise<T> {
+  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
+    headers: { Authorization: `Bearer ${gateway.ownerToken}` },
+  });
+  expect(res.status, path).toBe(200);
+  const { data } = await res.json<{ data: T }>();
+  return data;
+}
+
+const clicksOfAd = async (adId: number) => (await ownerApi<{ clicks: number }[]>(`/ads/${adId}/stats`)).reduce((sum, day) => sum + day.clicks, 0);
+
+const readers = [
+  { name: "desktop", options: { viewport: { width: 1280, height: 900 } } },
+  { name: "phone", options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+] as const;
+
+/**
+ * The advertiser's page, answered here: nothing leaves the machine. Playwright routes no redirect's
+ * next hop, so the click route is asked by the test itself (the server counts the click and answers
+ * its 302), and the tab is sent on to the address the 302 names by a refresh, which is routed.
+ */
+async function routeAdClicks(context: BrowserContext, clickAnswers: { status: number; location?: string }[]) {
+  await context.route(`${ADVERTISER}**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Winter market</title><h1>Winter market tickets</h1>" }),
+  );
+  await context.route("**/ads/*/click?**", async (route) => {
+    const url = new URL(route.request().url());
+    // Node does not resolve *.localhost: the server's own address, with the site's Host.
+    const answer = await route.fetch({
+      url: `http://127.0.0.1:${url.port}${url.pathname}${url.search}`,
+      headers: { host: url.host },
+      maxRedirects: 0,
+    });
+    const location = answer.headers().location;
+    clickAnswers.push({ status: answer.status(), location });
+    await route.fulfill({ status: 200, contentType: "text/html", body: `<meta http-equiv="refresh" content="0;url=${location}">` });
+  });
+}
+
+describe.each(readers)("a reader of the demo site on a $name", ({ name, options }) => {
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    context = await browser.newContext({ ...options, colorScheme: "dark" });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it("reads addresses written plainly and the site's name once in the home's title", async () => {
+    const page = await context.newPage();
+    const res = await page.goto(`${gateway.siteBase}/`, { timeout: 60_000 });
+    const html = await res!.text();
+    expect(html).not.toContain("&#x2f;");
+    expect(html).toMatch(/<link rel="canonical" href="https?:\/\/demo\.localhost(:\d+)?\/">/);
+    expect(await page.title()).toBe("Demo City Magazine");
+    expect(await page.locator('meta[property="og:title"]').getAttribute("content")).toBe("Demo City Magazine");
+    expect(await page.locator('meta[name="twitter:title"]').getAttribute("content")).toBe("Demo City Magazine");
+    // An article: its own title, then the site's.
+    await page.locator("article.card h2 a").first().click();
+    await page.waitForURL((url) => url.pathname !== "/");
+    expect(await page.title()).toMatch(/^.+ · Demo City Magazine$/);
+    expect(await page.title()).not.toMatch(/Demo City Magazine · Demo City Magazine/);
+    await page.close();
+  });
+
+  it("gets the theme's 'Page not found' for a page past the end of the list", async () => {
+    const page = await context.newPage();
+    const res = await page.goto(`${gateway.siteBase}/?page=999`);
+    expect(res!.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).toBe("Page not found");
+    await page.close();
+  });
+
+  it("sees the site's favicon", async () => {
+    const page = await context.newPage();
+    await page.goto(`${gateway.siteBase}/`);
+    const href = await page.locator('link[rel="icon"]').getAttribute("href");
+    expect(href).toBe("/favicon.ico");
+    // The tests' types know no DOM: the check is written as the page runs it.
+    const width = await page.evaluate<number>(
+      `new Promise((resolve) => { const icon = new Image(); icon.onload = () => resolve(icon.naturalWidth); icon.onerror = () => resolve(0); icon.src = ${JSON.stringify(href)}; })`,
+    );
+    expect(width).toBe(32);
+    await page.close();
+  });
+
+  it("opens the HTML ad's link in a new tab, on the advertiser's page, and the click is counted; the frame is dark in dark mode", async () => {
+    const [ad] = (await ownerApi<{ id: number; kind: string; slot: string }[]>(`/sites/${gateway.siteId}/ads`)).filter(
+      (a) => a.kind === "html" && a.slot === "sidebar",
+    );
+    const before = await clicksOfAd(ad!.id);
+    const routed = await browser.newContext({ ...options, colorScheme: "dark" });
+    const clickAnswers: { status: number; location?: string }[] = [];
+    await routeAdClicks(routed, clickAnswers);
+    const page = await routed.newPage();
+    await page.goto(`${gateway.siteBase}/`);
+    const frame = page.frameLocator(".ad iframe");
+    const link = frame.getByRole("link", { name: /Winter market/ });
+    await page.locator(".ad iframe").scrollIntoViewIfNeeded();
+    // The frame follows the reader's dark scheme: its text is light, its background the page's own.
+    const adFrame = page.frames().find((f) => f.url() === "about:srcdoc")!;
+    const colors = await adFrame.evaluate<{ text: string; root: string }>(
+      "({ text: getComputedStyle(document.body).color, root: getComputedStyle(document.documentElement).backgroundColor })",
+    );
+    expect(colors).toEqual({ text: "rgb(255, 255, 255)", root: "rgba(0, 0, 0, 0)" });
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/reader-basics-${name}-dark.png` });
+
+    const opened = routed.waitForEvent("page");
+    if (name === "phone") await link.tap();
+    else await link.click();
+    const advertiser = await opened;
+    await advertiser.waitForURL(ADVERTISER);
+    expect(await advertiser.locator("h1").textContent()).toBe("Winter market tickets");
+    expect(clickAnswers).toEqual([{ status: 302, location: ADVERTISER }]);
+    await expect.poll(() => clicksOfAd(ad!.id)).toBe(before + 1);
+    await routed.close();
+  });
+});
