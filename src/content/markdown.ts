@@ -12,6 +12,12 @@ export async function renderMarkdown(markdown: string): Promise<string> {
   if (!renderer) {
     const { default: createMarkdownIt } = await import("markdown-it");
     renderer = createMarkdownIt({ html: false, linkify: true, typographer: false });
+    // A body's images are below the page's heading and cover: loaded as the reader comes to them.
+    const image = renderer.renderer.rules.image!;
+    renderer.renderer.rules.image = (tokens, index, options, env, self) => {
+      tokens[index]!.attrSet("loading", "lazy");
+      return image(tokens, index, options, env, self);
+    };
   }
   return renderer.render(markdown);
 }

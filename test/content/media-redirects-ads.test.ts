@@ -4,7 +4,10 @@ import { admin, createTestTenant, memberWith, type TestTenant } from "../helpers
 import { call } from "../helpers/requests";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+// A 1×1 PNG: a whole image, whose header says its size.
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (ch) =>
+  ch.charCodeAt(0),
+);
 
 let tenant: TestTenant;
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { renderMarkdown } from "../markdown";
+import { siteRelativeMedia } from "../media/addresses";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { page, versionSchema, versionTextSchema } from "./answers";
@@ -87,8 +88,16 @@ async function originalOf(db: Database, scope: TenantScope, siteId: number, tran
   return first;
 }
 
+/** The body and cover with the site's own media addressed site-relative, as pages on any of its hosts need them. */
+const withSiteRelativeMedia = <T extends { bodyMarkdown?: string; coverImages?: string | null }>(input: T, tenantId: number, siteId: number): T => ({
+  ...input,
+  bodyMarkdown: siteRelativeMedia(input.bodyMarkdown, tenantId, siteId),
+  coverImages: siteRelativeMedia(input.coverImages, tenantId, siteId),
+});
+
 /** A new draft, its first version recorded beside it. */
-export async function createContent(db: Database, scope: TenantScope, authorId: number, input: z.infer<typeof contentCreate>) {
+export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
+  const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;
   await siteInScope(db, scope, input.siteId);
   await assertCategories(db, scope, input.siteId, categoryIds);
@@ -119,8 +128,9 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
 }
 
 /** A save: the fields, a new version, the categories, and the site's cache, all or nothing. */
-export async function updateContent(db: Database, scope: TenantScope, id: number, userId: number, input: z.infer<typeof contentUpdate>) {
+export async function updateContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
   const existing = await contentInScope(db, scope, id);
+  const input = withSiteRelativeMedia(given, scope.tenantId, existing.siteId);
   const { categoryIds, ...fields } = input;
   await assertCategories(db, scope, existing.siteId, categoryIds);
   // The same checks as at creation: a PATCH cannot tie a content to another site's.

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { mediaUrl } from "../media/service";
+import { mediaUrl } from "../media/addresses";
 import { ads, adStats, media, type Site } from "../schema";
 
 export interface ShownAd {
