@@ -224,6 +224,28 @@ describe("addresses that stay right", () => {
   });
 });
 
+describe("image ads", () => {
+  it("show their image from the site's own host", async () => {
+    const tenant = await createTestTenant();
+    await installDefaultTheme(tenant.siteId);
+    const banner = (await upload(tenant, png(600, 100))).body.data;
+    const ad = await admin("POST", `/tenants/${tenant.tenantId}/ads`, tenant.session, {
+      siteId: tenant.siteId,
+      kind: "image",
+      slot: "sidebar",
+      mediaId: banner.id,
+      link: "https://shop.example/",
+      startsAt: "2026-01-01T00:00:00Z",
+    });
+    expect(ad.status).toBe(201);
+    const site = await slugOf(tenant);
+    expect(await htmlOf(await sitePage(site, "/"))).toMatch(new RegExp(`<aside class="ad"[^>]*>\\s*<a [^>]+><img src="${banner.url}"`));
+    const image = await sitePage(site, banner.url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("Content-Type")).toBe("image/png");
+  });
+});
+
 describe("image() in templates", () => {
   it("gives the default theme's cover its resized copies, width and height", async () => {
     await seedContent(owner, { title: "Covered harbour", coverImages: photo.url });

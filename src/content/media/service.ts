@@ -26,7 +26,7 @@ const SIGNATURES: Record<string, { ext: string; matches: (b: Uint8Array) => bool
 export const MEDIA_TYPES = Object.keys(SIGNATURES);
 
 /** The widths of the resized copies made of an image wider than each (`srcset`): a phone, a column, a wide screen. */
-export const VARIANT_WIDTHS = [480, 960, 1600] as const;
+const VARIANT_WIDTHS = [480, 960, 1600] as const;
 /** Resized copies are WebP (smaller than PNG and JPEG, keeps transparency); a GIF keeps its animation and gets none. */
 const RESIZED_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);
 

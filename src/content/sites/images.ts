@@ -6,7 +6,7 @@ import { variantKey } from "../media/service";
 import { media, type Site } from "../schema";
 
 /** `image(address)` as templates read it (docs/themes.md): what an `<img>` needs for the right size and no layout shift. */
-export interface TemplateImage {
+interface TemplateImage {
   src: string;
   /** Empty when the image has no resized copies (a GIF, a small image, one uploaded before November 2026). */
   srcset: string;
@@ -16,7 +16,7 @@ export interface TemplateImage {
 }
 
 /** How wide the image is shown, for the browser's choice in `srcset`, unless the template says: the width of a reading column. */
-export const DEFAULT_SIZES = "(max-width: 48rem) 100vw, 48rem";
+const DEFAULT_SIZES = "(max-width: 48rem) 100vw, 48rem";
 
 type Stored = { width: number | null; height: number | null; variantWidths: number[] };
 /** A file's size and copies never change (keys are never reused); a deleted file is forgotten within the TTL. */
