@@ -53,8 +53,10 @@ function fromSite(url: string): Promise<{ status: number; type: string | undefin
 }
 
 /** Whether an image element was fetched and decoded: what the reader sees, not what the HTML says. */
-const drawn = (page: Page, selector: string) =>
-  page.locator(selector).evaluate((img: HTMLImageElement) => ({ complete: img.complete, width: img.naturalWidth, src: img.currentSrc }));
+const drawn = (page: Page, selector: string): Promise<{ complete: boolean; width: number; src: string }> =>
+  page.evaluate(
+    `(() => { const img = document.querySelector(${JSON.stringify(selector)}); return { complete: img.complete, width: img.naturalWidth, src: img.currentSrc }; })()`,
+  );
 
 let browser: Browser;
 let console_: Page;
