@@ -161,7 +161,7 @@ describe("addresses that stay right", () => {
     });
     const { data } = await created.json<Envelope<{ id: number; bodyMarkdown: string; bodyHtml: string; coverImages: string }>>();
     expect(data.bodyMarkdown).toBe(`![The harbour](${photo.url})\n\nAlso ${foreign} and https://cdn.example/a.png`);
-    expect(data.bodyHtml).toContain(`<img src="${photo.url}" alt="The harbour" loading="lazy">`);
+    expect(data.bodyHtml).toContain(`<img src="${photo.url}" alt="The harbour" width="2000" height="1000" loading="lazy">`);
     expect(data.coverImages).toBe(photo.url);
     const patched = await admin("PATCH", `/tenants/${owner.tenantId}/contents/${data.id}`, owner.session, {
       coverImages: `https://${slug}.localhost${photo.url}`,

@@ -8,6 +8,7 @@ import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { renderMarkdown } from "../markdown";
 import { siteRelativeMedia } from "../media/addresses";
+import { imageSizesIn } from "../media/service";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { page, versionSchema, versionTextSchema } from "./answers";
@@ -102,7 +103,7 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
   await siteInScope(db, scope, input.siteId);
   await assertCategories(db, scope, input.siteId, categoryIds);
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, input.siteId, input.translationOf);
-  const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "");
+  const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "", await imageSizesIn(db, scope.tenantId, input.siteId, input.bodyMarkdown ?? ""));
   // Rows that follow the content find its id by its unique key, inside the same batch.
   const newId = sql<number>`(SELECT id FROM contents WHERE site_id = ${input.siteId} AND language = ${input.language} AND slug = ${input.slug})`;
   return unlessTaken(`The slug ${input.slug} in ${input.language}`, async () => {
@@ -137,7 +138,8 @@ export async function updateContent(db: Database, scope: TenantScope, id: number
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, existing.siteId, input.translationOf, id);
   const version = existing.version + 1;
   const body = input.bodyMarkdown ?? existing.bodyMarkdown;
-  const bodyHtml = input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body);
+  const bodyHtml =
+    input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body, await imageSizesIn(db, scope.tenantId, existing.siteId, body));
   return unlessTaken("The slug", async () => {
     const statements: BatchItem<"sqlite">[] = [
       db

@@ -1,9 +1,9 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { media } from "../schema";
-import { mediaUrl } from "./addresses";
+import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 
@@ -119,6 +119,27 @@ export async function uploadMedia(
     await bucket.delete([key, ...variantWidths.map((w) => variantKey(key, w))]);
     throw error;
   }
+}
+
+/**
+ * The width and height of the site's images a text names (a body's Markdown), looked up at once:
+ * for the `<img>` a save renders.
+ */
+export async function imageSizesIn(db: Database, tenantId: number, siteId: number, text: string): Promise<(src: string) => Dimensions | undefined> {
+  const site = { tenantId, id: siteId };
+  const keys = [...new Set((text.match(/\/media\/[0-9]+\/[0-9]+\/[0-9A-Za-z.-]+/g) ?? []).map((address) => mediaKeyOf(address, site)))]
+    .filter((key): key is string => key !== undefined)
+    .slice(0, 500);
+  const sizes = new Map<string, Dimensions>();
+  // D1 binds at most 100 parameters a statement.
+  for (let i = 0; i < keys.length; i += 90) {
+    const rows = await db
+      .select({ key: media.key, width: media.width, height: media.height })
+      .from(media)
+      .where(and(eq(media.tenantId, tenantId), eq(media.siteId, siteId), inArray(media.key, keys.slice(i, i + 90))));
+    for (const row of rows) if (row.width && row.height) sizes.set(row.key, { width: row.width, height: row.height });
+  }
+  return (src) => sizes.get(mediaKeyOf(src, site) ?? "");
 }
 
 export async function mediaOf(db: Database, scope: TenantScope, siteId: number) {
