@@ -239,7 +239,8 @@ describe("image ads", () => {
     });
     expect(ad.status).toBe(201);
     const site = await slugOf(tenant);
-    expect(await htmlOf(await sitePage(site, "/"))).toMatch(new RegExp(`<aside class="ad"[^>]*>\\s*<a [^>]+><img src="${banner.url}"`));
+    const { id } = (await ad.json<Envelope<{ id: number }>>()).data;
+    expect(await htmlOf(await sitePage(site, "/"))).toContain(`<a href="/ads/${id}/click" rel="sponsored noopener"><img src="${banner.url}"`);
     const image = await sitePage(site, banner.url);
     expect(image.status).toBe(200);
     expect(image.headers.get("Content-Type")).toBe("image/png");
@@ -247,20 +248,48 @@ describe("image ads", () => {
 });
 
 describe("image() in templates", () => {
-  it("gives the default theme's cover its resized copies, width and height", async () => {
-    await seedContent(owner, { title: "Covered harbour", coverImages: photo.url });
-    const html = await htmlOf(await sitePage(slug, "/covered-harbour"));
-    const base = photo.url.replace(/\.png$/, "");
-    expect(html).toContain(
-      `<img class="cover" src="${photo.url}" srcset="${base}-480w.webp 480w, ${base}-960w.webp 960w, ${base}-1600w.webp 1600w, ${photo.url} 2000w" sizes="(max-width: 48rem) 100vw, 48rem" width="2000" height="1000" alt="" fetchpriority="high">`,
-    );
+  /** A theme whose content page writes what image() answers for the cover, and for the cover with the template's own sizes. */
+  const probeTheme = {
+    ...env.TEST_DEFAULT_THEME,
+    "templates/content.html.j2": "{{ image(content.coverImages) | tojson }}|{{ image(content.coverImages, '50vw') | tojson }}",
+  };
+  const probe = async (site: string, path: string) => {
+    const [plain, sized] = (await (await sitePage(site, path)).text()).split("|");
+    return { plain: JSON.parse(plain!) as unknown, sized: JSON.parse(sized!) as unknown };
+  };
+
+  it("answers the site's image with its resized copies, width and height; the template may say its sizes", async () => {
+    const tenant = await createTestTenant();
+    await installDefaultTheme(tenant.siteId, probeTheme);
+    const cover = (await upload(tenant, png(2000, 1000))).body.data;
+    await seedContent(tenant, { title: "Covered harbour", coverImages: cover.url });
+    const base = cover.url.replace(/\.png$/, "");
+    const srcset = `${base}-480w.webp 480w, ${base}-960w.webp 960w, ${base}-1600w.webp 1600w, ${cover.url} 2000w`;
+    expect(await probe(await slugOf(tenant), "/covered-harbour")).toEqual({
+      plain: { src: cover.url, srcset, sizes: "(max-width: 48rem) 100vw, 48rem", width: 2000, height: 1000 },
+      sized: { src: cover.url, srcset, sizes: "50vw", width: 2000, height: 1000 },
+    });
   });
 
-  it("is none for another tenant's file and for an address that is no media of the site", async () => {
+  it("answers an image without copies with empty srcset and sizes, and none for another tenant's file or an outside address", async () => {
+    const tenant = await createTestTenant();
+    await installDefaultTheme(tenant.siteId, probeTheme);
+    const small = (await upload(tenant, png(300, 200))).body.data;
     const theirs = (await upload(other, png(10, 10))).body.data;
-    await seedContent(owner, { title: "Borrowed cover", coverImages: theirs.url });
-    await seedContent(owner, { title: "Remote cover", coverImages: "https://cdn.example/cover.png" });
-    expect(await (await sitePage(slug, "/borrowed-cover")).text()).not.toContain('class="cover"');
-    expect(await (await sitePage(slug, "/remote-cover")).text()).not.toContain('class="cover"');
+    await seedContent(tenant, { title: "Small cover", coverImages: small.url });
+    await seedContent(tenant, { title: "Borrowed cover", coverImages: theirs.url });
+    await seedContent(tenant, { title: "Remote cover", coverImages: "https://cdn.example/cover.png" });
+    const site = await slugOf(tenant);
+    expect((await probe(site, "/small-cover")).plain).toEqual({ src: small.url, srcset: "", sizes: "", width: 300, height: 200 });
+    expect(await probe(site, "/borrowed-cover")).toEqual({ plain: null, sized: null });
+    expect(await probe(site, "/remote-cover")).toEqual({ plain: null, sized: null });
+  });
+
+  it("gives the default theme's cover its resized copies, width and height", async () => {
+    await seedContent(owner, { title: "Covered harbour", coverImages: photo.url });
+    const cover = /<img class="cover"[^>]*>/.exec(await htmlOf(await sitePage(slug, "/covered-harbour")))![0];
+    expect(cover).toContain(`src="${photo.url}"`);
+    expect(cover).toContain(`srcset="${photo.url.replace(/\.png$/, "")}-480w.webp 480w,`);
+    expect(cover).toContain('width="2000" height="1000"');
   });
 });
