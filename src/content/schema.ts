@@ -272,6 +272,11 @@ export const media = sqliteTable(
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
+    /** An image's pixels, read from its header at upload (null for a PDF, and for uploads made before November 2026). */
+    width: integer("width"),
+    height: integer("height"),
+    /** The widths of the resized copies stored beside it (`<key>-<width>w.webp`), for `srcset`. */
+    variantWidths: text("variant_widths", { mode: "json" }).$type<number[]>().notNull().default([]),
     uploadedBy: integer("uploaded_by").notNull(),
     createdAt: text("created_at").notNull().default(currentTimestamp),
   },

@@ -4,11 +4,11 @@ import { createSite } from "../../src/content/admin/sites";
 import { adsForPage } from "../../src/content/sites/ads";
 import { memberScope, siteById } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, seedContent, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, PIXEL_PNG, seedContent, type TestTenant } from "../helpers/content";
 import { call } from "../helpers/requests";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+const PNG = PIXEL_PNG;
 
 async function uploadImage(tenant: TestTenant, siteId = tenant.siteId): Promise<number> {
   const res = await call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${siteId}&filename=ad.png`, {

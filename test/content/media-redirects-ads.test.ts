@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, createTestTenant, memberWith, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, memberWith, PIXEL_PNG, type TestTenant } from "../helpers/content";
 import { call } from "../helpers/requests";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+const PNG = PIXEL_PNG;
 
 let tenant: TestTenant;
 beforeAll(async () => {

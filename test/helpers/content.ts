@@ -11,6 +11,12 @@ import { database } from "../../src/platform/database";
 import { createUser, sessionFor, uniqueTag } from "./accounts";
 import { call } from "./requests";
 
+/** A 1×1 PNG: a whole image, whose header says its size (an upload without one is refused). */
+export const PIXEL_PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
+  (ch) => ch.charCodeAt(0),
+);
+
 export interface TestTenant {
   tenantId: number;
   siteId: number;

@@ -4,6 +4,15 @@ import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, Del
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
+/**
+ * What an editor pastes into a body: the site-relative address, which the console and every host
+ * of the site serve alike (an address on the console's host would be blocked on the site).
+ */
+const markdownOf = (item: Media) =>
+  item.contentType.startsWith("image/")
+    ? `![${item.filename.replace(/[[\]]/g, "")}](${item.url})`
+    : `[${item.filename.replace(/[[\]]/g, "")}](${item.url})`;
+
 /** The site's images and files: drop or choose files to upload, copy an address, delete. */
 export function MediaScreen() {
   const { tenant, site, can } = useWorkspace();
@@ -45,12 +54,23 @@ export function MediaScreen() {
                 </a>
                 <br />
                 <small>
+                  {item.width ? `${item.width} × ${item.height} · ` : ""}
                   {kib(item.size)} · {formatDate(item.createdAt)}
                 </small>
               </p>
+              <label class="snippet">
+                <span aria-hidden="true">Markdown for a body</span>
+                <input
+                  readOnly
+                  value={markdownOf(item)}
+                  aria-label={`Markdown of ${item.filename}`}
+                  // The target of an input's focus event is that input.
+                  onFocus={(event) => (event.target as HTMLInputElement).select()}
+                />
+              </label>
               <div class="actions">
-                <button type="button" onClick={() => navigator.clipboard?.writeText(new URL(item.url, location.href).href)}>
-                  Copy address<span class="visually-hidden"> of {item.filename}</span>
+                <button type="button" onClick={() => navigator.clipboard?.writeText(markdownOf(item))}>
+                  Copy Markdown<span class="visually-hidden"> of {item.filename}</span>
                 </button>
                 {can("editor") ? (
                   <DeleteButton

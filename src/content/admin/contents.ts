@@ -7,6 +7,8 @@ import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { renderMarkdown } from "../markdown";
+import { siteRelativeMedia } from "../media/addresses";
+import { imageSizesIn } from "../media/service";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { page, versionSchema, versionTextSchema } from "./answers";
@@ -87,13 +89,21 @@ async function originalOf(db: Database, scope: TenantScope, siteId: number, tran
   return first;
 }
 
+/** The body and cover with the site's own media addressed site-relative, as pages on any of its hosts need them. */
+const withSiteRelativeMedia = <T extends { bodyMarkdown?: string; coverImages?: string | null }>(input: T, tenantId: number, siteId: number): T => ({
+  ...input,
+  bodyMarkdown: siteRelativeMedia(input.bodyMarkdown, tenantId, siteId),
+  coverImages: siteRelativeMedia(input.coverImages, tenantId, siteId),
+});
+
 /** A new draft, its first version recorded beside it. */
-export async function createContent(db: Database, scope: TenantScope, authorId: number, input: z.infer<typeof contentCreate>) {
+export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
+  const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;
   await siteInScope(db, scope, input.siteId);
   await assertCategories(db, scope, input.siteId, categoryIds);
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, input.siteId, input.translationOf);
-  const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "");
+  const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "", await imageSizesIn(db, scope.tenantId, input.siteId, input.bodyMarkdown ?? ""));
   // Rows that follow the content find its id by its unique key, inside the same batch.
   const newId = sql<number>`(SELECT id FROM contents WHERE site_id = ${input.siteId} AND language = ${input.language} AND slug = ${input.slug})`;
   return unlessTaken(`The slug ${input.slug} in ${input.language}`, async () => {
@@ -119,15 +129,17 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
 }
 
 /** A save: the fields, a new version, the categories, and the site's cache, all or nothing. */
-export async function updateContent(db: Database, scope: TenantScope, id: number, userId: number, input: z.infer<typeof contentUpdate>) {
+export async function updateContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
   const existing = await contentInScope(db, scope, id);
+  const input = withSiteRelativeMedia(given, scope.tenantId, existing.siteId);
   const { categoryIds, ...fields } = input;
   await assertCategories(db, scope, existing.siteId, categoryIds);
   // The same checks as at creation: a PATCH cannot tie a content to another site's.
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, existing.siteId, input.translationOf, id);
   const version = existing.version + 1;
   const body = input.bodyMarkdown ?? existing.bodyMarkdown;
-  const bodyHtml = input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body);
+  const bodyHtml =
+    input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body, await imageSizesIn(db, scope.tenantId, existing.siteId, body));
   return unlessTaken("The slug", async () => {
     const statements: BatchItem<"sqlite">[] = [
       db

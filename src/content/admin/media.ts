@@ -48,7 +48,7 @@ export function mediaLibraryRoutes(route: AdminRoute) {
       const { siteId, filename } = c.req.valid("query");
       const contentType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      return uploadMedia(c.var.db, c.env.MEDIA, scope, scope.userId, { siteId, filename, contentType, bytes });
+      return uploadMedia(c.var.db, { bucket: c.env.MEDIA, images: c.env.IMAGES }, scope, scope.userId, { siteId, filename, contentType, bytes });
     },
   });
   route({

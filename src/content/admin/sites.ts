@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
+import { siteRelativeMedia } from "../media/addresses";
 import { sites } from "../schema";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
@@ -55,7 +56,12 @@ export async function updateSite(
     const [[site]] = await db.batch([
       db
         .update(sites)
-        .set({ ...fields, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+        .set({
+          ...fields,
+          seoImage: siteRelativeMedia(fields.seoImage, scope.tenantId, siteId),
+          contentVersion: sql`${sites.contentVersion} + 1`,
+          updatedAt: new Date().toISOString(),
+        })
         .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
         .returning(),
       ...hostChanges.statements,

@@ -1,8 +1,10 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { media } from "../schema";
+import { mediaKeyOf, mediaUrl } from "./addresses";
+import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
@@ -23,10 +25,64 @@ const SIGNATURES: Record<string, { ext: string; matches: (b: Uint8Array) => bool
 };
 export const MEDIA_TYPES = Object.keys(SIGNATURES);
 
-/** Stores an upload in R2 under a random key, once its type and first bytes agree; the row and the object together. */
+/** The widths of the resized copies made of an image wider than each (`srcset`): a phone, a column, a wide screen. */
+const VARIANT_WIDTHS = [480, 960, 1600] as const;
+/** Resized copies are WebP (smaller than PNG and JPEG, keeps transparency); a GIF keeps its animation and gets none. */
+const RESIZED_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);
+
+/** The R2 key of an image's resized copy of that width. */
+export const variantKey = (key: string, width: number) => `${key.replace(/\.[a-z]+$/, "")}-${width}w.webp`;
+
+/** An image's size as its header declares it, refused before anything decodes it when a browser could not show it. */
+function checkedDimensions(bytes: Uint8Array, contentType: string): Dimensions | undefined {
+  if (contentType === "application/pdf") return undefined;
+  const size = imageDimensions(bytes, contentType);
+  if (!size) throw new ApiError(400, `The image's width and height cannot be read: is it a whole ${contentType} file?`);
+  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS)
+    throw new ApiError(
+      400,
+      `The image is ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_SIDE} on a side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`,
+    );
+  return size;
+}
+
+/**
+ * Resized copies through the Images binding, stored beside the original; the widths that were made.
+ * A copy that fails is left out (the page then offers fewer sizes), never the upload.
+ */
+async function storeVariants(
+  images: ImagesBinding | undefined,
+  bucket: R2Bucket,
+  key: string,
+  bytes: Uint8Array,
+  contentType: string,
+  width: number,
+) {
+  if (!images || !RESIZED_TYPES.has(contentType)) return [];
+  const made: number[] = [];
+  for (const target of VARIANT_WIDTHS.filter((w) => w < width)) {
+    try {
+      const input = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      });
+      const output = await images.input(input).transform({ width: target }).output({ format: "image/webp" });
+      // R2 takes a stream only of a known length: the copy is read whole (it is smaller than the original).
+      await bucket.put(variantKey(key, target), await output.response().arrayBuffer(), { httpMetadata: { contentType: "image/webp" } });
+      made.push(target);
+    } catch {
+      break;
+    }
+  }
+  return made;
+}
+
+/** Stores an upload in R2 under a random key, once its type, first bytes and declared size are right; its resized copies; the row. */
 export async function uploadMedia(
   db: Database,
-  bucket: R2Bucket,
+  storage: { bucket: R2Bucket; images?: ImagesBinding },
   scope: TenantScope,
   uploadedBy: number,
   input: { siteId: number; filename: string; contentType: string; bytes: Uint8Array },
@@ -36,8 +92,11 @@ export async function uploadMedia(
   if (!signature) throw new ApiError(415, `Content-Type must be one of ${MEDIA_TYPES.join(", ")}`);
   if (input.bytes.byteLength === 0) throw new ApiError(400, "The body is empty");
   if (!signature.matches(input.bytes)) throw new ApiError(400, `The body is not a ${input.contentType} file`);
+  const size = checkedDimensions(input.bytes, input.contentType);
   const key = `${scope.tenantId}/${input.siteId}/${randomBase62(20)}.${signature.ext}`;
+  const { bucket } = storage;
   await bucket.put(key, input.bytes, { httpMetadata: { contentType: input.contentType } });
+  const variantWidths = size ? await storeVariants(storage.images, bucket, key, input.bytes, input.contentType, size.width) : [];
   try {
     const [row] = await db
       .insert(media)
@@ -48,18 +107,40 @@ export async function uploadMedia(
         filename: input.filename,
         contentType: input.contentType,
         size: input.bytes.byteLength,
+        width: size?.width ?? null,
+        height: size?.height ?? null,
+        variantWidths,
         uploadedBy,
       })
       .returning();
     return { ...row!, url: mediaUrl(key) };
   } catch (error) {
     // No object without its row.
-    await bucket.delete(key);
+    await bucket.delete([key, ...variantWidths.map((w) => variantKey(key, w))]);
     throw error;
   }
 }
 
-export const mediaUrl = (key: string) => `/media/${key}`;
+/**
+ * The width and height of the site's images a text names (a body's Markdown), looked up at once:
+ * for the `<img>` a save renders.
+ */
+export async function imageSizesIn(db: Database, tenantId: number, siteId: number, text: string): Promise<(src: string) => Dimensions | undefined> {
+  const site = { tenantId, id: siteId };
+  const keys = [...new Set((text.match(/\/media\/[0-9]+\/[0-9]+\/[0-9A-Za-z.-]+/g) ?? []).map((address) => mediaKeyOf(address, site)))]
+    .filter((key): key is string => key !== undefined)
+    .slice(0, 500);
+  const sizes = new Map<string, Dimensions>();
+  // D1 binds at most 100 parameters a statement.
+  for (let i = 0; i < keys.length; i += 90) {
+    const rows = await db
+      .select({ key: media.key, width: media.width, height: media.height })
+      .from(media)
+      .where(and(eq(media.tenantId, tenantId), eq(media.siteId, siteId), inArray(media.key, keys.slice(i, i + 90))));
+    for (const row of rows) if (row.width && row.height) sizes.set(row.key, { width: row.width, height: row.height });
+  }
+  return (src) => sizes.get(mediaKeyOf(src, site) ?? "");
+}
 
 export async function mediaOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
@@ -77,21 +158,31 @@ export async function deleteMedia(db: Database, bucket: R2Bucket, scope: TenantS
     .where(inTenant(media.tenantId, scope, eq(media.id, id)))
     .returning();
   if (!row) throw new ApiError(404, `No media with id ${id}`);
-  await bucket.delete(row.key);
+  await bucket.delete([row.key, ...row.variantWidths.map((w) => variantKey(row.key, w))]);
 }
 
-/** A stored file for the public: its own type, never sniffed, cached for good (keys are never reused). */
-export async function servedMedia(bucket: R2Bucket, key: string): Promise<Response | undefined> {
-  const object = await bucket.get(key);
+/** What a stored file is served as: the upload types only; anything else is bytes to download, never a page or a script. */
+const SERVED_TYPES = new Set(MEDIA_TYPES);
+
+/**
+ * A stored file for the public: its own type, never sniffed, never active (no script, no
+ * plugin, even opened on its own), cached for good (keys are never reused, so a file never changes).
+ * A matching `If-None-Match` is a 304.
+ */
+export async function servedMedia(bucket: R2Bucket, key: string, request: Request): Promise<Response | undefined> {
+  const object = await bucket.get(key, { onlyIf: request.headers });
   if (!object) return undefined;
-  const contentType = object.httpMetadata?.contentType ?? "application/octet-stream";
-  return new Response(object.body, {
-    headers: {
-      "Content-Type": contentType,
-      "Content-Disposition": contentType === "application/pdf" ? "attachment" : "inline",
-      "Cache-Control": "public, max-age=31536000, immutable",
-      "X-Content-Type-Options": "nosniff",
-      ETag: object.httpEtag,
-    },
-  });
+  const stored = object.httpMetadata?.contentType ?? "";
+  const contentType = SERVED_TYPES.has(stored) ? stored : "application/octet-stream";
+  const headers = {
+    "Content-Type": contentType,
+    "Content-Disposition": contentType.startsWith("image/") ? "inline" : "attachment",
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+    "X-Content-Type-Options": "nosniff",
+    ETag: object.httpEtag,
+  };
+  // Without a body the precondition failed: the caller holds this very file.
+  if (!("body" in object)) return new Response(null, { status: 304, headers });
+  return new Response(object.body, { headers });
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
-import { mediaUrl } from "../media/service";
+import { mediaUrl } from "../media/addresses";
 import { ads, adStats, media, type Site } from "../schema";
 import { AD_FRAME_SANDBOX, adFrameDocument, adTarget, adTargets } from "./ad-html";
 

@@ -8,6 +8,7 @@ import { siteOrigin } from "../tenancy/domains";
 import { type ReaderSite, scheduleMark } from "../tenancy/scope";
 import { adsForPage, countImpressions, type ShownAd } from "./ads";
 import { alternates, dateFormat, pageLanguages, urlFor } from "./languages";
+import { imageGlobal } from "./images";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { TemplateError, TemplateLimitError } from "./templates";
 import { type LoadedTheme, themeFailed } from "./themes";
@@ -40,6 +41,8 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const language = page.language ?? site.defaultLanguage;
   const locale = theme.locale(language);
   const versions = page.versions ?? {};
+  const tags = await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language);
+  const image = await imageGlobal(c.var.db, site, [page.data, tags, shownAds, site.seoImage]);
   return theme.render(`templates/${page.template}.html.j2`, {
     site: {
       id: site.id,
@@ -51,7 +54,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
     },
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
     menus: await resolvedMenus(c.var.db, site, language),
-    tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
+    tags,
     ads: shownAds,
     seo: {
       title: seoTitle(site, page.title),
@@ -65,6 +68,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       image: absoluteUrl(origin, page.seo?.image ?? site.seoImage),
     },
     t: (key: string) => locale[key] ?? key,
+    image,
     asset: (path: string) => `/themes/${site.id}/${site.theme}/${path}?v=${theme.version}`,
     url_for: urlFor(site, language),
     format_date: dateFormat(language, site.timezone),

@@ -3,6 +3,8 @@ import { Hono, type Context } from "hono";
 import { constantTimeEqual } from "../../platform/crypto";
 import type { AppEnv } from "../../platform/env";
 import { ApiError, handleError } from "../../platform/errors";
+import { mediaKeyOf } from "../media/addresses";
+import { servedMedia } from "../media/service";
 import { siteOrigin } from "../tenancy/domains";
 import { type ReaderSite, siteById } from "../tenancy/scope";
 import { recordClick } from "./ads";
@@ -73,6 +75,13 @@ function buildSiteRouter() {
     if (Number(c.req.param("siteId")) !== siteId) return c.text("Not found", 404);
     const path = c.req.path.split("/").slice(4).join("/");
     return (await themeAsset(c.env.THEMES, siteId, c.req.param("theme"), path)) ?? c.text("Not found", 404);
+  });
+  // The site's own images and files, at the address the console shows them (media/addresses.ts):
+  // another site's, another tenant's above all, are a 404 here.
+  app.get("/media/:tenantId/:siteId/:file", async (c) => {
+    const key = mediaKeyOf(c.req.path, await siteOf(c));
+    const served = key ? await servedMedia(c.env.MEDIA, key, c.req.raw) : undefined;
+    return served ?? c.text("Not found", 404);
   });
   // A redirect of the site wins over its pages.
   app.use("*", async (c, next) => {

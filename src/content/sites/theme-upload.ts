@@ -22,7 +22,7 @@ const sampleContent = {
   slug: "a-title",
   url: "/a-title",
   intro: "An intro.",
-  coverImages: null,
+  coverImages: "/media/1/1/AAAAAAAAAAAAAAAAAAAA.png",
   publishAt: "2026-01-01T00:00:00.000Z",
   language: "en",
   tags: ["news"],
@@ -61,6 +61,8 @@ const SAMPLE_CONTEXT = {
   tags: {},
   ads: {},
   t: (key: string) => key,
+  image: (address: unknown) =>
+    typeof address === "string" && address ? { src: address, srcset: `${address} 1200w`, sizes: "100vw", width: 1200, height: 800 } : null,
   asset: (path: string) => `/themes/1/sample/${path}`,
   url_for: (name: string, slug?: string) => (name === "home" ? "/" : `/${slug ?? ""}`),
   format_date: dateFormat("en", "UTC"),
