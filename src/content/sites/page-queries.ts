@@ -24,8 +24,18 @@ export async function categoryBySlug(db: Database, site: Site, slug: string) {
   return category;
 }
 
-/** The id of the site's public content with that slug in that language. */
-export async function publicContentId(db: Database, site: Site, slug: string, language: string, now: string) {
+/** The address of a content of the site, whatever its status (a preview opens it): `/<slug>`, or `/<lang>/<slug>` in another language. */
+export async function contentAddress(db: Database, site: Site, id: number) {
+  const [found] = await db
+    .select({ slug: contents.slug, language: contents.language })
+    .from(contents)
+    .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.id, id)))
+    .limit(1);
+  return found && (found.language === site.defaultLanguage ? `/${found.slug}` : `/${found.language}/${found.slug}`);
+}
+
+/** The id of the site's public content with that slug in that language, or of the content a preview shows. */
+export async function publicContentId(db: Database, site: Site, slug: string, language: string, now: string, previewId?: number) {
   const [found] = await db
     .select({ id: contents.id })
     .from(contents)
@@ -35,7 +45,7 @@ export async function publicContentId(db: Database, site: Site, slug: string, la
         eq(contents.siteId, site.id),
         eq(contents.slug, slug),
         eq(contents.language, language),
-        isPublic(now),
+        isPublic(now, previewId),
       ),
     )
     .limit(1);

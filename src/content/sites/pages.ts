@@ -163,12 +163,15 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string,
   };
 }
 
-/** A content's page, with its article and breadcrumb JSON-LD. */
-export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
+/** A content's page, with its article and breadcrumb JSON-LD; `previewId` a content shown before it is public. */
+export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string, previewId?: number): Promise<Page> {
   // A slug is at most 80 characters (admin/params.ts): a longer path is no content, asked of no one.
-  const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now());
+  const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now(), previewId);
   if (id === undefined) return notFoundIn(language);
-  const [content, facts] = await Promise.all([publishedContent(c.var.db, memberScope(site.tenantId), id, now()), readerFacts(c.var.db, site, [id])]);
+  const [content, facts] = await Promise.all([
+    publishedContent(c.var.db, memberScope(site.tenantId), id, now(), previewId),
+    readerFacts(c.var.db, site, [id]),
+  ]);
   const item = linkedIn(site);
   const origin = siteOrigin(c.env, site);
   const own = `${origin}${item(content).url}`;
