@@ -91,6 +91,34 @@ describe("cached answers and scheduled contents", () => {
     expect(await listed("published")).toEqual([expect.objectContaining({ status: "published" })]);
   });
 
+  it("shows a new redirect, menu item or list entry on the next request, though pages keep the site's data in memory", async () => {
+    const own = await createTestTenant();
+    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await installDefaultTheme(own.siteId);
+    await seedContent(own, { title: "First ferry" });
+    // Two renders under the same version (the second address differs by a parameter the page ignores): the site's data is read once.
+    expect(await (await sitePage(ownSlug, "/")).text()).toContain("First ferry");
+    expect((await sitePage(ownSlug, "/?utm_source=test")).headers.get("X-Cache")).toBe("MISS");
+    expect((await sitePage(ownSlug, "/old-path")).status).toBe(404);
+    const put = (path: string, body: unknown) => admin("PUT", `/tenants/${own.tenantId}${path}`, own.session, body);
+    expect((await put("/redirects", { siteId: own.siteId, fromPath: "/old-path", toUrl: "/first-ferry" })).status).toBeLessThan(300);
+    expect(
+      (
+        await put("/tags", {
+          siteId: own.siteId,
+          type: "menu",
+          name: "main",
+          definition: { items: [{ label: "Timetable", link: { url: "/timetable" } }] },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    await seedContent(own, { title: "Second ferry" });
+    expect((await sitePage(ownSlug, "/old-path", { redirect: "manual" })).headers.get("Location")).toBe("/first-ferry");
+    const home = await (await sitePage(ownSlug, "/?utm_source=test")).text();
+    expect(home).toContain("Timetable");
+    expect(home).toContain("Second ferry");
+  });
+
   it("gives pages an ETag and answers 304 to a reader who has the page", async () => {
     const first = await sitePage(slug, "/already-out");
     const etag = first.headers.get("ETag")!;

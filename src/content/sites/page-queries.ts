@@ -3,13 +3,28 @@ import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, redirects, type Site } from "../schema";
+import type { ReaderSite } from "../tenancy/scope";
+import { perSiteVersion } from "./site-data";
+
+/** A site with more redirects than this reads D1 for each path instead of holding them all in memory. */
+const REDIRECTS_IN_MEMORY = 1000;
 
 /** The site's redirect of a path, if it has one: it wins over the site's pages. */
-export async function redirectOf(db: Database, siteId: number, path: string) {
+export async function redirectOf(db: Database, site: ReaderSite, path: string) {
+  const columns = { fromPath: redirects.fromPath, toUrl: redirects.toUrl, status: redirects.status };
+  const all = await perSiteVersion(site, "redirects", async () => {
+    const rows = await db
+      .select(columns)
+      .from(redirects)
+      .where(eq(redirects.siteId, site.id))
+      .limit(REDIRECTS_IN_MEMORY + 1);
+    return rows.length > REDIRECTS_IN_MEMORY ? undefined : new Map(rows.map((r) => [r.fromPath, r]));
+  });
+  if (all) return all.get(path);
   const [redirect] = await db
-    .select({ toUrl: redirects.toUrl, status: redirects.status })
+    .select(columns)
     .from(redirects)
-    .where(and(eq(redirects.siteId, siteId), eq(redirects.fromPath, path)))
+    .where(and(eq(redirects.siteId, site.id), eq(redirects.fromPath, path)))
     .limit(1);
   return redirect;
 }

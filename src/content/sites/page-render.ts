@@ -9,6 +9,7 @@ import { nextScheduled, type ReaderSite, scheduleMark } from "../tenancy/scope";
 import { adsForPage, countImpressions, type ShownAd } from "./ads";
 import { alternates, dateFormat, pageLanguages, urlFor } from "./languages";
 import { type Preview, withPreviewBanner } from "./previews";
+import { perSiteVersion } from "./site-data";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { TemplateError, TemplateLimitError } from "./templates";
 import { type LoadedTheme, themeFailed } from "./themes";
@@ -51,8 +52,10 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       defaultLanguage: site.defaultLanguage,
     },
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
-    menus: await resolvedMenus(c.var.db, site, language),
-    tags: await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
+    menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.var.db, site, language)),
+    tags: await perSiteVersion(site, `tags:${language}:${theme.tagNames === "all" ? "*" : [...theme.tagNames].join(",")}`, () =>
+      resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
+    ),
     ads: shownAds,
     seo: {
       title: seoTitle(site, page.title),
@@ -80,6 +83,8 @@ function pageSpec(site: ReaderSite, themeVersion: string, preview: Preview | und
     namespace: `page/${site.id}`,
     version: `v${site.contentVersion}${scheduleMark(site, now)}t${themeVersion}`,
     kind: "page",
+    // A hit from the isolate's memory skips the Cache API's round trip: a page costs what a C1 answer does.
+    inIsolate: true,
     until: nextScheduled(site, now),
     bypass: preview !== undefined,
   } as const;
