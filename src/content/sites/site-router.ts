@@ -85,7 +85,7 @@ function buildSiteRouter() {
   });
   // A redirect of the site wins over its pages.
   app.use("*", async (c, next) => {
-    const redirect = await redirectOf(c.var.db, await siteOf(c), c.req.path);
+    const redirect = await redirectOf(c.var.db, (await siteById(c.var.db, visitOf(c).siteId))!, c.req.path);
     // The column holds what redirectWrite allowed: 301 or 302.
     if (redirect) return c.redirect(redirect.toUrl, redirect.status as 301 | 302);
     await next();
