@@ -16,14 +16,39 @@ import { IsolateCache } from "./isolate-cache";
 
 export type AnswerKind = "data" | "content" | "page";
 
-const POLICIES: Record<AnswerKind, { client: string; edgeSeconds: number }> = {
+interface Policy {
+  /** Who may keep it: the caller's browser alone, or shared caches too. */
+  audience: "private" | "public";
+  /** Seconds a browser uses it without asking; 0: it revalidates each time. */
+  maxAge: number;
+  /** Seconds after that it may show it while revalidating in the background. */
+  staleSeconds: number;
+  edgeSeconds: number;
+}
+
+const POLICIES: Record<AnswerKind, Policy> = {
   // T and O: changes only with a job run; clients revalidate with their ETag each time.
-  data: { client: "private, no-cache", edgeSeconds: 86_400 },
+  data: { audience: "private", maxAge: 0, staleSeconds: 0, edgeSeconds: 86_400 },
   // C1–C4: per key; a minute in the browser, revalidated in the background.
-  content: { client: "private, max-age=60, stale-while-revalidate=300", edgeSeconds: 60 },
+  content: { audience: "private", maxAge: 60, staleSeconds: 300, edgeSeconds: 60 },
   // Tenant pages: public, shared caches may keep them as browsers do.
-  page: { client: "public, max-age=60, stale-while-revalidate=300", edgeSeconds: 60 },
+  page: { audience: "public", maxAge: 60, staleSeconds: 300, edgeSeconds: 60 },
 };
+
+/**
+ * The Cache-Control of an answer that may change in `secondsLeft` (a scheduled content goes live):
+ * a browser neither uses it nor shows it stale past that moment.
+ */
+function clientCacheControl(kind: AnswerKind, secondsLeft = Infinity): string {
+  const { audience, maxAge, staleSeconds } = POLICIES[kind];
+  if (maxAge === 0) return `${audience}, no-cache`;
+  const fresh = Math.min(maxAge, secondsLeft);
+  const stale = Math.min(staleSeconds, secondsLeft - fresh);
+  return `${audience}, max-age=${fresh}${stale > 0 ? `, stale-while-revalidate=${stale}` : ""}`;
+}
+
+/** Whole seconds from now to `until` (none: no such moment), rounded down so that nothing outlives it. */
+const secondsUntil = (until: string | undefined) => (until ? Math.max(0, Math.floor((Date.parse(until) - Date.now()) / 1000)) : Infinity);
 
 export interface Answer {
   /** Encoded once: a hot answer is sent as the bytes it was. */
@@ -53,8 +78,14 @@ export interface AnswerSpec {
   inIsolate?: boolean;
   /** What else the answer depends on beyond method, path and query (a POST query's body). */
   vary?: string;
-  /** Neither looked up nor kept (a theme's preview, for whoever has its link). */
+  /** Neither looked up nor kept (a preview, for whoever has its link): answered `private, no-store`. */
   bypass?: boolean;
+  /**
+   * The moment what this version shows changes by itself (the site's next scheduled content goes
+   * live). The version changes then, so no tier looks this answer up after it; the edge keeps it no
+   * longer, and the browser's Cache-Control ends there too.
+   */
+  until?: string;
 }
 
 const kept = new IsolateCache<Answer>(500);
@@ -72,8 +103,9 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
   return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${url.pathname}?${url.searchParams.toString()}`;
 }
 
-function respond(c: Context<AppEnv>, answer: Answer, kind: AnswerKind, hit: boolean, extra: Record<string, string> = {}): Response {
-  const headers = { ETag: answer.etag, "Cache-Control": POLICIES[kind].client, "X-Cache": hit ? "HIT" : "MISS", ...extra };
+function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
+  const cacheControl = clientCacheControl(spec.kind, secondsUntil(spec.until));
+  const headers = { ETag: answer.etag, "Cache-Control": cacheControl, "X-Cache": hit ? "HIT" : "MISS", ...extra };
   if (c.req.header("If-None-Match") === answer.etag) return c.body(null, 304, headers);
   return c.body(answer.body, 200, { ...headers, "Content-Type": answer.contentType });
 }
@@ -105,14 +137,14 @@ export async function versionedAnswer(
   if (answer) {
     if (spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);
     onHit(answer.note);
-    return respond(c, answer, spec.kind, true);
+    return respond(c, answer, spec, true);
   }
   const fresh = await compute();
   if (fresh instanceof Response) return fresh;
   // Copied into a buffer of its own: the encoder's may be shared, and a kept answer must not change.
   const body = typeof fresh.body === "string" ? new Uint8Array(new TextEncoder().encode(fresh.body)) : fresh.body;
   if (spec.bypass || !fresh.keep || fresh.status !== 200) {
-    return c.body(body, fresh.status, { "Content-Type": fresh.contentType, "Cache-Control": "no-store", ...fresh.headers });
+    return c.body(body, fresh.status, { "Content-Type": fresh.contentType, "Cache-Control": "private, no-store", ...fresh.headers });
   }
   const made: Answer = {
     body,
@@ -125,10 +157,11 @@ export async function versionedAnswer(
       "Content-Type": made.contentType,
       ETag: made.etag,
       [NOTE_HEADER]: made.note,
-      "Cache-Control": `max-age=${POLICIES[spec.kind].edgeSeconds}`,
+      // At least a second: the Cache API does not keep an answer of max-age=0.
+      "Cache-Control": `max-age=${Math.max(1, Math.min(POLICIES[spec.kind].edgeSeconds, secondsUntil(spec.until)))}`,
     },
   });
   c.executionCtx.waitUntil(caches.default.put(key, stored));
   if (spec.inIsolate && made.body.length <= KEPT_BODY_BYTES) kept.set(key, made);
-  return respond(c, made, spec.kind, false, fresh.headers);
+  return respond(c, made, spec, false, fresh.headers);
 }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestTenant, headless, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, headless, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
 
 let tenant: TestTenant;
 let slug: string;
@@ -31,6 +31,92 @@ describe("cached answers and scheduled contents", () => {
     expect(await (await headless(`/api/mcp/contents?siteId=${tenant.siteId}`, tenant.token)).text()).toContain("Night trains return");
     // And the new answer is cached in turn.
     expect((await sitePage(slug, "/")).headers.get("X-Cache")).toBe("HIT");
+  });
+
+  it("lets no browser keep a page, feed, sitemap or C1 answer past the site's next scheduled time", async () => {
+    // A site of its own: another scheduled content would set its own moment.
+    const own = await createTestTenant();
+    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await installDefaultTheme(own.siteId);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const at = new Date(start + 40_000);
+    const title = "Harbour ferries at dawn";
+    await seedContent(own, { title, publishAt: at.toISOString() });
+    const paths = ["/", "/feed.xml", "/atom.xml", "/sitemap-contents.xml"];
+    // Asked for (and cached) 30 s before its time: kept 10 s at most, and not shown stale after.
+    vi.setSystemTime(start + 30_000);
+    for (const path of paths) {
+      const before = await sitePage(ownSlug, path);
+      expect(await before.text()).not.toContain(title);
+      expect(before.headers.get("Cache-Control"), path).toBe("public, max-age=10");
+      expect((await sitePage(ownSlug, path)).headers.get("X-Cache"), path).toBe("HIT");
+    }
+    const list = await headless(`/api/mcp/contents?siteId=${own.siteId}`, own.token);
+    expect(list.headers.get("Cache-Control")).toBe("private, max-age=10");
+    // 100 s before it: a full minute fresh, and stale for the 40 s that are left.
+    vi.setSystemTime(start - 60_000);
+    expect((await sitePage(ownSlug, "/")).headers.get("Cache-Control")).toBe("public, max-age=60, stale-while-revalidate=40");
+    // At its time every one of them shows it, though nothing else changed on the site.
+    vi.setSystemTime(at.getTime());
+    for (const path of paths) {
+      const after = await sitePage(ownSlug, path);
+      expect(await after.text(), path).toContain(path === "/" ? title : "harbour-ferries-at-dawn");
+      expect(after.headers.get("X-Cache"), path).toBe("MISS");
+      expect(after.headers.get("Cache-Control"), path).toBe("public, max-age=60, stale-while-revalidate=300");
+    }
+  });
+
+  it("tells members a scheduled content is published once its time has passed", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const at = new Date(Date.now() + 60_000);
+    const own = await createTestTenant();
+    const id = await seedContent(own, { title: "Lighthouse open day", publishAt: at.toISOString() });
+    const status = async () =>
+      (await (await admin("GET", `/tenants/${own.tenantId}/contents/${id}`, own.session)).json<{ data: { status: string } }>()).data.status;
+    const listed = async (filter: string) =>
+      (
+        await (
+          await admin("GET", `/tenants/${own.tenantId}/contents?siteId=${own.siteId}&status=${filter}&size=100`, own.session)
+        ).json<{
+          data: { items: { id: number; status: string }[] };
+        }>()
+      ).data.items.filter((item) => item.id === id);
+    expect(await status()).toBe("scheduled");
+    expect(await listed("scheduled")).toEqual([expect.objectContaining({ status: "scheduled" })]);
+    expect(await listed("published")).toEqual([]);
+    vi.setSystemTime(at.getTime() + 1000);
+    expect(await status()).toBe("published");
+    expect(await listed("scheduled")).toEqual([]);
+    expect(await listed("published")).toEqual([expect.objectContaining({ status: "published" })]);
+  });
+
+  it("shows a new redirect, menu item or list entry on the next request, though pages keep the site's data in memory", async () => {
+    const own = await createTestTenant();
+    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await installDefaultTheme(own.siteId);
+    await seedContent(own, { title: "First ferry" });
+    // Two renders under the same version (the second address differs by a parameter the page ignores): the site's data is read once.
+    expect(await (await sitePage(ownSlug, "/")).text()).toContain("First ferry");
+    expect((await sitePage(ownSlug, "/?utm_source=test")).headers.get("X-Cache")).toBe("MISS");
+    expect((await sitePage(ownSlug, "/old-path")).status).toBe(404);
+    const put = (path: string, body: unknown) => admin("PUT", `/tenants/${own.tenantId}${path}`, own.session, body);
+    expect((await put("/redirects", { siteId: own.siteId, fromPath: "/old-path", toUrl: "/first-ferry" })).status).toBeLessThan(300);
+    expect(
+      (
+        await put("/tags", {
+          siteId: own.siteId,
+          type: "menu",
+          name: "main",
+          definition: { items: [{ label: "Timetable", link: { url: "/timetable" } }] },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    await seedContent(own, { title: "Second ferry" });
+    expect((await sitePage(ownSlug, "/old-path", { redirect: "manual" })).headers.get("Location")).toBe("/first-ferry");
+    const home = await (await sitePage(ownSlug, "/?utm_source=test")).text();
+    expect(home).toContain("Timetable");
+    expect(home).toContain("Second ferry");
   });
 
   it("gives pages an ETag and answers 304 to a reader who has the page", async () => {

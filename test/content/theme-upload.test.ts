@@ -44,7 +44,7 @@ describe("theme upload, preview and activation", () => {
     expect(listed.data).toEqual({ active: "default", previous: null, themes: ["default", "fresh"] });
 
     const preview = await sitePage(slug, stored.body.data.previewUrl);
-    expect(preview.headers.get("Cache-Control")).toBe("no-store");
+    expect(preview.headers.get("Cache-Control")).toBe("private, no-store");
     expect(preview.headers.get("X-Robots-Tag")).toBe("noindex");
     expect(await text(preview)).toContain('<p id="fresh">Fresh theme</p>');
     expect(await text(await sitePage(slug, "/?theme_preview=fresh&token=forged"))).not.toContain("Fresh theme");

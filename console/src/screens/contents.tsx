@@ -230,12 +230,18 @@ function EditorForm(props: {
         <p class="meta">
           <span class={`badge ${content.status}`}>{content.status}</span> version {content.version}, changed {formatDate(content.updatedAt)}
           {content.status === "scheduled" ? ` · public from ${formatDate(content.publishAt)}` : ""}
-          {content.status !== "draft" ? (
+          {content.status === "published" ? (
             <>
               {" · "}
               <a href={publicUrl(site, draft)} target="_blank" rel="noopener">
                 View on the site
               </a>
+            </>
+          ) : null}
+          {can("editor") ? (
+            <>
+              {" · "}
+              <PreviewButton content={content} />
             </>
           ) : null}
         </p>
@@ -302,6 +308,32 @@ function EditorForm(props: {
         </>
       ) : null}
     </Screen>
+  );
+}
+
+/**
+ * Opens the content on its site with the site's theme, whatever its status, through a signed link
+ * that lasts a day. The tab is opened at the click (a popup blocker allows that) and sent to the link once it arrives.
+ */
+function PreviewButton(props: { content: Content }) {
+  const { tenant } = useWorkspace();
+  const action = useSubmit();
+  const open = async () => {
+    const tab = window.open("", "_blank");
+    const link = await action.run(() => api<{ url: string }>("POST", `/tenants/${tenant.id}/contents/${props.content.id}/preview-link`));
+    if (!tab) return;
+    if (!link) return tab.close();
+    // The site must not reach back into the console through window.opener.
+    tab.opener = null;
+    tab.location.href = link.url;
+  };
+  return (
+    <>
+      <button type="button" disabled={action.busy} onClick={() => void open()}>
+        Preview on site
+      </button>
+      {action.failure ? <span role="alert"> {action.failure.message}</span> : null}
+    </>
   );
 }
 

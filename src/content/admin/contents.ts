@@ -1,16 +1,20 @@
 import { z } from "@hono/zod-openapi";
-import { count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { Database } from "../../platform/database";
 import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
+import { isPublic } from "../delivery/service";
 import { renderMarkdown } from "../markdown";
 import { siteRelativeMedia } from "../media/addresses";
 import { imageSizesIn } from "../media/service";
+import { statusAt } from "../publication";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
-import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { contentPreviewToken, PREVIEW_LINK_SECONDS } from "../sites/previews";
+import { siteOrigin } from "../tenancy/domains";
+import { inTenant, siteById, siteInScope, type TenantScope } from "../tenancy/scope";
 import { page, versionSchema, versionTextSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as, type MemberScope } from "./guard";
@@ -49,8 +53,18 @@ async function assertCategories(db: Database, scope: TenantScope, siteId: number
   if (missing.length) throw new ApiError(400, `categoryIds: no category ${missing.join(", ")} in site ${siteId}`);
 }
 
+/** A content row as members see it: its status as of now (a scheduled content whose time came is published). */
+const asOfNow = <T extends Content>(content: T, now = new Date().toISOString()): T => ({ ...content, status: statusAt(content, now) });
+
+/** The rows whose status is `status` now, not as stored: "scheduled" only until the time, "published" from then on. */
+function statusNow(status: ContentStatus, now: string): SQL | undefined {
+  if (status === "published") return isPublic(now);
+  if (status === "scheduled") return and(eq(contents.status, "scheduled"), gt(contents.publishAt, now));
+  return eq(contents.status, status);
+}
+
 export async function contentDetail(db: Database, scope: TenantScope, id: number) {
-  const content = await contentInScope(db, scope, id);
+  const content = asOfNow(await contentInScope(db, scope, id));
   const linked = await db
     .select({ id: contentCategories.categoryId })
     .from(contentCategories)
@@ -59,11 +73,12 @@ export async function contentDetail(db: Database, scope: TenantScope, id: number
 }
 
 export async function listContents(db: Database, scope: TenantScope, q: { siteId?: number; status?: ContentStatus; page: number; size: number }) {
+  const now = new Date().toISOString();
   const where = inTenant(
     contents.tenantId,
     scope,
     q.siteId ? eq(contents.siteId, q.siteId) : undefined,
-    q.status ? eq(contents.status, q.status) : undefined,
+    q.status ? statusNow(q.status, now) : undefined,
   );
   const [items, [total]] = await db.batch([
     db
@@ -75,7 +90,7 @@ export async function listContents(db: Database, scope: TenantScope, q: { siteId
       .offset((q.page - 1) * q.size),
     db.select({ total: count() }).from(contents).where(where),
   ]);
-  return { items, total: total?.total ?? 0, page: q.page, size: q.size };
+  return { items: items.map((item) => asOfNow(item, now)), total: total?.total ?? 0, page: q.page, size: q.size };
 }
 
 /** The group's first content that `translationOf` names: a content of the same site, never the content itself. */
@@ -237,6 +252,24 @@ export async function restoreVersion(db: Database, scope: TenantScope, id: numbe
   return updateContent(db, scope, id, userId, { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown });
 }
 
+const previewLinkSchema = z
+  .object({
+    url: z
+      .string()
+      .openapi({ description: "Opens the content on its site's host with the site's theme; the reader stays in preview from page to page" }),
+    expiresAt: z.string(),
+  })
+  .openapi("PreviewLink");
+
+/** A signed link that shows the content on its site, whatever its status, until it expires. */
+export async function previewLink(db: Database, env: AppEnv["Bindings"], scope: TenantScope, id: number) {
+  const content = await contentInScope(db, scope, id);
+  const site = (await siteById(db, content.siteId))!;
+  const expires = Math.floor(Date.now() / 1000) + PREVIEW_LINK_SECONDS;
+  const token = await contentPreviewToken(env.JWT_SECRET, site, content.id, expires);
+  return { url: `${siteOrigin(env, site)}/_preview?token=${token}`, expiresAt: new Date(expires * 1000).toISOString() };
+}
+
 /** Contents, their publication and their saved versions. */
 export function contentRoutes(route: AdminRoute) {
   route({
@@ -298,6 +331,16 @@ export function contentRoutes(route: AdminRoute) {
     data: contentSchema,
     answer: "Published or scheduled",
     handle: async (c, scope) => setPublication(c.var.db, scope, c.req.valid("param").id, scope.userId, c.req.valid("json")),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/contents/{id}/preview-link",
+    summary: "A signed link that previews the content on its site for 24 hours (drafts and scheduled ones too)",
+    guard: as("editor"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: previewLinkSchema,
+    answer: "The link",
+    handle: async (c, scope) => previewLink(c.var.db, c.env, scope, c.req.valid("param").id),
   });
   route({
     method: "post",

@@ -4,8 +4,14 @@ import { ApiError } from "../../platform/errors";
 import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "../schema";
 import { inTenant, type ReaderSite, type TenantScope } from "../tenancy/scope";
 
-/** Public from `publishAt` on: a scheduled content appears when its time passes, with no cron. */
-export const isPublic = (now: string) => and(inArray(contents.status, ["published", "scheduled"]), lte(contents.publishAt, now));
+/**
+ * Public from `publishAt` on: a scheduled content appears when its time passes, with no cron.
+ * `previewId`: a content shown whatever its status, to whoever holds its preview link.
+ */
+export const isPublic = (now: string, previewId?: number) => {
+  const open = and(inArray(contents.status, ["published", "scheduled"]), lte(contents.publishAt, now));
+  return previewId === undefined ? open : or(open, eq(contents.id, previewId));
+};
 
 export interface ContentQuery {
   categoryId?: number;
@@ -89,12 +95,12 @@ export async function listPublished(db: Database, scope: TenantScope, site: Site
   return { items: rows.map((r) => contentItem(r, categoryIds.get(r.id) ?? [])), total: total?.total ?? 0, page: query.page, size: query.size };
 }
 
-/** C2: one public content with its body, categories, SEO and translations; 404 for any other. */
-export async function publishedContent(db: Database, scope: TenantScope, id: number, now: string) {
+/** C2: one public content with its body, categories, SEO and translations; 404 for any other (but the one a preview shows). */
+export async function publishedContent(db: Database, scope: TenantScope, id: number, now: string, previewId?: number) {
   const [content] = await db
     .select()
     .from(contents)
-    .where(inTenant(contents.tenantId, scope, eq(contents.id, id), isPublic(now)))
+    .where(inTenant(contents.tenantId, scope, eq(contents.id, id), isPublic(now, previewId)))
     .limit(1);
   if (!content || (scope.siteIds && !scope.siteIds.includes(content.siteId))) throw new ApiError(404, `No published content with id ${id}`);
   const group = content.translationOf ?? content.id;

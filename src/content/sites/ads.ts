@@ -1,9 +1,11 @@
-import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { mediaUrl } from "../media/addresses";
 import { ads, adStats, media, type Site } from "../schema";
 import { AD_FRAME_SANDBOX, adFrameDocument, adTarget, adTargets } from "./ad-html";
+import type { ReaderSite } from "../tenancy/scope";
+import { perSiteVersion } from "./site-data";
 
 export interface ShownAd {
   id: number;
@@ -16,22 +18,20 @@ export interface ShownAd {
   sandbox: string;
 }
 
+/** The site's active ads, whatever their schedule (an ad's change is a change of the site: see site-data.ts). */
+const activeAds = (db: Database, site: ReaderSite) =>
+  perSiteVersion(site, "ads", () =>
+    db
+      .select({ ad: ads, key: media.key })
+      .from(ads)
+      // Only the site's own media, whatever an older row says.
+      .leftJoin(media, and(eq(media.id, ads.mediaId), eq(media.siteId, ads.siteId), eq(media.tenantId, ads.tenantId)))
+      .where(and(eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id), eq(ads.isActive, true))),
+  );
+
 /** One ad a slot, drawn by weight among the site's active ads whose schedule includes now. */
-export async function adsForPage(db: Database, site: Site, now: string, random = Math.random): Promise<Record<string, ShownAd>> {
-  const running = await db
-    .select({ ad: ads, key: media.key })
-    .from(ads)
-    // Only the site's own media, whatever an older row says.
-    .leftJoin(media, and(eq(media.id, ads.mediaId), eq(media.siteId, ads.siteId), eq(media.tenantId, ads.tenantId)))
-    .where(
-      and(
-        eq(ads.tenantId, site.tenantId),
-        eq(ads.siteId, site.id),
-        eq(ads.isActive, true),
-        lte(ads.startsAt, now),
-        or(isNull(ads.endsAt), gt(ads.endsAt, now)),
-      ),
-    );
+export async function adsForPage(db: Database, site: ReaderSite, now: string, random = Math.random): Promise<Record<string, ShownAd>> {
+  const running = (await activeAds(db, site)).filter(({ ad }) => ad.startsAt <= now && (ad.endsAt === null || ad.endsAt > now));
   const bySlot = new Map<string, typeof running>();
   for (const row of running) bySlot.set(row.ad.slot, [...(bySlot.get(row.ad.slot) ?? []), row]);
   const shown: Record<string, ShownAd> = {};

@@ -3,13 +3,28 @@ import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, redirects, type Site } from "../schema";
+import type { ReaderSite } from "../tenancy/scope";
+import { perSiteVersion } from "./site-data";
+
+/** A site with more redirects than this reads D1 for each path instead of holding them all in memory. */
+const REDIRECTS_IN_MEMORY = 1000;
 
 /** The site's redirect of a path, if it has one: it wins over the site's pages. */
-export async function redirectOf(db: Database, siteId: number, path: string) {
+export async function redirectOf(db: Database, site: ReaderSite, path: string) {
+  const columns = { fromPath: redirects.fromPath, toUrl: redirects.toUrl, status: redirects.status };
+  const all = await perSiteVersion(site, "redirects", async () => {
+    const rows = await db
+      .select(columns)
+      .from(redirects)
+      .where(eq(redirects.siteId, site.id))
+      .limit(REDIRECTS_IN_MEMORY + 1);
+    return rows.length > REDIRECTS_IN_MEMORY ? undefined : new Map(rows.map((r) => [r.fromPath, r]));
+  });
+  if (all) return all.get(path);
   const [redirect] = await db
-    .select({ toUrl: redirects.toUrl, status: redirects.status })
+    .select(columns)
     .from(redirects)
-    .where(and(eq(redirects.siteId, siteId), eq(redirects.fromPath, path)))
+    .where(and(eq(redirects.siteId, site.id), eq(redirects.fromPath, path)))
     .limit(1);
   return redirect;
 }
@@ -24,8 +39,18 @@ export async function categoryBySlug(db: Database, site: Site, slug: string) {
   return category;
 }
 
-/** The id of the site's public content with that slug in that language. */
-export async function publicContentId(db: Database, site: Site, slug: string, language: string, now: string) {
+/** The address of a content of the site, whatever its status (a preview opens it): `/<slug>`, or `/<lang>/<slug>` in another language. */
+export async function contentAddress(db: Database, site: Site, id: number) {
+  const [found] = await db
+    .select({ slug: contents.slug, language: contents.language })
+    .from(contents)
+    .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.id, id)))
+    .limit(1);
+  return found && (found.language === site.defaultLanguage ? `/${found.slug}` : `/${found.language}/${found.slug}`);
+}
+
+/** The id of the site's public content with that slug in that language, or of the content a preview shows. */
+export async function publicContentId(db: Database, site: Site, slug: string, language: string, now: string, previewId?: number) {
   const [found] = await db
     .select({ id: contents.id })
     .from(contents)
@@ -35,7 +60,7 @@ export async function publicContentId(db: Database, site: Site, slug: string, la
         eq(contents.siteId, site.id),
         eq(contents.slug, slug),
         eq(contents.language, language),
-        isPublic(now),
+        isPublic(now, previewId),
       ),
     )
     .limit(1);

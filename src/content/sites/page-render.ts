@@ -5,10 +5,12 @@ import type { AppEnv } from "../../platform/env";
 import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
 import { siteOrigin } from "../tenancy/domains";
-import { type ReaderSite, scheduleMark } from "../tenancy/scope";
+import { nextScheduled, type ReaderSite, scheduleMark } from "../tenancy/scope";
 import { adsForPage, countImpressions, type ShownAd } from "./ads";
 import { alternates, dateFormat, pageLanguages, urlFor } from "./languages";
 import { imageGlobal } from "./images";
+import { type Preview, withPreviewBanner } from "./previews";
+import { perSiteVersion } from "./site-data";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { TemplateError, TemplateLimitError } from "./templates";
 import { type LoadedTheme, themeFailed } from "./themes";
@@ -41,7 +43,9 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const language = page.language ?? site.defaultLanguage;
   const locale = theme.locale(language);
   const versions = page.versions ?? {};
-  const tags = await resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language);
+  const tags = await perSiteVersion(site, `tags:${language}:${theme.tagNames === "all" ? "*" : [...theme.tagNames].join(",")}`, () =>
+    resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
+  );
   const image = await imageGlobal(c.var.db, site, [page.data, tags, shownAds, site.seoImage]);
   return theme.render(`templates/${page.template}.html.j2`, {
     site: {
@@ -53,7 +57,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       defaultLanguage: site.defaultLanguage,
     },
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
-    menus: await resolvedMenus(c.var.db, site, language),
+    menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.var.db, site, language)),
     tags,
     ads: shownAds,
     seo: {
@@ -76,9 +80,24 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   });
 }
 
+/** The answer cache's spec of a site's pages (feeds and sitemaps included): the site's content version and its schedule. */
+function pageSpec(site: ReaderSite, themeVersion: string, preview: Preview | undefined) {
+  const now = new Date().toISOString();
+  return {
+    namespace: `page/${site.id}`,
+    version: `v${site.contentVersion}${scheduleMark(site, now)}t${themeVersion}`,
+    kind: "page",
+    // A hit from the isolate's memory skips the Cache API's round trip: a page costs what a C1 answer does.
+    inIsolate: true,
+    until: nextScheduled(site, now),
+    bypass: preview !== undefined,
+  } as const;
+}
+
 /**
  * A page through the answer cache, under the site's content version, the moment its newest
- * scheduled content went live and the theme's version; a preview is neither looked up nor kept.
+ * scheduled content went live and the theme's version, kept no longer than the site's next
+ * scheduled moment; a preview is neither looked up nor kept, and says so at its top.
  * A kept page notes the ads it showed: they are counted on every view of it.
  */
 export async function cachedPage(
@@ -86,18 +105,13 @@ export async function cachedPage(
   site: ReaderSite,
   theme: LoadedTheme,
   build: () => Promise<Page>,
-  preview = false,
+  preview?: Preview,
 ): Promise<Response> {
   const flushSeconds = settingsOf(c.env, contentSettings).AD_FLUSH_SECONDS;
   const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
-  const spec = {
-    namespace: `page/${site.id}`,
-    version: `v${site.contentVersion}${scheduleMark(site)}t${theme.version}`,
-    kind: "page",
-    bypass: preview,
-  } as const;
   const render = async (): Promise<Fresh | Response> => {
-    const page = await build();
+    const built = await build();
+    const page = preview ? { ...built, noindex: true } : built;
     const shownAds = await adsForPage(c.var.db, site, new Date().toISOString());
     const adIds = Object.values(shownAds).map((ad) => ad.id);
     let html: string;
@@ -107,14 +121,14 @@ export async function cachedPage(
       if (!(error instanceof TemplateError)) throw error;
       c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
       // A live theme that outgrows its bounds is retired after a few renders; a preview is no one's page.
-      if (error instanceof TemplateLimitError && !preview) await themeFailed(c.var.db, site, theme.version, error.message);
+      if (error instanceof TemplateLimitError && !preview?.theme) await themeFailed(c.var.db, site, theme.version, error.message);
       // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
       const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
       return c.html(errorPage(500, `Template error: ${message}`), 500);
     }
     if (!preview) count(adIds);
     return {
-      body: html,
+      body: preview ? withPreviewBanner(html, preview) : html,
       contentType: "text/html; charset=utf-8",
       status: page.status,
       keep: page.status === 200,
@@ -122,7 +136,12 @@ export async function cachedPage(
       headers: preview ? { "X-Robots-Tag": "noindex" } : {},
     };
   };
-  return versionedAnswer(c, spec, render, (note) => count(note.split(",").filter(Boolean).map(Number)));
+  return versionedAnswer(c, pageSpec(site, theme.version, preview), render, (note) => count(note.split(",").filter(Boolean).map(Number)));
+}
+
+/** A feed or sitemap through the answer cache, under the same version and schedule as the site's pages. */
+export function cachedDocument(c: Context<AppEnv>, site: ReaderSite, contentType: string, build: () => Promise<string>): Promise<Response> {
+  return versionedAnswer(c, pageSpec(site, "-", undefined), async () => ({ body: await build(), contentType, status: 200, keep: true }));
 }
 
 /** The theme's 404 page, in the language the path asked for. */

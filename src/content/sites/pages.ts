@@ -2,13 +2,14 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
-import { listPublished, publishedContent } from "../delivery/service";
+import { type ContentQuery, listPublished, publishedContent } from "../delivery/service";
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
 import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
 import { categoryBySlug, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
+import { perSiteVersion } from "./site-data";
 
 const PAGE_SIZE = 10;
 /** The last page a list shows, whatever its length: the work of a page (its OFFSET) stays bounded. */
@@ -65,10 +66,21 @@ async function listed<T extends { id: number; slug: string; language: string; ta
   return items.map((i) => ({ ...linkedIn(site)(i), tagLinks: tagLinks(site, language, i.tags), ...facts.get(i.id) }));
 }
 
+/**
+ * A page of a site's list (home, category, tag) as templates read it, held per isolate under the
+ * site's version like its menus: the same list under another address (`?utm_source=…`) renders
+ * without reading D1 again.
+ */
+const listOf = (c: Context<AppEnv>, site: ReaderSite, query: Omit<ContentQuery, "size"> & { language: string }) =>
+  perSiteVersion(site, `list:${JSON.stringify(query)}`, async () => {
+    const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { ...query, size: PAGE_SIZE }, now());
+    return { total: list.total, items: await listed(c, site, query.language, list.items) };
+  });
+
 /** The home page of a language: its newest public contents, a page at a time. */
-export async function homePage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
+export async function homePage(c: Context<AppEnv>, site: ReaderSite, language: string): Promise<Page> {
   const page = pageOf(c);
-  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { language, page, size: PAGE_SIZE }, now());
+  const list = await listOf(c, site, { language, page });
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
   return {
@@ -78,7 +90,7 @@ export async function homePage(c: Context<AppEnv>, site: Site, language: string)
     language,
     versions: inEveryLanguage(site, "/"),
     data: {
-      contents: await listed(c, site, language, list.items),
+      contents: list.items,
       pagination: pages,
       page_base: `${languageHome(site, language)}?page=`,
     },
@@ -86,11 +98,11 @@ export async function homePage(c: Context<AppEnv>, site: Site, language: string)
 }
 
 /** The contents of a free tag in one language; a tag nothing of that language carries is not found. */
-export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string, language: string): Promise<Page> {
+export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: string, language: string): Promise<Page> {
   const page = pageOf(c);
   // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
   const tag = tagParam.slice(0, 60);
-  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { tag, language, page, size: PAGE_SIZE }, now());
+  const list = await listOf(c, site, { tag, language, page });
   const pages = pagination(page, list.total);
   if (list.total === 0 || !pages) return notFoundIn(language);
   const path = `/tag/${encodeURIComponent(tag)}`;
@@ -103,7 +115,7 @@ export async function tagPage(c: Context<AppEnv>, site: Site, tagParam: string, 
     versions: Object.fromEntries(languages.map((l) => [l, `${languagePrefix(site, l)}${path}`])),
     data: {
       tag,
-      contents: await listed(c, site, language, list.items),
+      contents: list.items,
       pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}?page=`,
     },
@@ -139,11 +151,11 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
 }
 
 /** A category's page in one language: its contents and those of its subcategories. */
-export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string, language: string): Promise<Page> {
+export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
   const category = await categoryBySlug(c.var.db, site, slug);
   if (!category) return notFoundIn(language);
   const page = pageOf(c);
-  const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { categoryId: category.id, language, page, size: PAGE_SIZE }, now());
+  const list = await listOf(c, site, { categoryId: category.id, language, page });
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
   const path = `/c/${category.slug}`;
@@ -156,19 +168,22 @@ export async function categoryPage(c: Context<AppEnv>, site: Site, slug: string,
     versions: inEveryLanguage(site, path),
     data: {
       category,
-      contents: await listed(c, site, language, list.items),
+      contents: list.items,
       pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}?page=`,
     },
   };
 }
 
-/** A content's page, with its article and breadcrumb JSON-LD. */
-export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
+/** A content's page, with its article and breadcrumb JSON-LD; `previewId` a content shown before it is public. */
+export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string, previewId?: number): Promise<Page> {
   // A slug is at most 80 characters (admin/params.ts): a longer path is no content, asked of no one.
-  const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now());
+  const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now(), previewId);
   if (id === undefined) return notFoundIn(language);
-  const [content, facts] = await Promise.all([publishedContent(c.var.db, memberScope(site.tenantId), id, now()), readerFacts(c.var.db, site, [id])]);
+  const [content, facts] = await Promise.all([
+    publishedContent(c.var.db, memberScope(site.tenantId), id, now(), previewId),
+    readerFacts(c.var.db, site, [id]),
+  ]);
   const item = linkedIn(site);
   const origin = siteOrigin(c.env, site);
   const own = `${origin}${item(content).url}`;

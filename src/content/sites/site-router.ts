@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
-import { constantTimeEqual } from "../../platform/crypto";
 import type { AppEnv } from "../../platform/env";
 import { ApiError, handleError } from "../../platform/errors";
 import { mediaKeyOf } from "../media/addresses";
@@ -11,10 +10,10 @@ import { recordClick } from "./ads";
 import { siteFavicon } from "./favicon";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
 import { isOtherLanguage } from "./languages";
-import { cachedPage, notFoundIn, type Page } from "./page-render";
-import { redirectOf } from "./page-queries";
+import { cachedDocument, cachedPage, notFoundIn, type Page } from "./page-render";
+import { contentAddress, redirectOf } from "./page-queries";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
-import { previewToken } from "./theme-upload";
+import { endPreviews, keepContentPreview, type Preview, previewedContent, previewOf } from "./previews";
 import { loadTheme, themeAsset } from "./themes";
 
 const adClickTarget = z.string().max(2000).optional();
@@ -38,23 +37,33 @@ function visitOf(c: { req: { raw: Request } }): Visit {
 const siteOf = async (c: Context<AppEnv>) => (await siteById(c.var.db, visitOf(c).siteId))!;
 const now = () => new Date().toISOString();
 
-/** A page in the site's theme, or in an uploaded theme that is not active yet, shown to whoever has its preview link. */
-async function withTheme(c: Context<AppEnv>, build: (site: ReaderSite) => Promise<Page>) {
+/**
+ * A page in the site's theme, or as a preview shows it (a content not public yet, a theme not
+ * active yet) to whoever opened its link.
+ */
+async function withTheme(c: Context<AppEnv>, build: (site: ReaderSite, preview?: Preview) => Promise<Page>) {
   const stored = await siteOf(c);
-  const wanted = c.req.query("theme_preview");
-  const preview =
-    wanted !== undefined &&
-    /^[a-z0-9-]{1,40}$/.test(wanted) &&
-    constantTimeEqual(c.req.query("token") ?? "", await previewToken(c.env.JWT_SECRET, stored.id, wanted));
-  const site = preview ? { ...stored, theme: wanted } : stored;
+  const preview = await previewOf(c, stored);
+  const site = preview?.theme ? { ...stored, theme: preview.theme } : stored;
   const theme = await loadTheme(c.env.THEMES, site.id, site.theme);
   if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
-  return cachedPage(c, site, theme, () => build(site), preview);
+  return cachedPage(c, site, theme, () => build(site, preview), preview);
 }
 
-const xmlAnswer = (body: string, type: string) =>
-  new Response(body, { headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
-const originOf = async (c: Context<AppEnv>) => siteOrigin(c.env, await siteOf(c));
+const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
+
+/** A content's preview link: checked once, kept in a cookie of the site's host, then the content's own address. */
+async function openPreview(c: Context<AppEnv>) {
+  const site = await siteOf(c);
+  const valid = await previewedContent(c.env.JWT_SECRET, site, c.req.query("token") ?? "");
+  const address = valid && (await contentAddress(c.var.db, site, valid.contentId));
+  if (!valid || !address) return c.text("This preview link has expired or is not valid: ask for a new one in the console.", 403, PRIVATE);
+  keepContentPreview(c, c.req.query("token")!, valid.expires);
+  return c.redirect(address, 302);
+}
+
+const xmlDocument = (c: Context<AppEnv>, type: string, build: (site: ReaderSite, origin: string) => Promise<string>) =>
+  siteOf(c).then((site) => cachedDocument(c, site, `${type}; charset=utf-8`, () => build(site, siteOrigin(c.env, site))));
 
 /** The routes every tenant site answers: home, category pages, content pages, feeds and the theme's assets. */
 function buildSiteRouter() {
@@ -85,7 +94,7 @@ function buildSiteRouter() {
   });
   // A redirect of the site wins over its pages.
   app.use("*", async (c, next) => {
-    const redirect = await redirectOf(c.var.db, visitOf(c).siteId, c.req.path);
+    const redirect = await redirectOf(c.var.db, (await siteById(c.var.db, visitOf(c).siteId))!, c.req.path);
     // The column holds what redirectWrite allowed: 301 or 302.
     if (redirect) return c.redirect(redirect.toUrl, redirect.status as 301 | 302);
     await next();
@@ -101,12 +110,15 @@ function buildSiteRouter() {
     const site = await siteOf(c);
     return siteFavicon(c.env.THEMES, site.id, site.theme);
   });
-  app.get("/robots.txt", async (c) => c.text(robotsTxt(await originOf(c))));
-  app.get("/sitemap.xml", async (c) => xmlAnswer(sitemapIndex(await originOf(c), (await siteOf(c)).updatedAt.slice(0, 10)), "application/xml"));
-  app.get("/sitemap-contents.xml", async (c) =>
-    xmlAnswer(await contentSitemap(c.var.db, await siteOf(c), await originOf(c), now()), "application/xml"),
-  );
-  app.get("/sitemap-categories.xml", async (c) => xmlAnswer(await categorySitemap(c.var.db, await siteOf(c), await originOf(c)), "application/xml"));
+  app.get("/robots.txt", async (c) => c.text(robotsTxt(siteOrigin(c.env, await siteOf(c)))));
+  app.get("/sitemap.xml", (c) => xmlDocument(c, "application/xml", async (site, origin) => sitemapIndex(origin, site.updatedAt.slice(0, 10))));
+  app.get("/sitemap-contents.xml", (c) => xmlDocument(c, "application/xml", (site, origin) => contentSitemap(c.var.db, site, origin, now())));
+  app.get("/sitemap-categories.xml", (c) => xmlDocument(c, "application/xml", (site, origin) => categorySitemap(c.var.db, site, origin)));
+  app.get("/_preview", openPreview);
+  app.get("/_preview/end", (c) => {
+    endPreviews(c);
+    return c.redirect("/", 302);
+  });
   // `/de` is the German home's address without its slash: one canonical address, `/de/`.
   app.get("/:lang{[a-z]{2}(?:-[A-Z]{2})?}", async (c, next) => {
     if (!isOtherLanguage(await siteOf(c), c.req.param("lang"))) return next();
@@ -120,16 +132,16 @@ function buildSiteRouter() {
       const lang = prefix ? c.req.param("lang") : site.defaultLanguage;
       return lang !== undefined && (!prefix || isOtherLanguage(site, lang)) ? lang : undefined;
     };
-    const inLanguage = (c: Context<AppEnv>, build: (site: ReaderSite, language: string) => Promise<Page>) =>
-      withTheme(c, async (site) => {
+    const inLanguage = (c: Context<AppEnv>, build: (site: ReaderSite, language: string, preview?: Preview) => Promise<Page>) =>
+      withTheme(c, async (site, preview) => {
         const language = languageOf(c, site);
-        return language === undefined ? notFoundIn() : build(site, language);
+        return language === undefined ? notFoundIn() : build(site, language, preview);
       });
     const feed = (write: typeof rssFeed, type: string) => async (c: Context<AppEnv>) => {
       const site = await siteOf(c);
       const language = languageOf(c, site);
       if (language === undefined) return withTheme(c, async () => notFoundIn());
-      return xmlAnswer(await write(c.var.db, site, await originOf(c), now(), language), type);
+      return cachedDocument(c, site, `${type}; charset=utf-8`, () => write(c.var.db, site, siteOrigin(c.env, site), now(), language));
     };
     app.get(`${prefix}/feed.xml`, feed(rssFeed, "application/rss+xml"));
     app.get(`${prefix}/atom.xml`, feed(atomFeed, "application/atom+xml"));
@@ -137,7 +149,9 @@ function buildSiteRouter() {
     app.get(`${prefix}/tag/:tag`, (c) => inLanguage(c, (site, language) => tagPage(c, site, c.req.param("tag"), language)));
     app.get(`${prefix}/search`, (c) => inLanguage(c, (site, language) => searchPage(c, site, language)));
     app.get(`${prefix}/c/:slug`, (c) => inLanguage(c, (site, language) => categoryPage(c, site, c.req.param("slug"), language)));
-    app.get(`${prefix}/:slug`, (c) => inLanguage(c, (site, language) => contentPage(c, site, c.req.param("slug"), language)));
+    app.get(`${prefix}/:slug`, (c) =>
+      inLanguage(c, (site, language, preview) => contentPage(c, site, c.req.param("slug"), language, preview?.contentId)),
+    );
   }
   app.notFound((c) => withTheme(c, async () => notFoundIn()));
   return app;

@@ -51,15 +51,25 @@ export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Objec
 
 /** How long an isolate trusts its listing of a theme's files: an upload over a theme of the same name shows within it. */
 const LISTING_TTL_MS = 30_000;
-const listings = new IsolateCache<{ prefix: string; objects: Promise<R2Object[]> }>(500, LISTING_TTL_MS);
 
-function listTheme(bucket: R2Bucket, prefix: string): Promise<R2Object[]> {
+/** A theme's files as listed, its template and locale files among them, and the version those make (a digest of their etags, computed once per listing). */
+interface Listing {
+  objects: R2Object[];
+  templates: R2Object[];
+  version: string;
+}
+const listings = new IsolateCache<{ prefix: string; listing: Promise<Listing> }>(500, LISTING_TTL_MS);
+
+function listTheme(bucket: R2Bucket, prefix: string): Promise<Listing> {
   const known = listings.get(prefix);
-  if (known) return known.objects;
-  const objects = listAll(bucket, prefix);
-  listings.set(prefix, { prefix, objects });
-  objects.catch(() => forgetListing(prefix));
-  return objects;
+  if (known) return known.listing;
+  const listing = listAll(bucket, prefix).then(async (all) => {
+    const templates = all.filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
+    return { objects: all, templates, version: await digest(templates.map((o) => `${o.key}:${o.etag}`).join("\n")) };
+  });
+  listings.set(prefix, { prefix, listing });
+  listing.catch(() => forgetListing(prefix));
+  return listing;
 }
 
 /** Forgets the listing of a theme, so that the next page reads it again (after an upload). */
@@ -72,11 +82,8 @@ export const forgetThemeListing = (siteId: number, theme: string) => forgetListi
  */
 export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string): Promise<LoadedTheme | undefined> {
   const prefix = themePrefix(siteId, theme);
-  const objects = (await listTheme(bucket, prefix)).filter((o) =>
-    /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)),
-  );
+  const { templates: objects, version } = await listTheme(bucket, prefix);
   if (!objects.length) return undefined;
-  const version = await digest(objects.map((o) => `${o.key}:${o.etag}`).join("\n"));
   const key = `${siteId}/${theme}`;
   const cached = loaded.get(key);
   if (cached?.version === version) return cached.theme;
@@ -156,7 +163,7 @@ const FAVICONS = ["favicon.ico", "favicon.svg", "favicon.png"];
 /** The theme's favicon, by its listing: `favicon.ico`, `favicon.svg` or `favicon.png` under its assets, the first it has. */
 export async function themeFavicon(bucket: R2Bucket, siteId: number, theme: string): Promise<string | undefined> {
   const prefix = themePrefix(siteId, theme);
-  const keys = new Set((await listTheme(bucket, prefix)).map((o) => o.key.slice(prefix.length)));
+  const keys = new Set((await listTheme(bucket, prefix)).objects.map((o) => o.key.slice(prefix.length)));
   return FAVICONS.find((name) => keys.has(`assets/${name}`));
 }
 

@@ -74,6 +74,12 @@ export function scheduleMark(site: ReaderSite, now = new Date().toISOString()): 
   return live.length ? `s${Date.parse(live.at(-1)!)}` : "s0";
 }
 
+/**
+ * The next moment a scheduled content of the site goes live, after now: what any answer made now
+ * shows may change then, so no cache tier (isolate, edge, browser) keeps it past that moment.
+ */
+export const nextScheduled = (site: ReaderSite, now = new Date().toISOString()): string | undefined => site.upcoming.find((at) => at > now);
+
 export const forgetSiteForReaders = (siteId: number) => readerSites.forget((site) => site.id === siteId);
 
 /** A site by id, from the isolate's cache when fresh: for its own web pages (its host named it) and the read API. */
