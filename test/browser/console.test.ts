@@ -109,7 +109,8 @@ describe("the admin console, in a browser", () => {
   it("signs in from the token handed over in the address, and drops it from the address", async () => {
     await expect.poll(() => heading(page).textContent()).toBe("Dashboard");
     expect(page.url()).toBe(`${gateway.base}/admin/`);
-    await expect.poll(() => page.locator(".card h2").allTextContents()).toContain("Drafts (0)");
+    // Other browser files write to the same demo site at the same time: the count is theirs too.
+    await expect.poll(() => page.locator(".card h2").allTextContents()).toContainEqual(expect.stringMatching(/^Drafts \(\d+\)$/));
     await shot(page, "console-dashboard");
   });
 
