@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, relative } from "node:path";
 import { zipSync } from "fflate";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * The admin console in headless Chromium against `wrangler dev` (global-setup.ts): a member signs
@@ -15,18 +15,6 @@ import { type Gateway, gatewayReady } from "./gateway";
 
 let gateway: Gateway;
 const SCREENSHOTS = process.env.SCREENSHOTS === "1";
-// Debian's chromium (`.ci/run` installs it); the flags keep it off this machine's closed network.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 // The smallest PNG: a 1×1 pixel, as a cover.
 const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -86,7 +74,7 @@ const heading = (target: Page) => target.locator("h1#screen-title");
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await openBrowser();
   page = await signIn(gateway.ownerToken);
 });
 

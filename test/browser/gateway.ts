@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { type Browser, chromium } from "playwright-core";
 import { inject } from "vitest";
 import type { GatewayPlace, GatewayReady } from "./global-setup";
 
@@ -20,3 +21,6 @@ export async function gatewayReady(timeoutMs = 150_000): Promise<Gateway> {
   if (ready.error) throw new Error(`the browser tests' gateway did not start: ${ready.error}`);
   return { ...place, ...ready };
 }
+
+/** The suite's Chromium (global-setup.ts launches it once); `close()` on it ends this file's connection only. */
+export const openBrowser = (): Promise<Browser> => chromium.connect(inject("gateway").browserEndpoint);

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readD1Migrations } from "@cloudflare/vitest-plugin";
+import { chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { createDemoTenant } from "../../seed/content-demo";
 import { tenantMembers } from "../../src/content/schema";
@@ -23,6 +24,8 @@ export interface GatewayPlace {
   base: string;
   siteBase: string;
   readyFile: string;
+  /** The one Chromium every browser file connects to (a launch per file costs seconds of CPU). */
+  browserEndpoint: string;
 }
 
 /** What the seed made, written to the ready file once the gateway answers (or `error` when it could not start). */
@@ -39,6 +42,19 @@ declare module "vitest" {
     gateway: GatewayPlace;
   }
 }
+
+// Debian's chromium (`.ci/run` installs it); the flags keep it off this machine's closed network.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const SECRETS = { JWT_SECRET: "browser-tests-only-jwt-secret", KEY_ENCRYPTION_KEY: "YnJvd3Nlci10ZXN0cy1vbmx5LWtleS0zMi1ieXRlcyE=" };
 const JWT = { JWT_SECRET: SECRETS.JWT_SECRET, JWT_ISSUER: "edge-gateway", JWT_AUDIENCE: "edge-gateway-api" };
@@ -111,7 +127,13 @@ export default async function setup(project: TestProject) {
   const state = mkdtempSync(join(tmpdir(), "gateway-browser-"));
   const port = await freePort();
   const readyFile = join(state, "ready.json");
-  project.provide("gateway", { base: `http://localhost:${port}`, siteBase: `http://demo.localhost:${port}`, readyFile });
+  const chromiumServer = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  project.provide("gateway", {
+    base: `http://localhost:${port}`,
+    siteBase: `http://demo.localhost:${port}`,
+    readyFile,
+    browserEndpoint: chromiumServer.wsEndpoint(),
+  });
   const started = startGateway(state, port).then(
     ({ server, ready }) => {
       announce(readyFile, ready);
@@ -123,6 +145,7 @@ export default async function setup(project: TestProject) {
     },
   );
   return async () => {
+    await chromiumServer.close();
     (await started)?.stop();
     rmSync(state, { recursive: true, force: true });
   };

@@ -1,6 +1,6 @@
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { type Browser, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * A reader on the demo site, on a desktop and on a phone (issue 34): addresses written as Jinja2
@@ -11,17 +11,6 @@ import { type Gateway, gatewayReady } from "./gateway";
 
 let gateway: Gateway;
 let browser: Browser;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** READER_SHOTS=<folder>: where to write what the reader saw. */
 const SHOTS = process.env.READER_SHOTS;
 /** The seeded HTML ad's link (seed/content-demo.ts). */
@@ -29,7 +18,7 @@ const ADVERTISER = "https://example.com/winter-market";
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await openBrowser();
 });
 
 afterAll(async () => {

@@ -2,9 +2,9 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encode } from "fast-png";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * Images as an editor and a reader meet them (issue 34): an editor uploads a photo on the console's
@@ -15,17 +15,6 @@ import { type Gateway, gatewayReady } from "./gateway";
  */
 
 let gateway: Gateway;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 
 /** A 1200 × 800 photo-like PNG: a colour gradient, so that a screenshot shows whether it was drawn. */
@@ -67,7 +56,7 @@ const filename = `harbour-${stamp}.png`;
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await openBrowser();
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
   console_ = await context.newPage();
   await console_.goto(`${gateway.base}/admin/#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { request } from "node:http";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * A German reader on the demo site, on a desktop and on a phone: the German home with its own menu,
@@ -14,17 +14,6 @@ import { type Gateway, gatewayReady } from "./gateway";
 let gateway: Gateway;
 let browser: Browser;
 const SCREENSHOTS = process.env.SCREENSHOTS === "1";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** A page of the demo site from Node (whose resolver does not know `*.localhost`): to the server's address with the site's Host. */
 function sitePage(path: string): Promise<{ status: number; type: string; text: string }> {
@@ -44,7 +33,7 @@ function sitePage(path: string): Promise<{ status: number; type: string; text: s
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await openBrowser();
   if (SCREENSHOTS) mkdirSync("docs/screenshots", { recursive: true });
 });
 

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { zipSync } from "fflate";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * Schedules and previews as readers and editors meet them, in Chromium against `wrangler dev`:
@@ -14,17 +14,6 @@ import { type Gateway, gatewayReady } from "./gateway";
  */
 
 let gateway: Gateway;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const SHOTS = process.env.PREVIEW_SHOTS;
@@ -82,7 +71,7 @@ const localInput = (at: number) => new Date(at - new Date(at).getTimezoneOffset(
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await openBrowser();
 });
 
 afterAll(async () => {

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { zipSync } from "fflate";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * A reader of the demo site with the default theme, on a desktop and on a phone: the menu's links
@@ -14,16 +14,6 @@ import { type Gateway, gatewayReady } from "./gateway";
 
 let gateway: Gateway;
 const SCREENSHOTS = process.env.SCREENSHOTS === "1";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-];
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
@@ -99,7 +89,7 @@ async function shot(page: Page, name: string) {
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await openBrowser();
   const media = await admin<{ url: string }>("POST", `/media?siteId=${gateway.siteId}&filename=lighthouse.png`, await coverPicture(), "image/png");
   const paragraph = `The ${word} stands at the end of the north mole, and for forty winters one keeper climbed its 118 steps every evening.`;
   const created = await admin<{ id: number }>("POST", "/contents", {
