@@ -85,7 +85,7 @@ describe("schedules, as readers see them", () => {
     const post = await draft(title);
     const editor = await console_(`/contents/${post.id}`);
     await expect.poll(() => editor.locator(".meta .badge").textContent(), { timeout: 30_000 }).toBe("draft");
-    const at = Date.now() + 6_000;
+    const at = Date.now() + 10_000;
     await editor.getByLabel("Publish at (your time)", { exact: true }).fill(localInput(at));
     await editor.getByRole("button", { name: "Schedule" }).click();
     await expect.poll(() => editor.locator(".meta .badge").textContent()).toBe("scheduled");
@@ -93,12 +93,16 @@ describe("schedules, as readers see them", () => {
     // Readers on a desktop and a phone load the home page, the feed and the sitemap before its time: their browsers keep them.
     const readers = [await newPage(DESKTOP), await newPage(PHONE)];
     const documents = ["/feed.xml", "/sitemap-contents.xml"];
+    // A load that began after the post's time (a machine too busy for the 10 s) shows it rightly, so only earlier ones are held to it.
+    const beforeItsTime = () => Date.now() < at - 1_000;
     for (const reader of readers) {
+      let early = beforeItsTime();
       await reader.goto(`${gateway.siteBase}/`);
-      expect(await reader.locator("main").innerText()).not.toContain(title);
+      if (early) expect(await reader.locator("main").innerText()).not.toContain(title);
       for (const path of documents) {
+        early = beforeItsTime();
         await reader.goto(`${gateway.siteBase}${path}`);
-        expect(await reader.content()).not.toContain(post.slug);
+        if (early) expect(await reader.content()).not.toContain(post.slug);
       }
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now()) + 500));
