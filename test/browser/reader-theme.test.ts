@@ -19,9 +19,13 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 
 let browser: Browser;
 const stamp = Date.now().toString(36);
-// A word of its own, so that the search finds this post and no other file's.
-const word = `lighthouse${stamp}`;
-const post = { slug: `reader-theme-${stamp}`, title: `The ${word} keeper's last winter`, tags: [`keepers-${stamp}`, "harbour-life"] };
+// A word of its own, so that the search finds this post and no other file's; the docs' screenshots read as a real site.
+const word = SCREENSHOTS ? "lighthouse" : `lighthouse${stamp}`;
+const post = {
+  slug: `reader-theme-${stamp}`,
+  title: `The ${word} keeper's last winter`,
+  tags: [SCREENSHOTS ? "keepers" : `keepers-${stamp}`, "harbour-life"],
+};
 /** The demo's own menu links (seed/content-demo.ts) and the heading each page shows; other files add links of their own. */
 const MENU = [
   { label: "City", heading: "City" },
