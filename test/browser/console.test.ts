@@ -1,10 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { request } from "node:http";
-import { join, relative } from "node:path";
 import { zipSync } from "fflate";
 import { type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * The admin console in headless Chromium against `wrangler dev` (global-setup.ts): a member signs
@@ -28,37 +25,14 @@ async function shot(target: Page, name: string) {
 
 /** The default theme as a zip, its home page marked, as a tenant would upload their own. */
 function themeZip(marker: string): Buffer {
-  const dir = "themes/default";
-  const files: Record<string, Uint8Array> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files[relative(dir, path)] = new Uint8Array(readFileSync(path));
-  }
+  const files = defaultThemeFiles();
   files["templates/index.html.j2"] = new TextEncoder().encode(
     `{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`,
   );
   return Buffer.from(zipSync(files));
 }
 
-/**
- * A page of the demo site asked for by its host, from Node (whose resolver, unlike Chromium's, does
- * not know `*.localhost`): the request goes to the server's address with the site's Host header.
- */
-function sitePage(pathOrUrl: string): Promise<{ status: number; text: string }> {
-  const url = new URL(pathOrUrl, gateway.siteBase);
-  const server = new URL(gateway.base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path: `${url.pathname}${url.search}`, headers: { Host: url.host } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const sitePage = (pathOrUrl: string) => fromSite(gateway, pathOrUrl);
 
 async function signIn(token: string, path = "/admin/") {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import { join, relative } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { inject } from "vitest";
 import type { GatewayPlace, GatewayReady } from "./global-setup";
@@ -24,3 +26,39 @@ export async function gatewayReady(timeoutMs = 150_000): Promise<Gateway> {
 
 /** The suite's Chromium (global-setup.ts launches it once); `close()` on it ends this file's connection only. */
 export const openBrowser = (): Promise<Browser> => chromium.connect(inject("gateway").browserEndpoint);
+
+/** The default theme's files by their path inside it, as a tenant would zip them for an upload. */
+export function defaultThemeFiles(): Record<string, Uint8Array> {
+  const dir = "themes/default";
+  const files: Record<string, Uint8Array> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[relative(dir, path)] = new Uint8Array(readFileSync(path));
+  }
+  return files;
+}
+
+/**
+ * An address of a tenant site fetched from Node, whose resolver (unlike Chromium's) does not know
+ * `*.localhost`: the request goes to the gateway's address with the site's Host header.
+ */
+export function fromSite(
+  gateway: Pick<Gateway, "base" | "siteBase">,
+  pathOrUrl: string,
+): Promise<{ status: number; type: string; text: string; bytes: number }> {
+  const url = new URL(pathOrUrl, gateway.siteBase);
+  const server = new URL(gateway.base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: server.port, path: `${url.pathname}${url.search}`, headers: { Host: url.host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", text: body.toString("utf8"), bytes: body.length });
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}

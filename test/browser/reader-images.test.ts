@@ -1,10 +1,9 @@
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encode } from "fast-png";
 import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * Images as an editor and a reader meet them (issue 34): an editor uploads a photo on the console's
@@ -24,21 +23,6 @@ function photo(): Buffer {
   const data = new Uint8Array(width * height * 3);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set([(x * 255) / width, (y * 255) / height, 160], (y * width + x) * 3);
   return Buffer.from(encode({ width, height, data, channels: 3 }));
-}
-
-/** An address of the demo site fetched from Node (whose resolver, unlike Chromium's, does not know `*.localhost`). */
-function fromSite(url: string): Promise<{ status: number; type: string | undefined; bytes: number }> {
-  const target = new URL(url);
-  const server = new URL(gateway.base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path: target.pathname, headers: { Host: target.host } }, (res) => {
-      let bytes = 0;
-      res.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], bytes }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 /** Whether an image element was fetched and decoded: what the reader sees, not what the HTML says. */
@@ -147,7 +131,7 @@ describe("images, from the console to the reader", () => {
     const og = (await reader.locator('meta[property="og:image"]').getAttribute("content"))!;
     expect(og).toMatch(new RegExp(`^${gateway.siteBase.replaceAll(".", "\\.")}/media/\\d+/\\d+/[0-9A-Za-z]{20}\\.png$`));
     expect(await reader.locator('meta[name="twitter:image"]').getAttribute("content")).toBe(og);
-    const image = await fromSite(og);
+    const image = await fromSite(gateway, og);
     expect(image).toMatchObject({ status: 200, type: "image/png" });
     expect(image.bytes).toBeGreaterThan(0);
     await reader.close();

@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { request } from "node:http";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * A German reader on the demo site, on a desktop and on a phone: the German home with its own menu,
@@ -15,21 +14,7 @@ let gateway: Gateway;
 let browser: Browser;
 const SCREENSHOTS = process.env.SCREENSHOTS === "1";
 
-/** A page of the demo site from Node (whose resolver does not know `*.localhost`): to the server's address with the site's Host. */
-function sitePage(path: string): Promise<{ status: number; type: string; text: string }> {
-  const url = new URL(path, gateway.siteBase);
-  const server = new URL(gateway.base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path: `${url.pathname}${url.search}`, headers: { Host: url.host } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", text }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const sitePage = (path: string) => fromSite(gateway, path);
 
 beforeAll(async () => {
   gateway = await gatewayReady();

@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import { zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
  * A reader of the demo site with the default theme, on a desktop and on a phone: the menu's links
@@ -66,16 +64,6 @@ async function coverPicture(): Promise<Uint8Array> {
   return new Uint8Array(png);
 }
 
-/** The default theme as a zip, as an owner uploads it to a site of their own. */
-function defaultThemeZip(): Uint8Array {
-  const dir = "themes/default";
-  const files: Record<string, Uint8Array> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files[relative(dir, join(entry.parentPath, entry.name))] = new Uint8Array(readFileSync(join(entry.parentPath, entry.name)));
-  }
-  return zipSync(files);
-}
-
 /** A page of the demo site; the console's browser test may show its own home page for a moment while it tries a theme. */
 async function open(page: Page, path: string, base = gateway.siteBase) {
   for (let tries = 0; ; tries++) {
@@ -111,7 +99,7 @@ beforeAll(async () => {
   // A site of the same owner with the default theme and no ad.
   const slug = `plain-${stamp}`;
   const site = await admin<{ id: number }>("POST", "/sites", { name: "Plain Paper", slug });
-  await admin("POST", `/sites/${site.id}/themes?name=default`, defaultThemeZip(), "application/zip");
+  await admin("POST", `/sites/${site.id}/themes?name=default`, zipSync(defaultThemeFiles()), "application/zip");
   plainSiteBase = gateway.siteBase.replace("//demo.", `//${slug}.`);
 });
 
