@@ -177,6 +177,8 @@ describe("a reader of the default theme on a desktop", () => {
     expect(await cover.getAttribute("height")).toMatch(/^\d+$/);
     expect(await cover.getAttribute("loading")).toBeNull();
     const bodyTop = () => page.locator(".body").evaluate((body) => body.getBoundingClientRect().top);
+    // Measured once the stylesheet applies (it may come after the document on a busy machine); the cover is still on its way.
+    await expect.poll(() => page.evaluate<boolean>("[...document.styleSheets].some((sheet) => sheet.cssRules.length > 0)")).toBe(true);
     const before = await bodyTop();
     expect((await cover.boundingBox())?.height).toBeGreaterThan(300);
     await page.waitForLoadState("load");
