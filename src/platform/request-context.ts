@@ -7,16 +7,26 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** An answer this slow is logged even when it succeeded. */
 export const SLOW_REQUEST_MS = 1000;
 
+/** More than the largest body any route takes (a theme's zip, 20 MB). */
+const MAX_DRAINED_BYTES = 32 * 1024 * 1024;
+
 /**
  * A body refused before it was read (a bad query, a wrong role) is read to its end: left unread, the
  * runtime can drop the connection and fail the caller's next request on it ("Your worker restarted
- * mid-request", a 503, after a refused upload). The body limit bounds what is read.
+ * mid-request", a 503, after a refused upload). At most MAX_DRAINED_BYTES are read.
  */
 async function drainUnreadBody(request: Request) {
   if (!request.body || request.bodyUsed) return;
-  const reader = request.body.getReader();
+  // Workers type a request's body as ReadableStream<any>; its chunks are bytes.
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
   try {
-    while (!(await reader.read()).done);
+    for (let read = 0; read <= MAX_DRAINED_BYTES;) {
+      const chunk = await reader.read();
+      if (chunk.done) return;
+      read += chunk.value.byteLength;
+    }
+    // A body past any route's limit, or one that never ends: given up on, not read forever.
+    await reader.cancel();
   } catch {
     // The caller went away: nothing left to read.
   }
