@@ -3,6 +3,7 @@ import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, type Site } from "../schema";
 import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
+import { ofSite } from "./page-queries";
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[ch]!);
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -20,15 +21,7 @@ const indexable = (db: Database, site: Site, now: string, limit: number, languag
       noindex: contents.noindex,
     })
     .from(contents)
-    .where(
-      and(
-        eq(contents.tenantId, site.tenantId),
-        eq(contents.siteId, site.id),
-        isPublic(now),
-        eq(contents.noindex, false),
-        language === undefined ? undefined : eq(contents.language, language),
-      ),
-    )
+    .where(ofSite(site, isPublic(now), eq(contents.noindex, false), language === undefined ? undefined : eq(contents.language, language)))
     .orderBy(desc(contents.publishAt))
     .limit(limit);
 

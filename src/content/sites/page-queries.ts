@@ -1,10 +1,15 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, redirects, type Site } from "../schema";
 import type { ReaderSite } from "../tenancy/scope";
+import { contentPath } from "./languages";
 import { perSiteVersion } from "./site-data";
+
+/** The site's own contents (its tenant's, never another's), narrowed by the given conditions. */
+export const ofSite = (site: Pick<Site, "id" | "tenantId">, ...conditions: (SQL | undefined)[]) =>
+  and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), ...conditions);
 
 /** A site with more redirects than this reads D1 for each path instead of holding them all in memory. */
 const REDIRECTS_IN_MEMORY = 1000;
@@ -44,9 +49,9 @@ export async function contentAddress(db: Database, site: Site, id: number) {
   const [found] = await db
     .select({ slug: contents.slug, language: contents.language })
     .from(contents)
-    .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), eq(contents.id, id)))
+    .where(ofSite(site, eq(contents.id, id)))
     .limit(1);
-  return found && (found.language === site.defaultLanguage ? `/${found.slug}` : `/${found.language}/${found.slug}`);
+  return found && contentPath(site, found);
 }
 
 /** The id of the site's public content with that slug in that language, or of the content a preview shows. */
@@ -54,15 +59,7 @@ export async function publicContentId(db: Database, site: Site, slug: string, la
   const [found] = await db
     .select({ id: contents.id })
     .from(contents)
-    .where(
-      and(
-        eq(contents.tenantId, site.tenantId),
-        eq(contents.siteId, site.id),
-        eq(contents.slug, slug),
-        eq(contents.language, language),
-        isPublic(now, previewId),
-      ),
-    )
+    .where(ofSite(site, eq(contents.slug, slug), eq(contents.language, language), isPublic(now, previewId)))
     .limit(1);
   return found?.id;
 }
@@ -72,14 +69,7 @@ export async function languagesWithTag(db: Database, site: Site, tag: string, no
   const rows = await db
     .selectDistinct({ language: contents.language })
     .from(contents)
-    .where(
-      and(
-        eq(contents.tenantId, site.tenantId),
-        eq(contents.siteId, site.id),
-        isPublic(now),
-        sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${tag})`,
-      ),
-    );
+    .where(ofSite(site, isPublic(now), sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${tag})`));
   return rows.map((r) => r.language);
 }
 
@@ -109,7 +99,7 @@ export async function readerFacts(db: Database, site: Site, ids: number[]): Prom
     })
     .from(contents)
     .leftJoin(users, eq(users.id, contents.authorId))
-    .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), inArray(contents.id, ids)));
+    .where(ofSite(site, inArray(contents.id, ids)));
   return new Map(
     rows.map((row) => [
       row.id,

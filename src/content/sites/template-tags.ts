@@ -4,6 +4,7 @@ import { listPublished } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
 import { contentPath, urlFor } from "./languages";
+import { ofSite } from "./page-queries";
 
 /**
  * The content tags as templates read them (`menus.<code>`, `tags.<name>`), resolved before a page
@@ -67,7 +68,7 @@ async function menuUrls(db: Database, site: Site, language: string, menus: { cod
       ? db
           .select({ id: contents.id, slug: contents.slug, language: contents.language })
           .from(contents)
-          .where(and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), inArray(contents.id, contentIds)))
+          .where(ofSite(site, inArray(contents.id, contentIds)))
       : Promise.resolve([]),
   ]);
   const url = urlFor(site, language);
