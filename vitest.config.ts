@@ -168,6 +168,8 @@ export default defineConfig({
           name: "browser",
           include: ["test/browser/*.test.ts"],
           environment: "node",
+          // The files share their Node workers (each new one loads Playwright's client again): their state is Chromium's.
+          isolate: false,
           globalSetup: ["test/browser/global-setup.ts"],
           testTimeout: 30_000,
           // The first beforeAll waits for the gateway that global-setup.ts starts beside the other projects.

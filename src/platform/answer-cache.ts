@@ -24,6 +24,8 @@ interface Policy {
   /** Seconds after that it may show it while revalidating in the background. */
   staleSeconds: number;
   edgeSeconds: number;
+  /** Request headers that change the answer for a browser's cache (`Vary`). */
+  vary?: string;
 }
 
 const POLICIES: Record<AnswerKind, Policy> = {
@@ -31,8 +33,9 @@ const POLICIES: Record<AnswerKind, Policy> = {
   data: { audience: "private", maxAge: 0, staleSeconds: 0, edgeSeconds: 86_400 },
   // C1–C4: per key; a minute in the browser, revalidated in the background.
   content: { audience: "private", maxAge: 60, staleSeconds: 300, edgeSeconds: 60 },
-  // Tenant pages: public, shared caches may keep them as browsers do.
-  page: { audience: "public", maxAge: 60, staleSeconds: 300, edgeSeconds: 60 },
+  // Tenant pages: public, shared caches may keep them as browsers do. A page differs for a reader
+  // whose cookie opened a preview: a browser must not show the page it kept from before the cookie.
+  page: { audience: "public", maxAge: 60, staleSeconds: 300, edgeSeconds: 60, vary: "Cookie" },
 };
 
 /**
@@ -105,7 +108,8 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
 
 function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
   const cacheControl = clientCacheControl(spec.kind, secondsUntil(spec.until));
-  const headers = { ETag: answer.etag, "Cache-Control": cacheControl, "X-Cache": hit ? "HIT" : "MISS", ...extra };
+  const { vary } = POLICIES[spec.kind];
+  const headers = { ETag: answer.etag, "Cache-Control": cacheControl, ...(vary ? { Vary: vary } : {}), "X-Cache": hit ? "HIT" : "MISS", ...extra };
   if (c.req.header("If-None-Match") === answer.etag) return c.body(null, 304, headers);
   return c.body(answer.body, 200, { ...headers, "Content-Type": answer.contentType });
 }

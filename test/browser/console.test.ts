@@ -124,7 +124,7 @@ describe("the admin console, in a browser", () => {
 
     await page.getByRole("button", { name: "Publish now" }).click();
     await expect.poll(() => page.locator(".meta .badge").textContent()).toBe("published");
-    const site = await browser.newPage();
+    const site = await page.context().newPage();
     await site.goto(`${gateway.siteBase}/${slug}`);
     expect(await site.locator("h1").first().textContent()).toContain(title);
     expect(await site.locator("article").innerHTML()).toContain("<strong>the browser</strong>");

@@ -1,4 +1,3 @@
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encode } from "fast-png";
 import { type Browser, type Page } from "playwright-core";
@@ -14,6 +13,8 @@ import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
  */
 
 let gateway: Gateway;
+// READER_SHOTS=<folder> keeps screenshots of each step.
+const SHOTS = process.env.READER_SHOTS;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 
 /** A 1200 × 800 photo-like PNG: a colour gradient, so that a screenshot shows whether it was drawn. */
@@ -61,7 +62,7 @@ describe("images, from the console to the reader", () => {
     await expect.poll(() => snippet.inputValue()).toMatch(/^!\[harbour-\d+\.png\]\(\/media\/\d+\/\d+\/[0-9A-Za-z]{20}\.png\)$/);
     markdown = await snippet.inputValue();
     expect(await console_.locator("li", { has: snippet }).textContent()).toContain("1200 × 800");
-    await console_.screenshot({ path: join(tmpdir(), "reader-images-media-screen.png") });
+    if (SHOTS) await console_.screenshot({ path: join(SHOTS, "reader-images-media-screen.png") });
   });
 
   it("pastes it into a post's body, drops it on the cover, sees both in the console's preview, and publishes", async () => {
@@ -74,7 +75,7 @@ describe("images, from the console to the reader", () => {
     await expect.poll(() => console_.locator('.dropzone img[alt="The cover"]').getAttribute("src")).toMatch(/^\/media\//);
     await expect.poll(async () => (await drawn(console_, ".preview .prose img")).width).toBe(1200);
     await expect.poll(async () => (await drawn(console_, '.dropzone img[alt="The cover"]')).width).toBe(1200);
-    await console_.locator(".markdown").screenshot({ path: join(tmpdir(), "reader-images-console-preview.png") });
+    if (SHOTS) await console_.locator(".markdown").screenshot({ path: join(SHOTS, "reader-images-console-preview.png") });
     await console_.getByRole("button", { name: "Create draft" }).click();
     await expect.poll(() => console_.locator(".meta .badge").textContent()).toBe("draft");
     await console_.getByRole("button", { name: "Publish now" }).click();
@@ -83,7 +84,8 @@ describe("images, from the console to the reader", () => {
 
   for (const [device, viewport] of Object.entries(VIEWPORTS)) {
     it(`a reader on a ${device} sees the body image and the cover on the site's own host, with no CSP violation`, async () => {
-      const context = await browser.newContext({ viewport });
+      // The desktop reader opens a tab beside the console; the phone is a device of its own.
+      const context = device === "desktop" ? console_.context() : await browser.newContext({ viewport });
       const reader = await context.newPage();
       // What would hide an image: a policy that blocks it, or an image address that fails.
       const complaints: string[] = [];
@@ -120,13 +122,13 @@ describe("images, from the console to the reader", () => {
       expect([await body.getAttribute("width"), await body.getAttribute("height")]).toEqual(["1200", "800"]);
 
       expect(complaints).toEqual([]);
-      await reader.screenshot({ path: join(tmpdir(), `reader-images-${device}.png`), fullPage: true });
-      await context.close();
+      if (SHOTS) await reader.screenshot({ path: join(SHOTS, `reader-images-${device}.png`), fullPage: true });
+      await (device === "desktop" ? reader.close() : context.close());
     });
   }
 
   it("gives the social card an absolute image address on the site's host, which answers with the image", async () => {
-    const reader = await browser.newPage();
+    const reader = await console_.context().newPage();
     await reader.goto(`${gateway.siteBase}/${slug}`);
     const og = (await reader.locator('meta[property="og:image"]').getAttribute("content"))!;
     expect(og).toMatch(new RegExp(`^${gateway.siteBase.replaceAll(".", "\\.")}/media/\\d+/\\d+/[0-9A-Za-z]{20}\\.png$`));

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser } from "./gateway";
 
 /**
@@ -19,7 +19,8 @@ const PHONE = { width: 390, height: 844 };
 const SHOTS = process.env.PREVIEW_SHOTS;
 
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+// One context a device: Chromium starts a renderer process for each context (about a second of CPU on two cores).
+const contexts = new Map<number, BrowserContext>();
 
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
@@ -27,9 +28,11 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
-async function newPage(viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
+/** A new tab on a device; `fresh` clears the device's cookies first, as for another reader. */
+async function newPage(viewport = DESKTOP, fresh = false) {
+  let context = contexts.get(viewport.width);
+  if (!context) contexts.set(viewport.width, (context = await browser.newContext({ viewport })));
+  if (fresh) await context.clearCookies();
   return context.newPage();
 }
 
@@ -74,8 +77,13 @@ beforeAll(async () => {
   browser = await openBrowser();
 });
 
+// A test's tabs close with it: an open tab keeps Chromium working for the tests after it.
+afterEach(async () => {
+  for (const context of contexts.values()) for (const page of context.pages()) await page.close();
+});
+
 afterAll(async () => {
-  for (const context of contexts) await context.close();
+  for (const context of contexts.values()) await context.close();
   await browser?.close();
 });
 
@@ -164,7 +172,7 @@ describe("previews on the site", () => {
     await shot(phone, "draft-preview-phone");
 
     // A reader without the link.
-    const reader = await newPage();
+    const reader = await newPage(DESKTOP, true);
     const answer = await reader.goto(link);
     expect(answer?.status()).toBe(404);
     expect(await reader.getByRole("status").count()).toBe(0);
@@ -178,7 +186,7 @@ describe("previews on the site", () => {
     const stored = await adminApi<{ previewUrl: string }>("POST", `/sites/${gateway.siteId}/themes?name=${name}`, zipSync(files), "application/zip");
 
     for (const viewport of [DESKTOP, PHONE]) {
-      const reader = await newPage(viewport);
+      const reader = await newPage(viewport, true);
       await reader.goto(`${gateway.siteBase}${stored.previewUrl}`);
       expect(await reader.locator("#theme-marker").count()).toBe(1);
       // The first article of the list, then the home link: plain addresses, no token on them.
@@ -189,7 +197,7 @@ describe("previews on the site", () => {
       await shot(reader, `theme-preview-after-click-${viewport.width}`);
     }
     // Anyone else: the site's own theme.
-    const other = await newPage();
+    const other = await newPage(DESKTOP, true);
     await other.goto(`${gateway.siteBase}/`);
     expect(await other.locator("#theme-marker").count()).toBe(0);
   });

@@ -16,6 +16,8 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 let browser: Browser;
+// The desktop reader's context, for every desktop page of the file: each context costs Chromium a renderer process.
+let desktop: BrowserContext;
 const stamp = Date.now().toString(36);
 // A word of its own, so that the search finds this post and no other file's; the docs' screenshots read as a real site.
 const word = SCREENSHOTS ? "lighthouse" : `lighthouse${stamp}`;
@@ -52,7 +54,8 @@ async function admin<T>(method: string, path: string, body?: unknown, contentTyp
 
 /** A cover as a person would make one: a picture (drawn by Chromium) uploaded to the site's media. */
 async function coverPicture(): Promise<Uint8Array> {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+  const page = await desktop.newPage();
+  await page.setViewportSize({ width: 1600, height: 900 });
   await page.setContent(
     `<body style="margin:0;height:900px;background:linear-gradient(160deg,#0f3d63 0%,#2d6f9e 45%,#f2b66d 75%,#f7e3c4 100%)">
      <div style="position:absolute;left:980px;top:250px;width:70px;height:420px;background:repeating-linear-gradient(#f4f4f4 0 70px,#c0392b 70px 140px)"></div>
@@ -82,6 +85,7 @@ async function shot(page: Page, name: string) {
 beforeAll(async () => {
   gateway = await gatewayReady();
   browser = await openBrowser();
+  desktop = await browser.newContext(DESKTOP);
   const media = await admin<{ url: string }>("POST", `/media?siteId=${gateway.siteId}&filename=lighthouse.png`, await coverPicture(), "image/png");
   const paragraph = `The ${word} stands at the end of the north mole, and for forty winters one keeper climbed its 118 steps every evening.`;
   const created = await admin<{ id: number }>("POST", "/contents", {
@@ -108,13 +112,11 @@ afterAll(async () => {
 });
 
 describe("a reader of the default theme on a desktop", () => {
-  let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext(DESKTOP);
-    page = await context.newPage();
+    page = await desktop.newPage();
   });
-  afterAll(() => context.close());
+  afterAll(() => page.close());
 
   it("follows every link of the demo's menus to a page that answers 200 and shows it", async () => {
     for (const { label, heading } of MENU) {
@@ -265,21 +267,19 @@ describe("a reader of the default theme on a phone", () => {
 
 describe("the default theme in dark mode and in German", () => {
   it("writes the screenshots of docs/themes.md", async () => {
-    const dark = await browser.newContext({ ...DESKTOP, colorScheme: "dark" });
-    const page = await dark.newPage();
+    const page = await desktop.newPage();
+    await page.emulateMedia({ colorScheme: "dark" });
     await open(page, "/");
     expect(await page.evaluate<string>("getComputedStyle(document.body).backgroundColor")).toBe("rgb(21, 23, 27)");
     await shot(page, "theme-home-dark");
     await open(page, `/${post.slug}`);
     await shot(page, "theme-article-dark");
-    await dark.close();
-    const german = await browser.newContext(DESKTOP);
-    const de = await german.newPage();
-    await open(de, "/de/");
-    await shot(de, "theme-home-de");
-    await open(de, "/de/hafen-wieder-offen");
-    expect(await de.locator("html").getAttribute("lang")).toBe("de");
-    await shot(de, "theme-article-de");
-    await german.close();
+    await page.emulateMedia({ colorScheme: "light" });
+    await open(page, "/de/");
+    await shot(page, "theme-home-de");
+    await open(page, "/de/hafen-wieder-offen");
+    expect(await page.locator("html").getAttribute("lang")).toBe("de");
+    await shot(page, "theme-article-de");
+    await page.close();
   });
 });

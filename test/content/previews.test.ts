@@ -69,6 +69,8 @@ describe("draft preview links", () => {
     const plain = await sitePage(slug, "/");
     expect(await plain.text()).not.toContain("Leave the preview");
     expect(plain.headers.get("Cache-Control")).toContain("public");
+    // A browser that kept the plain home before it opened the link asks again once it has the cookie.
+    expect(plain.headers.get("Vary")).toBe("Cookie");
     expect((await sitePage(slug, "/secret-harbour-plans")).status).toBe(404);
     // Leaving the preview clears the cookie.
     const left = await sitePage(slug, "/_preview/end", { headers: { Cookie: cookie }, redirect: "manual" });
