@@ -59,6 +59,7 @@ export function accountRoutes() {
   const router = createRouter();
   const route = defineRoutes(router, ACCOUNT_ENVELOPE, {
     tags: ["A · Accounts and keys"],
+    idempotentWrites: true,
     security: [{ Bearer: [] }],
     errors: [401, 403, 429],
   });

@@ -3,6 +3,7 @@ export * from "../accounts/schema";
 export * from "../pickup/schema";
 export * from "../platform/jobs/tables";
 export * from "../platform/auth/tables";
+export { idempotentRequests } from "../platform/idempotency";
 export * from "../reference/schema";
 export * from "../tax/schema";
 export * from "../content/schema";

@@ -54,6 +54,7 @@ export function miniprogramRoutes() {
   const r = createRouter();
   const route = tenantRoutes(r, {
     tags: ["D · Mini-programs"],
+    idempotentWrites: true,
     security: [{ Bearer: [] }],
     errors: [400, 401, 403, 404, 415, 429],
     errorTexts: { 502: "WeChat failed or did not answer in time" },

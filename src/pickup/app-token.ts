@@ -30,5 +30,13 @@ export async function authenticateAppToken(c: Context<AppEnv>): Promise<Principa
     .limit(1);
   if (!found || !found.user.isActive) throw new ApiError(401, "Invalid authentication credentials");
   if (!found.app.isActive) throw new ApiError(401, "App token has been revoked");
-  return { keyId: null, appId: found.app.id, userId: found.user.id, role: found.user.role, plan: found.user.plan, scopes: [] };
+  return {
+    keyId: null,
+    appId: found.app.id,
+    credential: `app:${found.app.id}`,
+    userId: found.user.id,
+    role: found.user.role,
+    plan: found.user.plan,
+    scopes: [],
+  };
 }

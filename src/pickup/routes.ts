@@ -72,6 +72,7 @@ export function pickupRoutes() {
   const router = createRouter();
   const route = defineRoutes(router, DATA_ENVELOPE, {
     tags: ["P · Pickup tasks"],
+    idempotentWrites: true,
     security: [{ AppToken: [] }],
     errors: [400, 401, 403, 404, 415, 429],
   });

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { aiEnvelope, dataEnvelope, tenantEnvelope } from "./envelope";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
+import { idempotencyHeaders, idempotently } from "./idempotency";
 import {
   aiEnvelopeSchema,
   dataEnvelopeSchema,
@@ -87,6 +88,8 @@ export interface RouteGroup<S extends number> {
   errors: S[];
   /** What an error status means in this group, where the envelope's generic text says less; a route's own errorTexts win. */
   errorTexts?: Partial<Record<S, string>>;
+  /** Its POST routes are writes that take an `Idempotency-Key` (src/platform/idempotency.ts). */
+  idempotentWrites?: boolean;
 }
 
 /**
@@ -107,6 +110,8 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     for (const [error, description] of Object.entries<string | undefined>({ ...group.errorTexts, ...spec.errorTexts })) {
       if (errors[error] && description) errors[error] = { ...errors[error], description };
     }
+    const idempotent = group.idempotentWrites === true && spec.method === "post";
+    const request = idempotent ? { ...spec.request, headers: idempotencyHeaders } : spec.request;
     const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;
     // The handler is checked against `data` at the call site; the generic D would defeat zod-openapi's own response typing here.
     const config: RouteConfig = createRoute({
@@ -116,7 +121,7 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
       path: spec.path,
       summary,
       ...(spec.description ? { description: spec.description } : {}),
-      ...(spec.request ? { request: spec.request } : {}),
+      ...(request ? { request } : {}),
       responses: {
         [status]: spec.headers ? { ...success, headers: spec.headers } : success,
         ...spec.more,
@@ -128,8 +133,11 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
       async (c) => {
         const guarded = spec.guard ? await spec.guard.check(c) : undefined;
         // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
-        const answer = await spec.handle(c, guarded as G);
-        return answer instanceof Prebuilt ? answer.response : c.json(envelope.wrap(answer), status);
+        const run = async () => {
+          const answer = await spec.handle(c, guarded as G);
+          return answer instanceof Prebuilt ? answer.response : c.json(envelope.wrap(answer), status);
+        };
+        return idempotent ? idempotently(c, run) : run();
       },
       spec.invalid === undefined ? undefined : invalidAnswers(spec.invalid),
     );

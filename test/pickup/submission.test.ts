@@ -130,6 +130,24 @@ describe("API6 · duplicates", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
   });
 
+  it("answers a retry with the same Idempotency-Key as the first time instead of refusing the request_id as used", async () => {
+    const app = await createTestApp();
+    const body = submission();
+    const submit = () =>
+      call("/api/v1/carrier/pickup/submit", {
+        method: "POST",
+        headers: { Authorization: `appToken ${app.appToken}`, "Content-Type": "application/json", "Idempotency-Key": `submit-${body.request_id}` },
+        body: JSON.stringify(body),
+      });
+    const first = await submit();
+    expect(first.status).toBe(200);
+    const again = await submit();
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    const tasks = await env.DB.prepare("SELECT count(*) AS n FROM pickup_tasks WHERE app_id = ?").bind(app.appId).first("n");
+    expect(tasks).toBe(1);
+  });
+
   it("keeps apps apart: another app may use the same ids", async () => {
     const body = submission();
     expect((await pickup("/carrier/pickup/submit", await createTestApp(), body)).status).toBe(200);

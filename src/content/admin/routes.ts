@@ -22,6 +22,7 @@ export function adminRoutes() {
   const r = createRouter();
   const route = tenantRoutes(r, {
     tags: ["C · Content admin"],
+    idempotentWrites: true,
     security: [{ Bearer: [] }, { ConsoleSession: [] }],
     errors: [400, 401, 403, 404, 415, 429],
     errorTexts: CONTENT_ERROR_TEXTS,

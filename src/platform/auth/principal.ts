@@ -24,4 +24,6 @@ export interface Principal {
    * for people, counted per `subject` (a member in a tenant), refused in words that name no plan.
    */
   personLimit?: { subject: string; perMinute: number };
+  /** The credential a group accepted beyond the user's keys and sessions (`app:7`): its idempotency keys are its own. */
+  credential?: string;
 }
