@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { decryptSecret, fromBase64, toBase64 } from "../platform/crypto";
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
@@ -41,26 +41,53 @@ export async function enqueueAttempt(env: Bindings, message: WebhookMessage) {
   await env.WEBHOOKS.send(message, { delaySeconds });
 }
 
-/** One attempt: deliver, record it, then schedule the next, give up to the dead-letter queue, or stop. */
+const OPEN = ["pending", "retrying"] as const;
+/** An event's place among its task's events: the order they were written in. */
+const placeOf = (eventId: string) => sql`(select rowid from ${webhookEvents} where ${webhookEvents.id} = ${eventId})`;
+
+/** The task's first event still waiting after this one, queued now that the one before it is settled. */
+async function queueNextOfTask(db: Database, env: Bindings, taskId: number, eventId: string) {
+  const [next] = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.taskId, taskId), eq(webhookEvents.outcome, "pending"), sql`rowid > ${placeOf(eventId)}`))
+    .orderBy(sql`rowid`)
+    .limit(1);
+  if (next) await enqueueAttempt(env, { eventId: next.id, attempt: 1, notBefore: Date.now() });
+}
+
+/**
+ * One attempt: deliver, record it, then schedule the next, give up to the dead-letter queue, or
+ * stop. A task's notifications arrive in the order they happened: an event waits while an earlier
+ * one of its task is open, and each event, once settled, queues the next.
+ */
 export async function attemptDelivery(db: Database, env: Bindings, message: WebhookMessage): Promise<void> {
   if (message.notBefore > Date.now() + 1000) return enqueueAttempt(env, message);
+  // One read: the event, its task and app, whether an earlier event of the task is still open, and whether its address is disabled.
   const [row] = await db
-    .select({ event: webhookEvents, task: pickupTasks, app: apps })
+    .select({
+      event: webhookEvents,
+      task: pickupTasks,
+      app: apps,
+      waiting: sql<number>`exists (select 1 from ${webhookEvents} as earlier where earlier.task_id = ${webhookEvents.taskId}
+        and earlier.outcome in ('pending', 'retrying') and earlier.rowid < ${webhookEvents}.rowid)`,
+      disabled: sql<number>`exists (select 1 from ${disabledWebhookUrls} where ${disabledWebhookUrls.appId} = ${apps.id}
+        and ${disabledWebhookUrls.url} = ${pickupTasks.webhookUrl})`,
+    })
     .from(webhookEvents)
     .innerJoin(pickupTasks, eq(pickupTasks.id, webhookEvents.taskId))
     .innerJoin(apps, eq(apps.id, pickupTasks.appId))
     .where(eq(webhookEvents.id, message.eventId))
     .limit(1);
   if (!row) return;
-  const { event, task, app } = row;
-  const [disabled] = await db
-    .select()
-    .from(disabledWebhookUrls)
-    .where(and(eq(disabledWebhookUrls.appId, app.id), eq(disabledWebhookUrls.url, task.webhookUrl)))
-    .limit(1);
+  const { event, task, app, waiting, disabled } = row;
+  // Settled (a duplicate message of a delivered event): a replay opens it again first.
+  if (!OPEN.some((open) => open === event.outcome)) return;
+  // The earlier event, once settled, queues this one.
+  if (waiting) return;
   if (disabled) {
     await db.update(webhookEvents).set({ outcome: "disabled" }).where(eq(webhookEvents.id, event.id));
-    return;
+    return queueNextOfTask(db, env, task.id, event.id);
   }
 
   const started = Date.now();
@@ -116,7 +143,11 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
       attemptedAt: now,
       nextAttemptAt: next ? new Date(next).toISOString() : null,
     }),
-    db.update(webhookEvents).set({ outcome }).where(eq(webhookEvents.id, event.id)),
+    // A duplicate attempt that failed does not undo one that delivered.
+    db
+      .update(webhookEvents)
+      .set({ outcome })
+      .where(and(eq(webhookEvents.id, event.id), inArray(webhookEvents.outcome, OPEN))),
     ...(gone ? [db.insert(disabledWebhookUrls).values({ appId: app.id, url: task.webhookUrl, disabledAt: now }).onConflictDoNothing()] : []),
   ]);
   if (next) await enqueueAttempt(env, { ...message, attempt: message.attempt + 1, notBefore: next });
@@ -124,4 +155,5 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
     await env.WEBHOOKS_DLQ.send(message);
     logEvent("warn", { webhook: event.id, task: task.id, outcome: "dead", attempts: message.attempt });
   }
+  if (!next) await queueNextOfTask(db, env, task.id, event.id);
 }

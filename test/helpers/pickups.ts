@@ -69,6 +69,8 @@ export interface FakeNetwork {
   dns: Record<string, string[]>;
   /** Statuses the receiver answers in turn; the last one repeats. 200 when empty. */
   replies: { status: number; headers?: Record<string, string> }[];
+  /** A receiver of the test's own, instead of `replies`: it may answer, throw or take its time. */
+  receiver?: (request: Received) => Promise<Response>;
   received: Received[];
 }
 
@@ -84,7 +86,9 @@ export function fakeNetwork(): FakeNetwork {
       const addresses = (network.dns[name] ?? ["93.184.215.14"]).filter((a) => (type === "AAAA" ? a.includes(":") : !a.includes(":")));
       return Response.json({ Status: 0, Answer: addresses.map((data) => ({ name, type: type === "AAAA" ? 28 : 1, data })) });
     }
-    network.received.push({ url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() });
+    const received = { url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() };
+    network.received.push(received);
+    if (network.receiver) return network.receiver(received);
     const reply = network.replies.length > 1 ? network.replies.shift()! : (network.replies[0] ?? { status: 200 });
     return new Response(`receiver says ${reply.status}`, { status: reply.status, headers: reply.headers });
   });

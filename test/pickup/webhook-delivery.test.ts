@@ -1,8 +1,9 @@
+import { eq } from "drizzle-orm";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import type { WebhookMessage } from "../../src/pickup/webhooks";
-import { pickupTasks } from "../../src/pickup/schema";
+import { pickupTasks, webhookEvents } from "../../src/pickup/schema";
 import { moveTask } from "../../src/pickup/service";
 import { database } from "../../src/platform/database";
 import type { Bindings } from "../../src/platform/env";
@@ -38,31 +39,33 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** A task stored as P1 stores it, moved on by the service so that its notification is queued here. */
-async function taskWithEvent(app: TestApp, url: string) {
+/** A task's row as P1 stores it. */
+function taskValues(app: TestApp, url: string) {
   const body = submission({ webhook_url: url });
   const now = new Date().toISOString();
-  const [task] = await database(env)
-    .insert(pickupTasks)
-    .values({
-      appId: app.appId,
-      requestId: body.request_id,
-      referenceOrderNumber: body.reference_order_number,
-      activeReference: body.reference_order_number,
-      serviceCode: body.service_code,
-      authorizeId: body.authorize_id,
-      senderAddress: body.sender_address,
-      loadingAddress: body.loading_address,
-      consigneeAddress: body.consignee_address,
-      loadingTime: body.loading_time,
-      deliveryTime: body.delivery_time,
-      itemLines: body.item_lines,
-      webhookUrl: url,
-      signString: body.sign_string,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  return {
+    appId: app.appId,
+    requestId: body.request_id,
+    referenceOrderNumber: body.reference_order_number,
+    activeReference: body.reference_order_number,
+    serviceCode: body.service_code,
+    authorizeId: body.authorize_id,
+    senderAddress: body.sender_address,
+    loadingAddress: body.loading_address,
+    consigneeAddress: body.consignee_address,
+    loadingTime: body.loading_time,
+    deliveryTime: body.delivery_time,
+    itemLines: body.item_lines,
+    webhookUrl: url,
+    signString: body.sign_string,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A task stored as P1 stores it, moved on by the service so that its notification is queued here. */
+async function taskWithEvent(app: TestApp, url: string) {
+  const [task] = await database(env).insert(pickupTasks).values(taskValues(app, url)).returning();
   await moveTask(database(env), testEnv, task!.id, ["pending"], { process: "processing" });
   const message = scheduled.find((s) => s.body.attempt === 1)!.body;
   scheduled.length = 0;
@@ -184,4 +187,87 @@ describe("webhook delivery", () => {
     await deliver(message);
     expect((await attemptsOf(taskId))[0]).toMatchObject({ status: null, error: "timed out after 15 s" });
   });
+});
+
+describe("a thousand notifications at a receiver that fails 30 % of attempts", () => {
+  it("delivers every one, in each task's order, the duplicates a timeout makes counted, none lost", async () => {
+    const app = await createTestApp();
+    // A seeded draw, so that a failure can be replayed.
+    let seed = 20261126;
+    const draw = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const accepted: { eventId: string; taskId: number }[] = [];
+    let acceptedThenTimedOut = 0;
+    network.receiver = async (request) => {
+      const roll = draw();
+      if (roll < 0.08) return new Response("receiver error", { status: 500 });
+      if (roll < 0.16) throw new TypeError("Network connection lost.");
+      if (roll < 0.23) throw new DOMException("The operation timed out.", "TimeoutError");
+      const notice = { eventId: request.headers["webhook-id"]!, taskId: (JSON.parse(request.body) as { data: { task_id: number } }).data.task_id };
+      accepted.push(notice);
+      // Taken in, but answered after the sender's 15 s: the sender retries, the receiver sees a duplicate.
+      if (roll < 0.3) {
+        acceptedThenTimedOut++;
+        throw new DOMException("The operation timed out.", "TimeoutError");
+      }
+      return new Response(null, { status: 204 });
+    };
+
+    // 200 tasks with five notifications each, written in their order and all queued at once.
+    const db = database(env);
+    const [firstTask, ...otherTasks] = Array.from({ length: 200 }, () =>
+      db.insert(pickupTasks).values(taskValues(app, "https://receiver.test/hook")),
+    );
+    await db.batch([firstTask!, ...otherTasks]);
+    const taskIds = (await db.select({ id: pickupTasks.id }).from(pickupTasks).where(eq(pickupTasks.appId, app.appId)).orderBy(pickupTasks.id)).map(
+      (task) => task.id,
+    );
+    const events = taskIds.flatMap((taskId) =>
+      ["processing", "failed", "pending", "processing", "create"].map((process) => ({
+        id: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+        taskId,
+        type: "pickup.process_changed",
+        payload: JSON.stringify({ type: "pickup.process_changed", data: { task_id: taskId, process } }),
+        createdAt: new Date().toISOString(),
+      })),
+    );
+    const [firstEvent, ...otherEvents] = events.map((event) => db.insert(webhookEvents).values(event));
+    await db.batch([firstEvent!, ...otherEvents]);
+    scheduled = events.map((event) => ({ body: { eventId: event.id, attempt: 1, notBefore: Date.now() }, delaySeconds: 0 }));
+
+    // The test clock: each round jumps to the earliest attempt due and hands the queue what is due then.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (let rounds = 0; scheduled.length > 0; rounds++) {
+      expect(rounds).toBeLessThan(500);
+      vi.setSystemTime(Math.max(Date.now(), Math.min(...scheduled.map((s) => s.body.notBefore))));
+      const due = scheduled.filter((s) => s.body.notBefore <= Date.now() + 1000);
+      scheduled = scheduled.filter((s) => !due.includes(s));
+      // Four consumers at once, as the queue runs them.
+      const batches = [0, 1, 2, 3].map((k) => due.filter((_, i) => i % 4 === k).map((s) => s.body)).filter((b) => b.length > 0);
+      await Promise.all(
+        batches.map((bodies) => {
+          const batch = createMessageBatch<WebhookMessage>(
+            "gateway-webhooks",
+            bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),
+          );
+          return worker.queue(batch, testEnv);
+        }),
+      );
+    }
+
+    const { results: settled } = await env.DB.prepare(
+      `SELECT id, task_id AS taskId, outcome FROM webhook_events WHERE task_id IN (${taskIds.join(",")}) ORDER BY rowid`,
+    ).all<{ id: string; taskId: number; outcome: string }>();
+    expect(settled).toHaveLength(1000);
+    expect(settled.filter((e) => e.outcome !== "delivered")).toEqual([]);
+    const firstArrival = [...new Map(accepted.map((a) => [a.eventId, a])).values()];
+    expect(new Set(firstArrival.map((a) => a.eventId))).toEqual(new Set(settled.map((e) => e.id)));
+    // The duplicates are exactly the notifications taken in whose answer came too late.
+    expect(accepted.length - firstArrival.length).toBe(acceptedThenTimedOut);
+    expect(deadLetters).toEqual([]);
+    // Each task's notifications arrived in the order they happened.
+    for (const taskId of taskIds) {
+      const arrived = [...new Set(accepted.filter((a) => a.taskId === taskId).map((a) => a.eventId))];
+      expect(arrived, `task ${taskId}`).toEqual(settled.filter((e) => e.taskId === taskId).map((e) => e.id));
+    }
+  }, 120_000);
 });
