@@ -148,6 +148,16 @@ function Console(props: { userId: number; onSignedOut: () => void }) {
     userId: props.userId,
     can: (needed) => reaches(tenant.role, needed),
     siteUrl: (path) => siteAddress(site, path),
+    refreshSites: (select) => {
+      // A failed reread keeps the list the header shows; the screen said what it saved.
+      get<Site[]>(`/tenants/${tenant.id}/sites`).then(
+        (list) => {
+          setSites(list);
+          if (select !== undefined) setSiteId(select);
+        },
+        () => undefined,
+      );
+    },
   };
   const Screen = screenFor(location.path);
   return (

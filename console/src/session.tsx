@@ -11,6 +11,8 @@ export interface Workspace {
   can: (needed: Role) => boolean;
   /** The site's public address, for links to what a screen changes. */
   siteUrl: (path?: string) => string;
+  /** Reads the tenant's sites again after a change (settings, a new site), choosing `select` when given. */
+  refreshSites: (select?: number) => void;
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null);

@@ -13,6 +13,7 @@ import { siteIdForHost } from "./tenancy/domains";
 import { sitePages } from "./sites/site-router";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { contentSettings } from "./settings";
+import { purgeTrash } from "./admin/trash";
 import { authenticateTenantKey } from "./tenancy/tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
@@ -56,6 +57,8 @@ export const content: GroupModule = {
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: contentSettings,
+  // Contents in the Trash for more than 30 days are deleted for good, in the small hours with the other daily upkeep.
+  tasks: [{ name: "content-trash", cron: "15 2 * * *", run: purgeTrash }],
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route("/", headlessRoutes());

@@ -58,6 +58,8 @@ export const sites = sqliteTable(
     seoTitlePattern: text("seo_title_pattern").notNull().default("{title} · {site}"),
     seoDescription: text("seo_description"),
     seoImage: text("seo_image"),
+    /** An image of the site's media served at `/favicon.ico` (null: the theme's, else the built-in icon). */
+    favicon: text("favicon"),
     analytics: integer("analytics", { mode: "boolean" }).notNull().default(false),
     /** Bumped by every change to the site's content: part of the edge cache's keys (delivery/cache.ts). */
     contentVersion: integer("content_version").notNull().default(1),
@@ -146,11 +148,17 @@ export const contents = sqliteTable(
     canonical: text("canonical"),
     noindex: integer("noindex", { mode: "boolean" }).notNull().default(false),
     version: integer("version").notNull().default(1),
+    /** Set when the content went to the Trash: gone from the site and the lists, restorable until the purge (admin/trash.ts). */
+    deletedAt: text("deleted_at"),
+    deletedBy: integer("deleted_by"),
     createdAt: text("created_at").notNull().default(currentTimestamp),
     updatedAt: text("updated_at").notNull().default(currentTimestamp),
   },
   (t) => [
     uniqueIndex("contents_site_language_slug").on(t.siteId, t.language, t.slug),
+    index("contents_trash")
+      .on(t.tenantId, t.deletedAt)
+      .where(sql`${t.deletedAt} IS NOT NULL`),
     index("contents_site_status_publish").on(t.siteId, t.status, t.publishAt),
     index("contents_tenant").on(t.tenantId),
   ],

@@ -11,6 +11,8 @@ export function CategoriesScreen() {
   const load = useLoad(() => get<Category[]>(path), [path]);
   const order = useSubmit();
   const [dragged, setDragged] = useState<Category | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [saved, setSaved] = useState("");
 
   const move = async (category: Category, beforeId: number | null) => {
     const siblings = (load.data ?? []).filter((c) => c.parentId === category.parentId && c.id !== category.id).map((c) => c.id);
@@ -74,6 +76,13 @@ export function CategoriesScreen() {
                   >
                     ↓
                   </button>
+                  <button
+                    type="button"
+                    aria-expanded={editing === category.id}
+                    onClick={() => setEditing(editing === category.id ? null : category.id)}
+                  >
+                    Edit<span class="visually-hidden"> {category.name}</span>
+                  </button>
                   <DeleteButton
                     name={category.name}
                     question={`Delete the category ${category.name}?`}
@@ -85,6 +94,17 @@ export function CategoriesScreen() {
                 </span>
               ) : null}
             </div>
+            {editing === category.id && load.data ? (
+              <EditCategory
+                category={category}
+                categories={load.data}
+                onDone={(message) => {
+                  setEditing(null);
+                  setSaved(message);
+                  load.reload();
+                }}
+              />
+            ) : null}
             {branch(category.id)}
           </li>
         ))}
@@ -94,7 +114,7 @@ export function CategoriesScreen() {
 
   return (
     <Screen title="Categories">
-      <Outcome failure={order.failure} done={order.done} />
+      <Outcome failure={order.failure} done={order.done || saved} />
       {!load.data ? <Loading failure={load.failure} /> : load.data.length ? branch(null) : <p>No categories yet.</p>}
       {can("editor") && load.data ? <NewCategory categories={load.data} onCreated={load.reload} /> : null}
     </Screen>
@@ -143,6 +163,71 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
       </div>
       <button class="primary" type="submit" disabled={create.busy}>
         Create category
+      </button>
+    </form>
+  );
+}
+
+/** A category and every category below it: what cannot become its parent. */
+function withDescendants(categories: Category[], id: number): Set<number> {
+  const found = new Set([id]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const c of categories)
+      if (c.parentId !== null && found.has(c.parentId) && !found.has(c.id)) {
+        found.add(c.id);
+        grew = true;
+      }
+  }
+  return found;
+}
+
+/** Rename, a new slug (its page moves to the new address), a description, another parent. */
+function EditCategory(props: { category: Category; categories: Category[]; onDone: (message: string) => void }) {
+  const { tenant } = useWorkspace();
+  const { category } = props;
+  const [name, setName] = useState(category.name);
+  const [slug, setSlug] = useState(category.slug);
+  const [description, setDescription] = useState(category.description ?? "");
+  const [parent, setParent] = useState(category.parentId === null ? "" : String(category.parentId));
+  const save = useSubmit();
+  const below = withDescendants(props.categories, category.id);
+  return (
+    <form
+      class="panel"
+      aria-label={`Edit ${category.name}`}
+      onSubmit={async (e: Event) => {
+        e.preventDefault();
+        const body = { name, slug, description: description.trim() || null, parentId: parent ? Number(parent) : null };
+        if (await save.run(() => api("PATCH", `/tenants/${tenant.id}/categories/${category.id}`, body))) props.onDone(`Saved ${name}.`);
+      }}
+    >
+      <Outcome failure={save.failure} />
+      <div class="row">
+        <TextField label="Name" name="name" value={name} onValue={setName} error={save.fieldError("name")} required />
+        <TextField label="Slug" name="slug" value={slug} onValue={setSlug} error={save.fieldError("slug")} hint={`Its page: /c/${slug}`} required />
+        <SelectField
+          label="Parent"
+          name="parentId"
+          value={parent}
+          onValue={setParent}
+          options={[
+            ["", "None (top level)"],
+            ...props.categories.filter((c) => !below.has(c.id)).map((c): [string, string] => [String(c.id), c.name]),
+          ]}
+          error={save.fieldError("parentId")}
+        />
+      </div>
+      <TextField
+        label="Description"
+        name="description"
+        value={description}
+        onValue={setDescription}
+        multiline={2}
+        error={save.fieldError("description")}
+      />
+      <button class="primary" type="submit" disabled={save.busy}>
+        Save category
       </button>
     </form>
   );

@@ -3,6 +3,7 @@ import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Site, type Category, type Content, type ContentStatus, type Media, type Page, type Version, type VersionText } from "../api";
 import { diffLines } from "../diff";
 import { CONSOLE_BASE, navigate } from "../router";
+import { MoveToTrash } from "./trash";
 import { siteAddress, useWorkspace } from "../session";
 import {
   CheckField,
@@ -303,6 +304,7 @@ function EditorForm(props: {
       {content ? (
         <>
           {can("editor") ? <Publication content={content} onChanged={props.onSaved} /> : null}
+          {can("editor") ? <MoveToTrash content={content} /> : null}
           <Translations content={content} />
           <Versions content={content} editable={editable} onRestored={props.onSaved} />
         </>

@@ -10,8 +10,10 @@ import { MediaScreen } from "./media";
 import { MembersScreen } from "./members";
 import { NotFoundScreen } from "./not-found";
 import { RedirectsScreen } from "./redirects";
+import { SettingsScreen } from "./settings";
 import { TagsScreen } from "./tags";
 import { ThemesScreen } from "./themes";
+import { TrashScreen } from "./trash";
 
 export interface ScreenProps {
   path: string;
@@ -29,6 +31,8 @@ export const NAVIGATION: { path: string; label: string; role: Role }[] = [
   { path: "/themes", label: "Themes", role: "viewer" },
   { path: "/redirects", label: "Redirects", role: "viewer" },
   { path: "/members", label: "Members", role: "viewer" },
+  { path: "/trash", label: "Trash", role: "viewer" },
+  { path: "/settings", label: "Settings", role: "viewer" },
   { path: "/audit", label: "Audit log", role: "editor" },
   { path: "/keys", label: "API keys", role: "owner" },
 ];
@@ -46,6 +50,8 @@ const SCREENS: [RegExp, FC<ScreenProps>][] = [
   [/^\/members$/, MembersScreen],
   [/^\/audit$/, AuditScreen],
   [/^\/keys$/, KeysScreen],
+  [/^\/trash$/, TrashScreen],
+  [/^\/settings$/, SettingsScreen],
 ];
 
 export const screenFor = (path: string): FC<ScreenProps> => SCREENS.find(([pattern]) => pattern.test(path))?.[1] ?? NotFoundScreen;

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { categories, contentCategories, contentTags } from "../schema";
+import { categories, contentCategories, contents, contentTags } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
@@ -25,17 +25,18 @@ async function categoryInScope(db: Database, scope: TenantScope, id: number) {
 
 async function assertParent(db: Database, scope: TenantScope, siteId: number, parentId: number | null | undefined, self?: number) {
   if (parentId === null || parentId === undefined) return;
+  const refuse = (message: string) => new ApiError(400, `parentId: ${message}`, [{ field: "body.parentId", message }]);
   const parent = await categoryInScope(db, scope, parentId).catch(() => {
-    throw new ApiError(400, `parentId: no category with id ${parentId}`);
+    throw refuse(`no category with id ${parentId}`);
   });
-  if (parent.siteId !== siteId) throw new ApiError(400, "parentId: the parent is a category of another site");
+  if (parent.siteId !== siteId) throw refuse("the parent is a category of another site");
   // No cycles: the new parent must not sit below the category itself.
   const all = await db
     .select()
     .from(categories)
     .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId)));
   for (let at: number | null = parentId; at !== null; at = all.find((c) => c.id === at)?.parentId ?? null) {
-    if (at === self) throw new ApiError(400, "parentId: a category cannot be placed below itself");
+    if (at === self) throw refuse("a category cannot be placed below itself or one of its own subcategories");
   }
 }
 
@@ -111,6 +112,7 @@ export async function deleteCategory(db: Database, scope: TenantScope, id: numbe
     db
       .select({ n: count() })
       .from(contentCategories)
+      .innerJoin(contents, and(eq(contents.id, contentCategories.contentId), isNull(contents.deletedAt)))
       .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id))),
   ]);
   if (children!.n > 0) throw new ApiError(409, `The category has ${children!.n} subcategories; move or delete them first`);
@@ -128,7 +130,18 @@ export async function deleteCategory(db: Database, scope: TenantScope, id: numbe
       ),
     );
   if (naming.length) throw new ApiError(409, `The content tags ${naming.map((t) => t.name).join(", ")} name the category; change them first`);
-  await db.batch([db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))), bumpVersion(db, scope, existing.siteId)]);
+  // Contents in the Trash let go of it: restored, they come back without it.
+  const trashed = db
+    .select({ id: contents.id })
+    .from(contents)
+    .where(inTenant(contents.tenantId, scope, isNotNull(contents.deletedAt)));
+  await db.batch([
+    db
+      .delete(contentCategories)
+      .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id), inArray(contentCategories.contentId, trashed))),
+    db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))),
+    bumpVersion(db, scope, existing.siteId),
+  ]);
 }
 
 /** A site's categories, in order. */

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, count, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { Database } from "../../platform/database";
@@ -19,12 +19,12 @@ import { page, versionSchema, versionTextSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
-import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion, unlessTaken } from "./writes";
 
 const contentRow = rowAnswer(createSelectSchema(contents), "ContentRecord");
-const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
+export const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
 
 /** An author saves only their own drafts; an editor or owner any content. */
 async function mayEdit(c: Context<AppEnv>, scope: MemberScope, id: number) {
@@ -40,6 +40,7 @@ export async function contentInScope(db: Database, scope: TenantScope, id: numbe
     .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
     .limit(1);
   if (!content) throw new ApiError(404, `No content with id ${id}`);
+  if (content.deletedAt) throw new ApiError(404, `Content ${id} is in the Trash: restore it first`);
   return content;
 }
 
@@ -77,6 +78,7 @@ export async function listContents(db: Database, scope: TenantScope, q: { siteId
   const where = inTenant(
     contents.tenantId,
     scope,
+    isNull(contents.deletedAt),
     q.siteId ? eq(contents.siteId, q.siteId) : undefined,
     q.status ? statusNow(q.status, now) : undefined,
   );
@@ -202,21 +204,6 @@ export async function setPublication(db: Database, scope: TenantScope, id: numbe
     audit(db, scope, userId, action, `content ${id}${publishAt && status === "scheduled" ? ` at ${publishAt}` : ""}`),
   ]);
   return contentDetail(db, scope, id);
-}
-
-export async function deleteContent(db: Database, scope: TenantScope, id: number, userId: number) {
-  const existing = await contentInScope(db, scope, id);
-  await db.batch([
-    db.delete(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))),
-    db.delete(contentVersions).where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id))),
-    db
-      .update(contents)
-      .set({ translationOf: null })
-      .where(inTenant(contents.tenantId, scope, eq(contents.translationOf, id))),
-    db.delete(contents).where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
-    bumpVersion(db, scope, existing.siteId),
-    audit(db, scope, userId, "delete", `content ${id} (${existing.title})`),
-  ]);
 }
 
 export async function versionsOf(db: Database, scope: TenantScope, id: number) {
@@ -351,18 +338,6 @@ export function contentRoutes(route: AdminRoute) {
     data: contentSchema,
     answer: "A draft again",
     handle: async (c, scope) => setPublication(c.var.db, scope, c.req.valid("param").id, scope.userId, "unpublish"),
-  });
-  route({
-    method: "delete",
-    path: "/tenants/{tenantId}/contents/{id}",
-    summary: "Delete a content and its versions",
-    guard: as("editor"),
-    request: inTenantPath({ id: idParam("id") }),
-    ...deleted,
-    handle: async (c, scope) => {
-      await deleteContent(c.var.db, scope, c.req.valid("param").id, scope.userId);
-      return { deleted: true as const };
-    },
   });
   route({
     method: "get",

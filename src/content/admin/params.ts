@@ -30,40 +30,66 @@ export const memberAdd = z.strictObject({
   role: z.enum(MEMBER_ROLES, { error: `role must be one of ${MEMBER_ROLES.join(", ")}` }),
 });
 
+/** A language of a site: a code Intl knows (so that dates and the switcher can name it), not only one shaped like a code. */
+const siteLanguage = languageCode.refine((code) => new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code) !== undefined, {
+  error: (issue) => `${String(issue.input)} is not a language code we know: use one such as en, de, fr or pt-BR`,
+});
+/** An IANA time zone, as Intl knows them: dates on the site are written in it. */
+const timeZone = z
+  .string()
+  .max(60)
+  .refine(
+    (tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: (issue) => `${String(issue.input)} is not a time zone we know: choose one such as Europe/Berlin or America/New_York` },
+  );
+
 export const siteCreate = z.strictObject({
   name: name(100),
   slug,
-  defaultLanguage: languageCode.optional(),
-  languages: z.array(languageCode).max(20).optional(),
-  timezone: z
-    .string()
-    .max(60)
-    .refine(
-      (tz) => {
-        try {
-          new Intl.DateTimeFormat("en", { timeZone: tz });
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { error: "must be an IANA time zone, e.g. Europe/Berlin" },
-    )
+  defaultLanguage: siteLanguage.optional(),
+  languages: z
+    .array(siteLanguage)
+    .min(1, { error: "a site needs at least one language" })
+    .max(20, { error: "at most 20 languages" })
+    .refine((codes) => new Set(codes).size === codes.length, { error: "each language only once" })
     .optional(),
+  timezone: timeZone.optional(),
   theme: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, { error: "theme must be a theme's folder name" })
     .optional(),
-  seoTitlePattern: z.string().max(120).optional(),
-  seoDescription: z.string().max(300).nullable().optional(),
+  seoTitlePattern: z
+    .string()
+    .max(120, { error: "must be at most 120 characters" })
+    .refine((pattern) => pattern.includes("{title}"), { error: "must contain {title}, where each page's own title goes, e.g. {title} · {site}" })
+    .optional(),
+  seoDescription: z.string().max(300, { error: "must be at most 300 characters" }).nullable().optional(),
   seoImage: linkOrPath.nullable().optional(),
+  favicon: z
+    .string()
+    .max(200)
+    .regex(/^\/media\//, { error: "must be an image of the site's Media (an address starting with /media/)" })
+    .nullable()
+    .optional(),
   analytics: z.boolean().optional(),
+  /** Only at creation: a site of the tenant whose active theme the new site starts with, so that its pages show at once. */
+  copyThemeFrom: z.number().int().positive().optional(),
 });
 /** Host names are claimed by a change, not at creation: each waits for its DNS proof (tenancy/domains.ts). */
-export const siteUpdate = siteCreate.partial().extend({
-  primaryDomain: domain.nullable().optional(),
-  aliases: z.array(domain).max(20, { error: "at most 20 aliases" }).optional(),
-});
+export const siteUpdate = siteCreate
+  .omit({ copyThemeFrom: true })
+  .partial()
+  .extend({
+    primaryDomain: domain.nullable().optional(),
+    aliases: z.array(domain).max(20, { error: "at most 20 aliases" }).optional(),
+  });
 export const domainVerify = z.strictObject({ host: domain });
 
 export const categoryCreate = z.strictObject({
@@ -116,6 +142,8 @@ export const contentListQuery = z.strictObject({
   page: queryInteger("page", 1, 100_000).optional(),
   size: queryInteger("size", 1, 100).optional(),
 });
+/** The Trash, paged like the contents. */
+export const trashListQuery = contentListQuery.omit({ status: true });
 
 const menuLink = z.union([
   z.strictObject({ category: z.number().int().positive() }),

@@ -13,6 +13,7 @@ import { siteRoutes } from "./sites";
 import { tagRoutes } from "./tags";
 import { tenantListRoutes } from "./tenants";
 import { themeRoutes } from "./themes";
+import { trashRoutes } from "./trash";
 import { CONTENT_ERROR_TEXTS } from "../error-texts";
 
 export const ADMIN_BASE_PATH = "/admin/api";
@@ -40,6 +41,7 @@ export function adminRoutes() {
     siteRoutes,
     categoryRoutes,
     contentRoutes,
+    trashRoutes,
     tagRoutes,
     keyRoutes,
     mediaLibraryRoutes,

@@ -1,10 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
+import { count, eq, like, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
-import { siteRelativeMedia } from "../media/addresses";
-import { sites } from "../schema";
+import { ApiError } from "../../platform/errors";
+import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
+import { contents, media, sites, type Site } from "../schema";
+import { listAll, themePrefix } from "../sites/themes";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
@@ -30,14 +32,71 @@ export const siteSchema = z
 
 export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
 
+/** A refusal of one field, its message beside the field in the console (`error.fields`). */
+const fieldRefused = (field: string, message: string) => new ApiError(400, `${field}: ${message}`, [{ field: `body.${field}`, message }]);
+
+/** The default language is one of the site's languages: its pages are at the root, the others under `/<lang>/`. */
+function assertLanguagesAgree(languages: string[], defaultLanguage: string) {
+  if (!languages.includes(defaultLanguage))
+    throw fieldRefused("defaultLanguage", `${defaultLanguage} is not one of the site's languages (${languages.join(", ")}): add it there first`);
+}
+
 export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {
+  const { copyThemeFrom, ...fields } = input;
+  const defaultLanguage = fields.defaultLanguage ?? fields.languages?.[0] ?? "en";
+  const languages = fields.languages ?? [defaultLanguage];
+  assertLanguagesAgree(languages, defaultLanguage);
+  const themeOf = copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, copyThemeFrom);
   return unlessTaken(`The site slug ${input.slug}`, async () => {
     const [site] = await db
       .insert(sites)
-      .values({ ...input, tenantId: scope.tenantId, languages: input.languages ?? [input.defaultLanguage ?? "en"] })
+      .values({ ...fields, tenantId: scope.tenantId, defaultLanguage, languages, theme: themeOf?.theme ?? fields.theme })
       .returning();
     return site!;
   });
+}
+
+/** A theme is copied file by file (each a subrequest): one larger than this is uploaded to the new site instead. */
+const MAX_COPIED_THEME_FILES = 300;
+
+/** The new site gets its own copy of another site's active theme, so that its pages show at once. */
+export async function copyTheme(bucket: R2Bucket, from: Pick<Site, "id" | "theme">, toSiteId: number) {
+  const prefix = themePrefix(from.id, from.theme);
+  const files = await listAll(bucket, prefix);
+  if (files.length > MAX_COPIED_THEME_FILES)
+    throw new ApiError(
+      400,
+      `copyThemeFrom: the theme ${from.theme} has more than ${MAX_COPIED_THEME_FILES} files; upload it to the new site instead`,
+    );
+  for (const file of files) {
+    const object = await bucket.get(file.key);
+    if (object)
+      await bucket.put(themePrefix(toSiteId, from.theme) + file.key.slice(prefix.length), object.body, { httpMetadata: object.httpMetadata });
+  }
+}
+
+/** A favicon is an image of the site's own media: `/favicon.ico` serves its bytes. */
+async function assertFavicon(db: Database, scope: TenantScope, siteId: number, favicon: string | null | undefined) {
+  if (!favicon) return;
+  const key = mediaKeyOf(favicon, { tenantId: scope.tenantId, id: siteId });
+  const [found] = key
+    ? await db
+        .select({ type: media.contentType })
+        .from(media)
+        .where(inTenant(media.tenantId, scope, eq(media.siteId, siteId), eq(media.key, key), like(media.contentType, "image/%")))
+        .limit(1)
+    : [];
+  if (!found) throw fieldRefused("favicon", "must be an image of this site's Media: upload it there, then choose it");
+}
+
+/** A language still holding contents stays: its contents would lose their pages. */
+async function assertLanguagesKept(db: Database, scope: TenantScope, siteId: number, languages: string[]) {
+  const [left] = await db
+    .select({ n: count(), language: sql<string>`min(${contents.language})` })
+    .from(contents)
+    .where(inTenant(contents.tenantId, scope, eq(contents.siteId, siteId), notInArray(contents.language, languages)));
+  if (left && left.n > 0)
+    throw fieldRefused("languages", `${left.n} contents are written in ${left.language}: keep the language, or move or delete them first`);
 }
 
 /** Changes a site and its claimed host names in one batch (tenancy/domains.ts checks the names). */
@@ -48,8 +107,12 @@ export async function updateSite(
   siteId: number,
   input: z.infer<typeof siteUpdate>,
 ) {
-  await siteInScope(db, scope, siteId);
+  const existing = await siteInScope(db, scope, siteId);
   const { primaryDomain, aliases, ...fields } = input;
+  assertLanguagesAgree(fields.languages ?? existing.languages, fields.defaultLanguage ?? existing.defaultLanguage);
+  if (fields.languages) await assertLanguagesKept(db, scope, siteId, fields.languages);
+  const favicon = siteRelativeMedia(fields.favicon, scope.tenantId, siteId);
+  await assertFavicon(db, scope, siteId, favicon);
   const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });
   forgetSiteForReaders(siteId);
   return unlessTaken("The site slug", async () => {
@@ -59,6 +122,7 @@ export async function updateSite(
         .set({
           ...fields,
           seoImage: siteRelativeMedia(fields.seoImage, scope.tenantId, siteId),
+          favicon,
           contentVersion: sql`${sites.contentVersion} + 1`,
           updatedAt: new Date().toISOString(),
         })
@@ -93,7 +157,12 @@ export function siteRoutes(route: AdminRoute) {
     answer: "Created",
     status: 201,
     errors: [409],
-    handle: async (c, scope) => withDomainsOne(c.var.db, scope, await createSite(c.var.db, scope, c.req.valid("json"))),
+    handle: async (c, scope) => {
+      const input = c.req.valid("json");
+      const site = await createSite(c.var.db, scope, input);
+      if (input.copyThemeFrom !== undefined) await copyTheme(c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
+      return withDomainsOne(c.var.db, scope, site);
+    },
   });
   route({
     method: "patch",

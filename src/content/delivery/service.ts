@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "../schema";
@@ -6,11 +6,12 @@ import { inTenant, type ReaderSite, type TenantScope } from "../tenancy/scope";
 
 /**
  * Public from `publishAt` on: a scheduled content appears when its time passes, with no cron.
- * `previewId`: a content shown whatever its status, to whoever holds its preview link.
+ * `previewId`: a content shown whatever its status, to whoever holds its preview link. A content in the
+ * Trash is never public, not even previewed.
  */
 export const isPublic = (now: string, previewId?: number) => {
   const open = and(inArray(contents.status, ["published", "scheduled"]), lte(contents.publishAt, now));
-  return previewId === undefined ? open : or(open, eq(contents.id, previewId));
+  return and(isNull(contents.deletedAt), previewId === undefined ? open : or(open, eq(contents.id, previewId)));
 };
 
 export interface ContentQuery {

@@ -107,8 +107,7 @@ function buildSiteRouter() {
     return link ? c.redirect(link, 302) : c.text("Not found", 404);
   });
   app.get("/favicon.ico", async (c) => {
-    const site = await siteOf(c);
-    return siteFavicon(c.env.THEMES, site.id, site.theme);
+    return siteFavicon(c.env, await siteOf(c), c.req.raw);
   });
   app.get("/robots.txt", async (c) => c.text(robotsTxt(siteOrigin(c.env, await siteOf(c)))));
   app.get("/sitemap.xml", (c) => xmlDocument(c, "application/xml", async (site, origin) => sitemapIndex(origin, site.updatedAt.slice(0, 10))));

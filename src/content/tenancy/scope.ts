@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, lte, max, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, max, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Principal } from "../../platform/auth/principal";
 import type { Database } from "../../platform/database";
@@ -87,7 +87,7 @@ export async function siteById(db: Database, siteId: number): Promise<ReaderSite
   const cached = readerSites.get(String(siteId));
   if (cached) return cached;
   const now = new Date().toISOString();
-  const scheduled = and(eq(contents.siteId, siteId), eq(contents.status, "scheduled"));
+  const scheduled = and(eq(contents.siteId, siteId), eq(contents.status, "scheduled"), isNull(contents.deletedAt));
   const [[row], hosts, [live], upcoming] = await db.batch([
     db.select().from(sites).where(eq(sites.id, siteId)).limit(1),
     db

@@ -1,0 +1,93 @@
+import { api, get, type Content, type Page } from "../api";
+import { navigate } from "../router";
+import { useWorkspace } from "../session";
+import { DeleteButton, formatDate, Loading, Outcome, Screen, TableHead, useLoad, useSubmit } from "../ui";
+
+type Trashed = Content & { purgeAt: string };
+
+/** Deleted contents of the site, restorable until the daily purge takes them (30 days after). */
+export function TrashScreen() {
+  const { tenant, site, can } = useWorkspace();
+  const load = useLoad(() => get<Page<Trashed>>(`/tenants/${tenant.id}/trash?siteId=${site.id}&size=100`), [tenant.id, site.id]);
+  const action = useSubmit();
+  return (
+    <Screen title="Trash">
+      <p class="hint">
+        A deleted content is gone from the site at once and waits here for 30 days, then it is deleted for good. Its address stays reserved until
+        then: restore it, or delete it for good to use the address again.
+      </p>
+      <Outcome failure={action.failure} done={action.done} />
+      {!load.data ? (
+        <Loading failure={load.failure} />
+      ) : load.data.items.length === 0 ? (
+        <p>The Trash is empty.</p>
+      ) : (
+        <table>
+          <TableHead columns={["Title", "Address", "Deleted", "Deleted for good", ""]} />
+          <tbody>
+            {load.data.items.map((content) => (
+              <tr>
+                <td>{content.title}</td>
+                <td>
+                  <code>/{content.slug}</code> <span class="hint">({content.language})</span>
+                </td>
+                <td>{formatDate(content.deletedAt)}</td>
+                <td>{formatDate(content.purgeAt)}</td>
+                <td class="actions">
+                  {can("editor") ? (
+                    <>
+                      <button
+                        type="button"
+                        class="primary"
+                        disabled={action.busy}
+                        onClick={async () => {
+                          if (
+                            await action.run(() => api("POST", `/tenants/${tenant.id}/trash/${content.id}/restore`), `Restored “${content.title}”.`)
+                          )
+                            load.reload();
+                        }}
+                      >
+                        Restore<span class="visually-hidden"> {content.title}</span>
+                      </button>
+                      <DeleteButton
+                        label="Delete for good"
+                        name={content.title}
+                        question={`Delete “${content.title}” for good? Its versions go too, and this cannot be undone.`}
+                        path={`/tenants/${tenant.id}/trash/${content.id}`}
+                        done={`Deleted “${content.title}” for good.`}
+                        run={action.run}
+                        onDone={load.reload}
+                      />
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Screen>
+  );
+}
+
+/** The editor's Delete: asks first, moves the content to the Trash, and goes to the Trash, where Restore brings it back. */
+export function MoveToTrash(props: { content: Pick<Content, "id" | "title"> }) {
+  const { tenant } = useWorkspace();
+  const action = useSubmit();
+  return (
+    <div class="trash-action">
+      <Outcome failure={action.failure} />
+      <button
+        type="button"
+        class="danger"
+        disabled={action.busy}
+        onClick={async () => {
+          if (!confirm(`Delete “${props.content.title}”? It leaves the site at once; you can restore it from the Trash for 30 days.`)) return;
+          if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`))) navigate("/trash");
+        }}
+      >
+        Delete
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+
+/**
+ * Site settings, a second site, a category renamed and a content deleted and restored, as an owner
+ * does them in the console, each seen on the site. Everything changed here is this file's own (a site,
+ * a category, a content): the demo site's own data is shared with the other files. SCREENSHOTS=1
+ * writes docs/screenshots/console-sites-*.png.
+ */
+
+let gateway: Gateway;
+let browser: Browser;
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+const contexts = new Map<number, BrowserContext>();
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function shot(page: Page, name: string, fullPage = false) {
+  if (SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/console-sites-${name}.png`, fullPage });
+}
+
+/** A tab on a device: one context a device for the whole file. */
+async function newPage(viewport = DESKTOP) {
+  let context = contexts.get(viewport.width);
+  if (!context) contexts.set(viewport.width, (context = await browser.newContext({ viewport })));
+  return context.newPage();
+}
+
+/** The console at a path, signed in as the demo tenant's owner. */
+async function consoleAt(path: string, viewport = DESKTOP) {
+  const page = await newPage(viewport);
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.goto(`${gateway.base}/admin${path}#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  return page;
+}
+
+/** The demo site chosen in the header, as a person does after working on another site (the console remembers the last one). */
+async function onDemoSite(page: Page) {
+  // Its name is its label and the chosen site: "Site Harbour Weekly".
+  const choice = page.getByRole("combobox", { name: /^Site\b/ });
+  await choice.waitFor({ timeout: 60_000 });
+  await choice.selectOption(String(gateway.siteId));
+}
+
+/** The admin API as the demo tenant's owner, from Node: to make what a test needs before the person acts. */
+async function adminApi<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await res.json<{ success: boolean; data: T }>();
+  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed.data;
+}
+
+/** A page of the site as a reader sees it who reloads it: the browser keeps a page up to a minute, a reload asks again. */
+async function readerSees(page: Page, url: string) {
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  const answer = await page.reload({ waitUntil: "domcontentloaded" });
+  return { status: answer?.status(), text: (await page.locator("body").textContent()) ?? "" };
+}
+
+const siteAt = (slug: string, path = "/") => `http://${slug}.localhost:${new URL(gateway.base).port}${path}`;
+
+beforeAll(async () => {
+  gateway = await gatewayReady();
+  browser = await openBrowser();
+});
+afterEach(async () => {
+  for (const context of contexts.values()) for (const page of context.pages()) await page.close();
+});
+afterAll(async () => {
+  for (const context of contexts.values()) await context.close();
+  await browser?.close();
+});
+
+describe("sites", () => {
+  it("adds a second site, changes its name and description in Settings, and the site shows them", { timeout: 90_000 }, async () => {
+    const slug = `harbour-${unique()}`;
+    const page = await consoleAt("/settings");
+    await page.getByRole("heading", { name: "Site settings" }).waitFor({ timeout: 60_000 });
+    const add = page.locator("form", { has: page.getByRole("heading", { name: "Add a site" }) });
+    await add.getByLabel("Name", { exact: true }).fill("Harbour Weekly");
+    await add.getByLabel("Address name (slug)").fill(slug);
+    await add.getByLabel("Languages").fill("en, de");
+    await add.getByRole("button", { name: "Add the site" }).click();
+    await expect.poll(() => add.getByRole("status").textContent(), { timeout: 20_000 }).toContain("Created Harbour Weekly");
+    // The console now works on the new site: the header's choice and the settings' heading say so.
+    await expect.poll(() => page.locator("#site-settings").textContent()).toBe("Harbour Weekly");
+    await shot(page, "new-site");
+
+    // A wrong time zone is not offered; a wrong language code is said in words beside its field.
+    const settings = page.locator("form", { has: page.locator("#site-settings") });
+    await settings.getByLabel("Languages").fill("en, xx");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => settings.locator(".field-error").first().textContent()).toContain("xx is not a language code we know");
+    await settings.getByLabel("Languages").fill("en, de");
+
+    await settings.getByLabel("Name", { exact: true }).fill("The Harbour Weekly");
+    await settings.getByLabel("Description").fill("Tides, ferries and the fish market, every Friday");
+    await settings.getByLabel("Time zone").selectOption("Europe/Berlin");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => settings.getByRole("status").textContent(), { timeout: 20_000 }).toContain("Saved");
+    await shot(page, "settings-desktop", true);
+
+    const site = await newPage();
+    await site.goto(siteAt(slug), { waitUntil: "domcontentloaded" });
+    expect(await site.locator(".brand").first().textContent()).toBe("The Harbour Weekly");
+    expect(await site.locator("body").textContent()).toContain("Tides, ferries and the fish market, every Friday");
+    await shot(site, "site-desktop");
+
+    // Changed again: the next page shows it, though the site kept the first one.
+    await settings.getByLabel("Name", { exact: true }).fill("Harbour Weekly Extra");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => page.locator("#site-settings").textContent(), { timeout: 20_000 }).toBe("Harbour Weekly Extra");
+    await site.reload({ waitUntil: "domcontentloaded" });
+    expect(await site.locator(".brand").first().textContent()).toBe("Harbour Weekly Extra");
+  });
+
+  it("shows the settings on a phone, light and dark, without sideways scrolling", async () => {
+    const page = await consoleAt("/settings", PHONE);
+    await page.getByRole("heading", { name: "Site settings" }).waitFor({ timeout: 60_000 });
+    await page.locator("#site-settings").waitFor();
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth")).toBeLessThanOrEqual(0);
+    await shot(page, "settings-phone");
+    await page.getByRole("combobox", { name: /^Colour scheme/ }).selectOption("dark");
+    await shot(page, "settings-phone-dark");
+  });
+});
+
+describe("categories", () => {
+  it("renames a category, changes its slug, and the site shows the new name at the new address", { timeout: 90_000 }, async () => {
+    const tag = unique();
+    const category = await adminApi<{ id: number; slug: string }>("POST", "/categories", {
+      siteId: gateway.siteId,
+      name: `Boats ${tag}`,
+      slug: `boats-${tag}`,
+    });
+    const page = await consoleAt("/categories");
+    await onDemoSite(page);
+    await page.getByRole("button", { name: `Edit Boats ${tag}` }).click({ timeout: 60_000 });
+    const form = page.getByRole("form", { name: `Edit Boats ${tag}` });
+    await form.getByLabel("Name").fill(`Ships ${tag}`);
+    await form.getByLabel("Slug").fill(`ships-${tag}`);
+    await form.getByLabel("Description").fill("Everything that floats");
+    await shot(page, "category-edit");
+    await form.getByRole("button", { name: "Save category" }).click();
+    await expect.poll(() => page.getByRole("status").first().textContent(), { timeout: 20_000 }).toContain(`Saved Ships ${tag}`);
+    await page.getByText(`/c/ships-${tag}`).waitFor();
+
+    const site = await newPage();
+    const answer = await site.goto(`${gateway.siteBase}/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
+    expect(answer?.status()).toBe(200);
+    expect(await site.locator("h1").first().textContent()).toContain(`Ships ${tag}`);
+    expect((await readerSees(site, `${gateway.siteBase}/c/${category.slug}`)).status).toBe(404);
+  });
+});
+
+describe("the Trash", () => {
+  it("deletes a content from the editor, it leaves the site, and Restore in the Trash brings it back", { timeout: 90_000 }, async () => {
+    const tag = unique();
+    const title = `Lighthouse open day ${tag}`;
+    const created = await adminApi<{ id: number; slug: string }>("POST", "/contents", {
+      siteId: gateway.siteId,
+      title,
+      slug: `lighthouse-${tag}`,
+      language: "en",
+      intro: "The keeper shows the lamp.",
+      bodyMarkdown: "The keeper shows the lamp, every hour.",
+    });
+    await adminApi("POST", `/contents/${created.id}/publish`, {});
+    const reader = await newPage();
+    expect((await reader.goto(`${gateway.siteBase}/${created.slug}`, { waitUntil: "domcontentloaded" }))?.status()).toBe(200);
+
+    const page = await consoleAt(`/contents/${created.id}`);
+    await onDemoSite(page);
+    await page.getByRole("button", { name: "Delete", exact: true }).click({ timeout: 60_000 });
+    await page.getByRole("heading", { name: "Trash" }).waitFor({ timeout: 20_000 });
+    const row = page.getByRole("row", { name: new RegExp(title) });
+    await row.waitFor();
+    await shot(page, "trash");
+    expect((await readerSees(reader, `${gateway.siteBase}/${created.slug}`)).status).toBe(404);
+    expect((await readerSees(reader, `${gateway.siteBase}/`)).text).not.toContain(title);
+
+    await row.getByRole("button", { name: `Restore ${title}` }).click();
+    await expect.poll(() => page.getByRole("status").first().textContent(), { timeout: 20_000 }).toContain(`Restored “${title}”`);
+    expect(await page.getByRole("row", { name: new RegExp(title) }).count()).toBe(0);
+    expect((await readerSees(reader, `${gateway.siteBase}/${created.slug}`)).status).toBe(200);
+    expect(await reader.locator("h1").first().textContent()).toContain(title);
+    expect((await readerSees(reader, `${gateway.siteBase}/`)).text).toContain(title);
+  });
+});

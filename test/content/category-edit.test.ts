@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, createTestTenant, installDefaultTheme, memberWith, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { uniqueTag } from "../helpers/accounts";
+
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string; fields?: { field: string; message: string }[] } };
+interface CategoryBody {
+  id: number;
+  name: string;
+  slug: string;
+  description: string | null;
+  parentId: number | null;
+}
+
+async function send<T = CategoryBody>(method: string, path: string, session: string, body?: unknown) {
+  const res = await admin(method, path, session, body);
+  return { status: res.status, body: await res.json<Envelope<T>>() };
+}
+
+let tenant: TestTenant;
+let slug: string;
+const fresh = (word: string) =>
+  `${word}-${uniqueTag()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")}`;
+const create = async (name: string, parentId: number | null = null) =>
+  (
+    await send("POST", `/tenants/${tenant.tenantId}/categories`, tenant.session, {
+      siteId: tenant.siteId,
+      name,
+      slug: fresh(name.toLowerCase()),
+      parentId,
+    })
+  ).body.data;
+const change = (id: number, body: unknown, session = tenant.session, tenantId = tenant.tenantId) =>
+  send("PATCH", `/tenants/${tenantId}/categories/${id}`, session, body);
+
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  await installDefaultTheme(tenant.siteId);
+  const sites = await send<{ id: number; slug: string }[]>("GET", `/tenants/${tenant.tenantId}/sites`, tenant.session);
+  slug = sites.body.data.find((s) => s.id === tenant.siteId)!.slug;
+});
+
+describe("changing a category after creation", () => {
+  it("renames it, changes its slug, description and parent, and the site shows the new name at the new address", async () => {
+    const harbour = await create("Harbour");
+    const parent = await create("Places");
+    await seedContent(tenant, { title: `Ferries ${uniqueTag()}`, categoryIds: [harbour.id] });
+    expect((await sitePage(slug, `/c/${harbour.slug}`)).status).toBe(200);
+    const newSlug = fresh("port");
+    const changed = await change(harbour.id, {
+      name: "Port and Ferries",
+      slug: newSlug,
+      description: "Boats, tides and timetables",
+      parentId: parent.id,
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({
+      name: "Port and Ferries",
+      slug: newSlug,
+      description: "Boats, tides and timetables",
+      parentId: parent.id,
+    });
+    const page = await sitePage(slug, `/c/${newSlug}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Port and Ferries");
+    expect((await sitePage(slug, `/c/${harbour.slug}`)).status).toBe(404);
+    // Back to the top level.
+    expect((await change(harbour.id, { parentId: null })).body.data.parentId).toBeNull();
+  });
+
+  it("refuses a cycle: a category below itself, or below one of its own subcategories", async () => {
+    const top = await create("Top");
+    const middle = await create("Middle", top.id);
+    const bottom = await create("Bottom", middle.id);
+    const message = "a category cannot be placed below itself or one of its own subcategories";
+    for (const parentId of [top.id, middle.id, bottom.id]) {
+      const refused = await change(top.id, { parentId });
+      expect(refused.status, `parent ${parentId}`).toBe(400);
+      expect(refused.body.error).toMatchObject({ message: `parentId: ${message}`, fields: [{ field: "body.parentId", message }] });
+    }
+    // Nothing moved.
+    const all = await send<CategoryBody[]>("GET", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}/categories`, tenant.session);
+    expect(all.body.data.find((c) => c.id === top.id)!.parentId).toBeNull();
+    // Moving the bottom one up is no cycle.
+    expect((await change(bottom.id, { parentId: top.id })).status).toBe(200);
+  });
+
+  it("refuses a taken or malformed slug, an empty name, and a parent of another site or tenant", async () => {
+    const one = await create("One");
+    const two = await create("Two");
+    const taken = await change(two.id, { slug: one.slug });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error!.message).toBe("The category slug is already taken");
+    const malformed = await change(two.id, { slug: "Not A Slug" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error!.fields).toContainEqual({
+      field: "body.slug",
+      message: "slug must be lower-case letters and digits joined by single dashes",
+    });
+    expect((await change(two.id, { name: "  " })).body.error!.fields).toContainEqual({ field: "body.name", message: "must not be empty" });
+    const other = await createTestTenant();
+    const foreign = (
+      await send("POST", `/tenants/${other.tenantId}/categories`, other.session, { siteId: other.siteId, name: "Theirs", slug: "theirs" })
+    ).body.data;
+    const strangerParent = await change(two.id, { parentId: foreign.id });
+    expect(strangerParent.status).toBe(400);
+    expect(strangerParent.body.error!.message).toBe(`parentId: no category with id ${foreign.id}`);
+  });
+
+  it("answers 404 for another tenant's category and 403 for a viewer or author", async () => {
+    const mine = await create("Mine");
+    const intruder = await createTestTenant();
+    expect((await change(mine.id, { name: "Stolen" }, intruder.session)).status).toBe(404);
+    expect((await change(mine.id, { name: "Stolen" }, intruder.session, intruder.tenantId)).status).toBe(404);
+    for (const role of ["viewer", "author"] as const) {
+      const member = await memberWith(tenant, role);
+      expect((await change(mine.id, { name: "Renamed" }, member.session)).status, role).toBe(403);
+    }
+    const all = await send<CategoryBody[]>("GET", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}/categories`, tenant.session);
+    expect(all.body.data.find((c) => c.id === mine.id)!.name).toBe("Mine");
+  });
+});

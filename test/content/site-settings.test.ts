@@ -1,0 +1,187 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, createTestTenant, installDefaultTheme, memberWith, PIXEL_PNG, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { call } from "../helpers/requests";
+import { uniqueTag } from "../helpers/accounts";
+
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string; fields?: { field: string; message: string }[] } };
+interface SiteBody {
+  id: number;
+  name: string;
+  slug: string;
+  theme: string;
+  languages: string[];
+  defaultLanguage: string;
+  favicon: string | null;
+}
+
+async function send<T = SiteBody>(method: string, path: string, session: string, body?: unknown) {
+  const res = await admin(method, path, session, body);
+  return { status: res.status, body: await res.json<Envelope<T>>() };
+}
+const patchSite = (tenant: TestTenant, body: unknown, session = tenant.session) =>
+  send("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, session, body);
+const slugOf = async (tenant: TestTenant) =>
+  (await send<SiteBody[]>("GET", `/tenants/${tenant.tenantId}/sites`, tenant.session)).body.data.find((s) => s.id === tenant.siteId)!.slug;
+
+async function uploadImage(tenant: TestTenant, siteId = tenant.siteId): Promise<string> {
+  const res = await call(`/admin/api/tenants/${tenant.tenantId}/media?siteId=${siteId}&filename=icon.png`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "image/png" },
+    body: PIXEL_PNG,
+  });
+  expect(res.status).toBe(201);
+  return (await res.json<Envelope<{ url: string }>>()).data.url;
+}
+
+let tenant: TestTenant;
+let slug: string;
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  slug = await slugOf(tenant);
+  await installDefaultTheme(tenant.siteId);
+});
+
+describe("site settings", () => {
+  it("shows a new name, description and title pattern on the next page, though the page was cached before", async () => {
+    await seedContent(tenant, { title: "Settings story" });
+    const before = await (await sitePage(slug, "/")).text();
+    expect(before).not.toContain("The Harbour Gazette");
+    const saved = await patchSite(tenant, {
+      name: "The Harbour Gazette",
+      seoDescription: "News from the old harbour, every morning",
+      seoTitlePattern: "{title} | Gazette",
+      timezone: "Europe/Lisbon",
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ name: "The Harbour Gazette", timezone: "Europe/Lisbon" });
+    const home = await (await sitePage(slug, "/")).text();
+    expect(home).toContain("The Harbour Gazette");
+    expect(home).toContain("News from the old harbour, every morning");
+    const story = await (await sitePage(slug, "/settings-story")).text();
+    expect(story).toContain("<title>Settings story | Gazette</title>");
+  });
+
+  it("refuses what a site cannot be, each message beside its field and in words", async () => {
+    const cases: [unknown, string, string][] = [
+      [{ languages: ["en", "xx"] }, "body.languages.1", "xx is not a language code we know: use one such as en, de, fr or pt-BR"],
+      [{ languages: ["en", "en"] }, "body.languages", "each language only once"],
+      [{ languages: [] }, "body.languages", "a site needs at least one language"],
+      [
+        { timezone: "Mars/Olympus" },
+        "body.timezone",
+        "Mars/Olympus is not a time zone we know: choose one such as Europe/Berlin or America/New_York",
+      ],
+      [{ defaultLanguage: "fr" }, "body.defaultLanguage", "fr is not one of the site's languages (en, de): add it there first"],
+      [{ seoTitlePattern: "{site}" }, "body.seoTitlePattern", "must contain {title}, where each page's own title goes, e.g. {title} · {site}"],
+      [{ primaryDomain: "Not a host" }, "body.primaryDomain", "must be a lower-case host name, e.g. news.example.com"],
+      [{ name: "" }, "body.name", "must not be empty"],
+      [{ seoDescription: "x".repeat(301) }, "body.seoDescription", "must be at most 300 characters"],
+    ];
+    for (const [body, field, message] of cases) {
+      const refused = await patchSite(tenant, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error!.fields, JSON.stringify(body)).toContainEqual({ field, message });
+    }
+  });
+
+  it("keeps a language that contents are written in", async () => {
+    await seedContent(tenant, { title: `Deutsch ${uniqueTag()}`, language: "de" });
+    const refused = await patchSite(tenant, { languages: ["en"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error!.fields![0]).toMatchObject({
+      field: "body.languages",
+      message: expect.stringMatching(/contents are written in de: keep the language/),
+    });
+    // Adding one and making it the default works.
+    const added = await patchSite(tenant, { languages: ["en", "de", "fr"], defaultLanguage: "en" });
+    expect(added.body.data.languages).toEqual(["en", "de", "fr"]);
+  });
+
+  it("serves the favicon chosen from the site's media, and refuses another site's image", async () => {
+    const icon = await uploadImage(tenant);
+    const chosen = await patchSite(tenant, { favicon: icon });
+    expect(chosen.status).toBe(200);
+    const served = await sitePage(slug, "/favicon.ico");
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PIXEL_PNG);
+
+    const other = await createTestTenant();
+    const foreign = await uploadImage(other);
+    const refused = await patchSite(tenant, { favicon: foreign });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error!.fields).toEqual([
+      { field: "body.favicon", message: "must be an image of this site's Media: upload it there, then choose it" },
+    ]);
+    expect((await patchSite(tenant, { favicon: "/media/1/1/nothing.png" })).status).toBe(400);
+    // None: the theme's, else the built-in icon.
+    await patchSite(tenant, { favicon: null });
+    expect((await sitePage(slug, "/favicon.ico")).headers.get("Content-Type")).not.toBe("image/png");
+  });
+
+  it("lets a viewer read the settings but not change them, and another tenant reach neither", async () => {
+    const viewer = await memberWith(tenant, "viewer");
+    expect((await send<SiteBody[]>("GET", `/tenants/${tenant.tenantId}/sites`, viewer.session)).status).toBe(200);
+    const refused = await patchSite(tenant, { name: "Viewer's name" }, viewer.session);
+    expect(refused.status).toBe(403);
+    const editor = await memberWith(tenant, "editor");
+    expect((await patchSite(tenant, { name: "Editor's name" }, editor.session)).status).toBe(403);
+
+    const intruder = await createTestTenant();
+    expect((await patchSite(tenant, { name: "Taken over" }, intruder.session)).status).toBe(404);
+    const sideways = await send("PATCH", `/tenants/${intruder.tenantId}/sites/${tenant.siteId}`, intruder.session, { name: "Taken over" });
+    expect(sideways.status).toBe(404);
+    const names = (await send<SiteBody[]>("GET", `/tenants/${tenant.tenantId}/sites`, tenant.session)).body.data.map((s) => s.name);
+    expect(names).not.toContain("Taken over");
+  });
+});
+
+describe("a second site", () => {
+  it("starts with a copy of the first site's theme, so that its pages show at once", async () => {
+    const second = `second-${uniqueTag()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")}`;
+    const created = await send("POST", `/tenants/${tenant.tenantId}/sites`, tenant.session, {
+      name: "The Second Paper",
+      slug: second,
+      languages: ["fr", "en"],
+      timezone: "Europe/Paris",
+      copyThemeFrom: tenant.siteId,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: "The Second Paper", defaultLanguage: "fr", languages: ["fr", "en"], theme: "default" });
+    const home = await sitePage(second, "/");
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("The Second Paper");
+    const sites = await send<SiteBody[]>("GET", `/tenants/${tenant.tenantId}/sites`, tenant.session);
+    expect(sites.body.data.map((s) => s.slug)).toContain(second);
+  });
+
+  it("refuses a taken slug, another tenant's theme, a viewer, and a default language outside the languages", async () => {
+    const taken = await send("POST", `/tenants/${tenant.tenantId}/sites`, tenant.session, { name: "Again", slug });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error!.message).toBe(`The site slug ${slug} is already taken`);
+    const other = await createTestTenant();
+    const fresh = () =>
+      `s-${uniqueTag()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")}`;
+    const foreign = await send("POST", `/tenants/${tenant.tenantId}/sites`, tenant.session, {
+      name: "Copy",
+      slug: fresh(),
+      copyThemeFrom: other.siteId,
+    });
+    expect(foreign.status).toBe(404);
+    const viewer = await memberWith(tenant, "viewer");
+    expect((await send("POST", `/tenants/${tenant.tenantId}/sites`, viewer.session, { name: "Mine", slug: fresh() })).status).toBe(403);
+    const mismatch = await send("POST", `/tenants/${tenant.tenantId}/sites`, tenant.session, {
+      name: "Mismatch",
+      slug: fresh(),
+      languages: ["de"],
+      defaultLanguage: "en",
+    });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error!.fields).toEqual([
+      { field: "body.defaultLanguage", message: "en is not one of the site's languages (de): add it there first" },
+    ]);
+  });
+});
