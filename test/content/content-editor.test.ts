@@ -39,6 +39,10 @@ describe("a taken slug", () => {
     expect((await send("POST", contentsPath, tenant.session, draft("harbour-2"))).status).toBe(201);
     const again = await send("POST", contentsPath, tenant.session, draft("harbour-2"));
     expect(again.body.error!.fields![0]!.suggestion).toBe("harbour-3");
+    // A longer number is part of the name, as a year is.
+    expect((await send("POST", contentsPath, tenant.session, draft("fair-2026"))).status).toBe(201);
+    const year = await send("POST", contentsPath, tenant.session, draft("fair-2026"));
+    expect(year.body.error!.fields![0]!.suggestion).toBe("fair-2026-2");
   });
 
   it("is free in another language, and a save that renames into a taken slug gets the same answer", async () => {

@@ -114,11 +114,14 @@ const withSiteRelativeMedia = <T extends { bodyMarkdown?: string; coverImages?: 
 /** How many numbered slugs (`harbour-2` … `harbour-40`) a taken slug's suggestion tries. */
 const SLUG_SUGGESTIONS = 39;
 
-/** The first of `base-2` … `base-40` free in the site and language, where `base` is the slug without a number already ending it. */
+/**
+ * The first of `base-2` … `base-40` free in the site and language, where `base` is the slug without
+ * a number of one or two digits ending it (`harbour-2` → `harbour-3`; a year stays: `fair-2026-2`).
+ */
 export async function freeSlug(db: Database, scope: TenantScope, where: { siteId: number; language: string; slug: string }) {
-  const base = where.slug.replace(/-\d+$/, "") || where.slug;
-  // Cut to leave room for the number within a slug's 80 characters, never ending on a dash.
-  const numbered = (n: number) => `${base.slice(0, 80 - String(n).length - 1).replace(/-+$/, "")}-${n}`;
+  const base = where.slug.replace(/-\d{1,2}$/, "");
+  // Cut to leave room for the number within a slug's 80 characters, never ending on a dash (a slug has single dashes).
+  const numbered = (n: number) => `${base.slice(0, 80 - String(n).length - 1).replace(/-$/, "")}-${n}`;
   const candidates = Array.from({ length: SLUG_SUGGESTIONS }, (_, i) => numbered(i + 2));
   const taken = await db
     .select({ slug: contents.slug })
