@@ -93,6 +93,7 @@ afterAll(async () => {
 
 describe("the content editor, as a writer uses it", () => {
   const title = `Harbour ${stamp}`;
+  const retitled = `${title} at dawn`;
   const slug = `harbour-${stamp}`;
   let id: number;
 
@@ -132,6 +133,11 @@ describe("the content editor, as a writer uses it", () => {
     await page.keyboard.type("\n\nThe fog lifts by nine.");
     await expect.poll(() => saveState(page)).toMatch(/^Unsaved changes|^Saving…$/);
     await expect.poll(() => saveState(page), { timeout: 15_000 }).toMatch(/^Saved at \d{1,2}:\d{2}/);
+    // The title too, saved by itself while the writer stays in the field and goes on typing.
+    await page.getByLabel("Title", { exact: true }).press("End");
+    await page.keyboard.type(" at dawn");
+    await expect.poll(() => adminApi<{ title: string }>("GET", `/contents/${id}`).then((c) => c.title), { timeout: 15_000 }).toBe(retitled);
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("title");
     await shot(page, "autosaved");
     await page.reload();
     await expect.poll(() => body(page).inputValue(), { timeout: 30_000 }).toBe("The harbour at dawn.\n\nBoats come in.\n\nThe fog lifts by nine.");
@@ -225,7 +231,7 @@ describe("the content editor, as a writer uses it", () => {
     };
     page.on("dialog", onDialog);
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
-    await expect.poll(() => questions).toEqual([`Unpublish “${title}”? It leaves the site at once and becomes a draft again.`]);
+    await expect.poll(() => questions).toEqual([`Unpublish “${retitled}”? It leaves the site at once and becomes a draft again.`]);
     expect(await badge(page)).toBe("published");
     answer = true;
     await bar(page).getByRole("button", { name: "Unpublish" }).click();

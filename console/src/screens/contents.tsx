@@ -237,6 +237,8 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const [draft, setDraft] = useState<Draft>(restored?.draft ?? initial);
   const [saved, setSaved] = useState<Draft>(initial);
   const [slugTouched, setSlugTouched] = useState(Boolean(props.content));
+  // The heading follows a save, not an autosave: a new heading takes the focus, which must stay where the person types.
+  const [heading, setHeading] = useState(props.content?.title ?? "");
   const [autosave, setAutosave] = useState<AutosaveState>({ state: "idle" });
   const save = useSubmit();
   const publication = useSubmit();
@@ -315,8 +317,10 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     setSaved(sent);
     setAutosave({ state: "idle" });
     setRestored(null);
-    if (content) setContent(result);
-    else {
+    if (content) {
+      setContent(result);
+      setHeading(result.title);
+    } else {
       unsavedNow.current = false;
       localStorage.removeItem(storageKey);
       navigate(`/contents/${result.id}`, { replace: true });
@@ -357,7 +361,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
             : content
               ? `Version ${content.version}, saved ${formatDate(content.updatedAt)}`
               : "";
-  const title = content ? `Edit: ${content.title}` : props.original ? `Translate: ${props.original.title}` : "New content";
+  const title = content ? `Edit: ${heading}` : props.original ? `Translate: ${props.original.title}` : "New content";
   return (
     <Screen title={title}>
       <div class="editor-bar">
