@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Dialog, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
 
@@ -57,19 +57,38 @@ const saveState = (tab: Page) => tab.locator(".editor-bar .save-state").textCont
 const bar = (tab: Page) => tab.locator(".editor-bar");
 const body = (tab: Page) => tab.getByLabel("Body (Markdown)", { exact: true });
 
-/** A PNG drawn by the browser's canvas (a real image of a few hundred bytes), as base64. */
+/** A PNG drawn by the browser's canvas (a real image of a few hundred bytes), as base64. Scripts run in the page are strings: the tests' types have no DOM. */
 const drawnPng = (tab: Page, colour: string) =>
-  tab.evaluate((fill) => {
+  tab.evaluate<string>(`(() => {
     const canvas = document.createElement("canvas");
     canvas.width = 240;
     canvas.height = 120;
-    const g = canvas.getContext("2d")!;
-    g.fillStyle = fill;
+    const g = canvas.getContext("2d");
+    g.fillStyle = ${JSON.stringify(colour)};
     g.fillRect(0, 0, 240, 120);
     g.fillStyle = "#ffffff";
     g.fillRect(20, 20, 80, 80);
-    return canvas.toDataURL("image/png").split(",")[1]!;
-  }, colour);
+    return canvas.toDataURL("image/png").split(",")[1];
+  })()`);
+
+/** The name of the field that has the focus. */
+const focusedField = (tab: Page) => tab.evaluate<string | undefined>("document.activeElement?.name");
+
+/** A PNG file handed to the body as the browser hands it over: in a paste's clipboard, or a drop's DataTransfer, the cursor at `at`. */
+const handOver = (tab: Page, how: "paste" | "drop", at: number | "end", base64: string, name: string) =>
+  tab.evaluate(`(() => {
+    const area = document.querySelector('textarea[name="bodyMarkdown"]');
+    const at = ${JSON.stringify(at)} === "end" ? area.value.length : ${JSON.stringify(at)};
+    area.setSelectionRange(at, at);
+    const transfer = new DataTransfer();
+    const bytes = Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0));
+    transfer.items.add(new File([bytes], ${JSON.stringify(name)}, { type: "image/png" }));
+    if (${JSON.stringify(how)} === "paste") area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+    else {
+      area.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      area.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  })()`);
 
 beforeAll(async () => {
   gateway = await gatewayReady();
@@ -111,7 +130,7 @@ describe("the content editor, as a writer uses it", () => {
     await expect.poll(() => slugField.getAttribute("aria-invalid")).toBe("true");
     const message = page.locator(`[id="${(await slugField.getAttribute("aria-describedby"))!.split(" ").pop()}"]`);
     expect(await message.textContent()).toBe(`The slug ${slug} is already taken in en: ${slug}-2 is free`);
-    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("slug");
+    await expect.poll(() => focusedField(page)).toBe("slug");
     const box = (await slugField.boundingBox())!;
     expect(box.y).toBeGreaterThan(0);
     expect(box.y + box.height).toBeLessThan(900);
@@ -137,7 +156,7 @@ describe("the content editor, as a writer uses it", () => {
     await page.getByLabel("Title", { exact: true }).press("End");
     await page.keyboard.type(" at dawn");
     await expect.poll(() => adminApi<{ title: string }>("GET", `/contents/${id}`).then((c) => c.title), { timeout: 15_000 }).toBe(retitled);
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("title");
+    expect(await focusedField(page)).toBe("title");
     await shot(page, "autosaved");
     await page.reload();
     await expect.poll(() => body(page).inputValue(), { timeout: 30_000 }).toBe("The harbour at dawn.\n\nBoats come in.\n\nThe fog lifts by nine.");
@@ -174,33 +193,22 @@ describe("the content editor, as a writer uses it", () => {
   it("inserts an image chosen, pasted or dropped into the text, uploaded to the site's media, where the cursor is", async () => {
     // Chosen with the button, the cursor after the first paragraph.
     await body(page).click();
-    await body(page).evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(20, 20));
+    await page.evaluate(`document.querySelector('textarea[name="bodyMarkdown"]').setSelectionRange(20, 20)`);
     const chosen = Buffer.from(await drawnPng(page, "#0b57d0"), "base64");
     await page.getByLabel("Insert image").setInputFiles({ name: "harbour-map.png", mimeType: "image/png", buffer: chosen });
     await expect.poll(() => body(page).inputValue()).toMatch(/^The harbour at dawn\.\n\n!\[harbour map\]\(\/media\/[^)]+\.png\)\n\nBoats come in\./);
 
     // Pasted, as from a screenshot tool: the clipboard holds a file.
     const png = await drawnPng(page, "#146c2e");
-    await body(page).evaluate((area: HTMLTextAreaElement, base64) => {
-      area.setSelectionRange(area.value.length, area.value.length);
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], "image.png", { type: "image/png" }));
-      area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
-    }, png);
+    await handOver(page, "paste", "end", png, "image.png");
     await expect.poll(() => body(page).inputValue()).toMatch(/The fog lifts by nine\.\n\n!\[image\]\(\/media\/[^)]+\.png\)\n$/);
 
     // Dropped from the desktop onto the text.
-    await body(page).evaluate((area: HTMLTextAreaElement, base64) => {
-      area.setSelectionRange(0, 0);
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], "quay_at_noon.png", { type: "image/png" }));
-      area.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      area.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, png);
+    await handOver(page, "drop", 0, png, "quay_at_noon.png");
     await expect.poll(() => body(page).inputValue()).toMatch(/^!\[quay at noon\]\(\/media\/[^)]+\.png\)\n\nThe harbour at dawn\./);
     // The preview shows the three images as loaded files, and the draft saves itself with them.
     await expect
-      .poll(() => page.locator(".preview img").evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => i.naturalWidth)))
+      .poll(() => page.evaluate<number[]>(`[...document.querySelectorAll(".preview img")].map((img) => img.naturalWidth)`))
       .toEqual([240, 240, 240]);
     await expect.poll(() => saveState(page), { timeout: 15_000 }).toMatch(/^Saved at /);
     expect((await adminApi<ContentAnswer>("GET", `/contents/${id}`)).bodyMarkdown.match(/!\[/g)).toHaveLength(3);
@@ -225,7 +233,7 @@ describe("the content editor, as a writer uses it", () => {
 
     const questions: string[] = [];
     let answer = false;
-    const onDialog = (d: import("playwright-core").Dialog) => {
+    const onDialog = (d: Dialog) => {
       questions.push(d.message());
       void (answer ? d.accept() : d.dismiss());
     };
@@ -292,7 +300,7 @@ describe("the content editor, as a writer uses it", () => {
     const box = (await dialog.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await phone.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
     await shot(phone, "phone-publish");
     await dialog.getByRole("button", { name: "Publish now" }).tap();
     await expect.poll(() => badge(phone)).toBe("published");

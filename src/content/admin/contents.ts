@@ -118,7 +118,7 @@ const SLUG_SUGGESTIONS = 39;
  * The first of `base-2` … `base-40` free in the site and language, where `base` is the slug without
  * a number of one or two digits ending it (`harbour-2` → `harbour-3`; a year stays: `fair-2026-2`).
  */
-export async function freeSlug(db: Database, scope: TenantScope, where: { siteId: number; language: string; slug: string }) {
+async function freeSlug(db: Database, scope: TenantScope, where: { siteId: number; language: string; slug: string }) {
   const base = where.slug.replace(/-\d{1,2}$/, "");
   // Cut to leave room for the number within a slug's 80 characters, never ending on a dash (a slug has single dashes).
   const numbered = (n: number) => `${base.slice(0, 80 - String(n).length - 1).replace(/-$/, "")}-${n}`;
@@ -156,7 +156,7 @@ async function unlessSlugTaken<T>(
 }
 
 /** An autosave keeps writing into the member's own latest version for this long, then starts a new one. */
-export const AUTOSAVE_VERSION_MINUTES = 10;
+const AUTOSAVE_VERSION_MINUTES = 10;
 
 /**
  * A draft's edits saved while the member writes: into their own latest version when it is under
@@ -164,7 +164,7 @@ export const AUTOSAVE_VERSION_MINUTES = 10;
  * new version. Never a published or scheduled content: its text is what readers see, and changes
  * only when someone saves it on purpose.
  */
-export async function autosaveContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
+async function autosaveContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
   const existing = await contentInScope(db, scope, id);
   const now = new Date();
   if (statusAt(existing, now.toISOString()) !== "draft")
