@@ -8,6 +8,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** A value that would pass, by field, where the service found one (a free slug). */
+    readonly suggestions: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -15,7 +17,7 @@ export class ApiFailure extends Error {
 
 interface FailureBody {
   success: false;
-  error: { code: string; message: string; fields?: { field: string; message: string }[] };
+  error: { code: string; message: string; fields?: { field: string; message: string; suggestion?: string }[] };
 }
 
 let csrfToken: string | null = null;
@@ -67,8 +69,10 @@ export async function api<T>(method: string, path: string, body?: Body, headers:
   if (!parsed) throw new ApiFailure(response.status, `The service answered ${response.status} without a readable body`);
   if (!parsed.success) {
     // Fields are named as the form names them: a body's "body.slug" is the form's "slug".
-    const fields = Object.fromEntries((parsed.error.fields ?? []).map((f) => [f.field.replace(/^body\./, ""), f.message]));
-    throw new ApiFailure(response.status, parsed.error.message, fields);
+    const named = (parsed.error.fields ?? []).map((f) => ({ ...f, field: f.field.replace(/^body\./, "") }));
+    const fields = Object.fromEntries(named.map((f) => [f.field, f.message]));
+    const suggestions = Object.fromEntries(named.flatMap((f) => (f.suggestion ? [[f.field, f.suggestion]] : [])));
+    throw new ApiFailure(response.status, parsed.error.message, fields, suggestions);
   }
   return parsed.data;
 }

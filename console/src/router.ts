@@ -4,7 +4,19 @@ import { useEffect, useState } from "hono/jsx/dom";
 export const CONSOLE_BASE = "/admin";
 const NAVIGATED = "console:navigate";
 
+/** Asked before the console leaves the screen (a screen with unsaved changes sets it): false stays. */
+let mayLeave: (() => boolean) | null = null;
+
+/** Makes the console ask `ask` before it leaves this screen, by a link or the back button; returns the undoing. */
+export function guardLeaving(ask: () => boolean) {
+  mayLeave = ask;
+  return () => {
+    if (mayLeave === ask) mayLeave = null;
+  };
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}) {
+  if (mayLeave && !mayLeave()) return;
   const url = to.startsWith(CONSOLE_BASE) ? to : `${CONSOLE_BASE}${to}`;
   if (options.replace) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
@@ -17,7 +29,13 @@ const currentPath = () => location.pathname.slice(CONSOLE_BASE.length).replace(/
 export function useLocation(): { path: string; query: URLSearchParams } {
   const [state, setState] = useState({ path: currentPath(), search: location.search });
   useEffect(() => {
-    const update = () => setState({ path: currentPath(), search: location.search });
+    let shown = location.pathname + location.search;
+    const update = (event: Event) => {
+      // The back button has already moved the address: staying puts the screen's address back.
+      if (event.type === "popstate" && mayLeave && !mayLeave()) return history.pushState(null, "", shown);
+      shown = location.pathname + location.search;
+      setState({ path: currentPath(), search: location.search });
+    };
     window.addEventListener("popstate", update);
     window.addEventListener(NAVIGATED, update);
     return () => {

@@ -44,6 +44,8 @@ const TENANT_ERROR_CODES: Record<number, string> = {
 export interface FieldError {
   field: string;
   message: string;
+  /** A value that would pass, where the service can find one (a free slug). */
+  suggestion?: string;
 }
 
 export function errorBody(kind: EnvelopeKind, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {

@@ -109,9 +109,12 @@ const tenantErrorSchema = z
       code: z.string(),
       message: z.string(),
       fields: z
-        .array(z.object({ field: z.string(), message: z.string() }))
+        .array(z.object({ field: z.string(), message: z.string(), suggestion: z.string().optional() }))
         .optional()
-        .openapi({ description: "On a validation failure: every failing field (a dotted path) and its rule" }),
+        .openapi({
+          description:
+            "On a validation failure or a taken value: every failing field (a dotted path), its rule, and a value that would pass where one is known",
+        }),
     }),
   })
   .openapi("TenantError");

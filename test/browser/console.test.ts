@@ -117,11 +117,15 @@ describe("the admin console, in a browser", () => {
   it("schedules it (not on the site yet), then publishes it: on the site, in the sitemap and the feed", async () => {
     const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
     const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-    await page.getByLabel("Publish at (your time)", { exact: true }).fill(local);
-    await page.getByRole("button", { name: "Schedule" }).click();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByLabel("At a date and time").check();
+    await page.getByLabel(/^Date and time/).fill(local);
+    await page.getByRole("button", { name: /^Schedule for / }).click();
     await expect.poll(() => page.locator(".meta .badge").textContent()).toBe("scheduled");
     expect((await sitePage(`/${slug}`)).status).toBe(404);
 
+    await page.getByRole("button", { name: "Reschedule" }).click();
+    await page.getByLabel("Now").check();
     await page.getByRole("button", { name: "Publish now" }).click();
     await expect.poll(() => page.locator(".meta .badge").textContent()).toBe("published");
     const site = await page.context().newPage();
@@ -198,7 +202,7 @@ describe("the admin console, in a browser", () => {
     expect(await viewer.getByRole("link", { name: "API keys" }).count()).toBe(0);
     await viewer.getByRole("link", { name: title }).click();
     await expect.poll(() => viewer.locator("#editor-note").textContent()).toBe("Your role lets you read this content, not change it.");
-    expect(await viewer.getByRole("button", { name: "Publish now" }).count()).toBe(0);
+    expect(await viewer.getByRole("button", { name: "Publish", exact: true }).count()).toBe(0);
     // The same action sent anyway, with the viewer's own session and CSRF token.
     const id = viewer.url().split("/").pop();
     const status = await viewer.evaluate(

@@ -78,6 +78,7 @@ describe("images, from the console to the reader", () => {
     if (SHOTS) await console_.locator(".markdown").screenshot({ path: join(SHOTS, "reader-images-console-preview.png") });
     await console_.getByRole("button", { name: "Create draft" }).click();
     await expect.poll(() => console_.locator(".meta .badge").textContent()).toBe("draft");
+    await console_.getByRole("button", { name: "Publish", exact: true }).click();
     await console_.getByRole("button", { name: "Publish now" }).click();
     await expect.poll(() => console_.locator(".meta .badge").textContent()).toBe("published");
   });

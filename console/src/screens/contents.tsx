@@ -1,11 +1,24 @@
-import { useEffect, useState } from "hono/jsx/dom";
+import { useEffect, useId, useRef, useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
-import { api, get, type Site, type Category, type Content, type ContentStatus, type Media, type Page, type Version, type VersionText } from "../api";
+import {
+  api,
+  type ApiFailure,
+  get,
+  type Site,
+  type Category,
+  type Content,
+  type ContentStatus,
+  type Media,
+  type Page,
+  type Version,
+  type VersionText,
+} from "../api";
 import { diffLines } from "../diff";
-import { CONSOLE_BASE, navigate } from "../router";
+import { CONSOLE_BASE, guardLeaving, navigate } from "../router";
 import { MoveToTrash } from "./trash";
 import { siteAddress, useWorkspace } from "../session";
 import {
+  asFailure,
   CheckField,
   DropZone,
   formatDate,
@@ -130,6 +143,21 @@ const draftOf = (content: Content): Draft => ({
   noindex: content.noindex,
 });
 
+const EMPTY_DRAFT: Draft = {
+  title: "",
+  slug: "",
+  language: "",
+  intro: "",
+  bodyMarkdown: "",
+  coverImages: "",
+  categoryIds: [],
+  tags: "",
+  seoTitle: "",
+  seoDescription: "",
+  canonical: "",
+  noindex: false,
+};
+
 /** The request body of a save: empty optional fields are sent as null, tags split on commas. */
 const bodyOf = (draft: Draft) => ({
   title: draft.title,
@@ -164,101 +192,236 @@ export function ContentEditor({ path, query }: ScreenProps) {
     return { content, categories, original };
   }, [tenant.id, site.id, id, translationOf]);
   if (!load.data) return <Loading failure={load.failure} />;
-  return <EditorForm key={`${id ?? "new"}-${translationOf ?? ""}`} {...load.data} language={query.get("language")} onSaved={load.reload} />;
+  return <EditorForm key={`${id ?? "new"}-${translationOf ?? ""}`} {...load.data} language={query.get("language")} />;
 }
 
-function EditorForm(props: {
-  content: Content | null;
-  categories: Category[];
-  original: Content | null;
-  language: string | null;
-  onSaved: () => void;
-}) {
+/** A draft is saved by itself this long after the last change. */
+const AUTOSAVE_DELAY_MS = 1500;
+
+const sameDraft = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Edits not yet saved, kept in this browser (a reload, a closed tab or a crash gives them back) until they are saved. */
+interface LocalCopy {
+  draft: Draft;
+  at: string;
+}
+
+function readLocalCopy(key: string, saved: Draft): LocalCopy | null {
+  try {
+    // Written by this console (below); a copy of another shape is ignored.
+    const copy = JSON.parse(localStorage.getItem(key) ?? "null") as Partial<LocalCopy> | null;
+    if (!copy?.draft || typeof copy.at !== "string") return null;
+    const draft = { ...saved, ...copy.draft };
+    return sameDraft(draft, saved) ? null : { draft, at: copy.at };
+  } catch {
+    return null;
+  }
+}
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+
+type AutosaveState = { state: "idle" } | { state: "saving" } | { state: "saved"; at: string } | { state: "failed"; failure: ApiFailure };
+
+function EditorForm(props: { content: Content | null; categories: Category[]; original: Content | null; language: string | null }) {
   const { tenant, site, can, userId } = useWorkspace();
   const base = `/tenants/${tenant.id}`;
+  const [content, setContent] = useState(props.content);
   const seed = props.content ?? props.original;
-  const [draft, setDraft] = useState<Draft>(
-    seed
-      ? {
-          ...draftOf(seed),
-          ...(props.content ? {} : { language: props.language ?? site.languages.find((l) => l !== seed.language) ?? site.defaultLanguage }),
-        }
-      : {
-          ...draftOf({
-            title: "",
-            slug: "",
-            language: site.defaultLanguage,
-            intro: "",
-            bodyMarkdown: "",
-            coverImages: null,
-            tags: [],
-            seoTitle: null,
-            seoDescription: null,
-            canonical: null,
-            noindex: false,
-          } as unknown as Content),
-        },
-  );
+  const initial: Draft = seed
+    ? {
+        ...draftOf(seed),
+        ...(props.content ? {} : { language: props.language ?? site.languages.find((l) => l !== seed.language) ?? site.defaultLanguage }),
+      }
+    : { ...EMPTY_DRAFT, language: site.defaultLanguage };
+  const storageKey = `console.unsaved.${tenant.id}.${props.content ? props.content.id : `new.${site.id}.${props.original?.id ?? ""}`}`;
+  const [restored, setRestored] = useState(() => readLocalCopy(storageKey, initial));
+  const [draft, setDraft] = useState<Draft>(restored?.draft ?? initial);
+  const [saved, setSaved] = useState<Draft>(initial);
   const [slugTouched, setSlugTouched] = useState(Boolean(props.content));
+  // The heading follows a save, not an autosave: a new heading takes the focus, which must stay where the person types.
+  const [heading, setHeading] = useState(props.content?.title ?? "");
+  const [autosave, setAutosave] = useState<AutosaveState>({ state: "idle" });
   const save = useSubmit();
+  const publication = useSubmit();
+  const unsaved = !sameDraft(draft, saved);
+  // Read by the leave warnings and the autosave timer, which outlive a render.
+  const unsavedNow = useRef(unsaved);
+  unsavedNow.current = unsaved;
   const set =
     <K extends keyof Draft>(key: K) =>
     (value: Draft[K]) =>
       setDraft((d) => ({ ...d, [key]: value, ...(key === "title" && !slugTouched ? { slug: slugFrom(String(value)) } : {}) }));
-  const content = props.content;
+  const status = content?.status ?? "draft";
   const editable = content ? can("editor") || (content.authorId === userId && content.status === "draft" && can("author")) : can("author");
+  // Only a draft saves itself: a published or scheduled content's text is what readers see (or will), changed on purpose only.
+  const autosaves = Boolean(content) && editable && status === "draft";
+  const failure = save.failure ?? (autosave.state === "failed" ? autosave.failure : undefined);
+  const fieldError = (name: string) => failure?.fields[name];
+  const slugSuggestion = failure?.suggestions.slug ?? failure?.suggestions.language;
 
-  const onSubmit = async (e: Event) => {
-    e.preventDefault();
-    const saved = await save.run(
+  useEffect(() => {
+    if (unsaved) localStorage.setItem(storageKey, JSON.stringify({ draft, at: new Date().toISOString() } satisfies LocalCopy));
+    else localStorage.removeItem(storageKey);
+  }, [draft, saved]);
+
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (unsavedNow.current) event.preventDefault();
+    };
+    window.addEventListener("beforeunload", warn);
+    const unguard = guardLeaving(() => !unsavedNow.current || confirm("Leave without saving? Your changes to this content are not saved yet."));
+    return () => {
+      window.removeEventListener("beforeunload", warn);
+      unguard();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!autosaves || !unsaved || !content) return;
+    const timer = setTimeout(() => {
+      if (!unsavedNow.current) return;
+      const sent = draft;
+      setAutosave({ state: "saving" });
+      api<Content>("PUT", `${base}/contents/${content.id}/autosave`, bodyOf(sent)).then(
+        (updated) => {
+          setContent(updated);
+          setSaved(sent);
+          setAutosave({ state: "saved", at: updated.updatedAt });
+        },
+        (error: unknown) => setAutosave({ state: "failed", failure: asFailure(error) }),
+      );
+    }, AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, autosaves]);
+
+  // A refused save puts the person at the field it is about (or its message), wherever the button was.
+  useEffect(() => {
+    if (!save.failure) return;
+    const target = document.querySelector<HTMLElement>('form.editor [aria-invalid="true"]') ?? document.getElementById("editor-outcome");
+    target?.scrollIntoView({ block: "center" });
+    target?.focus({ preventScroll: true });
+  }, [save.failure]);
+
+  const submit = async (sent: Draft): Promise<Content | undefined> => {
+    const result = await save.run(
       () =>
         content
-          ? api<Content>("PATCH", `${base}/contents/${content.id}`, bodyOf(draft))
+          ? api<Content>("PATCH", `${base}/contents/${content.id}`, bodyOf(sent))
           : api<Content>("POST", `${base}/contents`, {
               siteId: site.id,
-              ...bodyOf(draft),
+              ...bodyOf(sent),
               ...(props.original ? { translationOf: props.original.translationOf ?? props.original.id } : {}),
             }),
-      "Saved.",
+      status === "published" ? "Updated: the site shows it now." : "Saved.",
     );
-    if (saved && !content) navigate(`/contents/${saved.id}`, { replace: true });
-    else if (saved) props.onSaved();
+    if (!result) return undefined;
+    setSaved(sent);
+    setAutosave({ state: "idle" });
+    setRestored(null);
+    if (content) {
+      setContent(result);
+      setHeading(result.title);
+    } else {
+      unsavedNow.current = false;
+      localStorage.removeItem(storageKey);
+      navigate(`/contents/${result.id}`, { replace: true });
+    }
+    return result;
+  };
+  const onSubmit = (e: Event) => {
+    e.preventDefault();
+    void submit(draft);
+  };
+  const takeSlug = (slug: string) => {
+    setSlugTouched(true);
+    const next = { ...draft, slug };
+    setDraft(next);
+    void submit(next);
+  };
+  const discardRestored = () => {
+    setDraft(saved);
+    setRestored(null);
+  };
+  const changed = (next: Content) => {
+    setContent(next);
+    setDraft(draftOf(next));
+    setSaved(draftOf(next));
   };
 
+  const saveState =
+    autosave.state === "saving"
+      ? "Saving…"
+      : autosave.state === "failed"
+        ? `Not saved: ${autosave.failure.message}`
+        : unsaved
+          ? autosaves
+            ? "Unsaved changes: saving in a moment"
+            : `Unsaved changes${content ? `, kept in this browser until you ${status === "published" ? "update" : "save"}` : ""}`
+          : autosave.state === "saved"
+            ? `Saved at ${timeOf(autosave.at)}`
+            : content
+              ? `Version ${content.version}, saved ${formatDate(content.updatedAt)}`
+              : "";
+  const title = content ? `Edit: ${heading}` : props.original ? `Translate: ${props.original.title}` : "New content";
   return (
-    <Screen title={content ? `Edit: ${content.title}` : props.original ? `Translate: ${props.original.title}` : "New content"}>
-      {content ? (
+    <Screen title={title}>
+      <div class="editor-bar">
         <p class="meta">
-          <span class={`badge ${content.status}`}>{content.status}</span> version {content.version}, changed {formatDate(content.updatedAt)}
-          {content.status === "scheduled" ? ` · public from ${formatDate(content.publishAt)}` : ""}
-          {content.status === "published" ? (
-            <>
-              {" · "}
-              <a href={publicUrl(site, draft)} target="_blank" rel="noopener">
-                View on the site
-              </a>
-            </>
+          {content ? <span class={`badge ${status}`}>{status}</span> : null}
+          {content ? <ContentId id={content.id} /> : null}
+          {content?.status === "scheduled" ? <span>public from {formatDate(content.publishAt)}</span> : null}
+          <span class="save-state" role="status">
+            {saveState}
+          </span>
+        </p>
+        <div class="actions">
+          {editable ? (
+            <button class={content && status === "draft" && can("editor") ? "" : "primary"} type="submit" form="editor-form" disabled={save.busy}>
+              {!content ? "Create draft" : status === "published" ? "Update" : "Save"}
+            </button>
           ) : null}
-          {can("editor") ? (
-            <>
-              {" · "}
-              <PreviewButton content={content} />
-            </>
+          {content && can("editor") ? (
+            <Publication
+              content={content}
+              title={draft.title}
+              run={publication.run}
+              busy={publication.busy}
+              failure={publication.failure}
+              saveFirst={async () => !unsavedNow.current || Boolean(await submit(draft))}
+              unsaved={unsaved}
+              onChanged={changed}
+            />
           ) : null}
+          {content && can("editor") ? <PreviewButton content={content} /> : null}
+          {content?.status === "published" ? (
+            <a class="button" href={publicUrl(site, saved)} target="_blank" rel="noopener">
+              View on the site
+            </a>
+          ) : null}
+        </div>
+        <div id="editor-outcome" tabindex={-1}>
+          <Outcome failure={save.failure ?? publication.failure} done={save.done || publication.done} />
+        </div>
+      </div>
+      {restored ? (
+        <p class="alert notice" role="status">
+          Your unsaved changes of {formatDate(restored.at)}, kept in this browser, are back.{" "}
+          <button type="button" onClick={discardRestored}>
+            Discard them
+          </button>
         </p>
       ) : null}
-      <form class="editor" onSubmit={onSubmit} aria-describedby="editor-note">
-        <Outcome failure={save.failure} done={save.done} />
+      <form id="editor-form" class="editor" onSubmit={onSubmit} aria-describedby="editor-note">
         <fieldset disabled={!editable}>
           <legend class="visually-hidden">Text</legend>
-          <TextField label="Title" name="title" value={draft.title} onValue={set("title")} error={save.fieldError("title")} required />
+          <TextField label="Title" name="title" value={draft.title} onValue={set("title")} error={fieldError("title")} required />
           <div class="row">
             <TextField
               label="Slug"
               name="slug"
               value={draft.slug}
               onValue={(v) => (setSlugTouched(true), set("slug")(v))}
-              error={save.fieldError("slug")}
+              error={fieldError("slug") ?? fieldError("language")}
               hint="The address: lower-case words joined by dashes"
               required
             />
@@ -268,12 +431,20 @@ function EditorForm(props: {
               value={draft.language}
               onValue={set("language")}
               options={site.languages.map((l): [string, string] => [l, l])}
-              error={save.fieldError("language")}
+              error={fieldError("language")}
             />
           </div>
-          <TextField label="Intro" name="intro" value={draft.intro} onValue={set("intro")} error={save.fieldError("intro")} multiline={2} />
-          <MarkdownField value={draft.bodyMarkdown} onValue={set("bodyMarkdown")} error={save.fieldError("bodyMarkdown")} />
-          <CoverField value={draft.coverImages} onValue={set("coverImages")} error={save.fieldError("coverImages")} />
+          {slugSuggestion && slugSuggestion !== draft.slug ? (
+            <p class="suggestion">
+              <button type="button" onClick={() => takeSlug(slugSuggestion)}>
+                Use {slugSuggestion}
+              </button>{" "}
+              <small>a free slug in {draft.language}, saved at once</small>
+            </p>
+          ) : null}
+          <TextField label="Intro" name="intro" value={draft.intro} onValue={set("intro")} error={fieldError("intro")} multiline={2} />
+          <MarkdownField value={draft.bodyMarkdown} onValue={set("bodyMarkdown")} error={fieldError("bodyMarkdown")} />
+          <CoverField value={draft.coverImages} onValue={set("coverImages")} error={fieldError("coverImages")} />
           <fieldset class="group">
             <legend>Categories</legend>
             {props.categories.length ? (
@@ -289,27 +460,44 @@ function EditorForm(props: {
               <p>No categories yet.</p>
             )}
           </fieldset>
-          <TextField label="Tags" name="tags" value={draft.tags} onValue={set("tags")} error={save.fieldError("tags")} hint="Separated by commas" />
-          <SeoFields draft={draft} set={set} fieldError={save.fieldError} />
+          <TextField label="Tags" name="tags" value={draft.tags} onValue={set("tags")} error={fieldError("tags")} hint="Separated by commas" />
+          <SeoFields draft={draft} set={set} fieldError={fieldError} />
         </fieldset>
         <p id="editor-note" class="hint">
-          {editable ? "Each save keeps a version you can compare and restore." : "Your role lets you read this content, not change it."}
+          {!editable
+            ? "Your role lets you read this content, not change it."
+            : autosaves
+              ? "A draft saves itself as you write; Save keeps a version you can compare and restore."
+              : "Each save keeps a version you can compare and restore."}
         </p>
-        {editable ? (
-          <button class="primary" type="submit" disabled={save.busy}>
-            {content ? "Save" : "Create draft"}
-          </button>
-        ) : null}
       </form>
       {content ? (
         <>
-          {can("editor") ? <Publication content={content} onChanged={props.onSaved} /> : null}
           {can("editor") ? <MoveToTrash content={content} /> : null}
           <Translations content={content} />
-          <Versions content={content} editable={editable} onRestored={props.onSaved} />
+          <Versions content={content} editable={editable} onRestored={changed} />
         </>
       ) : null}
     </Screen>
+  );
+}
+
+/** A content's id, which other screens and the API ask for, with a button that copies it. */
+function ContentId(props: { id: number }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(String(props.id)).catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <span class="content-id">
+      id <code>{props.id}</code>{" "}
+      <button type="button" class="small" onClick={() => void copy()}>
+        {copied ? "Copied" : "Copy"}
+        <span class="visually-hidden"> the id</span>
+      </button>
+    </span>
   );
 }
 
@@ -343,9 +531,19 @@ function PreviewButton(props: { content: Content }) {
 const publicUrl = (site: Site, draft: { slug: string; language: string }) =>
   siteAddress(site, draft.language === site.defaultLanguage ? `/${draft.slug}` : `/${draft.language}/${draft.slug}`);
 
-/** Markdown with a live preview, rendered as the site renders it (markdown-it, raw HTML shown as text). */
+/**
+ * Markdown with a live preview, rendered as the site renders it (markdown-it, raw HTML shown as text).
+ * An image chosen, pasted or dropped into the text is uploaded to the site's media and its Markdown
+ * inserted where the cursor was.
+ */
 function MarkdownField(props: { value: string; onValue: (v: string) => void; error?: string }) {
+  const { tenant, site } = useWorkspace();
+  const id = useId();
+  const upload = useSubmit();
   const [html, setHtml] = useState("");
+  // The text as it is when an upload ends, not when it began: the person may type meanwhile.
+  const latest = useRef(props.value);
+  latest.current = props.value;
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
@@ -358,9 +556,90 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
       clearTimeout(timer);
     };
   }, [props.value]);
+
+  const insertImages = async (files: File[]) => {
+    const images = files.filter((file) => IMAGE_TYPES.includes(file.type));
+    if (!images.length) return;
+    const textarea = document.getElementById(id) as HTMLTextAreaElement | null;
+    const at = textarea?.selectionEnd ?? latest.current.length;
+    const stored = await upload.run(
+      async () => {
+        const list: Media[] = [];
+        for (const file of images)
+          list.push(await api<Media>("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file));
+        return list;
+      },
+      `Inserted ${images.map((file) => file.name).join(", ")}.`,
+    );
+    if (!stored) return;
+    const text = latest.current;
+    const before = text.slice(0, Math.min(at, text.length));
+    const after = text.slice(before.length);
+    // An image is a paragraph of its own: blank lines around it, as many as are missing.
+    const opening = before === "" || before.endsWith("\n\n") ? "" : before.endsWith("\n") ? "\n" : "\n\n";
+    const closing = after === "" ? "\n" : after.startsWith("\n\n") ? "" : after.startsWith("\n") ? "\n" : "\n\n";
+    const markdown = stored.map((media) => `![${altFrom(media.filename)}](${media.url})`).join("\n\n");
+    const inserted = `${opening}${markdown}${closing}`;
+    props.onValue(before + inserted + after);
+    const caret = before.length + inserted.length;
+    setTimeout(() => {
+      textarea?.focus();
+      textarea?.setSelectionRange(caret, caret);
+    });
+  };
+  const describedBy = [`${id}-hint`, props.error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <div class="markdown">
-      <TextField label="Body (Markdown)" name="bodyMarkdown" value={props.value} onValue={props.onValue} error={props.error} multiline={16} />
+      <div class={`field${props.error ? " invalid" : ""}`}>
+        <label for={id}>Body (Markdown)</label>
+        <textarea
+          id={id}
+          name="bodyMarkdown"
+          rows={16}
+          value={props.value}
+          aria-invalid={props.error ? "true" : undefined}
+          aria-describedby={describedBy}
+          onInput={(e: Event) => props.onValue((e.target as HTMLTextAreaElement).value)}
+          onPaste={(e: ClipboardEvent) => {
+            const files = Array.from(e.clipboardData?.files ?? []);
+            if (!files.length) return;
+            e.preventDefault();
+            void insertImages(files);
+          }}
+          onDragOver={(e: DragEvent) => {
+            if (e.dataTransfer?.types.includes("Files")) e.preventDefault();
+          }}
+          onDrop={(e: DragEvent) => {
+            const files = Array.from(e.dataTransfer?.files ?? []);
+            if (!files.length) return;
+            e.preventDefault();
+            void insertImages(files);
+          }}
+        />
+        <small id={`${id}-hint`} class="hint">
+          Paste or drop an image into the text, or{" "}
+          <label class="button small">
+            Insert image
+            <input
+              class="visually-hidden"
+              type="file"
+              name="bodyImage"
+              accept={IMAGE_TYPES.join(",")}
+              multiple
+              onChange={(e: Event) => {
+                const input = e.target as HTMLInputElement;
+                void insertImages(Array.from(input.files ?? [])).finally(() => (input.value = ""));
+              }}
+            />
+          </label>
+        </small>
+        {props.error ? (
+          <small id={`${id}-error`} class="field-error">
+            {props.error}
+          </small>
+        ) : null}
+        <Outcome failure={upload.failure} done={upload.busy ? "Uploading…" : upload.done} />
+      </div>
       <div class="preview">
         <h2 class="label" id="preview-label">
           Preview
@@ -370,6 +649,11 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
     </div>
   );
 }
+
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+/** An image's alternative text until the person writes a better one: its file name in words. */
+const altFrom = (filename: string) => filename.replace(/\.[a-z0-9]+$/i, "").replace(/[-_]+/g, " ");
 
 /** The cover: an image dropped here (or chosen) is uploaded to the media library and linked. */
 function CoverField(props: { value: string; onValue: (v: string) => void; error?: string }) {
@@ -457,46 +741,129 @@ function SeoFields(props: {
   );
 }
 
-function Publication(props: { content: Content; onChanged: () => void }) {
+/**
+ * Publish and schedule in one step: "Publish" (or "Reschedule") opens a small dialog, now or at a
+ * date and time in the person's time zone, confirmed by a button that says what will happen.
+ * What is published offers no "Publish now": it is updated by Update, or taken back after a question.
+ */
+function Publication(props: {
+  content: Content;
+  title: string;
+  unsaved: boolean;
+  saveFirst: () => Promise<boolean>;
+  run: ReturnType<typeof useSubmit>["run"];
+  busy: boolean;
+  failure?: ApiFailure;
+  onChanged: (content: Content) => void;
+}) {
   const { tenant } = useWorkspace();
-  const [when, setWhen] = useState(isoToLocalInput(props.content.publishAt));
-  const action = useSubmit();
+  const [open, setOpen] = useState(false);
+  const [when, setWhen] = useState<"now" | "later">(props.content.status === "scheduled" ? "later" : "now");
+  const [at, setAt] = useState(isoToLocalInput(props.content.publishAt ?? new Date(Date.now() + 24 * 3600_000).toISOString()));
+  const [refusal, setRefusal] = useState("");
   const path = `/tenants/${tenant.id}/contents/${props.content.id}`;
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    if (await action.run(work, done)) props.onChanged();
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const status = props.content.status;
+  const atIso = at ? localInputToIso(at) : "";
+  const close = () => {
+    setOpen(false);
+    setRefusal("");
   };
+  // The dialog takes the focus when it opens (on the choice made), and gives it back to its button when it closes.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) document.querySelector<HTMLElement>('.publish-dialog input[name="when"]:checked')?.focus();
+    else if (wasOpen.current) document.getElementById("publish-button")?.focus({ preventScroll: true });
+    wasOpen.current = open;
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  const confirmed = async (e: Event) => {
+    e.preventDefault();
+    if (when === "later" && !(atIso > new Date().toISOString())) return setRefusal("Pick a time in the future, or publish now.");
+    setRefusal("");
+    // Unsaved changes are saved first: what is published is what the person sees.
+    if (!(await props.saveFirst())) return close();
+    const body = when === "now" ? {} : { publishAt: atIso };
+    const done = when === "now" ? "Published: the site shows it now." : `Scheduled for ${formatDate(atIso)} (${zone}).`;
+    const changed = await props.run(() => api<Content>("POST", `${path}/publish`, body), done);
+    if (!changed) return;
+    close();
+    props.onChanged(changed);
+  };
+  const takeBack = async () => {
+    const question =
+      status === "published"
+        ? `Unpublish “${props.title}”? It leaves the site at once and becomes a draft again.`
+        : `Unschedule “${props.title}”? It will not be published on ${formatDate(props.content.publishAt)} and becomes a draft again.`;
+    if (!confirm(question)) return;
+    const changed = await props.run(
+      () => api<Content>("POST", `${path}/unpublish`),
+      status === "published" ? "Unpublished: a draft again." : "Unscheduled: a draft again.",
+    );
+    if (changed) props.onChanged(changed);
+  };
+
   return (
-    <section class="panel" aria-labelledby="publication">
-      <h2 id="publication">Publication</h2>
-      <Outcome failure={action.failure} done={action.done} />
-      <div class="row end">
-        <button type="button" class="primary" disabled={action.busy} onClick={() => act(() => api("POST", `${path}/publish`, {}), "Published.")}>
-          Publish now
+    <>
+      {status !== "published" ? (
+        <button id="publish-button" type="button" class="primary" aria-haspopup="dialog" disabled={props.busy} onClick={() => setOpen(true)}>
+          {status === "scheduled" ? "Reschedule" : "Publish"}
         </button>
-        <TextField
-          label="Publish at (your time)"
-          name="publishAt"
-          type="datetime-local"
-          value={when}
-          onValue={setWhen}
-          error={action.fieldError("publishAt")}
-        />
-        <button
-          type="button"
-          disabled={action.busy || !when}
-          onClick={() =>
-            act(() => api("POST", `${path}/publish`, { publishAt: localInputToIso(when) }), `Scheduled for ${formatDate(localInputToIso(when))}.`)
-          }
-        >
-          Schedule
+      ) : null}
+      {status !== "draft" ? (
+        <button type="button" disabled={props.busy} onClick={() => void takeBack()}>
+          {status === "published" ? "Unpublish" : "Unschedule"}
         </button>
-        {props.content.status !== "draft" ? (
-          <button type="button" disabled={action.busy} onClick={() => act(() => api("POST", `${path}/unpublish`), "Back to draft.")}>
-            Unpublish
-          </button>
-        ) : null}
-      </div>
-    </section>
+      ) : null}
+      {open ? (
+        // Drawn by the page, not a <dialog>: the editor's bar re-renders around it, and a moved <dialog> stops being modal.
+        <div class="modal-backdrop" onClick={(e: MouseEvent) => e.target === e.currentTarget && close()}>
+          <div class="publish-dialog" role="dialog" aria-modal="true" aria-labelledby="publish-heading">
+            <form onSubmit={(e: Event) => void confirmed(e)}>
+              <h2 id="publish-heading">Publish “{props.title}”</h2>
+              <fieldset>
+                <legend>When</legend>
+                <label class="check">
+                  <input type="radio" name="when" value="now" checked={when === "now"} onChange={() => setWhen("now")} /> Now
+                </label>
+                <label class="check">
+                  <input type="radio" name="when" value="later" checked={when === "later"} onChange={() => setWhen("later")} /> At a date and time
+                </label>
+              </fieldset>
+              {when === "later" ? (
+                <TextField
+                  label={`Date and time (${zone})`}
+                  name="publishAt"
+                  type="datetime-local"
+                  value={at}
+                  onValue={setAt}
+                  error={refusal || props.failure?.fields.publishAt}
+                  required
+                />
+              ) : null}
+              {props.unsaved ? <p class="hint">Your unsaved changes are saved first.</p> : null}
+              {props.failure && !props.failure.fields.publishAt ? (
+                <p class="alert error" role="alert">
+                  {props.failure.message}
+                </p>
+              ) : null}
+              <div class="actions">
+                <button type="submit" class="primary" disabled={props.busy}>
+                  {when === "now" ? "Publish now" : atIso ? `Schedule for ${formatDate(atIso)}` : "Schedule"}
+                </button>
+                <button type="button" onClick={close}>
+                  Cancel
+                </button>
+              </div>
+            </form>
+          </div>
+        </div>
+      ) : null}
+    </>
   );
 }
 
@@ -540,10 +907,10 @@ function Translations(props: { content: Content }) {
 }
 
 /** Saved versions: compare one with the current text, or restore it as a new save. */
-function Versions(props: { content: Content; editable: boolean; onRestored: () => void }) {
+function Versions(props: { content: Content; editable: boolean; onRestored: (content: Content) => void }) {
   const { tenant } = useWorkspace();
   const path = `/tenants/${tenant.id}/contents/${props.content.id}/versions`;
-  const load = useLoad(() => get<Version[]>(path), [path, props.content.version]);
+  const load = useLoad(() => get<Version[]>(path), [path, props.content.version, props.content.updatedAt]);
   const [compared, setCompared] = useState<VersionText | null>(null);
   const action = useSubmit();
   const current = textOf(props.content);
@@ -574,13 +941,11 @@ function Versions(props: { content: Content; editable: boolean; onRestored: () =
                     <button
                       type="button"
                       onClick={async () => {
-                        if (
-                          await action.run(
-                            () => api("POST", `${path}/${version.version}/restore`),
-                            `Restored version ${version.version} as a new version.`,
-                          )
-                        )
-                          props.onRestored();
+                        const restored = await action.run(
+                          () => api<Content>("POST", `${path}/${version.version}/restore`),
+                          `Restored version ${version.version} as a new version.`,
+                        );
+                        if (restored) props.onRestored(restored);
                       }}
                     >
                       Restore v{version.version}

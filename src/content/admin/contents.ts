@@ -21,7 +21,7 @@ import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
-import { bumpVersion, unlessTaken } from "./writes";
+import { bumpVersion, isUniqueViolation } from "./writes";
 
 const contentRow = rowAnswer(createSelectSchema(contents), "ContentRecord");
 export const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
@@ -113,6 +113,77 @@ const withSiteRelativeMedia = <T extends { bodyMarkdown?: string; coverImages?: 
   coverImages: siteRelativeMedia(input.coverImages, tenantId, siteId),
 });
 
+/** How many numbered slugs (`harbour-2` … `harbour-40`) a taken slug's suggestion tries. */
+const SLUG_SUGGESTIONS = 39;
+
+/**
+ * The first of `base-2` … `base-40` free in the site and language, where `base` is the slug without
+ * a number of one or two digits ending it (`harbour-2` → `harbour-3`; a year stays: `fair-2026-2`).
+ */
+async function freeSlug(db: Database, scope: TenantScope, where: { siteId: number; language: string; slug: string }) {
+  const base = where.slug.replace(/-\d{1,2}$/, "");
+  // Cut to leave room for the number within a slug's 80 characters, never ending on a dash (a slug has single dashes).
+  const numbered = (n: number) => `${base.slice(0, 80 - String(n).length - 1).replace(/-$/, "")}-${n}`;
+  const candidates = Array.from({ length: SLUG_SUGGESTIONS }, (_, i) => numbered(i + 2));
+  const taken = await db
+    .select({ slug: contents.slug })
+    .from(contents)
+    .where(
+      inTenant(
+        contents.tenantId,
+        scope,
+        eq(contents.siteId, where.siteId),
+        eq(contents.language, where.language),
+        inArray(contents.slug, candidates),
+      ),
+    );
+  return candidates.find((candidate) => !taken.some((t) => t.slug === candidate));
+}
+
+/** A content's slug is unique in its site and language: a clash is a 409 naming the field, with a free slug to take. */
+async function unlessSlugTaken<T>(
+  db: Database,
+  scope: TenantScope,
+  where: { siteId: number; language: string; slug: string; field: string },
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const suggestion = await freeSlug(db, scope, where);
+    const message = `The slug ${where.slug} is already taken in ${where.language}${suggestion ? `: ${suggestion} is free` : ""}`;
+    throw new ApiError(409, message, [{ field: where.field, message, ...(suggestion ? { suggestion } : {}) }]);
+  }
+}
+
+/** An autosave keeps writing into the member's own latest version for this long, then starts a new one. */
+const AUTOSAVE_VERSION_MINUTES = 10;
+
+/**
+ * A draft's edits saved while the member writes: into their own latest version when it is under
+ * ten minutes old (the history keeps a version per stretch of writing, not per pause), else as a
+ * new version. Never a published or scheduled content: its text is what readers see, and changes
+ * only when someone saves it on purpose.
+ */
+async function autosaveContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
+  const existing = await contentInScope(db, scope, id);
+  const now = new Date();
+  if (statusAt(existing, now.toISOString()) !== "draft")
+    throw new ApiError(
+      409,
+      `Only a draft is saved automatically: this content is ${statusAt(existing, now.toISOString())}, and changes when you save it`,
+    );
+  const [latest] = await db
+    .select({ savedBy: contentVersions.savedBy, savedAt: contentVersions.savedAt })
+    .from(contentVersions)
+    .where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id), eq(contentVersions.version, existing.version)))
+    .limit(1);
+  const since = new Date(now.getTime() - AUTOSAVE_VERSION_MINUTES * 60_000).toISOString();
+  const replaceLatest = latest !== undefined && latest.savedBy === userId && latest.savedAt > since;
+  return updateContent(db, scope, id, userId, given, { existing, replaceLatest });
+}
+
 /** A new draft, its first version recorded beside it. */
 export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
   const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
@@ -123,7 +194,7 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
   const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "", await imageSizesIn(db, scope.tenantId, input.siteId, input.bodyMarkdown ?? ""));
   // Rows that follow the content find its id by its unique key, inside the same batch.
   const newId = sql<number>`(SELECT id FROM contents WHERE site_id = ${input.siteId} AND language = ${input.language} AND slug = ${input.slug})`;
-  return unlessTaken(`The slug ${input.slug} in ${input.language}`, async () => {
+  return unlessSlugTaken(db, scope, { siteId: input.siteId, language: input.language, slug: input.slug, field: "body.slug" }, async () => {
     const [[content]] = await db.batch([
       db
         .insert(contents)
@@ -145,33 +216,48 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
   });
 }
 
-/** A save: the fields, a new version, the categories, and the site's cache, all or nothing. */
-export async function updateContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
-  const existing = await contentInScope(db, scope, id);
+/**
+ * A save: the fields, a new version, the categories, and the site's cache, all or nothing. An autosave
+ * (`replaceLatest`) writes its text into the latest version instead of adding one.
+ */
+export async function updateContent(
+  db: Database,
+  scope: TenantScope,
+  id: number,
+  userId: number,
+  given: z.infer<typeof contentUpdate>,
+  options: { existing?: Content; replaceLatest?: boolean } = {},
+) {
+  const existing = options.existing ?? (await contentInScope(db, scope, id));
   const input = withSiteRelativeMedia(given, scope.tenantId, existing.siteId);
   const { categoryIds, ...fields } = input;
   await assertCategories(db, scope, existing.siteId, categoryIds);
   // The same checks as at creation: a PATCH cannot tie a content to another site's.
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, existing.siteId, input.translationOf, id);
-  const version = existing.version + 1;
+  const version = options.replaceLatest ? existing.version : existing.version + 1;
   const body = input.bodyMarkdown ?? existing.bodyMarkdown;
   const bodyHtml =
     input.bodyMarkdown === undefined ? existing.bodyHtml : await renderMarkdown(body, await imageSizesIn(db, scope.tenantId, existing.siteId, body));
-  return unlessTaken("The slug", async () => {
+  const now = new Date().toISOString();
+  const text = { title: input.title ?? existing.title, intro: input.intro ?? existing.intro, bodyMarkdown: body, savedBy: userId };
+  const taken = {
+    siteId: existing.siteId,
+    language: input.language ?? existing.language,
+    slug: input.slug ?? existing.slug,
+    field: input.slug === undefined ? "body.language" : "body.slug",
+  };
+  return unlessSlugTaken(db, scope, taken, async () => {
     const statements: BatchItem<"sqlite">[] = [
       db
         .update(contents)
-        .set({ ...fields, bodyHtml, version, updatedAt: new Date().toISOString() })
+        .set({ ...fields, bodyHtml, version, updatedAt: now })
         .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
-      db.insert(contentVersions).values({
-        tenantId: scope.tenantId,
-        contentId: id,
-        version,
-        title: input.title ?? existing.title,
-        intro: input.intro ?? existing.intro,
-        bodyMarkdown: body,
-        savedBy: userId,
-      }),
+      options.replaceLatest
+        ? db
+            .update(contentVersions)
+            .set({ ...text, savedAt: now })
+            .where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id), eq(contentVersions.version, version)))
+        : db.insert(contentVersions).values({ tenantId: scope.tenantId, contentId: id, version, ...text }),
       bumpVersion(db, scope, existing.siteId),
     ];
     if (categoryIds) {
@@ -307,6 +393,21 @@ export function contentRoutes(route: AdminRoute) {
       const { id } = c.req.valid("param");
       await mayEdit(c, scope, id);
       return updateContent(c.var.db, scope, id, scope.userId, c.req.valid("json"));
+    },
+  });
+  route({
+    method: "put",
+    path: "/tenants/{tenantId}/contents/{id}/autosave",
+    summary: `Autosave a draft: into the member's own latest version when under ${AUTOSAVE_VERSION_MINUTES} minutes old, else a new one; 409 for a published or scheduled content`,
+    guard: as("author", "author: own drafts; editor: any"),
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(contentUpdate) },
+    data: contentSchema,
+    answer: "The content",
+    errors: [409, 413],
+    handle: async (c, scope) => {
+      const { id } = c.req.valid("param");
+      await mayEdit(c, scope, id);
+      return autosaveContent(c.var.db, scope, id, scope.userId, c.req.valid("json"));
     },
   });
   route({

@@ -4,14 +4,16 @@ import { ApiError } from "../../platform/errors";
 import { sites } from "../schema";
 import { forgetSiteForReaders, inTenant, type TenantScope } from "../tenancy/scope";
 
+/** Whether a unique index refused the write (Drizzle wraps D1's error: the constraint is named in the cause). */
+export const isUniqueViolation = (error: unknown) =>
+  [error, (error as { cause?: unknown })?.cause].some((e) => String((e as Error)?.message ?? e).includes("UNIQUE constraint failed"));
+
 /** A unique index refused the write: the slug, domain or name is taken. */
 export async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    // Drizzle wraps D1's error: the constraint is named in the cause.
-    const messages = [error, (error as { cause?: unknown })?.cause].map((e) => String((e as Error)?.message ?? e));
-    if (messages.some((m) => m.includes("UNIQUE constraint failed"))) throw new ApiError(409, `${what} is already taken`);
+    if (isUniqueViolation(error)) throw new ApiError(409, `${what} is already taken`);
     throw error;
   }
 }

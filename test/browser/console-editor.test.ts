@@ -1,0 +1,310 @@
+import { type Browser, type BrowserContext, type Dialog, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
+
+/**
+ * The content editor as a writer uses it, in Chromium against `wrangler dev`: a taken slug shown
+ * and focused at its field with a free one to take in a click, the content's id, a draft saved by
+ * itself and found again after a reload, a warning before leaving unsaved changes, publishing,
+ * scheduling (in the writer's time zone) and unpublishing with a confirmation, on a desktop and a
+ * phone, and an image chosen, pasted and dropped into the text. SCREENSHOTS=1 writes
+ * docs/screenshots/console-editor-*.png.
+ */
+
+let gateway: Gateway;
+let browser: Browser;
+const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+const ZONE = "Europe/Berlin";
+const DESKTOP = { viewport: { width: 1280, height: 900 }, timezoneId: ZONE, colorScheme: "light" as const };
+const PHONE = { viewport: { width: 390, height: 844 }, timezoneId: ZONE, colorScheme: "dark" as const, isMobile: true, hasTouch: true };
+// One context a device: Chromium starts a renderer process for each.
+const contexts = new Map<string, BrowserContext>();
+let page: Page;
+
+async function shot(target: Page, name: string) {
+  if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/console-editor-${name}.png` });
+}
+
+/** A tab of the console on a device, signed in as the demo tenant's owner, at a path. */
+async function consoleAt(path: string, device: "desktop" | "phone" = "desktop") {
+  let context = contexts.get(device);
+  const first = !context;
+  if (!context) contexts.set(device, (context = await browser.newContext(device === "desktop" ? DESKTOP : PHONE)));
+  const tab = await context.newPage();
+  // Signed in once a device: a second sign-in would start a new session, and the first tab's CSRF token would be another's.
+  await tab.goto(`${gateway.base}/admin${path}${first ? `#token=${gateway.ownerToken}` : ""}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  return tab;
+}
+
+/** The admin API as the demo tenant's owner, from Node. */
+async function adminApi<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await res.json<{ success: boolean; data: T }>();
+  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed.data;
+}
+
+type ContentAnswer = { id: number; slug: string; status: string; publishAt: string | null; bodyMarkdown: string; version: number };
+
+/** Other files write to the same demo site at the same time: every slug here is this run's own. */
+const stamp = Date.now();
+const badge = (tab: Page) => tab.locator(".editor-bar .badge").textContent();
+const saveState = (tab: Page) => tab.locator(".editor-bar .save-state").textContent();
+const bar = (tab: Page) => tab.locator(".editor-bar");
+const body = (tab: Page) => tab.getByLabel("Body (Markdown)", { exact: true });
+
+/** A PNG drawn by the browser's canvas (a real image of a few hundred bytes), as base64. Scripts run in the page are strings: the tests' types have no DOM. */
+const drawnPng = (tab: Page, colour: string) =>
+  tab.evaluate<string>(`(() => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 240;
+    canvas.height = 120;
+    const g = canvas.getContext("2d");
+    g.fillStyle = ${JSON.stringify(colour)};
+    g.fillRect(0, 0, 240, 120);
+    g.fillStyle = "#ffffff";
+    g.fillRect(20, 20, 80, 80);
+    return canvas.toDataURL("image/png").split(",")[1];
+  })()`);
+
+/** The name of the field that has the focus. */
+const focusedField = (tab: Page) => tab.evaluate<string | undefined>("document.activeElement?.name");
+
+/** A PNG file handed to the body as the browser hands it over: in a paste's clipboard, or a drop's DataTransfer, the cursor at `at`. */
+const handOver = (tab: Page, how: "paste" | "drop", at: number | "end", base64: string, name: string) =>
+  tab.evaluate(`(() => {
+    const area = document.querySelector('textarea[name="bodyMarkdown"]');
+    const at = ${JSON.stringify(at)} === "end" ? area.value.length : ${JSON.stringify(at)};
+    area.setSelectionRange(at, at);
+    const transfer = new DataTransfer();
+    const bytes = Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0));
+    transfer.items.add(new File([bytes], ${JSON.stringify(name)}, { type: "image/png" }));
+    if (${JSON.stringify(how)} === "paste") area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+    else {
+      area.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      area.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  })()`);
+
+beforeAll(async () => {
+  gateway = await gatewayReady();
+  browser = await openBrowser();
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail" && page)
+    console.error(
+      `the editor at ${page.url()}:\n${await page
+        .locator("main")
+        .innerText()
+        .catch(() => "(no page)")}`,
+    );
+});
+
+afterAll(async () => {
+  for (const context of contexts.values()) await context.close();
+  await browser?.close();
+});
+
+describe("the content editor, as a writer uses it", () => {
+  const title = `Harbour ${stamp}`;
+  const retitled = `${title} at dawn`;
+  const slug = `harbour-${stamp}`;
+  let id: number;
+
+  it("puts a taken slug's message at the field, scrolled to and focused, and takes the free slug it suggests in one click", async () => {
+    await adminApi("POST", "/contents", { siteId: gateway.siteId, title: "The first harbour", slug, language: "en" });
+    page = await consoleAt("/contents/new");
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe(slug);
+    await body(page).fill("The harbour at dawn.\n\nBoats come in.");
+    // Down at the bottom of the form, as a writer is when they are done: the button is still at hand, in the bar.
+    await page.getByLabel("Canonical URL", { exact: true }).scrollIntoViewIfNeeded();
+    await page.getByRole("button", { name: "Create draft" }).click();
+
+    const slugField = page.getByLabel("Slug", { exact: true });
+    await expect.poll(() => slugField.getAttribute("aria-invalid")).toBe("true");
+    const message = page.locator(`[id="${(await slugField.getAttribute("aria-describedby"))!.split(" ").pop()}"]`);
+    expect(await message.textContent()).toBe(`The slug ${slug} is already taken in en: ${slug}-2 is free`);
+    await expect.poll(() => focusedField(page)).toBe("slug");
+    const box = (await slugField.boundingBox())!;
+    expect(box.y).toBeGreaterThan(0);
+    expect(box.y + box.height).toBeLessThan(900);
+    await shot(page, "slug-taken");
+
+    await page.getByRole("button", { name: `Use ${slug}-2` }).click();
+    await expect.poll(() => page.url()).toMatch(/\/admin\/contents\/\d+$/);
+    id = Number(page.url().split("/").pop());
+    await expect.poll(() => badge(page)).toBe("draft");
+    expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe(`${slug}-2`);
+    // The id other screens and the API ask for, shown with the content.
+    expect(await page.locator(".content-id code").textContent()).toBe(String(id));
+  });
+
+  it("saves a draft by itself as the writer types, says when, and gives the text back after a reload", async () => {
+    await body(page).click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n\nThe fog lifts by nine.");
+    await expect.poll(() => saveState(page)).toMatch(/^Unsaved changes|^Saving…$/);
+    await expect.poll(() => saveState(page), { timeout: 15_000 }).toMatch(/^Saved at \d{1,2}:\d{2}/);
+    // The title too, saved by itself while the writer stays in the field and goes on typing.
+    await page.getByLabel("Title", { exact: true }).press("End");
+    await page.keyboard.type(" at dawn");
+    await expect.poll(() => adminApi<{ title: string }>("GET", `/contents/${id}`).then((c) => c.title), { timeout: 15_000 }).toBe(retitled);
+    expect(await focusedField(page)).toBe("title");
+    await shot(page, "autosaved");
+    await page.reload();
+    await expect.poll(() => body(page).inputValue(), { timeout: 30_000 }).toBe("The harbour at dawn.\n\nBoats come in.\n\nThe fog lifts by nine.");
+    // A stretch of writing is one version, not one a pause.
+    await expect.poll(() => page.locator('section[aria-labelledby="versions"] tbody tr').count()).toBe(1);
+  });
+
+  it("warns before the writer leaves unsaved changes, by a link or by closing the tab, and keeps them in the browser", async () => {
+    const writer = await consoleAt("/contents/new");
+    const asked: string[] = [];
+    writer.on("dialog", (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      // Stays on the first question, leaves on the second.
+      void (asked.length === 1 ? dialog.dismiss() : dialog.accept());
+    });
+    await writer.getByLabel("Title", { exact: true }).fill(`Lighthouse ${stamp}`);
+    await writer.getByRole("link", { name: "Contents", exact: true }).click();
+    await expect.poll(() => asked).toEqual(["confirm: Leave without saving? Your changes to this content are not saved yet."]);
+    expect(writer.url()).toMatch(/\/admin\/contents\/new$/);
+    expect(await writer.getByLabel("Title", { exact: true }).inputValue()).toBe(`Lighthouse ${stamp}`);
+    await writer.close({ runBeforeUnload: true });
+    await expect.poll(() => asked.length).toBe(2);
+    expect(asked[1]).toMatch(/^beforeunload/);
+
+    // The next visit finds the text again, and can let it go.
+    const again = await consoleAt("/contents/new");
+    await expect.poll(() => again.getByLabel("Title", { exact: true }).inputValue(), { timeout: 30_000 }).toBe(`Lighthouse ${stamp}`);
+    expect(await again.locator(".alert.notice").textContent()).toMatch(/^Your unsaved changes of .+, kept in this browser, are back/);
+    await again.getByRole("button", { name: "Discard them" }).click();
+    expect(await again.getByLabel("Title", { exact: true }).inputValue()).toBe("");
+    await again.close();
+  });
+
+  it("inserts an image chosen, pasted or dropped into the text, uploaded to the site's media, where the cursor is", async () => {
+    // Chosen with the button, the cursor after the first paragraph.
+    await body(page).click();
+    await page.evaluate(`document.querySelector('textarea[name="bodyMarkdown"]').setSelectionRange(20, 20)`);
+    const chosen = Buffer.from(await drawnPng(page, "#0b57d0"), "base64");
+    await page.getByLabel("Insert image").setInputFiles({ name: "harbour-map.png", mimeType: "image/png", buffer: chosen });
+    await expect.poll(() => body(page).inputValue()).toMatch(/^The harbour at dawn\.\n\n!\[harbour map\]\(\/media\/[^)]+\.png\)\n\nBoats come in\./);
+
+    // Pasted, as from a screenshot tool: the clipboard holds a file.
+    const png = await drawnPng(page, "#146c2e");
+    await handOver(page, "paste", "end", png, "image.png");
+    await expect.poll(() => body(page).inputValue()).toMatch(/The fog lifts by nine\.\n\n!\[image\]\(\/media\/[^)]+\.png\)\n$/);
+
+    // Dropped from the desktop onto the text.
+    await handOver(page, "drop", 0, png, "quay_at_noon.png");
+    await expect.poll(() => body(page).inputValue()).toMatch(/^!\[quay at noon\]\(\/media\/[^)]+\.png\)\n\nThe harbour at dawn\./);
+    // The preview shows the three images as loaded files, and the draft saves itself with them.
+    await expect
+      .poll(() => page.evaluate<number[]>(`[...document.querySelectorAll(".preview img")].map((img) => img.naturalWidth)`))
+      .toEqual([240, 240, 240]);
+    await expect.poll(() => saveState(page), { timeout: 15_000 }).toMatch(/^Saved at /);
+    expect((await adminApi<ContentAnswer>("GET", `/contents/${id}`)).bodyMarkdown.match(/!\[/g)).toHaveLength(3);
+    await body(page).scrollIntoViewIfNeeded();
+    await shot(page, "image");
+  });
+
+  it("publishes in one step with a confirmation, offers Update and Unpublish once published, and unpublishes only after a question", async () => {
+    expect(await bar(page).getByRole("button", { name: "Publish now" }).count()).toBe(0);
+    await bar(page).getByRole("button", { name: "Publish", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel("Now").isChecked()).toBe(true);
+    await shot(page, "publish");
+    await dialog.getByRole("button", { name: "Publish now" }).click();
+    await expect.poll(() => badge(page)).toBe("published");
+    expect(await dialog.isVisible()).toBe(false);
+    expect((await fromSite(gateway, `/${slug}-2`)).status).toBe(200);
+    // What is published is updated or taken back, never published again.
+    expect(await bar(page).getByRole("button", { name: "Publish", exact: true }).count()).toBe(0);
+    expect(await bar(page).getByRole("button", { name: "Update" }).count()).toBe(1);
+
+    const questions: string[] = [];
+    let answer = false;
+    const onDialog = (d: Dialog) => {
+      questions.push(d.message());
+      void (answer ? d.accept() : d.dismiss());
+    };
+    page.on("dialog", onDialog);
+    await bar(page).getByRole("button", { name: "Unpublish" }).click();
+    await expect.poll(() => questions).toEqual([`Unpublish “${retitled}”? It leaves the site at once and becomes a draft again.`]);
+    expect(await badge(page)).toBe("published");
+    answer = true;
+    await bar(page).getByRole("button", { name: "Unpublish" }).click();
+    await expect.poll(() => badge(page)).toBe("draft");
+    page.off("dialog", onDialog);
+    expect((await fromSite(gateway, `/${slug}-2`)).status).toBe(404);
+  });
+
+  it("schedules at a date and time in the writer's own time zone, and says when", async () => {
+    await bar(page).getByRole("button", { name: "Publish", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("At a date and time").check();
+    const when = dialog.getByLabel(`Date and time (${ZONE})`);
+    const tomorrow = new Date(Date.now() + 24 * 3600_000);
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(tomorrow);
+    await when.fill(`${day}T09:30`);
+    const confirm = dialog.getByRole("button", { name: /^Schedule for / });
+    expect(await confirm.textContent()).toMatch(/9:30|09:30/);
+    await shot(page, "schedule");
+    await confirm.click();
+    await expect.poll(() => badge(page)).toBe("scheduled");
+    const stored = await adminApi<ContentAnswer>("GET", `/contents/${id}`);
+    // 09:30 in Berlin is 08:30 UTC in winter, 07:30 in summer.
+    expect(stored.publishAt).toMatch(new RegExp(`^${day}T0[78]:30:00`));
+    expect(await page.locator(".editor-bar .meta").textContent()).toContain("public from");
+    expect((await fromSite(gateway, `/${slug}-2`)).status).toBe(404);
+    // A time gone by is refused in the dialog, not sent.
+    await bar(page).getByRole("button", { name: "Reschedule" }).click();
+    await dialog.getByLabel(`Date and time (${ZONE})`).fill("2020-01-01T09:30");
+    await dialog.getByRole("button", { name: /^Schedule for / }).click();
+    await expect.poll(() => dialog.getByText("Pick a time in the future, or publish now.").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect((await adminApi<ContentAnswer>("GET", `/contents/${id}`)).publishAt).toBe(stored.publishAt);
+  });
+
+  it("keeps Preview on site working from the bar", async () => {
+    const [preview] = await Promise.all([page.context().waitForEvent("page"), bar(page).getByRole("button", { name: "Preview on site" }).click()]);
+    await preview.waitForURL(`${gateway.siteBase}/${slug}-2`);
+    expect(await preview.locator("h1").first().textContent()).toContain(title);
+    await preview.close();
+  });
+
+  it("publishes on a phone, in the dark, with the dialog on the screen", async () => {
+    const post = await adminApi<{ id: number }>("POST", "/contents", {
+      siteId: gateway.siteId,
+      title: `Ferry times ${stamp}`,
+      slug: `ferry-times-${stamp}`,
+      language: "en",
+      bodyMarkdown: "From the quay, every hour.",
+    });
+    const phone = await consoleAt(`/contents/${post.id}`, "phone");
+    await expect.poll(() => badge(phone), { timeout: 30_000 }).toBe("draft");
+    await shot(phone, "phone");
+    await bar(phone).getByRole("button", { name: "Publish", exact: true }).click();
+    const dialog = phone.getByRole("dialog");
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await phone.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    await shot(phone, "phone-publish");
+    await dialog.getByRole("button", { name: "Publish now" }).tap();
+    await expect.poll(() => badge(phone)).toBe("published");
+    expect((await fromSite(gateway, `/ferry-times-${stamp}`)).status).toBe(200);
+    await phone.close();
+  });
+});
