@@ -168,7 +168,7 @@ describe("ads", () => {
     // A new start is held to the end the ad already has.
     const late = await send("PATCH", `/ads/${id}`, { startsAt: "2026-04-01T00:00:00Z" });
     expect(late.status).toBe(400);
-    expect(late.body.error!.message).toBe("endsAt: the ad must end after it starts");
+    expect(late.body.error!.message).toBe("The ad must end after it starts");
   });
 
   it("refuses an edit that ends an ad before it starts or gives it another tenant's image (naming the field), a viewer's, an editor's, and another tenant's", async () => {
@@ -183,7 +183,7 @@ describe("ads", () => {
     const backwards = await send("PATCH", `/ads/${id}`, { endsAt: "2026-04-01T00:00:00Z" });
     expect(backwards.status).toBe(400);
     expect(backwards.body.error).toMatchObject({
-      message: "endsAt: the ad must end after it starts",
+      message: "The ad must end after it starts",
       fields: [{ field: "endsAt", message: "The ad must end after it starts" }],
     });
     const stranger = await createTestTenant();

@@ -31,7 +31,7 @@ async function assertCreative(db: Database, scope: TenantScope, siteId: number, 
 /** An ad that ends must end after it starts: otherwise no page would ever show it. */
 function assertRuns(ad: { startsAt: string; endsAt?: string | null }) {
   if (ad.endsAt && Date.parse(ad.endsAt) <= Date.parse(ad.startsAt))
-    throw new ApiError(400, "endsAt: the ad must end after it starts", [{ field: "endsAt", message: "The ad must end after it starts" }]);
+    throw new ApiError(400, "The ad must end after it starts", [{ field: "endsAt", message: "The ad must end after it starts" }]);
 }
 
 export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
