@@ -32,7 +32,8 @@ export function useLocation(): { path: string; query: URLSearchParams } {
 export function onLinkClick(event: MouseEvent) {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const anchor = (event.target as Element).closest("a");
-  if (!anchor || anchor.target || anchor.hasAttribute("download") || anchor.origin !== location.origin || !anchor.pathname.startsWith(CONSOLE_BASE)) return;
+  if (!anchor || anchor.target || anchor.hasAttribute("download") || anchor.origin !== location.origin || !anchor.pathname.startsWith(CONSOLE_BASE))
+    return;
   event.preventDefault();
   navigate(anchor.pathname + anchor.search);
 }

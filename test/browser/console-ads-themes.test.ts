@@ -64,7 +64,7 @@ async function consoleOn(viewport: typeof DESKTOP, path: string) {
 }
 
 const message = (page: Page) => page.getByRole("status").allTextContents();
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const noSidewaysScroll = (page: Page) => page.evaluate("document.documentElement.scrollWidth <= window.innerWidth");
 
 beforeAll(async () => {
   gateway = await gatewayReady();
@@ -118,7 +118,12 @@ describe("ads, as the site's owner runs them", () => {
     // The picker shows each image as a thumbnail that loaded, named by its file.
     const first = form.getByRole("radio", { name: images[0]!.filename });
     await expect
-      .poll(() => form.locator(".image-picker img").evaluateAll((all) => all.map((img) => (img as HTMLImageElement).naturalWidth)))
+      .poll(() =>
+        form.locator(".image-picker img").evaluateAll((all) =>
+          // The Node project has no DOM types: each element is an <img>.
+          all.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        ),
+      )
       .not.toContain(0);
     await first.check();
     await form.getByLabel("Link", { exact: true }).fill(`${link}/first`);
@@ -177,7 +182,7 @@ describe("ads, as the site's owner runs them", () => {
       const days = chart.locator(".days li");
       expect(await days.count()).toBeGreaterThanOrEqual(7);
       const heights = await days.evaluateAll((all) =>
-        all.map((day) => [...day.querySelectorAll<HTMLElement>(".bars span")].map((bar) => bar.getBoundingClientRect().height)),
+        all.map((day) => [...day.querySelectorAll(".bars span")].map((bar) => bar.getBoundingClientRect().height)),
       );
       expect(heights.filter(([impressions]) => impressions! > 0)).toHaveLength(1);
       const [impressions, clicks] = heights.at(-1)!;
