@@ -46,11 +46,12 @@ export function useLocation(): { path: string; query: URLSearchParams } {
   return { path: state.path, query: new URLSearchParams(state.search) };
 }
 
-/** A link inside the console: navigates without a reload, but stays a real link (new tab, copy). */
+/** A link inside the console: navigates without a reload, but stays a real link (new tab, copy); a download stays a download. */
 export function onLinkClick(event: MouseEvent) {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const anchor = (event.target as Element).closest("a");
-  if (!anchor || anchor.target || anchor.origin !== location.origin || !anchor.pathname.startsWith(CONSOLE_BASE)) return;
+  if (!anchor || anchor.target || anchor.hasAttribute("download") || anchor.origin !== location.origin || !anchor.pathname.startsWith(CONSOLE_BASE))
+    return;
   event.preventDefault();
   navigate(anchor.pathname + anchor.search);
 }

@@ -58,6 +58,8 @@ export interface RouteSpec<P extends string, Q extends RouteRequest, D extends z
   answer: string;
   /** 302: a redirect, documented without a body; its data is `z.never()` and the handler answers `new Prebuilt(c.redirect(url))`. */
   status?: 200 | 201 | 302;
+  /** A file instead of JSON: its media type, documented as binary; its data is `z.never()` and the handler answers a Prebuilt. */
+  file?: string;
   /** Headers the success answer documents. */
   headers?: Record<string, { schema: { type: "string" } }>;
   /** Error statuses beyond the group's. */
@@ -104,7 +106,9 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     const success =
       status === 302
         ? { description: spec.answer }
-        : { description: spec.answer, content: { "application/json": { schema: envelope.schema(spec.data) } } };
+        : spec.file
+          ? { description: spec.answer, content: { [spec.file]: { schema: { type: "string" as const, format: "binary" } } } }
+          : { description: spec.answer, content: { "application/json": { schema: envelope.schema(spec.data) } } };
     const security = spec.security ?? group.security;
     const errors = envelope.errors(...group.errors, ...(spec.errors ?? []));
     for (const [error, description] of Object.entries<string | undefined>({ ...group.errorTexts, ...spec.errorTexts })) {

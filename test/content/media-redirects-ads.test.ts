@@ -126,6 +126,87 @@ describe("ads", () => {
     expect((await send("DELETE", `/ads/${imageAd.body.data.id}`)).status).toBe(200);
   });
 
+  it("edits every field an ad was created with: an image ad becomes an HTML ad, with another slot, schedule, weight and state", async () => {
+    const image = await upload(PNG, "image/png");
+    const other = await upload(PNG, "image/png", tenant.session, "other.png");
+    const created = await send<{ id: number }>("POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "image",
+      slot: "sidebar",
+      mediaId: image.body.data.id,
+      link: "https://shop.example/",
+      startsAt: "2026-01-01T00:00:00Z",
+    });
+    const id = created.body.data.id;
+    const moved = await send("PATCH", `/ads/${id}`, { mediaId: other.body.data.id, link: "https://shop.example/sale" });
+    expect(moved.body.data).toMatchObject({ kind: "image", mediaId: other.body.data.id, link: "https://shop.example/sale" });
+    const edited = await send("PATCH", `/ads/${id}`, {
+      kind: "html",
+      slot: "footer",
+      html: "<b>Now a snippet</b>",
+      mediaId: null,
+      link: null,
+      startsAt: "2026-02-01T08:00:00Z",
+      endsAt: "2026-03-01T08:00:00Z",
+      weight: 7,
+      isActive: false,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({
+      kind: "html",
+      slot: "footer",
+      html: "<b>Now a snippet</b>",
+      mediaId: null,
+      link: null,
+      startsAt: "2026-02-01T08:00:00Z",
+      endsAt: "2026-03-01T08:00:00Z",
+      weight: 7,
+      isActive: false,
+    });
+    const listed = (await send<{ id: number; slot: string }[]>("GET", `/sites/${tenant.siteId}/ads`)).body.data.find((ad) => ad.id === id);
+    expect(listed).toMatchObject({ slot: "footer", weight: 7 });
+    // A new start is held to the end the ad already has.
+    const late = await send("PATCH", `/ads/${id}`, { startsAt: "2026-04-01T00:00:00Z" });
+    expect(late.status).toBe(400);
+    expect(late.body.error!.message).toBe("The ad must end after it starts");
+  });
+
+  it("refuses an edit that ends an ad before it starts or gives it another tenant's image (naming the field), a viewer's, an editor's, and another tenant's", async () => {
+    const created = await send<{ id: number }>("POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "html",
+      slot: "top",
+      html: "<b>Sale</b>",
+      startsAt: "2026-05-01T00:00:00Z",
+    });
+    const id = created.body.data.id;
+    const backwards = await send("PATCH", `/ads/${id}`, { endsAt: "2026-04-01T00:00:00Z" });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.error).toMatchObject({
+      message: "The ad must end after it starts",
+      fields: [{ field: "endsAt", message: "The ad must end after it starts" }],
+    });
+    const stranger = await createTestTenant();
+    const theirs = await call(`/admin/api/tenants/${stranger.tenantId}/media?siteId=${stranger.siteId}&filename=theirs.png`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${stranger.session}`, "Content-Type": "image/png" },
+      body: PNG,
+    });
+    const theirImage = (await theirs.json<Envelope<{ id: number }>>()).data.id;
+    const borrowed = await send("PATCH", `/ads/${id}`, { kind: "image", mediaId: theirImage });
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body.error).toMatchObject({ fields: [{ field: "mediaId", message: "Choose one of the site's images" }] });
+    for (const role of ["viewer", "editor"] as const) {
+      const member = await memberWith(tenant, role);
+      expect((await send("PATCH", `/ads/${id}`, { weight: 9 }, member.session)).status).toBe(403);
+    }
+    expect((await admin("PATCH", `/tenants/${stranger.tenantId}/ads/${id}`, stranger.session, { weight: 9 })).status).toBe(404);
+    expect((await admin("GET", `/tenants/${stranger.tenantId}/ads/${id}/stats`, stranger.session)).status).toBe(404);
+    expect((await send("GET", `/sites/${tenant.siteId}/ads`)).body.data).toContainEqual(
+      expect.objectContaining({ id, kind: "html", endsAt: null, mediaId: null, weight: 1 }),
+    );
+  });
+
   it("refuses an image ad without an image of the site, an HTML ad without its snippet, and an editor", async () => {
     const noImage = await send("POST", "/ads", {
       siteId: tenant.siteId,

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { deflateSync, strToU8, zipSync } from "fflate";
+import { deflateSync, strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/requests";
 import { createTestTenant, installDefaultTheme, memberWith, sitePage, type TestTenant } from "../helpers/content";
@@ -330,5 +330,115 @@ describe("API4 · theme render: a live theme that keeps stopping at its bounds",
         `^site ${own.siteId}: greedy stopped at its bounds 3 times \\(templates/index\\.html\\.j2: stopped at the engine's 32 MB of memory .*\\); back to default$`,
       ),
     );
+  });
+});
+
+describe("a theme's preview link, download and deletion", () => {
+  let own: TestTenant;
+  let ownSlug: string;
+  const themes = (path = "", method = "GET", session = own.session, tenantId = own.tenantId, siteId = own.siteId) =>
+    call(`/admin/api/tenants/${tenantId}/sites/${siteId}/themes${path}`, { method, headers: { Authorization: `Bearer ${session}` } });
+  const storeAs = async (name: string, changes: Record<string, string> = {}) => {
+    const res = await call(`/admin/api/tenants/${own.tenantId}/sites/${own.siteId}/themes?name=${name}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${own.session}`, "Content-Type": "application/zip" },
+      body: themeZip(changes),
+    });
+    expect(res.status).toBe(201);
+  };
+  const marked = (marker: string) => ({
+    "templates/index.html.j2": `{% extends "layouts/base.html.j2" %}{% block main %}<p>${marker}</p>{% endblock %}`,
+  });
+  const stored = async (name: string) => (await env.THEMES.list({ prefix: `themes/${own.siteId}/${name}/` })).objects.length;
+
+  beforeAll(async () => {
+    own = await createTestTenant();
+    ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await installDefaultTheme(own.siteId);
+  });
+
+  it("gives the owner a preview link of any of the site's themes, which shows the site with it", async () => {
+    await storeAs("linked", marked("Linked theme"));
+    const res = await themes("/linked/preview");
+    expect(res.status).toBe(200);
+    const { data } = await res.json<Envelope<{ name: string; previewUrl: string }>>();
+    expect(data.name).toBe("linked");
+    expect(data.previewUrl).toMatch(/^\/\?theme_preview=linked&token=[0-9a-f]{64}$/);
+    expect(await text(await sitePage(ownSlug, data.previewUrl))).toContain("<p>Linked theme</p>");
+    expect(await text(await sitePage(ownSlug))).not.toContain("Linked theme");
+    expect((await themes("/nowhere/preview")).status).toBe(404);
+  });
+
+  it("downloads a theme as a zip of its files that an upload takes again", async () => {
+    await storeAs("packed", marked("Packed theme"));
+    const res = await themes("/packed/download");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/zip");
+    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="packed.zip"');
+    const zip = new Uint8Array(await res.arrayBuffer());
+    const files = Object.fromEntries(Object.entries(unzipSync(zip)).map(([path, bytes]) => [path, strFromU8(bytes)]));
+    expect(files).toEqual({ ...env.TEST_DEFAULT_THEME, ...marked("Packed theme") });
+
+    const again = await call(`/admin/api/tenants/${own.tenantId}/sites/${own.siteId}/themes?name=repacked`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${own.session}`, "Content-Type": "application/zip" },
+      body: zip,
+    });
+    expect(again.status).toBe(201);
+    expect((await again.json<Envelope<{ files: number }>>()).data.files).toBe(Object.keys(files).length);
+    expect((await themes("/nowhere/download")).status).toBe(404);
+  });
+
+  it("deletes a theme that is not active, with its files, and forgets it as the one to roll back to", async () => {
+    await storeAs("retired");
+    expect((await themes("/retired/activate", "POST")).status).toBe(200);
+    expect((await themes("/default/activate", "POST")).status).toBe(200);
+    const before = await (await themes()).json<Envelope<{ previous: string | null; themes: string[] }>>();
+    expect(before.data.previous).toBe("retired");
+
+    const res = await themes("/retired", "DELETE");
+    expect(res.status).toBe(200);
+    expect((await res.json<Envelope<{ deleted: boolean }>>()).data).toEqual({ deleted: true });
+    const after = await (await themes()).json<Envelope<{ active: string; previous: string | null; themes: string[] }>>();
+    expect(after.data).toMatchObject({ active: "default", previous: null });
+    expect(after.data.themes).not.toContain("retired");
+    expect(await stored("retired")).toBe(0);
+    const audit = await env.DB.prepare("SELECT subject FROM audit_log WHERE tenant_id = ? AND action = 'delete-theme'")
+      .bind(own.tenantId)
+      .all<{ subject: string }>();
+    expect(audit.results.map((a) => a.subject)).toEqual([`site ${own.siteId}: retired`]);
+    expect((await themes("/retired", "DELETE")).status).toBe(404);
+  });
+
+  it("refuses to delete the active theme, and keeps it", async () => {
+    const res = await themes("/default", "DELETE");
+    expect(res.status).toBe(409);
+    expect((await res.json<Envelope<never>>()).error!.message).toBe("default is the site's active theme: activate another one before deleting it");
+    expect(await stored("default")).toBe(Object.keys(env.TEST_DEFAULT_THEME).length);
+    expect((await sitePage(ownSlug)).status).toBe(200);
+  });
+
+  it("is the owner's: an editor or a viewer may not preview, download or delete; another tenant does not find the theme", async () => {
+    await storeAs("guarded");
+    for (const role of ["editor", "viewer"] as const) {
+      const member = await memberWith(own, role);
+      for (const [path, method] of [
+        ["/guarded/preview", "GET"],
+        ["/guarded/download", "GET"],
+        ["/guarded", "DELETE"],
+      ])
+        expect((await themes(path, method, member.session)).status, `${role} ${method} ${path}`).toBe(403);
+    }
+    const other = await createTestTenant();
+    for (const [path, method] of [
+      ["/guarded/preview", "GET"],
+      ["/guarded/download", "GET"],
+      ["/guarded", "DELETE"],
+    ]) {
+      // Their own tenant in the path with this site's id, and this tenant's path with their session.
+      expect((await themes(path, method, other.session, other.tenantId, own.siteId)).status, `${method} ${path}`).toBe(404);
+      expect((await themes(path, method, other.session)).status, `${method} ${path}`).toBe(404);
+    }
+    expect(await stored("guarded")).toBe(Object.keys(env.TEST_DEFAULT_THEME).length);
   });
 });

@@ -221,9 +221,14 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<Made> 
           }),
         )
       ).id;
-    if (template.endsWith("/themes/{name}/activate")) {
+    if (template.includes("/themes/{name}")) {
       await installDefaultTheme(tenant.siteId);
       known.name = "default";
+      // A deletion needs a theme that is not the site's active one.
+      if (shape.method === "delete") {
+        for (const [path, text] of Object.entries(env.TEST_DEFAULT_THEME)) await env.THEMES.put(`themes/${tenant.siteId}/spare/${path}`, text);
+        known.name = "spare";
+      }
     } else if (template.endsWith("/themes")) known.name = "fuzzed";
     // A content tag's name is a slug.
     if (template.endsWith("/tags") && shape.method === "put") known.name = known.slug;

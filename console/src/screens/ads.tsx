@@ -1,5 +1,6 @@
-import { useState } from "hono/jsx/dom";
+import { useEffect, useId, useRef, useState } from "hono/jsx/dom";
 import { api, get, type Ad, type AdDay, type Media } from "../api";
+import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
 import {
   CheckField,
@@ -18,7 +19,7 @@ import {
 } from "../ui";
 import type { ScreenProps } from "./index";
 
-/** The site's ads: their daily impressions and clicks as a chart, and a form to add one. */
+/** The site's ads: their daily impressions and clicks as a chart, a form to add one and the same form to change one. */
 export function AdsScreen({ query }: ScreenProps) {
   const { tenant, site, can } = useWorkspace();
   const load = useLoad(
@@ -29,61 +30,75 @@ export function AdsScreen({ query }: ScreenProps) {
     [tenant.id, site.id],
   );
   const [chosen, setChosen] = useState<number | null>(Number(query.get("ad")) || null);
+  const [editing, setEditing] = useState<number | null>(null);
+  // What an edit saved, said at the top once its form has closed; the next action says its own.
+  const [notice, setNotice] = useState("");
   const action = useSubmit();
+  useEffect(() => {
+    if (action.busy) setNotice("");
+  }, [action.busy]);
   const ad = load.data?.ads.find((a) => a.id === chosen) ?? load.data?.ads[0];
+  const edited = load.data?.ads.find((a) => a.id === editing);
   return (
     <Screen title="Ads">
-      <Outcome failure={action.failure} done={action.done} />
+      <Outcome failure={action.failure} done={action.done || notice} />
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : load.data.ads.length === 0 ? (
         <p>No ads yet. A theme shows the ads of a slot where it reads ads.&lt;slot&gt;.</p>
       ) : (
         <>
-          <table>
-            <TableHead columns={["Slot", "Kind", "Weight", "Runs", "Active", ""]} />
+          <table class="ads">
+            <TableHead columns={["Ad", "Runs", "State", ""]} />
             <tbody>
               {load.data.ads.map((row) => (
                 <tr aria-current={row.id === ad?.id ? "true" : undefined}>
                   <td>
-                    {row.slot} #{row.id}
+                    <strong>{adName(row)}</strong>
+                    <br />
+                    <small>
+                      {row.kind === "image" ? "Image with a link" : "HTML snippet"}, weight {row.weight}
+                    </small>
                   </td>
-                  <td>{row.kind}</td>
-                  <td>{row.weight}</td>
                   <td>
                     {formatDate(row.startsAt)} – {row.endsAt ? formatDate(row.endsAt) : "open"}
                   </td>
-                  <td>{row.isActive ? "yes" : "no"}</td>
-                  <td class="actions">
-                    {can("editor") ? (
-                      <button type="button" onClick={() => setChosen(row.id)}>
-                        Daily counts<span class="visually-hidden"> of ad {row.id}</span>
-                      </button>
-                    ) : null}
-                    {can("owner") ? (
-                      <>
-                        <button
-                          type="button"
-                          onClick={async () =>
-                            (await action.run(
-                              () => api("PATCH", `/tenants/${tenant.id}/ads/${row.id}`, { isActive: !row.isActive }),
-                              row.isActive ? "Paused." : "Resumed.",
-                            )) && load.reload()
-                          }
-                        >
-                          {row.isActive ? "Pause" : "Resume"}
-                          <span class="visually-hidden"> ad {row.id}</span>
+                  <td>{row.isActive ? "running" : "paused"}</td>
+                  <td>
+                    <div class="actions">
+                      {can("editor") ? (
+                        <button type="button" aria-pressed={row.id === ad?.id ? "true" : "false"} onClick={() => setChosen(row.id)}>
+                          Daily counts<span class="visually-hidden"> of {adName(row)}</span>
                         </button>
-                        <DeleteButton
-                          name={`ad ${row.id}`}
-                          question={`Delete ad ${row.id} and its counts?`}
-                          path={`/tenants/${tenant.id}/ads/${row.id}`}
-                          done="Deleted."
-                          run={action.run}
-                          onDone={load.reload}
-                        />
-                      </>
-                    ) : null}
+                      ) : null}
+                      {can("owner") ? (
+                        <>
+                          <button type="button" onClick={() => setEditing(row.id)}>
+                            Edit<span class="visually-hidden"> {adName(row)}</span>
+                          </button>
+                          <button
+                            type="button"
+                            onClick={async () =>
+                              (await action.run(
+                                () => api("PATCH", `/tenants/${tenant.id}/ads/${row.id}`, { isActive: !row.isActive }),
+                                row.isActive ? "Paused." : "Resumed.",
+                              )) && load.reload()
+                            }
+                          >
+                            {row.isActive ? "Pause" : "Resume"}
+                            <span class="visually-hidden"> {adName(row)}</span>
+                          </button>
+                          <DeleteButton
+                            name={adName(row)}
+                            question={`Delete ${adName(row)} and its counts?`}
+                            path={`/tenants/${tenant.id}/ads/${row.id}`}
+                            done="Deleted."
+                            run={action.run}
+                            onDone={load.reload}
+                          />
+                        </>
+                      ) : null}
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -92,49 +107,120 @@ export function AdsScreen({ query }: ScreenProps) {
           {ad && can("editor") ? <AdChart key={ad.id} ad={ad} /> : null}
         </>
       )}
-      {can("owner") && load.data ? <NewAd media={load.data.media} onCreated={load.reload} /> : null}
+      {can("owner") && load.data && edited ? (
+        <AdForm
+          key={`edit-${edited.id}`}
+          ad={edited}
+          media={load.data.media}
+          onSaved={(message) => {
+            setEditing(null);
+            setNotice(message);
+            load.reload();
+            document.getElementById("screen-title")?.focus();
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      ) : can("owner") && load.data ? (
+        <AdForm key="new" media={load.data.media} onSaved={load.reload} />
+      ) : null}
     </Screen>
   );
 }
 
-/** Impressions and clicks a day over the last 90 days: bars, with the same numbers as a table for screen readers. */
+/** How the console names an ad: its slot and id (an ad has no name of its own). */
+const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
+
+const DAY_MS = 86_400_000;
+/** The chart's days: at least a week, so that one day of data is one bar among days, at most the 90 the API keeps. */
+const MIN_DAYS = 7;
+const MAX_DAYS = 90;
+/** About this many dates under the bars, whatever the width: on a phone each gets some 50 px. */
+const AXIS_LABELS = 6;
+
+/** A UTC day (YYYY-MM-DD, as the counts are kept) as a number of days, and back. */
+const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+const dayOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+const shortDate = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
+const longDate = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** The top of the scale: the most counted in a day, rounded up to 1, 2 or 5 times a power of ten. */
+function scaleTop(most: number): number {
+  if (most <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(most));
+  return [1, 2, 5, 10].map((step) => step * power).find((top) => top >= most)!;
+}
+
+/**
+ * Every day from the ad's first (its start or its first count, at most 90 days back) to today or
+ * its end, those without counts as zeros, oldest first.
+ */
+function chartDays(ad: Pick<Ad, "startsAt" | "endsAt">, counted: AdDay[], today = new Date().toISOString().slice(0, 10)): AdDay[] {
+  const byDay = new Map(counted.map((d) => [d.day, d]));
+  const todayNumber = dayNumber(today);
+  const ended = ad.endsAt ? dayNumber(ad.endsAt.slice(0, 10)) : todayNumber;
+  const last = Math.max(Math.min(todayNumber, ended), ...counted.map((d) => dayNumber(d.day)));
+  const first = Math.min(dayNumber(ad.startsAt.slice(0, 10)), ...counted.map((d) => dayNumber(d.day)));
+  const from = Math.min(Math.max(first, last - MAX_DAYS + 1), last - MIN_DAYS + 1);
+  return Array.from({ length: last - from + 1 }, (_, i) => byDay.get(dayOf(from + i)) ?? { day: dayOf(from + i), impressions: 0, clicks: 0 });
+}
+
+/**
+ * Impressions and clicks a day, side by side on one scale, with the dates under them; drawn with
+ * CSS (no library), the same numbers as a table for screen readers and anyone who wants them.
+ */
 function AdChart({ ad }: { ad: Ad }) {
   const { tenant } = useWorkspace();
   const load = useLoad(() => get<AdDay[]>(`/tenants/${tenant.id}/ads/${ad.id}/stats`), [ad.id]);
+  const captionId = useId();
   if (!load.data) return <Loading failure={load.failure} />;
-  const days = load.data;
-  const most = Math.max(1, ...days.map((d) => d.impressions));
-  const width = Math.max(days.length, 1) * 12;
+  const days = chartDays(ad, load.data);
+  const impressions = days.reduce((n, d) => n + d.impressions, 0);
+  const clicks = days.reduce((n, d) => n + d.clicks, 0);
+  const top = scaleTop(Math.max(...days.map((d) => Math.max(d.impressions, d.clicks))));
+  const every = Math.ceil(days.length / AXIS_LABELS);
+  const height = (count: number) => `${(count / top) * 100}%`;
   return (
-    <figure class="chart" aria-labelledby={`chart-${ad.id}`}>
-      <figcaption id={`chart-${ad.id}`}>
-        Ad #{ad.id} ({ad.slot}): {days.reduce((n, d) => n + d.impressions, 0)} impressions, {days.reduce((n, d) => n + d.clicks, 0)} clicks in the
-        last 90 days
+    <figure class="chart" aria-labelledby={captionId}>
+      <figcaption id={captionId}>
+        <strong>{adName(ad)}</strong>: {impressions} {impressions === 1 ? "impression" : "impressions"}, {clicks} {clicks === 1 ? "click" : "clicks"}{" "}
+        from {longDate(days[0]!.day)} to {longDate(days.at(-1)!.day)}
+        {impressions ? ` (${((clicks / impressions) * 100).toFixed(1)} % clicked)` : ""}
       </figcaption>
-      {days.length ? (
-        <svg viewBox={`0 0 ${width} 100`} role="img" aria-label="Impressions (bars) and clicks (dark bars) a day" preserveAspectRatio="none">
-          {days.map((d, i) => (
-            <g>
-              <rect class="impressions" x={i * 12 + 1} width="10" y={100 - (d.impressions / most) * 100} height={(d.impressions / most) * 100}>
-                <title>
-                  {d.day}: {d.impressions} impressions, {d.clicks} clicks
-                </title>
-              </rect>
-              <rect class="clicks" x={i * 12 + 3} width="6" y={100 - (d.clicks / most) * 100} height={(d.clicks / most) * 100} />
-            </g>
-          ))}
-        </svg>
-      ) : (
-        <p>No impressions yet.</p>
-      )}
+      <p class="legend" aria-hidden="true">
+        <span class="key impressions" /> Impressions <span class="key clicks" /> Clicks
+      </p>
+      {/* The bars repeat the table below, which is what a screen reader reads. */}
+      <div class="plot" aria-hidden="true">
+        <div class="scale">
+          <span>{top}</span>
+          <span>{top / 2}</span>
+          <span>0</span>
+        </div>
+        <ol class="days" style={{ gridTemplateColumns: `repeat(${days.length}, minmax(0, 1fr))` }}>
+          {days.map((d, i) => {
+            const labelled = (days.length - 1 - i) % every === 0;
+            const edge = i < every / 2 ? " first" : i === days.length - 1 ? " last" : "";
+            return (
+              <li title={`${longDate(d.day)}: ${d.impressions} impressions, ${d.clicks} clicks`}>
+                <span class="bars">
+                  <span class="impressions" style={{ height: height(d.impressions) }} />
+                  <span class="clicks" style={{ height: height(d.clicks) }} />
+                </span>
+                {labelled ? <span class={`date${edge}`}>{shortDate(d.day)}</span> : null}
+              </li>
+            );
+          })}
+        </ol>
+      </div>
       <details>
-        <summary>The numbers</summary>
+        <summary>The numbers, day by day</summary>
         <table>
           <TableHead columns={["Day", "Impressions", "Clicks"]} />
           <tbody>
-            {days.map((d) => (
+            {[...days].reverse().map((d) => (
               <tr>
-                <td>{d.day}</td>
+                <td>{longDate(d.day)}</td>
                 <td>{d.impressions}</td>
                 <td>{d.clicks}</td>
               </tr>
@@ -146,40 +232,110 @@ function AdChart({ ad }: { ad: Ad }) {
   );
 }
 
-function NewAd(props: { media: Media[]; onCreated: () => void }) {
+/** A small copy of an image for the picker: its narrowest resized copy where it has one. */
+function thumbnail(image: Media): string {
+  const narrowest = Math.min(...image.variantWidths);
+  return Number.isFinite(narrowest) ? image.url.replace(/\.[a-z]+$/, `-${narrowest}w.webp`) : image.url;
+}
+
+/** The site's images as thumbnails to choose from (radio buttons: arrow keys move between them). */
+function ImagePicker(props: { images: Media[]; value: string; onValue: (id: string) => void; error?: string }) {
+  const id = useId();
+  return (
+    <fieldset class={`field image-picker${props.error ? " invalid" : ""}`} aria-describedby={props.error ? `${id}-error` : undefined}>
+      <legend class="label">Image</legend>
+      {props.images.length === 0 ? (
+        <p class="hint">
+          No images on this site yet: upload one in <a href={`${CONSOLE_BASE}/media`}>Media</a> first.
+        </p>
+      ) : (
+        <ul>
+          {props.images.map((image) => (
+            <li>
+              <label>
+                <input
+                  type="radio"
+                  name="mediaId"
+                  value={String(image.id)}
+                  checked={props.value === String(image.id)}
+                  onChange={() => props.onValue(String(image.id))}
+                />
+                <img src={thumbnail(image)} alt="" loading="lazy" width={96} height={64} />
+                <span>{image.filename}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {props.error ? (
+        <small id={`${id}-error`} class="field-error">
+          {props.error}
+        </small>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** A new ad, or every field of an existing one (`ad`), in one form. */
+function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => void; onCancel?: () => void }) {
   const { tenant, site } = useWorkspace();
-  const [kind, setKind] = useState<"image" | "html">("image");
-  const [slot, setSlot] = useState("");
-  const [mediaId, setMediaId] = useState("");
-  const [link, setLink] = useState("");
-  const [html, setHtml] = useState("");
-  const [startsAt, setStartsAt] = useState(isoToLocalInput(new Date().toISOString()));
-  const [endsAt, setEndsAt] = useState("");
-  const [weight, setWeight] = useState("1");
-  const [active, setActive] = useState(true);
-  const create = useSubmit();
+  const existing = props.ad;
+  const [kind, setKind] = useState<"image" | "html">(existing?.kind ?? "image");
+  const [slot, setSlot] = useState(existing?.slot ?? "");
+  const [mediaId, setMediaId] = useState(existing?.mediaId ? String(existing.mediaId) : "");
+  const [link, setLink] = useState(existing?.link ?? "");
+  const [html, setHtml] = useState(existing?.html ?? "");
+  const [startsAt, setStartsAt] = useState(isoToLocalInput(existing?.startsAt ?? new Date().toISOString()));
+  const [endsAt, setEndsAt] = useState(isoToLocalInput(existing?.endsAt));
+  const [weight, setWeight] = useState(String(existing?.weight ?? 1));
+  const [active, setActive] = useState(existing?.isActive ?? true);
+  const save = useSubmit();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const headingId = useId();
+  // Opening an ad to edit brings its form into view, its heading focused (a screen reader says which ad).
+  useEffect(() => {
+    if (!existing) return;
+    heading.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus();
+  }, [existing?.id]);
   const images = props.media.filter((m) => m.contentType.startsWith("image/"));
   return (
     <form
       class="panel"
-      aria-labelledby="new-ad"
+      aria-labelledby={headingId}
       onSubmit={async (e: Event) => {
         e.preventDefault();
-        const body = {
-          siteId: site.id,
+        const fields = {
           kind,
           slot,
-          ...(kind === "image" ? { mediaId: Number(mediaId) || 0, link: link || null } : { html }),
+          // The other kind's fields are emptied: an ad is one or the other.
+          ...(kind === "image" ? { mediaId: Number(mediaId) || 0, link: link || null, html: null } : { html, mediaId: null, link: null }),
           startsAt: localInputToIso(startsAt),
           endsAt: endsAt ? localInputToIso(endsAt) : null,
           weight: Number(weight),
           isActive: active,
         };
-        if (await create.run(() => api("POST", `/tenants/${tenant.id}/ads`, body), "Ad created.")) props.onCreated();
+        const message = existing ? `${adName(existing)} saved.` : "Ad created.";
+        const saved = existing
+          ? await save.run(() => api("PATCH", `/tenants/${tenant.id}/ads/${existing.id}`, fields), message)
+          : await save.run(() => api("POST", `/tenants/${tenant.id}/ads`, { siteId: site.id, ...fields }), message);
+        if (!saved) return;
+        // A created ad leaves an empty form for the next one.
+        if (!existing) {
+          setSlot("");
+          setMediaId("");
+          setLink("");
+          setHtml("");
+          setEndsAt("");
+          setWeight("1");
+        }
+        props.onSaved(message);
       }}
     >
-      <h2 id="new-ad">New ad</h2>
-      <Outcome failure={create.failure} done={create.done} />
+      <h2 id={headingId} ref={heading} tabindex={-1}>
+        {existing ? `Edit ${adName(existing)}` : "New ad"}
+      </h2>
+      <Outcome failure={save.failure} done={save.done} />
       <div class="row">
         <SelectField
           label="Kind"
@@ -196,29 +352,19 @@ function NewAd(props: { media: Media[]; onCreated: () => void }) {
           name="slot"
           value={slot}
           onValue={setSlot}
-          error={create.fieldError("slot")}
+          error={save.fieldError("slot")}
           hint="The code a theme reads as ads.<slot>"
           required
         />
-        <TextField label="Weight" name="weight" type="number" value={weight} onValue={setWeight} error={create.fieldError("weight")} />
+        <TextField label="Weight" name="weight" type="number" value={weight} onValue={setWeight} error={save.fieldError("weight")} />
       </div>
       {kind === "image" ? (
-        <div class="row">
-          <SelectField
-            label="Image"
-            name="mediaId"
-            value={mediaId}
-            onValue={setMediaId}
-            options={[
-              ["", images.length ? "Choose…" : "Upload an image in Media first"],
-              ...images.map((m): [string, string] => [String(m.id), m.filename]),
-            ]}
-            error={create.fieldError("mediaId")}
-          />
-          <TextField label="Link" name="link" type="url" value={link} onValue={setLink} error={create.fieldError("link")} />
-        </div>
+        <>
+          <ImagePicker images={images} value={mediaId} onValue={setMediaId} error={save.fieldError("mediaId")} />
+          <TextField label="Link" name="link" type="url" value={link} onValue={setLink} error={save.fieldError("link")} />
+        </>
       ) : (
-        <TextField label="HTML" name="html" value={html} onValue={setHtml} error={create.fieldError("html")} multiline={4} />
+        <TextField label="HTML" name="html" value={html} onValue={setHtml} error={save.fieldError("html")} multiline={4} />
       )}
       <div class="row">
         <TextField
@@ -227,15 +373,22 @@ function NewAd(props: { media: Media[]; onCreated: () => void }) {
           type="datetime-local"
           value={startsAt}
           onValue={setStartsAt}
-          error={create.fieldError("startsAt")}
+          error={save.fieldError("startsAt")}
           required
         />
-        <TextField label="Ends" name="endsAt" type="datetime-local" value={endsAt} onValue={setEndsAt} error={create.fieldError("endsAt")} />
+        <TextField label="Ends" name="endsAt" type="datetime-local" value={endsAt} onValue={setEndsAt} error={save.fieldError("endsAt")} />
       </div>
       <CheckField label="Active" checked={active} onValue={setActive} />
-      <button class="primary" type="submit" disabled={create.busy}>
-        Create ad
-      </button>
+      <p class="actions">
+        <button class="primary" type="submit" disabled={save.busy}>
+          {existing ? "Save changes" : "Create ad"}
+        </button>
+        {props.onCancel ? (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </p>
     </form>
   );
 }

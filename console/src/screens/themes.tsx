@@ -1,19 +1,29 @@
 import { useRef, useState } from "hono/jsx/dom";
 import { api, get, type Themes } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, TextField, useLoad, useSubmit } from "../ui";
+import { DeleteButton, Loading, Outcome, Screen, TextField, useLoad, useSubmit } from "../ui";
 
-/** The site's themes: upload a zip, preview it on a draft address, activate it, roll back. */
+/** The site's themes: upload a zip (asking before one replaces a theme), preview any on the site, activate, roll back, download, delete. */
 export function ThemesScreen() {
   const { tenant, site, can, siteUrl } = useWorkspace();
   const path = `/tenants/${tenant.id}/sites/${site.id}/themes`;
   const load = useLoad(() => get<Themes>(path), [path]);
   const action = useSubmit();
-  const [preview, setPreview] = useState<string | null>(null);
+  // The last preview link handed out: after an upload, or where the browser kept the preview's tab from opening.
+  const [preview, setPreview] = useState<{ theme: string; url: string } | null>(null);
   const [name, setName] = useState("");
   const file = useRef<HTMLInputElement>(null);
   const activate = async (theme: string, done: string) => {
     if (await action.run(() => api("POST", `${path}/${theme}/activate`), done)) load.reload();
+  };
+  const previewTheme = async (theme: string) => {
+    // Opened on the click itself, before the link is known, so that no pop-up blocker stops it.
+    const tab = window.open("", "_blank");
+    const link = await action.run(() => get<{ previewUrl: string }>(`${path}/${theme}/preview`));
+    if (!link) return tab?.close();
+    if (!tab) return setPreview({ theme, url: link.previewUrl });
+    tab.opener = null;
+    tab.location.href = siteUrl(link.previewUrl);
   };
   return (
     <Screen title="Themes">
@@ -25,11 +35,33 @@ export function ThemesScreen() {
           <ul class="plain themes">
             {load.data.themes.map((theme) => (
               <li>
-                <strong>{theme}</strong> {theme === load.data!.active ? <span class="badge published">active</span> : null}
-                {can("owner") && theme !== load.data!.active ? (
-                  <button type="button" disabled={action.busy} onClick={() => activate(theme, `${theme} is the site's theme now.`)}>
-                    Activate<span class="visually-hidden"> {theme}</span>
-                  </button>
+                <span class="name">
+                  <strong>{theme}</strong> {theme === load.data!.active ? <span class="badge published">active</span> : null}
+                </span>
+                {can("owner") ? (
+                  <span class="actions">
+                    <button type="button" disabled={action.busy} onClick={() => previewTheme(theme)}>
+                      Preview<span class="visually-hidden"> {theme}</span>
+                    </button>
+                    {theme !== load.data!.active ? (
+                      <button type="button" disabled={action.busy} onClick={() => activate(theme, `${theme} is the site's theme now.`)}>
+                        Activate<span class="visually-hidden"> {theme}</span>
+                      </button>
+                    ) : null}
+                    <a class="button" href={`/admin/api${path}/${theme}/download`} download={`${theme}.zip`}>
+                      Download<span class="visually-hidden"> {theme}</span>
+                    </a>
+                    {theme !== load.data!.active ? (
+                      <DeleteButton
+                        name={theme}
+                        question={`Delete theme ${theme}? Its files are removed for good (download it first to keep a copy).`}
+                        path={`${path}/${theme}`}
+                        done={`Deleted ${theme}.`}
+                        run={action.run}
+                        onDone={load.reload}
+                      />
+                    ) : null}
+                  </span>
                 ) : null}
               </li>
             ))}
@@ -45,8 +77,8 @@ export function ThemesScreen() {
       )}
       {preview ? (
         <p class="alert ok">
-          Uploaded. Look at it before you activate it:{" "}
-          <a href={siteUrl(preview)} target="_blank" rel="noopener">
+          {preview.theme}: look at it before you activate it:{" "}
+          <a href={siteUrl(preview.url)} target="_blank" rel="noopener">
             preview the site with this theme
           </a>{" "}
           (not indexed; share it only with who should see the draft).
@@ -60,15 +92,24 @@ export function ThemesScreen() {
             e.preventDefault();
             const zip = file.current?.files?.[0];
             if (!zip) return;
+            const live = name === load.data?.active;
+            const replacing = load.data?.themes.includes(name);
+            if (
+              replacing &&
+              !confirm(
+                `Replace theme ${name}? Its files are replaced by the zip's${live ? ": it is the site's theme, so readers see them at once" : ""}.`,
+              )
+            )
+              return;
             const stored = await action.run(
               () =>
                 api<{ name: string; files: number; previewUrl: string }>("POST", `${path}?name=${encodeURIComponent(name)}`, zip, {
                   "Content-Type": "application/zip",
                 }),
-              `Stored ${name} (not active yet).`,
+              replacing ? `Replaced ${name}${live ? ": the site shows it now" : " (not active)"}.` : `Stored ${name} (not active yet).`,
             );
             if (stored) {
-              setPreview(stored.previewUrl);
+              setPreview({ theme: stored.name, url: stored.previewUrl });
               load.reload();
             }
           }}

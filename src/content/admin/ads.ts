@@ -22,7 +22,16 @@ async function assertCreative(db: Database, scope: TenantScope, siteId: number, 
     .from(media)
     .where(inTenant(media.tenantId, scope, eq(media.id, input.mediaId), eq(media.siteId, siteId)))
     .limit(1);
-  if (!image || !image.contentType.startsWith("image/")) throw new ApiError(400, `mediaId: no image ${input.mediaId} in site ${siteId}`);
+  if (!image || !image.contentType.startsWith("image/"))
+    throw new ApiError(400, `mediaId: no image ${input.mediaId} in site ${siteId}`, [
+      { field: "mediaId", message: "Choose one of the site's images" },
+    ]);
+}
+
+/** An ad that ends must end after it starts: otherwise no page would ever show it. */
+function assertRuns(ad: { startsAt: string; endsAt?: string | null }) {
+  if (ad.endsAt && Date.parse(ad.endsAt) <= Date.parse(ad.startsAt))
+    throw new ApiError(400, "The ad must end after it starts", [{ field: "endsAt", message: "The ad must end after it starts" }]);
 }
 
 export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
@@ -37,6 +46,7 @@ export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
 export async function createAd(db: Database, scope: TenantScope, input: z.infer<typeof adCreate>) {
   await siteInScope(db, scope, input.siteId);
   await assertCreative(db, scope, input.siteId, input);
+  assertRuns(input);
   const [[ad]] = await db.batch([
     db
       .insert(ads)
@@ -58,6 +68,7 @@ export async function updateAd(db: Database, scope: TenantScope, id: number, inp
   if (merged.kind === "image" && !merged.mediaId) throw new ApiError(400, "mediaId: an image ad needs its image");
   if (merged.kind === "html" && !merged.html) throw new ApiError(400, "html: an HTML ad needs its snippet");
   await assertCreative(db, scope, existing.siteId, merged);
+  assertRuns(merged);
   const [[ad]] = await db.batch([
     db
       .update(ads)

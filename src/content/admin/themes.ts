@@ -1,16 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
+import { eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { type Site, sites } from "../schema";
-import { previewToken, themesOf, uploadTheme } from "../sites/theme-upload";
+import { Prebuilt } from "../../platform/route";
+import { themePreviewPath, themesOf, uploadTheme } from "../sites/theme-upload";
+import { removeThemeFiles, themeZip } from "../sites/themes";
 import { withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { themesSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as } from "./guard";
-import { inTenantPath } from "./shapes";
+import { deleted, inTenantPath } from "./shapes";
 import { siteSchema } from "./sites";
 
 const themeName = z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "name must be a theme's folder name: lower-case letters, digits, dashes" });
@@ -34,7 +36,30 @@ export async function activateTheme(db: Database, scope: TenantScope, site: Site
   return updated!;
 }
 
-/** A site's themes: listed, uploaded, activated. */
+/**
+ * Deletes a theme that is not the site's: the site forgets it as its previous theme (nothing rolls
+ * back to it) in the same batch as the audit entry, then its files go. The active theme is refused.
+ */
+export async function deleteTheme(db: Database, bucket: R2Bucket, scope: TenantScope, site: Site, theme: string, userId: number) {
+  if (site.theme === theme) throw new ApiError(409, `${theme} is the site's active theme: activate another one before deleting it`);
+  if (!(await themesOf(bucket, site.id)).includes(theme)) throw new ApiError(404, `No theme ${theme} for site ${site.id}`);
+  const [[kept]] = await db.batch([
+    db
+      .update(sites)
+      .set({ previousTheme: sql`CASE WHEN ${sites.previousTheme} = ${theme} THEN NULL ELSE ${sites.previousTheme} END` })
+      // Only while another theme is active: an activation since the site was read wins.
+      .where(inTenant(sites.tenantId, scope, eq(sites.id, site.id), ne(sites.theme, theme)))
+      .returning({ id: sites.id }),
+    audit(db, scope, userId, "delete-theme", `site ${site.id}: ${theme}`),
+  ]);
+  if (!kept) throw new ApiError(409, `${theme} is the site's active theme: activate another one before deleting it`);
+  forgetSiteForReaders(site.id);
+  await removeThemeFiles(bucket, site.id, theme);
+}
+
+const themePath = () => inTenantPath({ siteId: idParam("siteId"), name: themeName.openapi({ param: { name: "name", in: "path" } }) });
+
+/** A site's themes: listed, uploaded, previewed, activated, downloaded, deleted. */
 export function themeRoutes(route: AdminRoute) {
   route({
     method: "get",
@@ -69,8 +94,7 @@ export function themeRoutes(route: AdminRoute) {
         throw new ApiError(415, "A theme is uploaded as application/zip");
       const { name } = c.req.valid("query");
       const stored = await uploadTheme(c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
-      const token = await previewToken(c.env.JWT_SECRET, site.id, name);
-      return { ...stored, previewUrl: `/?theme_preview=${name}&token=${token}` };
+      return { ...stored, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, name) };
     },
   });
   route({
@@ -79,7 +103,7 @@ export function themeRoutes(route: AdminRoute) {
     summary: "Make a theme the site's",
     guard: as("owner"),
     summaryEnd: "; activating the previous one rolls back",
-    request: inTenantPath({ siteId: idParam("siteId"), name: themeName.openapi({ param: { name: "name", in: "path" } }) }),
+    request: themePath(),
     data: siteSchema,
     answer: "The site",
     handle: async (c, scope) => {
@@ -87,6 +111,58 @@ export function themeRoutes(route: AdminRoute) {
       const site = await siteInScope(c.var.db, scope, p.siteId);
       if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       return withDomainsOne(c.var.db, scope, await activateTheme(c.var.db, scope, site, p.name, scope.userId));
+    },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/themes/{name}/preview",
+    summary: "A link that shows the site with one of its themes, to whoever opens it, until the theme is replaced or deleted",
+    guard: as("owner"),
+    request: themePath(),
+    data: z.object({ name: z.string(), previewUrl: z.string().openapi({ description: "A path on the site's own host" }) }),
+    answer: "The preview's address",
+    handle: async (c, scope) => {
+      const p = c.req.valid("param");
+      const site = await siteInScope(c.var.db, scope, p.siteId);
+      if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+      return { name: p.name, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, p.name) };
+    },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/themes/{name}/download",
+    summary: "A theme's files as a zip that an upload takes again",
+    guard: as("owner"),
+    request: themePath(),
+    data: z.never(),
+    file: "application/zip",
+    answer: "The zip, as an attachment named after the theme",
+    handle: async (c, scope) => {
+      const p = c.req.valid("param");
+      const site = await siteInScope(c.var.db, scope, p.siteId);
+      const zip = await themeZip(c.env.THEMES, site.id, p.name);
+      if (!zip) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+      return new Prebuilt<never>(
+        new Response(zip, {
+          headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${p.name}.zip"`, "Cache-Control": "no-store" },
+        }),
+      );
+    },
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/sites/{siteId}/themes/{name}",
+    summary: "Delete a theme that is not the site's active one",
+    guard: as("owner"),
+    request: themePath(),
+    ...deleted,
+    errors: [409],
+    errorTexts: { 409: "The theme is the site's active one" },
+    handle: async (c, scope) => {
+      const p = c.req.valid("param");
+      const site = await siteInScope(c.var.db, scope, p.siteId);
+      await deleteTheme(c.var.db, c.env.THEMES, scope, site, p.name, scope.userId);
+      return { deleted: true as const };
     },
   });
 }

@@ -2,7 +2,7 @@ import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
 import { dateFormat } from "./languages";
 import { TemplateLimitError, templateSet } from "./templates";
-import { forgetThemeListing, listAll, themePrefix } from "./themes";
+import { forgetThemeListing, removeThemeFiles, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -222,9 +222,8 @@ export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string
     }
   }
 
+  await removeThemeFiles(bucket, siteId, name);
   const prefix = themePrefix(siteId, name);
-  const old = (await listAll(bucket, prefix)).map((o) => o.key);
-  for (let i = 0; i < old.length; i += 1000) await bucket.delete(old.slice(i, i + 1000));
   for (const [path, bytes] of entries) await bucket.put(`${prefix}${path}`, bytes);
   forgetThemeListing(siteId, name);
   return { name, files: entries.length };
@@ -238,3 +237,7 @@ export async function themesOf(bucket: R2Bucket, siteId: number): Promise<string
 
 /** A preview token: lets a member see the site with a theme that is not yet active. */
 export const previewToken = (secret: string, siteId: number, theme: string) => hmacSha256Hex(secret, `theme-preview:${siteId}:${theme}`);
+
+/** The address, on the site's host, that shows the site with a theme that is not yet active (previews.ts keeps it in a cookie). */
+export const themePreviewPath = async (secret: string, siteId: number, theme: string) =>
+  `/?theme_preview=${theme}&token=${await previewToken(secret, siteId, theme)}`;

@@ -72,6 +72,48 @@ function listTheme(bucket: R2Bucket, prefix: string): Promise<Listing> {
   return listing;
 }
 
+/** Removes a theme's files (an upload stores at most 2,000: a few deletes of 1,000 keys) and forgets its listing. */
+export async function removeThemeFiles(bucket: R2Bucket, siteId: number, theme: string) {
+  const keys = (await listAll(bucket, themePrefix(siteId, theme))).map((o) => o.key);
+  for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
+  forgetThemeListing(siteId, theme);
+}
+
+/** Files worth compressing in a downloaded theme; images and fonts are compressed already and are stored as they are. */
+const TEXT_FILE = /\.(j2|css|js|json|svg)$/i;
+
+/**
+ * A theme's files as a zip that its upload takes again (layouts/, templates/, assets/, locales/ at
+ * the top), streamed one file at a time as the reader asks for more: at most one file is held in
+ * memory, and a theme is at most what an upload allows (2,000 files, 60 MB unpacked).
+ */
+export async function themeZip(bucket: R2Bucket, siteId: number, theme: string): Promise<ReadableStream<Uint8Array> | undefined> {
+  const prefix = themePrefix(siteId, theme);
+  const objects = await listAll(bucket, prefix);
+  if (!objects.length) return undefined;
+  const { Zip, ZipDeflate, ZipPassThrough } = await import("fflate");
+  let next = 0;
+  let zip: InstanceType<typeof Zip>;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      zip = new Zip((error, chunk, final) => {
+        if (error) return controller.error(error);
+        controller.enqueue(chunk);
+        if (final) controller.close();
+      });
+    },
+    async pull() {
+      const object = objects[next++];
+      if (!object) return zip.end();
+      const path = object.key.slice(prefix.length);
+      const file = TEXT_FILE.test(path) ? new ZipDeflate(path, { level: 6 }) : new ZipPassThrough(path);
+      zip.add(file);
+      const body = await bucket.get(object.key);
+      file.push(body ? new Uint8Array(await body.arrayBuffer()) : new Uint8Array(), true);
+    },
+  });
+}
+
 /** Forgets the listing of a theme, so that the next page reads it again (after an upload). */
 const forgetListing = (prefix: string) => listings.forget((listing) => listing.prefix === prefix);
 export const forgetThemeListing = (siteId: number, theme: string) => forgetListing(themePrefix(siteId, theme));

@@ -1,0 +1,275 @@
+import { readFileSync } from "node:fs";
+import { strFromU8, unzipSync, zipSync } from "fflate";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
+
+/**
+ * Ads and themes in the console, as an owner does them in Chromium against `wrangler dev`, on a
+ * site of their own (the demo site's sidebar ad and theme are read by other files at the same
+ * time): an image ad chosen from thumbnails, edited and seen on the site, its impressions and a
+ * click on the chart (desktop, and a phone in the dark without sideways scrolling); a theme
+ * uploaded, previewed from its row, downloaded, replaced after the question, deleted.
+ * SCREENSHOTS=1 writes docs/screenshots/console-ads-*.png and console-themes-*.png.
+ */
+
+let gateway: Gateway;
+let browser: Browser;
+const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const stamp = Date.now().toString(36);
+// One context a device: the phone's in the dark.
+const contexts = new Map<number, BrowserContext>();
+
+/** The site of this file, made through the admin API with the default theme: its slot `sidebar` is ours alone. */
+const site = { id: 0, slug: `ads-${stamp}`, base: "" };
+const images: { id: number; url: string; filename: string }[] = [];
+
+async function shot(target: Page, name: string) {
+  if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/${name}.png` });
+}
+
+async function adminApi<T>(method: string, path: string, body?: unknown, type = "application/json"): Promise<T> {
+  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": type }) },
+    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+  const parsed = await res.json<{ success: boolean; data: T }>();
+  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed.data;
+}
+
+/** The default theme as a zip, its home page marked. */
+function themeZip(marker: string): Buffer {
+  const files = defaultThemeFiles();
+  files["templates/index.html.j2"] = new TextEncoder().encode(
+    `{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`,
+  );
+  return Buffer.from(zipSync(files));
+}
+
+/** The console on a device, signed in as the demo tenant's owner, with this file's site chosen in the header. */
+async function consoleOn(viewport: typeof DESKTOP, path: string) {
+  let context = contexts.get(viewport.width);
+  if (!context) contexts.set(viewport.width, (context = await browser.newContext({ viewport, colorScheme: viewport === PHONE ? "dark" : "light" })));
+  const page = await context.newPage();
+  await page.goto(`${gateway.base}/admin${path}#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  // The header's site menu: its label is hidden, and a label's text holds its options' too.
+  const picker = page.locator("header.top label", { has: page.locator("span", { hasText: /^Site$/ }) }).locator("select");
+  await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 30_000 }).toContain(`Ads ${stamp}`);
+  await picker.selectOption({ label: `Ads ${stamp}` });
+  return page;
+}
+
+const message = (page: Page) => page.getByRole("status").allTextContents();
+const noSidewaysScroll = (page: Page) => page.evaluate("document.documentElement.scrollWidth <= window.innerWidth");
+
+beforeAll(async () => {
+  gateway = await gatewayReady();
+  browser = await openBrowser();
+  const created = await adminApi<{ id: number }>("POST", "/sites", {
+    name: `Ads ${stamp}`,
+    slug: site.slug,
+    defaultLanguage: "en",
+    languages: ["en"],
+  });
+  site.id = created.id;
+  site.base = gateway.siteBase.replace("//demo.", `//${site.slug}.`);
+  await adminApi("POST", `/sites/${site.id}/themes?name=default`, zipSync(defaultThemeFiles()), "application/zip");
+  // Two real pictures for the picker's thumbnails.
+  for (const file of ["demo-site-home.png", "theme-menu-phone.png"]) {
+    const bytes = new Uint8Array(readFileSync(`docs/screenshots/${file}`));
+    images.push({
+      ...(await adminApi<{ id: number; url: string }>("POST", `/media?siteId=${site.id}&filename=${stamp}-${file}`, bytes, "image/png")),
+      filename: `${stamp}-${file}`,
+    });
+  }
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail")
+    for (const device of contexts.values())
+      for (const page of device.pages())
+        console.error(
+          `at ${page.url()}:\n${await page
+            .locator("main")
+            .innerText()
+            .catch(() => "(no page)")}`,
+        );
+  for (const device of contexts.values()) for (const page of device.pages()) await page.close();
+});
+
+afterAll(async () => {
+  for (const context of contexts.values()) await context.close();
+  await browser?.close();
+});
+
+describe("ads, as the site's owner runs them", () => {
+  const link = `https://shop.example/${stamp}`;
+  let adId = 0;
+
+  it("creates an image ad chosen from thumbnails, edits every field it needs, and the site shows the edit", async () => {
+    const page = await consoleOn(DESKTOP, "/ads");
+    const form = page.locator("form", { has: page.getByRole("heading", { name: "New ad" }) });
+    await form.getByLabel("Slot", { exact: true }).fill("sidebar");
+    await form.locator(".image-picker").scrollIntoViewIfNeeded();
+    // The picker shows each image as a thumbnail that loaded, named by its file.
+    const first = form.getByRole("radio", { name: images[0]!.filename });
+    await expect
+      .poll(() =>
+        form.locator(".image-picker img").evaluateAll((all) =>
+          // The Node project has no DOM types: each element is an <img>.
+          all.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        ),
+      )
+      .not.toContain(0);
+    await first.check();
+    await form.getByLabel("Link", { exact: true }).fill(`${link}/first`);
+    await form.getByRole("button", { name: "Create ad" }).click();
+    await expect.poll(() => message(page)).toContain("Ad created.");
+    // The form is empty again for the next ad.
+    expect(await form.getByLabel("Slot", { exact: true }).inputValue()).toBe("");
+    const ads = await adminApi<{ id: number; slot: string; link: string }[]>("GET", `/sites/${site.id}/ads`);
+    adId = ads.find((ad) => ad.link === `${link}/first`)!.id;
+
+    await page.getByRole("button", { name: `Edit ad #${adId} (sidebar)` }).click();
+    const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ad #${adId} (sidebar)` }) });
+    // The form holds what the ad was created with.
+    expect(await edit.getByRole("radio", { name: images[0]!.filename }).isChecked()).toBe(true);
+    expect(await edit.getByLabel("Link", { exact: true }).inputValue()).toBe(`${link}/first`);
+    await edit.getByRole("radio", { name: images[1]!.filename }).check();
+    await edit.getByLabel("Link", { exact: true }).fill(`${link}/second`);
+    await edit.getByLabel("Weight", { exact: true }).fill("5");
+    // An end before the start is refused beside its field.
+    await edit.getByLabel("Ends", { exact: true }).fill("2020-01-01T00:00");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => edit.locator(".field-error").allTextContents()).toContain("The ad must end after it starts");
+    await shot(page, "console-ads-edit");
+    await edit.getByLabel("Ends", { exact: true }).fill("");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
+    await expect.poll(() => page.locator("table.ads").innerText()).toContain("Image with a link, weight 5");
+
+    // The site: the second image, and its click leads to the new link.
+    const reader = await page.context().newPage();
+    await reader.goto(`${site.base}/`);
+    const shown = reader.locator(`a[href="/ads/${adId}/click"] img`);
+    expect(await shown.getAttribute("src")).toBe(images[1]!.url);
+    const click = await fromSite({ base: gateway.base, siteBase: site.base }, `/ads/${adId}/click`);
+    expect(click.status).toBe(302);
+  });
+
+  it("draws its impressions and clicks a day, with dates, on a desktop and on a phone in the dark", async () => {
+    // Three more readers' views of the home page (each counted: the gateway writes counts at once), and one click more.
+    // From Node: a browser that had the page keeps it a while (its Cache-Control) and does not ask again.
+    for (let i = 0; i < 3; i++) await fromSite({ base: gateway.base, siteBase: site.base }, "/");
+    await fromSite({ base: gateway.base, siteBase: site.base }, `/ads/${adId}/click`);
+    // Counts are written after the answer (waitUntil): the chart is opened once they are all there.
+    const counted = async () => (await adminApi<{ impressions: number; clicks: number }[]>("GET", `/ads/${adId}/stats`))[0];
+    await expect.poll(async () => (await counted())?.clicks).toBe(2);
+    await expect.poll(async () => (await counted())?.impressions).toBeGreaterThanOrEqual(4);
+    const { impressions: seen, clicks: followed } = (await counted())!;
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      const page = await consoleOn(viewport, `/ads?ad=${adId}`);
+      const chart = page.locator("figure.chart");
+      await expect
+        .poll(() => chart.locator("figcaption").textContent())
+        .toMatch(new RegExp(`^ad #${adId} \\(sidebar\\): ${seen} impressions, ${followed} clicks from `));
+      // A week of days, today the last; one day of data is one pair of bars among them, not a block.
+      const days = chart.locator(".days li");
+      expect(await days.count()).toBeGreaterThanOrEqual(7);
+      const heights = await days.evaluateAll((all) =>
+        all.map((day) => [...day.querySelectorAll(".bars span")].map((bar) => bar.getBoundingClientRect().height)),
+      );
+      expect(heights.filter(([impressions]) => impressions! > 0)).toHaveLength(1);
+      const [impressions, clicks] = heights.at(-1)!;
+      expect(clicks! / impressions!).toBeCloseTo(followed / seen, 1);
+      const plot = await chart.locator(".days").boundingBox();
+      const bar = await days.last().locator(".impressions").boundingBox();
+      expect(bar!.width).toBeLessThan(plot!.width / 5);
+      // Dates under the bars, today's among them.
+      const today = new Date().toLocaleDateString("en-US", { day: "numeric", month: "short", timeZone: "UTC" });
+      const dates = await chart.locator(".date").allTextContents();
+      expect(dates.length).toBeGreaterThanOrEqual(3);
+      expect(dates.at(-1)).toBe(today);
+      // The same numbers as a table.
+      await chart.getByText("The numbers, day by day").click();
+      expect(await chart.locator("table tbody tr").first().innerText()).toMatch(new RegExp(`\\t${seen}\\t${followed}$`));
+      expect(await noSidewaysScroll(page)).toBe(true);
+      // The list of ads fits too: nothing in it scrolls sideways on its own.
+      expect(await page.locator("table.ads").evaluate((table) => table.scrollWidth <= table.clientWidth)).toBe(true);
+      await chart.scrollIntoViewIfNeeded();
+      await shot(page, viewport === PHONE ? "console-ads-phone-dark" : "console-ads-chart");
+    }
+  });
+});
+
+describe("themes, as the site's owner manages them", () => {
+  const name = `mine-${stamp}`;
+
+  it("uploads a theme, previews it from its row, downloads it, replaces it after the question and deletes it", async () => {
+    const page = await consoleOn(DESKTOP, "/themes");
+    const upload = async (marker: string) => {
+      await page.getByLabel("Theme name", { exact: true }).fill(name);
+      await page
+        .getByLabel("Zip file", { exact: true })
+        .setInputFiles({ name: `${name}.zip`, mimeType: "application/zip", buffer: themeZip(marker) });
+      await page.getByRole("button", { name: "Upload" }).click();
+    };
+    await upload("First of mine");
+    await expect.poll(() => message(page)).toContain(`Stored ${name} (not active yet).`);
+
+    // Preview from the row: a tab of the site with this theme, in preview.
+    const [preview] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: `Preview ${name}` }).click()]);
+    await preview.waitForURL(/theme_preview=/);
+    await expect.poll(() => preview.locator("#marker").textContent()).toBe("First of mine");
+    expect(await preview.locator("[data-preview]").innerText()).toContain(`the theme “${name}”`);
+    await preview.close();
+
+    // The download is a zip of the theme's files, as an upload takes them.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: `Download ${name}` }).click()]);
+    expect(download.suggestedFilename()).toBe(`${name}.zip`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const files = unzipSync(new Uint8Array(Buffer.concat(chunks)));
+    expect(Object.keys(files).sort()).toEqual(Object.keys(defaultThemeFiles()).sort());
+    expect(strFromU8(files["templates/index.html.j2"]!)).toContain("First of mine");
+
+    // The same name again: the console asks first; "Cancel" keeps the theme as it was.
+    const questions: string[] = [];
+    page.once("dialog", (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await upload("Second of mine");
+    await expect.poll(() => questions).toEqual([`Replace theme ${name}? Its files are replaced by the zip's.`]);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect.poll(() => message(page)).toContain(`Replaced ${name} (not active).`);
+    const link = (await page.getByRole("link", { name: "preview the site with this theme" }).getAttribute("href"))!;
+    expect((await fromSite({ base: gateway.base, siteBase: site.base }, link)).text).toContain("Second of mine");
+    await shot(page, "console-themes-list");
+
+    // The active theme cannot be deleted; ours can, after the question.
+    expect(await page.getByRole("button", { name: "Delete default" }).count()).toBe(0);
+    page.once("dialog", (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole("button", { name: `Delete ${name}` }).click();
+    await expect.poll(() => message(page)).toContain(`Deleted ${name}.`);
+    expect(questions.at(-1)).toBe(`Delete theme ${name}? Its files are removed for good (download it first to keep a copy).`);
+    await expect.poll(() => page.locator("ul.themes").innerText()).not.toContain(name);
+    expect((await adminApi<{ themes: string[] }>("GET", `/sites/${site.id}/themes`)).themes).toEqual(["default"]);
+  });
+
+  it("fits a phone in the dark: every theme's actions within the screen", async () => {
+    const page = await consoleOn(PHONE, "/themes");
+    await expect.poll(() => page.getByRole("button", { name: "Preview default" }).count()).toBe(1);
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await shot(page, "console-themes-phone-dark");
+  });
+});
