@@ -369,6 +369,18 @@ describe("a theme's preview link, download and deletion", () => {
     expect((await themes("/nowhere/preview")).status).toBe(404);
   });
 
+  it("shows a reader whose preview's theme was deleted since the site's own theme, not an error", async () => {
+    await storeAs("fleeting", marked("Fleeting theme"));
+    const { data } = await (await themes("/fleeting/preview")).json<Envelope<{ previewUrl: string }>>();
+    const opened = await sitePage(ownSlug, data.previewUrl);
+    const cookie = opened.headers.get("Set-Cookie")!.split(";")[0]!;
+    expect(await text(opened)).toContain("<p>Fleeting theme</p>");
+    expect((await themes("/fleeting", "DELETE")).status).toBe(200);
+    const later = await sitePage(ownSlug, "/", { headers: { Cookie: cookie } });
+    expect(later.status).toBe(200);
+    expect(await text(later)).not.toContain("Fleeting theme");
+  });
+
   it("downloads a theme as a zip of its files that an upload takes again", async () => {
     await storeAs("packed", marked("Packed theme"));
     const res = await themes("/packed/download");
@@ -406,7 +418,7 @@ describe("a theme's preview link, download and deletion", () => {
     const audit = await env.DB.prepare("SELECT subject FROM audit_log WHERE tenant_id = ? AND action = 'delete-theme'")
       .bind(own.tenantId)
       .all<{ subject: string }>();
-    expect(audit.results.map((a) => a.subject)).toEqual([`site ${own.siteId}: retired`]);
+    expect(audit.results.map((a) => a.subject).filter((subject) => subject.endsWith(": retired"))).toEqual([`site ${own.siteId}: retired`]);
     expect((await themes("/retired", "DELETE")).status).toBe(404);
   });
 

@@ -43,9 +43,12 @@ const now = () => new Date().toISOString();
  */
 async function withTheme(c: Context<AppEnv>, build: (site: ReaderSite, preview?: Preview) => Promise<Page>) {
   const stored = await siteOf(c);
-  const preview = await previewOf(c, stored);
-  const site = preview?.theme ? { ...stored, theme: preview.theme } : stored;
-  const theme = await loadTheme(c.env.THEMES, site.id, site.theme);
+  const asked = await previewOf(c, stored);
+  const previewed = asked?.theme ? await loadTheme(c.env.THEMES, stored.id, asked.theme) : undefined;
+  // A theme previewed and deleted since: the reader is shown the site's own theme, out of its preview.
+  const preview = asked?.theme && !previewed ? (asked.contentId === undefined ? undefined : { contentId: asked.contentId }) : asked;
+  const site = previewed && asked?.theme ? { ...stored, theme: asked.theme } : stored;
+  const theme = previewed ?? (await loadTheme(c.env.THEMES, site.id, site.theme));
   if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
   return cachedPage(c, site, theme, () => build(site, preview), preview);
 }
