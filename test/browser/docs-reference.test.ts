@@ -79,7 +79,7 @@ describe("the API reference at /docs", () => {
     await search.fill("pickup");
     await expect.poll(() => page.locator("#count").textContent()).toMatch(/^\d+ operations match$/);
     const shown = page.locator(".tags li[data-search]:visible");
-    const found = await shown.evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.search ?? ""));
+    const found = await Promise.all((await shown.all()).map(async (item) => (await item.getAttribute("data-search")) ?? ""));
     expect(found.length).toBeGreaterThanOrEqual(6);
     for (const text of found) expect(text).toContain("pickup");
     expect(await page.locator(".tags li[data-search]").count()).toBeGreaterThan(found.length * 10);
@@ -115,7 +115,7 @@ describe("the API reference at /docs", () => {
     console.log(`/docs/ on a phone: ${bytes()} bytes received`);
     expect(await page.locator("article.operation").count()).toBeGreaterThan(100);
     const sidebar = page.locator("#sidebar");
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
     await page.getByRole("button", { name: "Menu" }).click();
     await expect.poll(() => sidebar.boundingBox().then((box) => box?.x)).toBe(0);
     await page.getByLabel("Search operations").fill("contents");

@@ -53,6 +53,7 @@ const EXAMPLE_OF_NAME: Record<string, unknown> = {
   endsAt: "2026-12-31T23:59:59.000Z",
   expiresAt: "2026-11-27T10:30:00.000Z",
   savedAt: "2026-11-26T08:15:00.000Z",
+  purgeAt: "2026-12-26T08:15:00.000Z",
   at: "2026-11-26T08:15:00.000Z",
   maskedToken: "svc_tk_AbCd…wxyz",
   masked_token: "svc_sk_AbCd…wxyz",
