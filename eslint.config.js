@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import regexp from "eslint-plugin-regexp";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "dist", "build", ".wrangler", "migrations", "public/docs/vendor", "public/admin"] },
+  { ignores: ["node_modules", "dist", "build", ".wrangler", "migrations", "public/admin"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,6 @@ import { join, relative } from "node:path";
 import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
 import { buildConsole } from "./scripts/build/lib/console-build";
-import { copyDocsAssets } from "./scripts/build/lib/docs-assets";
 import { buildTemplateEngine } from "./scripts/build/lib/template-engine";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
@@ -45,8 +44,7 @@ const FUZZ = "test/fuzz/**/*.test.ts";
 const BROWSER = "test/browser/**";
 const SCRIPTS = "test/scripts/**/*.test.ts";
 
-// wrangler.toml's [assets] directory must hold the docs page's files and the console before the pool starts.
-copyDocsAssets();
+// wrangler.toml's [assets] directory must hold the console before the pool starts.
 await buildConsole();
 // The template engine's WebAssembly with its memory bounded, as the Worker build writes it.
 buildTemplateEngine();

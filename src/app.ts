@@ -1,6 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { OpenAPIObject } from "openapi3-ts/oas31";
+import { addExamples } from "./platform/api-reference/examples";
+import { referencePage } from "./platform/api-reference/page";
 import { accessPolicy } from "./platform/auth/access-policy";
 import { declareScopeResources } from "./platform/auth/scopes";
 import type { AppEnv } from "./platform/env";
@@ -82,18 +85,30 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   app.onError(handleError);
   app.notFound(handleNotFound);
 
+  // The document and its reference page are made from the whole app's registry when first asked for, once per isolate and origin.
+  const references = new Map<string, { document: OpenAPIObject; page: string }>();
+  const referenceOf = (c: Context<AppEnv>) => {
+    const origin = new URL(c.req.url).origin;
+    let reference = references.get(origin);
+    if (!reference) {
+      const document = app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: "Edge gateway", version: c.env.BUILD_VERSION, description: `The gateway's groups: ${groups.map((g) => g.title).join("; ")}.` },
+        servers: [{ url: origin }],
+      });
+      addExamples(document);
+      reference = { document, page: referencePage(document, origin) };
+      references.set(origin, reference);
+    }
+    return reference;
+  };
+  app.get("/openapi.json", (c) => c.json(referenceOf(c).document));
+  // `/docs/` as well: a typed or pasted address with its slash must not be a 404.
+  app.on("GET", ["/docs", "/docs/"], (c) => c.html(referenceOf(c).page));
+
   for (const group of groups) app.route(group.mount, group.router());
 
   registerSecuritySchemes(app, groups);
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Edge gateway",
-      version: c.env.BUILD_VERSION,
-      description: `The gateway's groups: ${groups.map((g) => g.title).join("; ")}.`,
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
   return app;
 }
 
@@ -101,10 +116,10 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
 function registerSecuritySchemes(app: OpenAPIHono<AppEnv>, groups: GroupModule[]) {
   const header = (name: string, description: string): SecurityScheme => ({ type: "apiKey", in: "header", name, description });
   const schemes: Record<string, SecurityScheme> = {
-    ApiKey: header("X-API-Key", "The API key token, svc_sk_…"),
-    ApiSecret: header("X-API-Secret", "The key's secret, svc_ss_… (or sign the request instead)"),
-    Timestamp: header("X-Timestamp", "Signed requests: epoch milliseconds, within 300 s of server time"),
-    Nonce: header("X-Nonce", "Signed requests: a fresh random string, accepted once"),
+    DataKey: header("X-API-Key", "A data-service key, svc_sk_…, for groups T, I and O (a tenant key, svc_tk_…, is TenantKey)"),
+    DataSecret: header("X-API-Secret", "The data-service key's secret, svc_ss_… (or sign the request instead)"),
+    SignatureTimestamp: header("X-Timestamp", "Signed requests: epoch milliseconds, within 300 s of server time"),
+    SignatureNonce: header("X-Nonce", "Signed requests: a fresh random string, accepted once"),
     Signature: header(
       "X-Signature",
       "Signed requests: lowercase hex HMAC-SHA256 of the signing string; with X-Signature-Version: 2 the string starts with the method and path (docs/authentication.md)",

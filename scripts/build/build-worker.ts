@@ -9,7 +9,6 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildConsole } from "./lib/console-build";
-import { copyDocsAssets } from "./lib/docs-assets";
 import { buildTemplateEngine } from "./lib/template-engine";
 
 const OUT_DIR = "build/worker";
@@ -18,7 +17,7 @@ const INPUTS_FILE = "build/worker-inputs.txt";
 /** Everything a build reads: the Worker's and the console's sources, the build's own scripts, the dependencies. */
 const INPUTS = ["src", "console", "scripts/build", "package-lock.json", "tsconfig.json", "wrangler.toml"];
 /** What the build writes besides the Worker: its absence forces a build. */
-const OTHER_OUTPUTS = ["build/template-engine", "public/admin/index.html", "public/docs/vendor"];
+const OTHER_OUTPUTS = ["build/template-engine", "public/admin/index.html"];
 
 /** The inputs' paths, sizes and modification times, as one digest: a file edited, added or removed changes it. */
 function inputsDigest(): string {
@@ -43,7 +42,6 @@ if (upToDate) {
 }
 
 rmSync(OUT_DIR, { recursive: true, force: true });
-copyDocsAssets();
 await buildConsole();
 buildTemplateEngine();
 const started = Date.now();

@@ -47,16 +47,30 @@ const userRow = createSelectSchema(users, {
 });
 
 /** The user as the table holds it, but for the plan, each field under its column's name. */
-export const userSchema = z.object(byColumnName(users, userRow.omit({ plan: true }).shape)).openapi("User");
+export const userSchema = z.object(byColumnName(users, userRow.omit({ plan: true }).shape)).openapi("User", {
+  example: {
+    id: 1,
+    casdoor_id: "built-in/ada",
+    username: "ada",
+    email: "ada@example.com",
+    full_name: "Ada Editor",
+    role: "user",
+    is_active: true,
+    created_at: "2026-11-20T09:30:00.000Z",
+    updated_at: "2026-11-26T08:15:00.000Z",
+  },
+});
 
 export const userUpdateSchema = z
   .strictObject({
     full_name: z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }),
     email: z.email({ error: "must be a valid email address" }).max(254),
   })
-  .openapi("UserUpdate");
+  .openapi("UserUpdate", { example: { full_name: "Ada Lovelace", email: "ada@example.com" } });
 
-export const successSchema = z.object({ success: z.boolean(), message: z.string() }).openapi("AccountSuccess");
+export const successSchema = z
+  .object({ success: z.boolean(), message: z.string().openapi({ example: "API key revoked" }) })
+  .openapi("AccountSuccess");
 
 const SCOPE = /^(\*|([a-z][a-z-]*):(\*|read|write))$/;
 // The resources are the groups' declarations (GroupModule.scopes), known once the app is built.
@@ -78,14 +92,16 @@ export const keyCreateSchema = z
       .transform((value) => new Date(value).toISOString())
       .optional(),
   })
-  .openapi("ApiKeyCreate");
+  .openapi("ApiKeyCreate", { example: { name: "Reporting job", scopes: ["taxrate:read", "reference:read"], expires_at: "2027-01-01T00:00:00Z" } });
 
 export const keyCreatedSchema = z
   .object({
-    id: z.number().int(),
-    token: z.string().openapi({ description: "The full key, shown only now" }),
-    secret: z.string().openapi({ description: "The key's secret for the data services, shown only now" }),
-    name: z.string(),
+    id: z.number().int().openapi({ example: 5 }),
+    token: z.string().openapi({ description: "The full key, shown only now", example: "svc_sk_4fQ9xK2mLp7RtZ8aWc3VbN6yHd1JgE5sUo0iTkXr" }),
+    secret: z
+      .string()
+      .openapi({ description: "The key's secret for the data services, shown only now", example: "svc_ss_8Hc2Lw5nQe9TzA1kVb7RmY3oXp6JfD4gUs0iNtCq" }),
+    name: z.string().openapi({ example: "Reporting job" }),
     user_id: z.number().int(),
     created_at: isoDateTime,
     is_active: z.boolean(),
@@ -97,9 +113,9 @@ export const keyCreatedSchema = z
 
 export const keyListItemSchema = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    masked_token: z.string(),
+    id: z.number().int().openapi({ example: 5 }),
+    name: z.string().openapi({ example: "Reporting job" }),
+    masked_token: z.string().openapi({ example: "svc_sk_4fQ9…TkXr" }),
     created_at: isoDateTime,
     last_used: isoDateTime.nullable(),
     is_active: z.boolean(),
@@ -112,18 +128,24 @@ export const keyDetailSchema = keyListItemSchema
 
 export const appCreateSchema = z
   .strictObject({
-    name: z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }),
+    name: z
+      .string()
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(100, { error: "must be at most 100 characters" })
+      .openapi({ example: "Warehouse Rotterdam" }),
     hot_api_key: z.string().min(1).max(500, { error: "must be at most 500 characters" }).optional().openapi({
       description: "The carrier API key the app's pickups use",
+      example: "hot_live_3b7e9c1d5f",
     }),
   })
   .openapi("AppCreate");
 
 export const appListItemSchema = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    masked_token: z.string(),
+    id: z.number().int().openapi({ example: 2 }),
+    name: z.string().openapi({ example: "Warehouse Rotterdam" }),
+    masked_token: z.string().openapi({ example: "app_7Kd2…Qw9z" }),
     has_hot_api_key: z.boolean(),
     is_active: z.boolean(),
     created_at: isoDateTime,
@@ -132,16 +154,20 @@ export const appListItemSchema = z
 
 export const appCreatedSchema = appListItemSchema
   .extend({
-    app_token: z.string().openapi({ description: "For `Authorization: appToken …`, shown only now" }),
-    webhook_secret: z.string().openapi({ description: "Signs the app's webhooks (Standard Webhooks), shown only now" }),
+    app_token: z
+      .string()
+      .openapi({ description: "For `Authorization: appToken …`, shown only now", example: "app_7Kd2mX9pL4vB8nR1tY6cW3qZ5hJ0sF2gQw9z" }),
+    webhook_secret: z
+      .string()
+      .openapi({ description: "Signs the app's webhooks (Standard Webhooks), shown only now", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
   })
   .openapi("AppCreated");
 
 export const sessionSchema = z
   .object({
-    access_token: z.string(),
+    access_token: z.string().openapi({ example: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.kJ3v…" }),
     token_type: z.literal("bearer"),
-    expires_in: z.number().int(),
-    refresh_token: z.string(),
+    expires_in: z.number().int().openapi({ example: 1800 }),
+    refresh_token: z.string().openapi({ example: "rt_Zp4Xc8Vb2Nm6Lk1Jh5Gf9Ds3Aq7We0Ry" }),
   })
   .openapi("Session");

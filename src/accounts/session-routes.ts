@@ -117,7 +117,9 @@ export function sessionRoutes() {
     path: "/auth/logout",
     summary: "A3 · End the session: revoke refresh tokens, return the provider's logout URL",
     security: [{ Bearer: [] }],
-    data: z.object({ logout_url: z.string() }),
+    data: z.object({
+      logout_url: z.string().openapi({ example: "https://login.example.com/api/logout?post_logout_redirect_uri=https%3A%2F%2Fapp.example.com" }),
+    }),
     answer: "Where to send the browser",
     errors: [401],
     errorTexts: { 401: "No valid session" },

@@ -54,6 +54,7 @@ export function intelligenceRoutes() {
     summary: "I1 · Translate a docx, pptx, xlsx, pdf or txt document, keeping its layout",
     description: "Up to 10 MB of document. Needs a translation provider (docs/intelligence.md, document translation).",
     params: translateDocumentParams,
+    example: { documentBase64: "VGhlIGhhcmJvdXIgZ2FsbGVyeSBvcGVucyB1bnRpbCBtaWRuaWdodC4=", fileType: "txt", sourceLang: "en", targetLang: "de" },
     data: translatedDocumentSchema,
     handle: async (c, p) => {
       const started = Date.now();
@@ -75,6 +76,11 @@ export function intelligenceRoutes() {
     path: "/summarize",
     summary: "I2 · Extractive summary (TextRank), as a paragraph or bullets",
     params: summarizeParams,
+    example: {
+      text: "The harbour gallery in Hamburg opens until midnight on Saturday. Anna Schmidt of the city museum guides visitors every hour. Tickets cost 12 euros at the door.",
+      maxLength: 20,
+      style: "paragraph",
+    },
     data: summarySchema,
     handle: async (c, p) => {
       const [{ textLanguage }, { summarize }, { summarizeWithWorkersAi }] = await Promise.all([
@@ -105,6 +111,7 @@ export function intelligenceRoutes() {
     path: "/sentiment",
     summary: "I3 · Sentiment with confidence, scores and emotions (English)",
     params: sentimentParams,
+    example: { text: "The guided tour was wonderful and the staff were very friendly." },
     data: sentimentSchema,
     handle: async (c, p) => {
       const [{ textLanguage }, { analyzeSentiment }, { sentimentWithWorkersAi }] = await Promise.all([
@@ -133,6 +140,10 @@ export function intelligenceRoutes() {
     path: "/ner",
     summary: "I4 · Named entities with exact character offsets",
     params: nerParams,
+    example: {
+      text: "The harbour gallery in Hamburg opens until midnight on Saturday. Anna Schmidt of the city museum guides visitors every hour. Tickets cost 12 euros at the door.",
+      entities: ["PERSON", "ORGANIZATION", "LOCATION", "MONEY"],
+    },
     data: nerSchema,
     handle: async (_c, p) => {
       const [{ textLanguage }, { extractEntities }] = await Promise.all([import("./language"), import("./entities")]);
@@ -154,6 +165,7 @@ export function intelligenceRoutes() {
     path: "/qrcode/custom",
     summary: "I5 · QR code PNG with colours, error correction and an optional centred logo",
     params: qrCodeParams,
+    example: { data: "https://news.example.com/en/museum-night", size: 300, errorCorrection: "M" },
     data: qrCodeSchema,
     handle: async (_c, p) => {
       const { contrastRatio, parseHexColor, renderQrCode } = await import("./qrcode");
@@ -184,6 +196,7 @@ export function intelligenceRoutes() {
     path: "/language/detect",
     summary: "I6 · Language identification (60 languages)",
     params: languageDetectParams,
+    example: { text: "Die Galerie am Hafen ist am Samstag bis Mitternacht geöffnet." },
     data: languageDetectSchema,
     handle: async (_c, p) => {
       const { detectLanguage } = await import("./language");
@@ -213,6 +226,7 @@ export function intelligenceRoutes() {
     path: "/classify",
     summary: "I7 · Spam, sentiment, topic and intent classifiers; custom categories ranked by similarity",
     params: classifyParams,
+    example: { text: "Win a free cruise now! Click here to claim your prize.", classifier: "spam" },
     data: classifySchema,
     handle: async (c, p) => {
       const [{ textLanguage }, { classify }, { classifyWithWorkersAi, hasWorkersAiClassifier }] = await Promise.all([
@@ -236,6 +250,10 @@ export function intelligenceRoutes() {
     path: "/keywords",
     summary: "I8 · Keywords and key phrases with scores and frequencies",
     params: keywordsParams,
+    example: {
+      text: "The harbour gallery in Hamburg opens until midnight on Saturday. Anna Schmidt of the city museum guides visitors every hour. Tickets cost 12 euros at the door.",
+      maxKeywords: 5,
+    },
     data: keywordsSchema,
     handle: async (_c, p) => {
       const [{ textLanguage }, { extractKeywords }] = await Promise.all([import("./language"), import("./keywords")]);

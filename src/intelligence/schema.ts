@@ -9,27 +9,51 @@ const languageSupport = z.enum(["full", "partial"]).openapi({
   description: "full: the embedded engine's English models applied; partial: only the language-independent parts did (docs/intelligence.md)",
 });
 
-export const summarySchema = z.object({
-  summary: z
-    .union([z.string(), z.array(z.string())])
-    .openapi({ description: "A paragraph, or one bullet per sentence: the text's own sentences, without their asides in round brackets" }),
-  originalLength: z.number().int().openapi({ description: "Words" }),
-  summaryLength: z.number().int().openapi({ description: "Words" }),
-  compressionRatio: z.number().openapi({ description: "summaryLength / originalLength" }),
-  style: z.enum(["paragraph", "bullet"]),
-  language,
-  languageSupport,
-  engine,
-});
+export const summarySchema = z
+  .object({
+    summary: z
+      .union([z.string(), z.array(z.string())])
+      .openapi({ description: "A paragraph, or one bullet per sentence: the text's own sentences, without their asides in round brackets" }),
+    originalLength: z.number().int().openapi({ description: "Words" }),
+    summaryLength: z.number().int().openapi({ description: "Words" }),
+    compressionRatio: z.number().openapi({ description: "summaryLength / originalLength" }),
+    style: z.enum(["paragraph", "bullet"]),
+    language,
+    languageSupport,
+    engine,
+  })
+  .openapi({
+    example: {
+      summary: "The harbour gallery in Hamburg opens until midnight on Saturday. Tickets cost 12 euros at the door.",
+      originalLength: 27,
+      summaryLength: 17,
+      compressionRatio: 0.6296,
+      style: "paragraph",
+      language: "en",
+      languageSupport: "full",
+      engine: "embedded",
+    },
+  });
 
-export const sentimentSchema = z.object({
-  overallSentiment: z.enum(["positive", "neutral", "negative"]),
-  confidence: score,
-  scores: z.object({ positive: score, neutral: score, negative: score }),
-  emotions: z.record(z.string(), score).openapi({ example: { joy: 0.5, trust: 0.5, surprise: 0, sadness: 0, anger: 0, fear: 0, disgust: 0 } }),
-  language,
-  engine,
-});
+export const sentimentSchema = z
+  .object({
+    overallSentiment: z.enum(["positive", "neutral", "negative"]),
+    confidence: score,
+    scores: z.object({ positive: score, neutral: score, negative: score }),
+    emotions: z.record(z.string(), score).openapi({ example: { joy: 0.5, trust: 0.5, surprise: 0, sadness: 0, anger: 0, fear: 0, disgust: 0 } }),
+    language,
+    engine,
+  })
+  .openapi({
+    example: {
+      overallSentiment: "positive",
+      confidence: 0.91,
+      scores: { positive: 0.91, neutral: 0.07, negative: 0.02 },
+      emotions: { joy: 0.5, trust: 0.5, surprise: 0, sadness: 0, anger: 0, fear: 0, disgust: 0 },
+      language: "en",
+      engine: "embedded",
+    },
+  });
 
 /** UTF-16 offsets into the text as sent: `text === input.slice(startOffset, endOffset)`. */
 export const entitySchema = z.object({
@@ -43,64 +67,144 @@ export const entitySchema = z.object({
   }),
 });
 
-export const nerSchema = z.object({
-  entities: z.array(entitySchema),
-  entityTypesSearched: z.array(z.enum(ENTITY_TYPES)),
-  language,
-  languageSupport,
-  engine,
-});
+export const nerSchema = z
+  .object({
+    entities: z.array(entitySchema),
+    entityTypesSearched: z.array(z.enum(ENTITY_TYPES)),
+    language,
+    languageSupport,
+    engine,
+  })
+  .openapi({
+    example: {
+      entities: [
+        { text: "Hamburg", type: "LOCATION", startOffset: 23, endOffset: 30, confidence: 0.93 },
+        { text: "Anna Schmidt", type: "PERSON", startOffset: 65, endOffset: 77, confidence: 0.96 },
+        { text: "12 euros", type: "MONEY", startOffset: 138, endOffset: 146, confidence: 0.9 },
+      ],
+      entityTypesSearched: ["PERSON", "ORGANIZATION", "LOCATION", "MONEY"],
+      language: "en",
+      languageSupport: "full",
+      engine: "embedded",
+    },
+  });
 
-export const qrCodeSchema = z.object({
-  qrImageBase64: z.string(),
-  mimeType: z.literal("image/png"),
-  width: z.number().int(),
-  height: z.number().int(),
-  errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).openapi({ description: "H whenever a logo was given" }),
-  encodedData: z.string(),
-  version: z.number().int().openapi({ description: "QR version (1–40): the number of modules is 17 + 4 × version" }),
-});
+export const qrCodeSchema = z
+  .object({
+    qrImageBase64: z.string(),
+    mimeType: z.literal("image/png"),
+    width: z.number().int(),
+    height: z.number().int(),
+    errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).openapi({ description: "H whenever a logo was given" }),
+    encodedData: z.string(),
+    version: z.number().int().openapi({ description: "QR version (1–40): the number of modules is 17 + 4 × version" }),
+  })
+  .openapi({
+    example: {
+      qrImageBase64: "iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAI…",
+      mimeType: "image/png",
+      width: 300,
+      height: 300,
+      errorCorrection: "M",
+      encodedData: "https://news.example.com/en/museum-night",
+      version: 4,
+    },
+  });
 
 export const languageCandidateSchema = z.object({ code: z.string(), name: z.string(), confidence: score });
 
-export const languageDetectSchema = z.object({
-  detectedLanguage: z.string().openapi({ description: "ISO 639-1, or und when the text has nothing to tell by", example: "de" }),
-  languageName: z.string(),
-  confidence: score.openapi({ description: "The chance that detectedLanguage is right, calibrated on held-out sentences (docs/intelligence.md)" }),
-  reliable: z.boolean().openapi({ description: "confidence is at or above the threshold at which 98 % of held-out answers were right" }),
-  topCandidates: z
-    .array(languageCandidateSchema)
-    .openapi({ description: "Best first; none above the winner; what they leave of 1 is the chance of a language outside the 60" }),
-  engine,
-});
+export const languageDetectSchema = z
+  .object({
+    detectedLanguage: z.string().openapi({ description: "ISO 639-1, or und when the text has nothing to tell by", example: "de" }),
+    languageName: z.string(),
+    confidence: score.openapi({ description: "The chance that detectedLanguage is right, calibrated on held-out sentences (docs/intelligence.md)" }),
+    reliable: z.boolean().openapi({ description: "confidence is at or above the threshold at which 98 % of held-out answers were right" }),
+    topCandidates: z
+      .array(languageCandidateSchema)
+      .openapi({ description: "Best first; none above the winner; what they leave of 1 is the chance of a language outside the 60" }),
+    engine,
+  })
+  .openapi({
+    example: {
+      detectedLanguage: "de",
+      languageName: "German",
+      confidence: 0.99,
+      reliable: true,
+      topCandidates: [
+        { code: "de", name: "German", confidence: 0.99 },
+        { code: "nl", name: "Dutch", confidence: 0.01 },
+      ],
+      engine: "embedded",
+    },
+  });
 
-export const classifySchema = z.object({
-  classification: z.string(),
-  confidence: score,
-  scores: z.record(z.string(), score),
-  classifier: z.string(),
-  // How the labels were scored: a trained model, or similarity to custom category names.
-  method: z.enum(["logistic-regression", "naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
-  spamIndicators: z.array(z.string()).optional(),
-  language,
-  engine,
-});
+export const classifySchema = z
+  .object({
+    classification: z.string(),
+    confidence: score,
+    scores: z.record(z.string(), score),
+    classifier: z.string(),
+    // How the labels were scored: a trained model, or similarity to custom category names.
+    method: z.enum(["logistic-regression", "naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
+    spamIndicators: z.array(z.string()).optional(),
+    language,
+    engine,
+  })
+  .openapi({
+    example: {
+      classification: "spam",
+      confidence: 0.97,
+      scores: { spam: 0.97, ham: 0.03 },
+      classifier: "spam",
+      method: "logistic-regression",
+      spamIndicators: ["free", "click here", "claim your prize"],
+      language: "en",
+      engine: "embedded",
+    },
+  });
 
 export const keywordSchema = z.object({ term: z.string(), score, frequency: z.number().int() });
 
-export const keywordsSchema = z.object({
-  keywords: z.array(keywordSchema),
-  language,
-  languageSupport,
-  engine,
-});
+export const keywordsSchema = z
+  .object({
+    keywords: z.array(keywordSchema),
+    language,
+    languageSupport,
+    engine,
+  })
+  .openapi({
+    example: {
+      keywords: [
+        { term: "harbour gallery", score: 1, frequency: 1 },
+        { term: "city museum", score: 0.82, frequency: 1 },
+        { term: "tickets", score: 0.41, frequency: 1 },
+      ],
+      language: "en",
+      languageSupport: "full",
+      engine: "embedded",
+    },
+  });
 
-export const translatedDocumentSchema = z.object({
-  translatedDocumentBase64: z.string(),
-  originalFileType: z.string(),
-  sourceLang: z.string(),
-  targetLang: z.string(),
-  characterCount: z.number().int().openapi({ description: "Characters sent for translation" }),
-  processingTimeMs: z.number().int(),
-  engine: z.enum(["workers-ai", "libretranslate", "openai"]).openapi({ description: "The translation provider; translation has no embedded engine" }),
-});
+export const translatedDocumentSchema = z
+  .object({
+    translatedDocumentBase64: z.string(),
+    originalFileType: z.string(),
+    sourceLang: z.string(),
+    targetLang: z.string(),
+    characterCount: z.number().int().openapi({ description: "Characters sent for translation" }),
+    processingTimeMs: z.number().int(),
+    engine: z
+      .enum(["workers-ai", "libretranslate", "openai"])
+      .openapi({ description: "The translation provider; translation has no embedded engine" }),
+  })
+  .openapi({
+    example: {
+      translatedDocumentBase64: "RGllIEdhbGVyaWUgYW0gSGFmZW4gaXN0IGJpcyBNaXR0ZXJuYWNodCBnZcO2ZmZuZXQu",
+      originalFileType: "txt",
+      sourceLang: "en",
+      targetLang: "de",
+      characterCount: 41,
+      processingTimeMs: 820,
+      engine: "workers-ai",
+    },
+  });

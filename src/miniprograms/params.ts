@@ -36,18 +36,35 @@ const text = (field: string, max: number) =>
 const url = (field: string) => z.url({ protocol: /^https?$/, error: `${field} must be an http(s) URL` }).max(1000);
 
 export const byId = z.strictObject({ id: configurationId });
-export const nameVerify = z.strictObject({ id: configurationId, name: text("name", 30) });
-export const profileUpdate = z.strictObject({
-  id: configurationId,
-  name: text("name", 30),
-  icon: url("icon"),
-  license: url("license"),
-  licenseType: text("licenseType", 40),
-  explain: text("explain", 120),
-});
-export const codeCommit = z.strictObject({
-  id: configurationId,
-  tplId: z.number({ error: "tplId is required: a template id of D2" }).int().positive(),
-});
-export const testerBind = z.strictObject({ id: configurationId, messengerId: text("messengerId", 64) });
-export const miniprogramCreate = z.strictObject({ name: text("name", 30), configType: text("configType", 40).optional() });
+export const nameVerify = z.strictObject({ id: configurationId, name: text("name", 30) }).openapi({ example: { id: 12, name: "Harbour Tickets" } });
+export const profileUpdate = z
+  .strictObject({
+    id: configurationId,
+    name: text("name", 30),
+    icon: url("icon"),
+    license: url("license"),
+    licenseType: text("licenseType", 40),
+    explain: text("explain", 120),
+  })
+  .openapi({
+    example: {
+      id: 12,
+      name: "Harbour Tickets",
+      icon: "https://cdn.example.com/harbour/icon.png",
+      license: "https://cdn.example.com/harbour/business-licence.jpg",
+      licenseType: "business_license",
+      explain: "Tickets and opening hours of the harbour gallery",
+    },
+  });
+export const codeCommit = z
+  .strictObject({
+    id: configurationId,
+    tplId: z.number({ error: "tplId is required: a template id of D2" }).int().positive(),
+  })
+  .openapi({ example: { id: 12, tplId: 3 } });
+export const testerBind = z
+  .strictObject({ id: configurationId, messengerId: text("messengerId", 64) })
+  .openapi({ example: { id: 12, messengerId: "harbour_tester" } });
+export const miniprogramCreate = z
+  .strictObject({ name: text("name", 30), configType: text("configType", 40).optional() })
+  .openapi({ example: { name: "Harbour Tickets", configType: "ticketing" } });

@@ -66,7 +66,7 @@ export function miniprogramPublicRoutes() {
       method: "post",
       path: `${PUSH_PATH}/miniprogram/events/{appid}`,
       summary: "WeChat's pushes for one mini-program: audit results (signed, encrypted)",
-      request: { params: z.object({ appid: z.string().max(40) }), query: pushQuery, body: pushBody },
+      request: { params: z.object({ appid: z.string().max(40).openapi({ example: "wx3f2a9c1b7d5e8a04" }) }), query: pushQuery, body: pushBody },
       responses: pushResponses,
     }),
     async (c) => {
@@ -84,7 +84,10 @@ export function miniprogramPublicRoutes() {
       request: {
         params: z.object({
           id: z.string().regex(/^\d{1,12}$/, { error: "id must be a configuration id" }),
-          state: z.string().regex(/^[0-9a-f]{64}$/, { error: "state must be the link's" }),
+          state: z
+            .string()
+            .regex(/^[0-9a-f]{64}$/, { error: "state must be the link's" })
+            .openapi({ example: "3f9c2a7e1b5d8c4f6a0e9b2d7c1f5a8e3b6d9c2f7a1e4b8d5c0f3a6e9b2d7c1f" }),
         }),
         query: z.object({ auth_code: z.string().min(1, { error: "auth_code is required" }).max(512), expires_in: z.string().max(10).optional() }),
       },
@@ -110,8 +113,14 @@ export function miniprogramPublicRoutes() {
       summary: "A D7 code image (public; the name is random, a new commit makes new ones)",
       request: {
         params: z.object({
-          miniprogram: z.string().regex(/^\d{1,12}$/, { error: "not a configuration id" }),
-          file: z.string().regex(/^[a-z]+-[A-Za-z0-9]{20}\.png$/, { error: "not a code image's name" }),
+          miniprogram: z
+            .string()
+            .regex(/^\d{1,12}$/, { error: "not a configuration id" })
+            .openapi({ example: "12" }),
+          file: z
+            .string()
+            .regex(/^[a-z]+-[A-Za-z0-9]{20}\.png$/, { error: "not a code image's name" })
+            .openapi({ example: "test-Qm7Kx2Lp9Vb4Nc8Rt1Yz.png" }),
         }),
       },
       responses: {

@@ -68,7 +68,15 @@ export function miniprogramRoutes() {
     path: "/minipram/list",
     summary: "D1 · The caller's mini-program configurations",
     request: { body: { required: false, content: { "application/json": { schema: miniprogramPage } } } },
-    data: page(z.object({ Id: z.number().int(), Name: z.string(), ConfigType: z.string(), Stage: z.enum(STAGES), AppId: z.string().nullable() })),
+    data: page(
+      z.object({ Id: z.number().int(), Name: z.string(), ConfigType: z.string(), Stage: z.enum(STAGES), AppId: z.string().nullable() }),
+    ).openapi({
+      example: {
+        Total: 1,
+        CurrPage: 1,
+        Data: [{ Id: 12, Name: "Harbour Tickets", ConfigType: "ticketing", Stage: "authorized", AppId: "wx3f2a9c1b7d5e8a04" }],
+      },
+    }),
     answer: "A page",
     handle: async (c) => {
       const p = miniprogramPage.parse(c.req.valid("json") ?? {});
@@ -80,7 +88,15 @@ export function miniprogramRoutes() {
     path: "/minipram/tpls",
     summary: "D2 · Code templates of the platform's library",
     request: { body: { required: false, content: { "application/json": { schema: templatePage } } } },
-    data: page(z.object({ Id: z.number().int(), Name: z.string(), Version: z.string(), Description: z.string(), Created: z.string() })),
+    data: page(z.object({ Id: z.number().int(), Name: z.string(), Version: z.string(), Description: z.string(), Created: z.string() })).openapi({
+      example: {
+        Total: 1,
+        CurrPage: 1,
+        Data: [
+          { Id: 3, Name: "Ticket shop", Version: "1.4.0", Description: "Opening hours, tickets and a map", Created: "2026-10-02T10:00:00.000Z" },
+        ],
+      },
+    }),
     answer: "A page",
     handle: async (c) => {
       const p = templatePage.parse(c.req.valid("json") ?? {});
@@ -92,7 +108,9 @@ export function miniprogramRoutes() {
     path: "/minipram/create",
     summary: "Create a mini-program configuration (stage configured)",
     request: json(miniprogramCreate),
-    data: z.object({ id: z.number().int(), name: z.string(), stage: z.enum(STAGES) }),
+    data: z
+      .object({ id: z.number().int(), name: z.string(), stage: z.enum(STAGES) })
+      .openapi({ example: { id: 12, name: "Harbour Tickets", stage: "configured" } }),
     answer: "Created",
     handle: async (c) => {
       const created = await createMiniprogram(c.var.db, actorOf(c), c.req.valid("json"));
@@ -104,7 +122,12 @@ export function miniprogramRoutes() {
     path: "/minipram/authorize",
     summary: "The link its owner opens to authorize the platform (pre-auth code, 30 minutes)",
     request: json(byId),
-    data: z.object({ authorizeUrl: z.string(), expiresIn: z.number().int() }),
+    data: z.object({ authorizeUrl: z.string(), expiresIn: z.number().int() }).openapi({
+      example: {
+        authorizeUrl: "https://mp.weixin.qq.com/cgi-bin/componentloginpage?component_appid=wx0c…&pre_auth_code=preauthcode@@@…",
+        expiresIn: 1800,
+      },
+    }),
     answer: "The link",
     errors: [...withWeChat],
     handle: async (c) => {
@@ -118,13 +141,21 @@ export function miniprogramRoutes() {
     path: "/minipram/steps",
     summary: "Every step taken on a configuration: when, which key, the request, WeChat's answer",
     request: json(byId),
-    data: z.object({
-      id: z.number().int(),
-      stage: z.enum(STAGES),
-      steps: z.array(
-        z.object({ step: z.string(), actorKeyId: z.number().int().nullable(), request: z.unknown(), answer: z.unknown(), at: z.string() }),
-      ),
-    }),
+    data: z
+      .object({
+        id: z.number().int(),
+        stage: z.enum(STAGES),
+        steps: z.array(
+          z.object({ step: z.string(), actorKeyId: z.number().int().nullable(), request: z.unknown(), answer: z.unknown(), at: z.string() }),
+        ),
+      })
+      .openapi({
+        example: {
+          id: 12,
+          stage: "authorized",
+          steps: [{ step: "authorize", actorKeyId: 5, request: { id: 12 }, answer: { errcode: 0, errmsg: "ok" }, at: "2026-11-26T08:15:00.000Z" }],
+        },
+      }),
     answer: "The steps",
     handle: async (c) => {
       const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
@@ -154,7 +185,7 @@ export function miniprogramRoutes() {
     path: "/wxa/update",
     summary: "D4 · Set name (with licence), icon and introduction (needs stage name_verified)",
     request: json(profileUpdate),
-    data: z.object({ code: z.literal(200), msg: z.string() }),
+    data: z.object({ code: z.literal(200), msg: z.string().openapi({ example: "success" }) }),
     answer: "Updated",
     errors: [...withWeChat, 413],
     handle: async (c) => {
@@ -190,7 +221,14 @@ export function miniprogramRoutes() {
     path: "/wxa/tester/infor",
     summary: "D7 · Testers, the experience QR code and the mini-program code (needs code_committed)",
     request: json(byId),
-    data: z.object({ testers: z.array(z.string()), members: z.array(z.string()), test_qrcode: z.string(), wxa_code: z.string() }),
+    data: z.object({ testers: z.array(z.string()), members: z.array(z.string()), test_qrcode: z.string(), wxa_code: z.string() }).openapi({
+      example: {
+        testers: ["harbour_tester"],
+        members: ["harbour_tester"],
+        test_qrcode: "/deposits/codes/12/test.png",
+        wxa_code: "/deposits/codes/12/wxa.png",
+      },
+    }),
     answer: "Testers and codes",
     errors: [...withWeChat],
     handle: async (c) => {
@@ -203,7 +241,9 @@ export function miniprogramRoutes() {
     path: "/wxa/auditstate",
     summary: "D8 · The latest audit's state: 0 passed, 1 rejected, 2 auditing, 3 withdrawn, 4 delayed",
     request: json(byId),
-    data: z.object({ status: z.number().int(), reason: z.string(), auditid: z.string().nullable(), screenshots: z.array(z.string()) }),
+    data: z.object({ status: z.number().int(), reason: z.string(), auditid: z.string().nullable(), screenshots: z.array(z.string()) }).openapi({
+      example: { status: 0, reason: "", auditid: "1234567890", screenshots: [] },
+    }),
     answer: "The state",
     errors: [...withWeChat],
     handle: async (c) => auditState(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),

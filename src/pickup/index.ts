@@ -14,7 +14,12 @@ export const pickup: GroupModule = {
   access: [{ prefix: PICKUP_BASE_PATH, credential: "app-token", resource: "pickup" }],
   credentials: { "app-token": authenticateAppToken },
   securitySchemes: {
-    AppToken: { type: "apiKey", in: "header", name: "Authorization", description: "appToken <app token>, for the pickup API" },
+    PickupAppToken: {
+      type: "apiKey",
+      in: "header",
+      name: "Authorization",
+      description: "Group P's app token, sent as `Authorization: appToken <app token>`; POST /api/apps makes one",
+    },
   },
   mount: PICKUP_BASE_PATH,
   router: pickupRoutes,

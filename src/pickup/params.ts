@@ -104,7 +104,23 @@ export const submissionSchema = z
     error: "delivery cannot start before the pickup",
     path: ["delivery_time"],
   })
-  .openapi("PickupSubmission");
+  .openapi("PickupSubmission", {
+    example: {
+      request_id: "order-20261126-0042",
+      service_code: "sandbox",
+      authorize_id: "auth-7f3c2a",
+      sender_address: { postal_code: "20457", country_code: "DE", province: "Hamburg", city: "Hamburg", address_1: "Am Sandtorkai 50" },
+      loading_address: { postal_code: "20457", country_code: "DE", city: "Hamburg", address_1: "Am Sandtorkai 50" },
+      consignee_address: { postal_code: "3011 AD", country_code: "NL", city: "Rotterdam", address_1: "Wijnhaven 20" },
+      reference_order_number: "SO-10042",
+      loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
+      delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-02", end_time: "17:00" },
+      item_lines: [{ weight: 12.5, length: 60, width: 40, height: 40, declare_name: "Ceramic tiles", weight_class: "kg", length_class: "cm" }],
+      webhook_url: "https://shop.example.com/hooks/pickup",
+      sign_string: "order-20261126-0042:7b1d",
+      meta_data: { warehouse: "HH-1" },
+    },
+  });
 
 const positiveInt = (name: string, max: number) =>
   z
@@ -126,4 +142,4 @@ export const taskIdSchema = z
   .object({
     taskId: z.number({ error: "the task id is required" }).int({ error: "the task id is required" }).positive({ error: "the task id is required" }),
   })
-  .openapi("PickupTaskId");
+  .openapi("PickupTaskId", { example: { taskId: 42 } });

@@ -44,7 +44,17 @@ const listItemSchema = z
     loading_time: windowSchema,
     delivery_time: windowSchema,
   })
-  .openapi("PickupListItem");
+  .openapi("PickupListItem", {
+    example: {
+      id: 42,
+      request_id: "order-20261126-0042",
+      reference_order_number: "SO-10042",
+      process: "create",
+      state: true,
+      loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
+      delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-02", end_time: "17:00" },
+    },
+  });
 const deliverySchema = z
   .object({
     attempt: z.number().int(),
@@ -56,7 +66,18 @@ const deliverySchema = z
     attempted_at: z.string(),
     next_attempt_at: z.string().nullable(),
   })
-  .openapi("WebhookDelivery");
+  .openapi("WebhookDelivery", {
+    example: {
+      attempt: 1,
+      event_id: "msg_2KpQ7vX9cL4mN8bR",
+      url: "https://shop.example.com/hooks/pickup",
+      status: 200,
+      latency_ms: 184,
+      error: null,
+      attempted_at: "2026-11-26T08:15:02.000Z",
+      next_attempt_at: null,
+    },
+  });
 
 /** The calling app; every route here is behind the app-token rule, which sets it. */
 function appId(c: Context<AppEnv>): number {
@@ -73,7 +94,7 @@ export function pickupRoutes() {
   const route = defineRoutes(router, DATA_ENVELOPE, {
     tags: ["P · Pickup tasks"],
     idempotentWrites: true,
-    security: [{ AppToken: [] }],
+    security: [{ PickupAppToken: [] }],
     errors: [400, 401, 403, 404, 415, 429],
   });
 

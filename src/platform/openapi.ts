@@ -19,8 +19,8 @@ export type Router = ReturnType<typeof createRouter>;
 
 /** T, I and O take the key with its secret, or the key with a signature. */
 export const DATA_SECURITY: Record<string, string[]>[] = [
-  { ApiKey: [], ApiSecret: [] },
-  { ApiKey: [], Timestamp: [], Nonce: [], Signature: [] },
+  { DataKey: [], DataSecret: [] },
+  { DataKey: [], SignatureTimestamp: [], SignatureNonce: [], Signature: [] },
 ];
 
 export function dataEnvelopeSchema<T extends z.ZodType>(data: T) {
@@ -73,7 +73,7 @@ export function dataErrorResponses(...statuses: DataErrorStatus[]) {
 }
 
 /** Style F documents bizContent as a JSON object and as a form field holding JSON; the route parses it itself. */
-export function bizContentBody(params: z.ZodType) {
+export function bizContentBody(params: z.ZodType, example: unknown) {
   let bizContent: SchemaObject | undefined;
   return {
     required: true,
@@ -86,7 +86,7 @@ export function bizContentBody(params: z.ZodType) {
             // Converted when /openapi.json is built rather than when the route is, which is on every isolate's first request.
             // As the caller writes it (io: input): a parameter with a default is optional, its default shown.
             get bizContent(): SchemaObject {
-              return (bizContent ??= z.toJSONSchema(params, { unrepresentable: "any", io: "input" }) as SchemaObject);
+              return (bizContent ??= { ...(z.toJSONSchema(params, { unrepresentable: "any", io: "input" }) as SchemaObject), example });
             },
           },
         },

@@ -7,5 +7,6 @@ import { createSchemaFactory } from "drizzle-zod";
  */
 export const { createSelectSchema } = createSchemaFactory({ zodInstance: z });
 
-/** A row's schema under its name in the document, its fields still typed from the table (drizzle-zod's types know nothing of `.openapi`). */
-export const rowAnswer = <S extends z.ZodRawShape>(schema: { shape: S }, name: string) => z.object(schema.shape).openapi(name);
+/** A row's schema under its name in the document, with a whole row as its example; its fields still typed from the table (drizzle-zod's types know nothing of `.openapi`). */
+export const rowAnswer = <S extends z.ZodRawShape>(schema: { shape: S }, name: string, example?: z.input<z.ZodObject<S>>) =>
+  z.object(schema.shape).openapi(name, example === undefined ? {} : { example });

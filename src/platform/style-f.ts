@@ -10,6 +10,8 @@ export interface StyleFRoute<P extends z.ZodType, D extends z.ZodType> {
   summary: string;
   description?: string;
   params: P;
+  /** The bizContent of the reference's request example and curl sample: checked against the parameters by the compiler. */
+  example: z.input<P>;
   data: D;
   /** Also answer GET without parameters (O1, O9). */
   get?: boolean;
@@ -37,7 +39,7 @@ export function styleFRoutes(router: Router, group: StyleFGroup) {
       ...described,
       method: "post",
       summary: spec.summary,
-      request: { body: bizContentBody(spec.params) },
+      request: { body: bizContentBody(spec.params, spec.example) },
       handle: async (c) => spec.handle(c, await parseBizContent(c, spec.params)),
     });
     if (spec.get)

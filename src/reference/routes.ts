@@ -63,6 +63,7 @@ export function referenceRoutes() {
     path: "/country/list",
     summary: "O1 · All 249 ISO 3166-1 countries",
     params: noParams,
+    example: {},
     data: z.array(countrySchema),
     get: true,
     handle: (c) => listCountries(db(c)),
@@ -71,6 +72,7 @@ export function referenceRoutes() {
     path: "/country/special",
     summary: "O2 · One country by its alpha-2 code",
     params: countrySpecialParams,
+    example: { ccode: "JP" },
     data: countrySchema,
     handle: async (c, p) => {
       const country = await countryByCode(db(c), p.ccode);
@@ -86,6 +88,7 @@ export function referenceRoutes() {
     path: "/zone/list",
     summary: "O3 · The top-level zones: every country, parsent 0",
     params: noParams,
+    example: {},
     data: z.array(zoneSchema),
     handle: async (c) => (await topLevelZones(db(c))).map(toZone),
   });
@@ -93,6 +96,7 @@ export function referenceRoutes() {
     path: "/zone/query",
     summary: "O4 · Zones by name, code, English name or parent (parsent)",
     params: zoneQueryParams,
+    example: { parsent: 57, page: 1, size: 20 },
     data: pageOf(zoneSchema),
     handle: async (c, p) => {
       const page = await queryZones(db(c), p);
@@ -103,6 +107,7 @@ export function referenceRoutes() {
     path: "/unit/list",
     summary: "O5 · Units of measure (UN/ECE Recommendation 20)",
     params: unitListParams,
+    example: { code: "LBR" },
     data: pageOf(unitSchema),
     handle: async (c, p) => {
       const page = await queryUnits(db(c), p);
@@ -113,6 +118,7 @@ export function referenceRoutes() {
     path: "/hs-code/list",
     summary: "O6 · Harmonized System codes: search, levels, the tree",
     params: hsCodeListParams,
+    example: { keywords: "coffee", page: 1, size: 10 },
     data: pageOf(hsCodeSchema),
     handle: (c, p) => queryHsCodes(db(c), p),
   });
@@ -120,6 +126,7 @@ export function referenceRoutes() {
     path: "/language/list",
     summary: "O7 · ISO 639-1 languages; subLanguage adds locales such as pt-BR",
     params: languageListParams,
+    example: { subLanguage: true },
     data: z.array(languageSchema),
     handle: (c, p) => listLanguages(db(c), p.subLanguage),
   });
@@ -127,6 +134,7 @@ export function referenceRoutes() {
     path: "/language/special",
     summary: "O8 · One language or locale",
     params: languageSpecialParams,
+    example: { code: "pt-BR" },
     data: languageSchema,
     handle: async (c, p) => (await languageByCode(db(c), p.code)) ?? Promise.reject(notFound(`No language with code ${p.code}`)),
   });
@@ -134,6 +142,7 @@ export function referenceRoutes() {
     path: "/currency/list",
     summary: "O9 · Every current ISO 4217 currency (withdrawn ones through O10)",
     params: noParams,
+    example: {},
     data: z.array(currencySchema),
     get: true,
     handle: (c) => listCurrencies(db(c)),
@@ -142,6 +151,7 @@ export function referenceRoutes() {
     path: "/currency/special",
     summary: "O10 · One currency, with its symbol",
     params: currencySpecialParams,
+    example: { currency: "EUR" },
     data: currencySchema,
     handle: async (c, p) => (await currencyByCode(db(c), p.currency)) ?? Promise.reject(notFound(`No currency with code ${p.currency}`)),
   });
@@ -149,6 +159,7 @@ export function referenceRoutes() {
     path: "/manufacturer/all",
     summary: "O11 · Marketplaces and shop systems",
     params: noParams,
+    example: {},
     data: z.array(platformSchema),
     handle: (c) => listPlatforms(db(c)),
   });
@@ -156,6 +167,7 @@ export function referenceRoutes() {
     path: "/manufacturer/special",
     summary: "O12 · One platform by its code",
     params: platformSpecialParams,
+    example: { code: "shopify" },
     data: platformSchema,
     handle: async (c, p) => (await platformByCode(db(c), p.code)) ?? Promise.reject(notFound(`No platform with code ${p.code}`)),
   });
@@ -163,6 +175,7 @@ export function referenceRoutes() {
     path: "/manufacturer/purchase/fields",
     summary: "O13 · The purchase fields of a platform (internal RPC service)",
     params: purchaseFieldsParams,
+    example: { platform: "amazon" },
     data: z.array(purchaseFieldSchema),
     handle: async (c, p) => (await purchaseFields(c).fieldsOf(p.platform)) ?? Promise.reject(notFound(`No platform with code ${p.platform}`)),
   });

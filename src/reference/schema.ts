@@ -187,7 +187,8 @@ export const platformSchema = rowAnswer(
   createSelectSchema(platforms, {
     code: (s) => s.openapi({ example: "amazon" }),
     name: (s) => s.openapi({ example: "Amazon" }),
-    regions: (s) => s.openapi({ description: "Where it operates, comma-separated ISO codes or 'global'" }),
+    website: (s) => s.openapi({ example: "https://sellercentral.amazon.com" }),
+    regions: (s) => s.openapi({ description: "Where it operates, comma-separated ISO codes or 'global'", example: "global" }),
   }),
   "Platform",
 );
@@ -201,4 +202,6 @@ export const purchaseFieldSchema = z
     pattern: z.string().optional(),
     options: z.array(z.string()).optional(),
   })
-  .openapi("PurchaseField");
+  .openapi("PurchaseField", {
+    example: { name: "marketplace", label: "Amazon marketplace", type: "enum", required: true, options: ["amazon.com", "amazon.de", "amazon.co.jp"] },
+  });

@@ -20,15 +20,27 @@ const runSchema = z
     counts: z.object({ inserted: z.number(), updated: z.number(), closed: z.number(), unchanged: z.number() }).nullable(),
     error: z.string().nullable(),
   })
-  .openapi("JobRun");
+  .openapi("JobRun", {
+    example: {
+      id: 311,
+      job: "eu-vat",
+      trigger: "cron",
+      source: "https://ec.europa.eu/taxation_customs/tedb/",
+      startedAt: "2026-11-26T03:00:00.000Z",
+      finishedAt: "2026-11-26T03:00:04.000Z",
+      status: "succeeded",
+      counts: { inserted: 0, updated: 2, closed: 2, unchanged: 120 },
+      error: null,
+    },
+  });
 
 const statusSchema = z
   .object({
     job: z.string(),
     description: z.string(),
-    schedule: z.string().openapi({ description: "Cron expression (UTC)" }),
-    nextRun: z.string(),
-    sources: z.record(z.string(), z.string().nullable()),
+    schedule: z.string().openapi({ description: "Cron expression (UTC)", example: "0 3 * * *" }),
+    nextRun: z.string().openapi({ example: "2026-11-27T03:00:00.000Z" }),
+    sources: z.record(z.string(), z.string().nullable()).openapi({ example: { tedb: "https://ec.europa.eu/taxation_customs/tedb/" } }),
     lastRun: runSchema.nullable(),
     lastSuccess: runSchema.nullable(),
   })

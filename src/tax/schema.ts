@@ -129,7 +129,7 @@ export const taxNumberCheckSchema = z
     /** True when a check-digit algorithm confirmed the number, not only its pattern. */
     checkDigitVerified: z.boolean(),
     /** Other countries whose format the number also fits; every candidate when countryCode is null. */
-    alternatives: z.array(z.string()),
+    alternatives: z.array(z.string()).openapi({ example: [] }),
     /** The chosen country's current rates; empty when countryCode is null. */
     rates: z.array(taxRateSchema),
   })

@@ -334,13 +334,13 @@ async function otherFixture(shape: OperationShape): Promise<Fixture> {
   const credentials: Credential[] = [];
   for (const requirement of shape.security) {
     const schemes = Object.keys(requirement).sort().join("+");
-    if (schemes === "ApiKey+ApiSecret") credentials.push({ scheme: schemes, headers: secretHeaders(await createTestKey({ role: "admin" })) });
+    if (schemes === "DataKey+DataSecret") credentials.push({ scheme: schemes, headers: secretHeaders(await createTestKey({ role: "admin" })) });
     if (schemes === "Bearer")
       credentials.push({
         scheme: schemes,
         headers: { Authorization: `Bearer ${await sessionFor(await createUser({ role: "admin", plan: "internal" }))}` },
       });
-    if (schemes === "AppToken")
+    if (schemes === "PickupAppToken")
       credentials.push({ scheme: schemes, headers: { Authorization: `appToken ${(await createTestApp({ plan: "internal" })).appToken}` } });
   }
   return { credentials, known: {}, binary: {} };

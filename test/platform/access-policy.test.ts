@@ -13,6 +13,7 @@ const PUBLIC = [
   "/health",
   "/openapi.json",
   "/docs",
+  "/docs/",
   "/docs/*",
   "/auth/login",
   "/auth/callback",

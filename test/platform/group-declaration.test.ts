@@ -63,7 +63,7 @@ describe("a group declares itself", () => {
       components: { securitySchemes: Record<string, unknown> };
     }>();
     expect(doc.components.securitySchemes.NotesKey).toEqual({ type: "apiKey", in: "header", name: "X-Notes-Key", description: "a notes key" });
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["ApiKey", "Bearer"]));
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["DataKey", "Bearer"]));
   });
 
   it("its settings are checked before any request and read, parsed, from one parse per env", async () => {

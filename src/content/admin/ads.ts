@@ -12,7 +12,20 @@ import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
 
-const adSchema = rowAnswer(createSelectSchema(ads), "Ad");
+const adSchema = rowAnswer(createSelectSchema(ads), "Ad", {
+  id: 4,
+  tenantId: 1,
+  siteId: 1,
+  slot: "sidebar",
+  kind: "image",
+  mediaId: 7,
+  link: "https://shop.example.com/winter-sale",
+  html: null,
+  startsAt: "2026-12-01T00:00:00.000Z",
+  endsAt: "2026-12-31T23:59:59.000Z",
+  weight: 1,
+  isActive: true,
+});
 
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */
 async function assertCreative(db: Database, scope: TenantScope, siteId: number, input: { mediaId?: number | null }) {

@@ -5,7 +5,7 @@ import { MEMBER_ROLES } from "../roles";
 
 export const tenantSchema = z
   .object({ id: z.number().int(), name: z.string(), slug: z.string(), role: z.enum(MEMBER_ROLES) })
-  .openapi("TenantMembership");
+  .openapi("TenantMembership", { example: { id: 1, name: "Harbour Media", slug: "harbour-media", role: "owner" } });
 export type TenantMembership = z.infer<typeof tenantSchema>;
 
 export const memberSchema = z.object({
@@ -37,9 +37,11 @@ export type VersionText = z.infer<typeof versionTextSchema>;
 export const adDaySchema = z.object({ day: z.string(), impressions: z.number().int(), clicks: z.number().int() });
 export type AdDay = z.infer<typeof adDaySchema>;
 
-export const themesSchema = z.object({
-  active: z.string(),
-  previous: z.string().nullable().openapi({ description: "The theme active before the last activation: activating it rolls back" }),
-  themes: z.array(z.string()),
-});
+export const themesSchema = z
+  .object({
+    active: z.string(),
+    previous: z.string().nullable().openapi({ description: "The theme active before the last activation: activating it rolls back" }),
+    themes: z.array(z.string()),
+  })
+  .openapi({ example: { active: "harbour", previous: "default", themes: ["default", "harbour"] } });
 export type Themes = z.infer<typeof themesSchema>;

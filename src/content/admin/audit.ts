@@ -8,7 +8,14 @@ import { type AdminRoute, as } from "./guard";
 import { tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const auditSchema = rowAnswer(createSelectSchema(auditLog), "AuditEntry");
+const auditSchema = rowAnswer(createSelectSchema(auditLog), "AuditEntry", {
+  id: 981,
+  tenantId: 1,
+  userId: 1,
+  action: "publish",
+  subject: "content 42",
+  at: "2026-11-26T08:15:00.000Z",
+});
 
 /** The statement that records who published, unpublished or deleted what. */
 export const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>

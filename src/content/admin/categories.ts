@@ -11,7 +11,18 @@ import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion, unlessTaken } from "./writes";
 
-const categorySchema = rowAnswer(createSelectSchema(categories), "Category");
+const categorySchema = rowAnswer(createSelectSchema(categories), "Category", {
+  id: 3,
+  tenantId: 1,
+  siteId: 1,
+  parentId: 2,
+  name: "Museums",
+  slug: "museums",
+  description: "Exhibitions and collections of the city's museums",
+  position: 0,
+  seoTitle: null,
+  seoDescription: null,
+});
 
 async function categoryInScope(db: Database, scope: TenantScope, id: number) {
   const [category] = await db
@@ -171,7 +182,7 @@ export function categoryRoutes(route: AdminRoute) {
     path: "/tenants/{tenantId}/categories",
     summary: "Create a category",
     guard: as("editor"),
-    request: { ...tenantPath, ...json(categoryCreate) },
+    request: { ...tenantPath, ...json(categoryCreate.openapi({ example: { siteId: 1, parentId: 2, name: "Museums", slug: "museums" } })) },
     data: categorySchema,
     answer: "Created",
     status: 201,

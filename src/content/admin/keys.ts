@@ -9,7 +9,17 @@ import { sitesOf } from "./sites";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const keySchema = rowAnswer(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey");
+const keySchema = rowAnswer(createSelectSchema(tenantKeys).omit({ tokenHash: true }), "TenantKey", {
+  id: 6,
+  tenantId: 1,
+  name: "Website front end",
+  maskedToken: "svc_tk_Xq3v…8LmN",
+  siteIds: [1],
+  scopes: ["content:read"],
+  isActive: true,
+  createdBy: 1,
+  createdAt: "2026-11-20T09:30:00.000Z",
+});
 
 const maskedKey = <K extends { tokenHash: string }>({ tokenHash: _hash, ...key }: K) => key;
 
@@ -30,7 +40,7 @@ export function keyRoutes(route: AdminRoute) {
     path: "/tenants/{tenantId}/keys",
     summary: "Create a tenant API key; the token is shown once",
     guard: as("owner"),
-    request: { ...tenantPath, ...json(keyCreate) },
+    request: { ...tenantPath, ...json(keyCreate.openapi({ example: { name: "Website front end", siteIds: [1], scopes: ["content:read"] } })) },
     data: keySchema.extend({ token: z.string().openapi({ example: "svc_tk_…" }) }),
     answer: "Created",
     status: 201,

@@ -7,7 +7,22 @@ import { type AdminRoute, as } from "./guard";
 import { deleted, inTenantPath, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const mediaSchema = rowAnswer(createSelectSchema(media), "MediaRecord").extend({ url: z.string() }).openapi("Media");
+const mediaSchema = rowAnswer(createSelectSchema(media), "MediaRecord", {
+  id: 7,
+  tenantId: 1,
+  siteId: 1,
+  key: "1/1/Hb7Qx2Lp9Vb4Nc8Rt1Yz.jpg",
+  filename: "harbour.jpg",
+  contentType: "image/jpeg",
+  size: 482113,
+  width: 1600,
+  height: 1067,
+  variantWidths: [480, 960],
+  uploadedBy: 1,
+  createdAt: "2026-11-26T08:10:00.000Z",
+})
+  .extend({ url: z.string() })
+  .openapi("Media");
 
 /** An uploaded file's name as its uploader gave it: no path, no control characters. */
 const fileName = z

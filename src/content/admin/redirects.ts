@@ -11,7 +11,14 @@ import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
 
-const redirectSchema = rowAnswer(createSelectSchema(redirects), "Redirect");
+const redirectSchema = rowAnswer(createSelectSchema(redirects), "Redirect", {
+  id: 9,
+  tenantId: 1,
+  siteId: 1,
+  fromPath: "/old-museum-night",
+  toUrl: "/en/museum-night",
+  status: 301,
+});
 
 export async function redirectsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);

@@ -27,7 +27,12 @@ export const domainSchema = z
   })
   .openapi("SiteDomain");
 export const siteSchema = z
-  .object({ ...createSelectSchema(sites).shape, primaryDomain: z.string().nullable(), aliases: z.array(z.string()), domains: z.array(domainSchema) })
+  .object({
+    ...createSelectSchema(sites, { name: (s) => s.openapi({ example: "City Gazette" }) }).shape,
+    primaryDomain: z.string().nullable(),
+    aliases: z.array(z.string()),
+    domains: z.array(domainSchema),
+  })
   .openapi("Site");
 
 export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
@@ -152,7 +157,7 @@ export function siteRoutes(route: AdminRoute) {
     path: "/tenants/{tenantId}/sites",
     summary: "Create a site",
     guard: as("owner"),
-    request: { ...tenantPath, ...json(siteCreate) },
+    request: { ...tenantPath, ...json(siteCreate.openapi({ example: { name: "City Gazette", slug: "city-gazette", languages: ["en", "de"] } })) },
     data: siteSchema,
     answer: "Created",
     status: 201,

@@ -12,7 +12,14 @@ import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
 
-const contentTagSchema = rowAnswer(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag");
+const contentTagSchema = rowAnswer(createSelectSchema(contentTags, { definition: z.unknown() }), "ContentTag", {
+  id: 2,
+  tenantId: 1,
+  siteId: 1,
+  type: "menu",
+  name: "main",
+  definition: { items: [{ label: "Culture", link: { category: 2 } }] },
+});
 
 export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
@@ -91,7 +98,14 @@ export function tagRoutes(route: AdminRoute) {
     path: "/tenants/{tenantId}/tags",
     summary: "Create or replace a content tag by name",
     guard: as("editor"),
-    request: { ...tenantPath, ...json(contentTagWrite) },
+    request: {
+      ...tenantPath,
+      ...json(
+        contentTagWrite.openapi({
+          example: { siteId: 1, type: "menu", name: "main", definition: { items: [{ label: "Culture", link: { category: 2 } }] } },
+        }),
+      ),
+    },
     data: contentTagSchema,
     answer: "The tag",
     handle: async (c, scope) => putContentTag(c.var.db, scope, c.req.valid("json")),

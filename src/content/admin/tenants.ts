@@ -69,7 +69,7 @@ export function tenantListRoutes(route: AdminRoute) {
     method: "post",
     path: "/tenants",
     summary: "Create a tenant; the caller is its owner (an account owns at most MAX_TENANTS_PER_USER, default 5: 403 beyond)",
-    request: json(tenantCreate),
+    request: json(tenantCreate.openapi({ example: { name: "Harbour Media", slug: "harbour-media" } })),
     data: tenantSchema,
     answer: "Created",
     status: 201,

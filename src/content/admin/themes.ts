@@ -15,7 +15,10 @@ import { type AdminRoute, as } from "./guard";
 import { deleted, inTenantPath } from "./shapes";
 import { siteSchema } from "./sites";
 
-const themeName = z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "name must be a theme's folder name: lower-case letters, digits, dashes" });
+const themeName = z
+  .string()
+  .regex(/^[a-z0-9-]{1,40}$/, { error: "name must be a theme's folder name: lower-case letters, digits, dashes" })
+  .openapi({ example: "harbour" });
 
 /** Makes a theme the site's and records who did, in one batch: the site's pages change at once. */
 export async function activateTheme(db: Database, scope: TenantScope, site: Site, theme: string, userId: number) {
@@ -84,7 +87,9 @@ export function themeRoutes(route: AdminRoute) {
       query: z.strictObject({ name: themeName }),
       body: { required: true, content: { "application/zip": { schema: { type: "string", format: "binary" } } } },
     },
-    data: z.object({ name: z.string(), files: z.number().int(), previewUrl: z.string() }),
+    data: z.object({ name: z.string(), files: z.number().int(), previewUrl: z.string() }).openapi({
+      example: { name: "harbour", files: 14, previewUrl: "http://demo.localhost:8787/_theme-preview?token=7.1795775400.c1…" },
+    }),
     answer: "Stored, not active",
     status: 201,
     errors: [413, 415],

@@ -34,7 +34,15 @@ const categoryNode = z
     description: z.string().nullable(),
     children: z.array(z.looseObject({})).openapi({ description: "The subcategories, each a CategoryNode" }),
   })
-  .openapi("CategoryNode");
+  .openapi("CategoryNode", {
+    example: {
+      id: 2,
+      name: "Culture",
+      slug: "culture",
+      description: "Exhibitions, concerts and the city's museums",
+      children: [{ id: 3, name: "Museums", slug: "museums", description: null, children: [] }],
+    },
+  });
 
 /** C1–C4 answer through the site's answer cache; the data is typed as the route's before it is stored. */
 const cached = async <T>(c: Context<AppEnv>, site: Parameters<typeof cachedAnswer>[1], compute: () => Promise<T>) =>
@@ -79,7 +87,9 @@ export function headlessRoutes() {
     data: contentItemSchema.extend({
       siteId: z.number().int(),
       bodyHtml: z.string().openapi({ description: "Rendered from Markdown without raw HTML" }),
-      categories: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+      categories: z.array(
+        z.object({ id: z.number().int(), name: z.string().openapi({ example: "Culture" }), slug: z.string().openapi({ example: "culture" }) }),
+      ),
       seo: z.object({ title: z.string(), description: z.string(), canonical: z.string().nullable(), noindex: z.boolean() }),
       translations: z.array(z.object({ id: z.number().int(), language: z.string(), slug: z.string(), title: z.string() })),
     }),
@@ -121,9 +131,9 @@ export function headlessRoutes() {
     request: { query: siteIdQuery },
     data: z.object({
       id: z.number().int(),
-      name: z.string(),
-      slug: z.string(),
-      domain: z.string().nullable(),
+      name: z.string().openapi({ example: "City Gazette" }),
+      slug: z.string().openapi({ example: "city-gazette" }),
+      domain: z.string().nullable().openapi({ example: "news.example.com" }),
       aliases: z.array(z.string()),
       defaultLanguage: z.string(),
       languages: z.array(z.string()),
@@ -131,7 +141,9 @@ export function headlessRoutes() {
       theme: z.string(),
       seo: z.object({ titlePattern: z.string(), description: z.string().nullable(), image: z.string().nullable() }),
       analytics: z.boolean(),
-      menus: z.array(z.object({ code: z.string(), items: z.array(z.unknown()) })),
+      menus: z
+        .array(z.object({ code: z.string(), items: z.array(z.unknown()) }))
+        .openapi({ example: [{ code: "main", items: [{ label: "Culture", url: "/en/category/culture" }] }] }),
     }),
     answer: "The site",
     handle: async (c) => {

@@ -15,7 +15,7 @@ const route = createRoute({
     params: z.object({
       tenantId: z.string().regex(/^\d{1,15}$/, { error: "tenantId must be an integer" }),
       siteId: z.string().regex(/^\d{1,15}$/, { error: "siteId must be an integer" }),
-      file: z.string().regex(MEDIA_FILE, { error: "not a media file name" }),
+      file: z.string().regex(MEDIA_FILE, { error: "not a media file name" }).openapi({ example: "Hb7Qx2Lp9Vb4Nc8Rt1Yz.jpg" }),
     }),
   },
   responses: {
