@@ -124,7 +124,9 @@ export function themeRoutes(route: AdminRoute) {
     summary: "A link that shows the site with one of its themes, to whoever opens it, until the theme is replaced or deleted",
     guard: as("owner"),
     request: themePath(),
-    data: z.object({ name: z.string(), previewUrl: z.string().openapi({ description: "A path on the site's own host" }) }),
+    data: z
+      .object({ name: z.string(), previewUrl: z.string().openapi({ description: "A path on the site's own host" }) })
+      .openapi({ example: { name: "harbour", previewUrl: "/?theme_preview=harbour&token=3f1c…" } }),
     answer: "The preview's address",
     handle: async (c, scope) => {
       const p = c.req.valid("param");

@@ -135,4 +135,20 @@ key or address is refused until the minute ends.</li>
 <li>The console's own calls have limits sized for people, per member and tenant, apart from the keys' plans.</li>
 </ul>`,
   },
+  {
+    id: "retries",
+    title: "Retrying writes",
+    html: `<p>The POST writes of groups A, C (admin), D and P take an <code>Idempotency-Key</code> header: a string of 1 to 255 visible
+characters (a UUID), new for each write you mean to make. Send a write again with the same key when its answer did not arrive:</p>
+<ul>
+<li>the same key and body within 24 h, after the first finished: the first answer again, with <code>Idempotent-Replayed: true</code>,
+and nothing done twice;</li>
+<li>while the first is still running: a 409; retry after it;</li>
+<li>the same key with another body: a 422;</li>
+<li>a first request that was refused or failed is decided anew.</li>
+</ul>
+<p>Keys are the caller's own (the user and the key or app that sent them). Uploads take no key.</p>
+<pre><code>curl -X POST "$BASE/api/tokens" -H "Authorization: Bearer $TOKEN" -H "Idempotency-Key: $(uuidgen)" \
+  -H "Content-Type: application/json" -d '{"name":"nightly"}'</code></pre>`,
+  },
 ];
