@@ -61,7 +61,7 @@ async function adminApi<T>(method: string, path: string, body?: unknown): Promis
   return parsed.data;
 }
 
-const noSidewaysScroll = (target: Page) => target.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const noSidewaysScroll = (target: Page) => target.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
 
 beforeAll(async () => {
   gateway = await gatewayReady();
