@@ -39,7 +39,7 @@ describe("the audit log says who did what to which content", () => {
     expect(entry!.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
-  it("keeps a deleted content's title in the subject, with no link to what no longer exists", async () => {
+  it("keeps the title of a content moved to the trash in the subject, and no link to it", async () => {
     const content = { id: await seedContent(tenant, { title: "Gone tomorrow" }) };
     expect((await admin("DELETE", `/tenants/${tenant.tenantId}/contents/${content.id}`, tenant.session)).status).toBe(200);
     const entries = (await auditOf(tenant)).body.data.filter((e) => e.contentId === content.id);

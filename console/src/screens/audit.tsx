@@ -57,7 +57,7 @@ const shortened = (text: string) => (text.length > TITLE_LENGTH ? `${text.slice(
 /** "owner@example.com published ‘Museum night…’", the title a link to the content while it exists. */
 function AuditSentence({ entry }: { entry: AuditEntry }) {
   const who = entry.who ? entry.who.fullName || entry.who.email : entry.userId === 0 ? "The service" : `A former member (${entry.userId})`;
-  // A deleted content's title survives only in the subject: "content 12 (Title)".
+  // A trashed or erased content's title is in the subject: "content 12 (Title)".
   const keptTitle = /^content \d+ \((.*)\)$/.exec(entry.subject)?.[1];
   const title = entry.content?.title ?? keptTitle ?? `a content (#${entry.contentId ?? "?"})`;
   const content = entry.content ? <a href={`${CONSOLE_BASE}/contents/${entry.content.id}`}>‘{shortened(title)}’</a> : <q>{shortened(title)}</q>;
@@ -87,7 +87,19 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
     case "delete":
       return (
         <>
-          {who} deleted {content}
+          {who} moved {content} to the trash
+        </>
+      );
+    case "restore":
+      return (
+        <>
+          {who} restored {content} from the trash
+        </>
+      );
+    case "erase":
+      return (
+        <>
+          {who} deleted {content} for good
         </>
       );
     case "activate-theme":
