@@ -82,7 +82,6 @@ export const get = <T>(path: string) => api<T>("GET", path);
 // The shapes of the admin API's answers: the tables' own rows (a column added is a field here too) and the answers its routes define.
 import type {
   Ad,
-  AuditEntry,
   Category,
   Content as ContentRow,
   ContentTag,
@@ -93,8 +92,8 @@ import type {
 } from "../../src/content/schema";
 import type { TenantMembership } from "../../src/content/admin/answers";
 import type { MemberRole } from "../../src/content/roles";
-export type { Ad, AuditEntry, Category, ContentTag, Redirect, Site };
-export type { AdDay, Member, Page, Themes, Version, VersionText } from "../../src/content/admin/answers";
+export type { Ad, Category, ContentTag, Redirect, Site };
+export type { AdDay, AuditAnswer as AuditEntry, Invitation, Member, Page, Themes, Version, VersionText } from "../../src/content/admin/answers";
 export type Tenant = TenantMembership;
 export type Role = MemberRole;
 export type Content = ContentRow & { categoryIds?: number[] };

@@ -239,7 +239,7 @@ function NoTenant(props: { onSignOut: () => void }) {
   return (
     <main id="main" class="sign-in">
       <h1>No tenant yet</h1>
-      <p>You are signed in, but no tenant has made you a member. Ask a tenant's owner to add your email.</p>
+      <p>You are signed in, but no tenant has made you a member. Ask a tenant's owner to invite your email address, then sign in again.</p>
       <button type="button" onClick={props.onSignOut}>
         Sign out
       </button>

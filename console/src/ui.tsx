@@ -202,6 +202,34 @@ export function Loading({ failure }: { failure?: ApiFailure }) {
 export const formatDate = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";
 
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 86_400_000],
+  ["month", 30 * 86_400_000],
+  ["week", 7 * 86_400_000],
+  ["day", 86_400_000],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+];
+
+/** "2 hours ago", "in 7 days", "just now": how far an instant is from now, in the reader's language. */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const ms = Date.parse(iso) - now;
+  const [unit, size] = UNITS.find(([, size]) => Math.abs(ms) >= size) ?? ["second", 1000];
+  if (unit === "second") return "just now";
+  return new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }).format(Math.round(ms / size), unit);
+}
+
+/** An instant as people say it (relative within a week, else the local date), the full local time on hover and for machines. */
+export function When({ iso }: { iso: string }) {
+  const full = new Date(iso).toLocaleString(undefined, { dateStyle: "full", timeStyle: "long" });
+  const near = Math.abs(Date.parse(iso) - Date.now()) < 7 * 86_400_000;
+  return (
+    <time datetime={iso} title={full}>
+      {near ? relativeTime(iso) : formatDate(iso)}
+    </time>
+  );
+}
+
 /** The value of a datetime-local input as a UTC ISO instant, and back. */
 export const localInputToIso = (value: string) => (value ? new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z") : "");
 export function isoToLocalInput(iso: string | null | undefined): string {

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { acceptInvitations } from "../../src/content/service";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
 import { users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
@@ -19,6 +20,9 @@ const token = await withLocalBindings(async (env) => {
     .limit(1);
   if (!user) fail(`no local user ${values.email}: create one with npm run users:create -- --email ${values.email}`);
   if (!user.isActive) fail(`user ${values.email} is deactivated`);
+  // A local user's sign-in: the operator who made them vouches for the address, as a provider's verification does.
+  const joined = await acceptInvitations(database(env), user);
+  if (joined.length) step(`${values.email} accepted invitations to ${joined.length} tenant(s)`);
   return issueAccessToken(env, user.casdoorId);
 });
 step("a 24-hour access token, signed with the JWT_SECRET of .dev.vars (use it as Authorization: Bearer …)");

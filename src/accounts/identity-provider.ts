@@ -14,6 +14,8 @@ export interface Profile {
   username: string;
   email: string;
   fullName: string | null;
+  /** Whether the provider says it verified the address (OIDC's `email_verified`): only then may the address accept invitations. */
+  emailVerified: boolean;
 }
 
 type ProviderSettings = Pick<Bindings, "CASDOOR_ENDPOINT" | "CASDOOR_CLIENT_ID" | "CASDOOR_CLIENT_SECRET" | "OIDC_DISCOVERY" | "OAUTH_REDIRECT_URL">;
@@ -93,6 +95,7 @@ const userinfoSchema = z.object({
   email: z.email(),
   preferred_username: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
+  email_verified: z.boolean().optional(),
 });
 
 export async function fetchProfile(endpoints: ProviderEndpoints, accessToken: string): Promise<Profile> {
@@ -103,5 +106,5 @@ export async function fetchProfile(endpoints: ProviderEndpoints, accessToken: st
   const info = userinfoSchema.safeParse(await res.json().catch(() => null));
   const username = info.success ? (info.data.preferred_username ?? info.data.name) : undefined;
   if (!info.success || !username) throw new ApiError(502, "The identity provider returned an incomplete profile");
-  return { sub: info.data.sub, username, email: info.data.email, fullName: info.data.name ?? null };
+  return { sub: info.data.sub, username, email: info.data.email, fullName: info.data.name ?? null, emailVerified: info.data.email_verified === true };
 }

@@ -5,6 +5,7 @@ import { constantTimeEqual, decryptSecret, encryptSecret, randomBase62, sha256He
 import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
+import { acceptInvitations } from "../content/service";
 import { exchangeCode, fetchProfile, providerEndpoints } from "./identity-provider";
 import { loginAttempts, refreshTokens } from "./schema";
 
@@ -61,7 +62,7 @@ const invalidState = () => new ApiError(400, "Invalid or expired login state");
 
 /**
  * A2: the state must match the browser's cookie and an unused login attempt; then the code is
- * exchanged, the user created or updated, and a session issued. A failure changes no user row.
+ * exchanged, the user created or updated, their invitations accepted (group C), and a session issued. A failure changes no user row.
  */
 export async function finishLogin(
   db: Database,
@@ -105,6 +106,8 @@ export async function finishLogin(
       expiresAt: isoIn(REFRESH_TOKEN_SECONDS),
     }),
   ]);
+  // Someone invited to a tenant by this address joins it now, their first sign-in or a later one.
+  if (profile.emailVerified) await acceptInvitations(db, user!);
   return { user: user!, accessToken: await issueAccessToken(env, profile.sub), refreshToken: refresh.token };
 }
 

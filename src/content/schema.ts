@@ -39,6 +39,26 @@ export const tenantMembers = sqliteTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index("tenant_members_user").on(t.userId)],
 );
 
+/** An invitation to join a tenant with a role, by email, until it expires: accepted when someone with that (verified) email signs in. */
+export const tenantInvitations = sqliteTable(
+  "tenant_invitations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: integer("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    /** Lower case: an address is matched whatever its case. */
+    email: text("email").notNull(),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    invitedBy: integer("invited_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [uniqueIndex("tenant_invitations_tenant_email").on(t.tenantId, t.email), index("tenant_invitations_email").on(t.email)],
+);
+
 export const sites = sqliteTable(
   "sites",
   {
@@ -262,6 +282,8 @@ export const auditLog = sqliteTable(
     userId: integer("user_id").notNull(),
     action: text("action").notNull(),
     subject: text("subject").notNull(),
+    /** The content the entry is about, for a link to it (none once it is deleted, or for other subjects). */
+    contentId: integer("content_id"),
     at: text("at").notNull().default(currentTimestamp),
   },
   (t) => [index("audit_log_tenant_at").on(t.tenantId, t.at)],
@@ -364,7 +386,6 @@ export type Category = typeof categories.$inferSelect;
 export type Content = typeof contents.$inferSelect;
 export type ContentTag = typeof contentTags.$inferSelect;
 export type TenantKey = typeof tenantKeys.$inferSelect;
-export type AuditEntry = typeof auditLog.$inferSelect;
 export type Media = typeof media.$inferSelect;
 export type Redirect = typeof redirects.$inferSelect;
 export type Ad = typeof ads.$inferSelect;

@@ -12,6 +12,7 @@ import { database } from "../../src/platform/database";
 import { findOrCreateLocalUser } from "../../scripts/lib/keys";
 import { type LocalServer, startLocalServer, withLocalBindings } from "../../scripts/lib/local";
 import { installTheme } from "../../scripts/lib/themes";
+import { startFakeIdentityProvider } from "./identity-provider";
 
 /**
  * The browser tests' gateway: `wrangler dev` as a developer runs it (the built Worker, its static
@@ -80,8 +81,8 @@ async function ready(base: string, timeoutMs: number) {
   throw new Error(`wrangler dev did not answer ${base}/health within ${timeoutMs / 1000} s`);
 }
 
-/** Migrates and seeds the state folder, then starts `wrangler dev` on it and waits for it to answer. */
-async function startGateway(state: string, port: number): Promise<{ server: LocalServer; ready: GatewayReady }> {
+/** Migrates and seeds the state folder, then starts `wrangler dev` on it (its logins going to `identityProvider`) and waits for it to answer. */
+async function startGateway(state: string, port: number, identityProvider: string): Promise<{ server: LocalServer; ready: GatewayReady }> {
   const migrations = await readD1Migrations("migrations");
   const seeded = await withLocalBindings(
     async (env) => {
@@ -97,9 +98,18 @@ async function startGateway(state: string, port: number): Promise<{ server: Loca
     },
     { persistTo: state },
   );
-  const vars = Object.entries({ ...SECRETS, ENVIRONMENT: "development", AD_FLUSH_SECONDS: "0", PUBLIC_ORIGIN: `http://localhost:${port}` }).flatMap(
-    ([k, v]) => ["--var", `${k}:${v}`],
-  );
+  const login = {
+    CASDOOR_ENDPOINT: identityProvider,
+    OAUTH_REDIRECT_URL: `http://localhost:${port}/auth/callback`,
+    FRONTEND_CALLBACK_URL: `http://localhost:${port}/admin/`,
+  };
+  const vars = Object.entries({
+    ...SECRETS,
+    ...login,
+    ENVIRONMENT: "development",
+    AD_FLUSH_SECONDS: "0",
+    PUBLIC_ORIGIN: `http://localhost:${port}`,
+  }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const server = startLocalServer(String(port), {}, ["--persist-to", state, ...vars]);
   try {
     await ready(`http://localhost:${port}`, 90_000);
@@ -128,13 +138,15 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const readyFile = join(state, "ready.json");
   const chromiumServer = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  // "Sign in with your account" works as in production, against a stand-in for the identity provider.
+  const identityProvider = await startFakeIdentityProvider(await freePort());
   project.provide("gateway", {
     base: `http://localhost:${port}`,
     siteBase: `http://demo.localhost:${port}`,
     readyFile,
     browserEndpoint: chromiumServer.wsEndpoint(),
   });
-  const started = startGateway(state, port).then(
+  const started = startGateway(state, port, identityProvider.endpoint).then(
     ({ server, ready }) => {
       announce(readyFile, ready);
       return server;
@@ -146,6 +158,7 @@ export default async function setup(project: TestProject) {
   );
   return async () => {
     await chromiumServer.close();
+    await identityProvider.close();
     (await started)?.stop();
     rmSync(state, { recursive: true, force: true });
   };

@@ -234,6 +234,13 @@ async function contentFixture(shape: OperationShape, area: Area): Promise<Made> 
     if (template.endsWith("/tags") && shape.method === "put") known.name = known.slug;
     if (template.endsWith("/media")) known.filename = "pixel.png";
     if (names.has("userId")) known.userId = (await memberWith(tenant, "viewer")).userId;
+    if (names.has("invitationId"))
+      known.invitationId = (
+        await expectCreated<{ id: number }>(
+          "an invitation",
+          ownerCall(tenant, "POST", "/invitations", { email: `fuzz-${crypto.randomUUID().slice(0, 8)}@example.com`, role: "viewer" }),
+        )
+      ).id;
     if (template.endsWith("/domains/verify")) {
       // A host the site claims, not yet proved: the fake resolver has no TXT record for it.
       known.host = `fuzz-${crypto.randomUUID().slice(0, 8)}.example.com`;

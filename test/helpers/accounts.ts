@@ -46,6 +46,7 @@ export interface ProviderProfile {
   email?: string;
   preferred_username?: string;
   name?: string;
+  email_verified?: boolean;
 }
 
 export interface FakeProvider {

@@ -1,12 +1,13 @@
 import { get, type AuditEntry } from "../api";
-import { navigate } from "../router";
+import { CONSOLE_BASE, navigate } from "../router";
 import { useWorkspace } from "../session";
-import { formatDate, Loading, Screen, useLoad, TableHead } from "../ui";
+import { formatDate, Loading, Screen, useLoad, When } from "../ui";
 import type { ScreenProps } from "./index";
 
 const SIZE = 50;
+const TITLE_LENGTH = 60;
 
-/** Who published, unpublished, deleted or activated what, newest first. */
+/** Who published, unpublished, deleted, activated or invited what, newest first, in words. */
 export function AuditScreen({ query }: ScreenProps) {
   const { tenant } = useWorkspace();
   const page = Number(query.get("page") ?? 1) || 1;
@@ -18,19 +19,7 @@ export function AuditScreen({ query }: ScreenProps) {
       ) : load.data.length === 0 ? (
         <p>Nothing recorded{page > 1 ? " on this page" : " yet"}.</p>
       ) : (
-        <table>
-          <TableHead columns={["When", "Who (user id)", "Action", "Subject"]} />
-          <tbody>
-            {load.data.map((entry) => (
-              <tr>
-                <td>{formatDate(entry.at)}</td>
-                <td>{entry.userId}</td>
-                <td>{entry.action}</td>
-                <td>{entry.subject}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AuditList entries={load.data} />
       )}
       <nav class="pager" aria-label="Pages">
         <button type="button" disabled={page <= 1} onClick={() => navigate(`/audit?page=${page - 1}`)}>
@@ -43,4 +32,129 @@ export function AuditScreen({ query }: ScreenProps) {
       </nav>
     </Screen>
   );
+}
+
+/** Entries as sentences, each with its time (the full local time on hover); the dashboard shows the latest the same way. */
+export function AuditList({ entries }: { entries: AuditEntry[] }) {
+  return (
+    <ul class="plain audit-log">
+      {entries.map((entry) => (
+        <li>
+          <span>
+            <AuditSentence entry={entry} />
+          </span>{" "}
+          <small>
+            <When iso={entry.at} />
+          </small>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const shortened = (text: string) => (text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : text);
+
+/** "owner@example.com published ‘Museum night…’", the title a link to the content while it exists. */
+function AuditSentence({ entry }: { entry: AuditEntry }) {
+  const who = entry.who ? entry.who.fullName || entry.who.email : entry.userId === 0 ? "The service" : `A former member (${entry.userId})`;
+  // A trashed or erased content's title is in the subject: "content 12 (Title)".
+  const keptTitle = /^content \d+ \((.*)\)$/.exec(entry.subject)?.[1];
+  const title = entry.content?.title ?? keptTitle ?? `a content (#${entry.contentId ?? "?"})`;
+  const content = entry.content ? <a href={`${CONSOLE_BASE}/contents/${entry.content.id}`}>‘{shortened(title)}’</a> : <q>{shortened(title)}</q>;
+  const scheduledFor = / at (\S+)$/.exec(entry.subject)?.[1];
+  const theme = /^site \d+: (\S+) \(was (\S+)\)$/.exec(entry.subject);
+  const [email, role] = entry.subject.split(/ (?:as|to) /);
+  switch (entry.action) {
+    case "publish":
+      return (
+        <>
+          {who} published {content}
+        </>
+      );
+    case "schedule":
+      return (
+        <>
+          {who} scheduled {content}
+          {scheduledFor ? ` for ${formatDate(scheduledFor)}` : ""}
+        </>
+      );
+    case "unpublish":
+      return (
+        <>
+          {who} took {content} back to draft
+        </>
+      );
+    case "delete":
+      return (
+        <>
+          {who} moved {content} to the trash
+        </>
+      );
+    case "restore":
+      return (
+        <>
+          {who} restored {content} from the trash
+        </>
+      );
+    case "erase":
+      return (
+        <>
+          {who} deleted {content} for good
+        </>
+      );
+    case "activate-theme":
+      return theme ? (
+        <>
+          {who} activated the theme <q>{theme[1]}</q> (was <q>{theme[2]}</q>)
+        </>
+      ) : (
+        <>
+          {who} activated a theme: {entry.subject}
+        </>
+      );
+    case "retire-theme":
+      return <>The service went back to the previous theme: {entry.subject}</>;
+    case "invite":
+      return (
+        <>
+          {who} invited {email} as {role}
+        </>
+      );
+    case "withdraw-invitation":
+      return (
+        <>
+          {who} withdrew the invitation of {email} as {role}
+        </>
+      );
+    case "join":
+      return (
+        <>
+          {who} accepted the invitation and joined as {role}
+        </>
+      );
+    case "add-member":
+      return (
+        <>
+          {who} added {email} as {role}
+        </>
+      );
+    case "change-role":
+      return (
+        <>
+          {who} made {email} {role === "author" || role === "editor" || role === "owner" ? "an" : "a"} {role}
+        </>
+      );
+    case "remove-member":
+      return (
+        <>
+          {who} removed {entry.subject}
+        </>
+      );
+    default:
+      return (
+        <>
+          {who}: {entry.action} {entry.subject}
+        </>
+      );
+  }
 }

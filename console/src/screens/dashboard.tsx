@@ -1,7 +1,8 @@
 import { get, type Ad, type AdDay, type AuditEntry, type Content, type Page } from "../api";
 import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
-import { formatDate, Loading, Screen, useLoad, TableHead } from "../ui";
+import { Loading, Screen, useLoad, TableHead, When } from "../ui";
+import { AuditList } from "./audit";
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
@@ -45,13 +46,12 @@ export function DashboardScreen() {
             <article class="card">
               <h2>Recent changes</h2>
               {load.data.recent.length ? (
-                <ul class="plain">
-                  {load.data.recent.map((entry) => (
-                    <li>
-                      <strong>{entry.action}</strong> {entry.subject} <small>{formatDate(entry.at)}</small>
-                    </li>
-                  ))}
-                </ul>
+                <>
+                  <AuditList entries={load.data.recent} />
+                  <p>
+                    <a href={`${CONSOLE_BASE}/audit`}>The whole audit log</a>
+                  </p>
+                </>
               ) : (
                 <p>No changes yet.</p>
               )}
@@ -91,7 +91,12 @@ function ContentLinks(props: { items: Content[]; empty: string; when?: boolean }
       {props.items.map((content) => (
         <li>
           <a href={`${CONSOLE_BASE}/contents/${content.id}`}>{content.title}</a>
-          {props.when ? <small> {formatDate(content.publishAt)}</small> : null}
+          {props.when && content.publishAt ? (
+            <small>
+              {" "}
+              <When iso={content.publishAt} />
+            </small>
+          ) : null}
         </li>
       ))}
     </ul>

@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
-import { api, get, type Member, type Role } from "../api";
+import { api, get, type Invitation, type Member, type Role } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead } from "../ui";
+import { DeleteButton, Loading, Outcome, Screen, SelectField, TableHead, TextField, useLoad, useSubmit, When } from "../ui";
 
 const ROLES: [Role, string][] = [
   ["viewer", "Viewer: reads everything"],
@@ -10,80 +10,148 @@ const ROLES: [Role, string][] = [
   ["owner", "Owner: sites, themes, ads, keys, members"],
 ];
 
-/** Who works in the tenant and with which role; owners add members and change roles. */
+/** The roles by name alone, for the list's narrow column; the invitation's form says what each may do. */
+const ROLE_NAMES: [Role, string][] = ROLES.map(([role]) => [role, role[0]!.toUpperCase() + role.slice(1)]);
+
+/** What people call a member: their name, else their address. */
+const nameOf = (member: Pick<Member, "email" | "fullName">) => member.fullName || member.email;
+
+/** Who works in the tenant and with which role; owners invite people by email, change roles and remove members. */
 export function MembersScreen() {
   const { tenant, can, userId } = useWorkspace();
-  const load = useLoad(() => get<Member[]>(`/tenants/${tenant.id}/members`), [tenant.id]);
+  const owner = can("owner");
+  const load = useLoad(
+    async () => ({
+      members: await get<Member[]>(`/tenants/${tenant.id}/members`),
+      invitations: owner ? await get<Invitation[]>(`/tenants/${tenant.id}/invitations`) : [],
+    }),
+    [tenant.id],
+  );
   const action = useSubmit();
+  const invitation = useSubmit();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("author");
-  const setMember = async (body: { email: string; role: Role }, done: string) =>
-    (await action.run(() => api("PUT", `/tenants/${tenant.id}/members`, body), done)) && load.reload();
+  const changeRole = async (member: Member, to: Role) =>
+    (await action.run(() => api("PUT", `/tenants/${tenant.id}/members`, { email: member.email, role: to }), `${nameOf(member)} is ${to} now.`)) &&
+    load.reload();
   return (
     <Screen title="Members and roles">
       <Outcome failure={action.failure} done={action.done} />
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : (
-        <table>
-          <TableHead columns={["Email", "Name", "Role"]} />
+        <table class="members">
+          <TableHead columns={owner ? ["Name", "Email", "Role", ""] : ["Name", "Email", "Role"]} />
           <tbody>
-            {load.data.map((member) => (
+            {load.data.members.map((member) => (
               <tr>
+                <td>{nameOf(member)}</td>
                 <td>{member.email}</td>
-                <td>{member.fullName ?? ""}</td>
                 <td>
-                  {can("owner") && member.userId !== userId ? (
+                  {owner && member.userId !== userId ? (
                     <SelectField
-                      label={`Role of ${member.email}`}
+                      label={`Role of ${nameOf(member)}`}
                       name="role"
                       value={member.role}
-                      onValue={(v) => setMember({ email: member.email, role: v as Role }, `${member.email} is ${v} now.`)}
-                      options={ROLES}
+                      onValue={(v) => changeRole(member, v as Role)}
+                      options={ROLE_NAMES}
                     />
                   ) : (
                     member.role
                   )}
                 </td>
+                {owner ? (
+                  <td>
+                    {member.userId !== userId ? (
+                      <DeleteButton
+                        label="Remove"
+                        name={nameOf(member)}
+                        question={`Remove ${nameOf(member)} (${member.email}) from ${tenant.name}? They lose access at once; invite them again to undo.`}
+                        path={`/tenants/${tenant.id}/members/${member.userId}`}
+                        done={`${nameOf(member)} is no longer a member.`}
+                        run={action.run}
+                        onDone={load.reload}
+                      />
+                    ) : (
+                      <small>you</small>
+                    )}
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {can("owner") ? (
-        <form
-          class="panel"
-          aria-labelledby="add-member"
-          onSubmit={async (e: Event) => {
-            e.preventDefault();
-            if (await setMember({ email, role }, `Added ${email} as ${role}.`)) setEmail("");
-          }}
-        >
-          <h2 id="add-member">Add a member</h2>
-          <div class="row">
-            <TextField
-              label="Email"
-              name="email"
-              type="email"
-              value={email}
-              onValue={setEmail}
-              error={action.fieldError("email")}
-              hint="Of someone who has signed in once"
-              required
-            />
-            <SelectField
-              label="Role"
-              name="role"
-              value={role}
-              onValue={(v) => setRole(v as Role)}
-              options={ROLES}
-              error={action.fieldError("role")}
-            />
-          </div>
-          <button class="primary" type="submit" disabled={action.busy}>
-            Add member
-          </button>
-        </form>
+      {owner ? (
+        <section class="panel" aria-labelledby="invitations">
+          <h2 id="invitations">Invitations</h2>
+          {load.data?.invitations.length ? (
+            <table class="invitations">
+              <TableHead columns={["Email", "Role", "Expires", ""]} />
+              <tbody>
+                {load.data.invitations.map((invited) => (
+                  <tr>
+                    <td>{invited.email}</td>
+                    <td>{invited.role}</td>
+                    <td>
+                      {invited.expired ? "Expired " : "Pending, expires "}
+                      <When iso={invited.expiresAt} />
+                    </td>
+                    <td>
+                      <DeleteButton
+                        label="Withdraw"
+                        name={`the invitation of ${invited.email}`}
+                        question={`Withdraw the invitation of ${invited.email}? Signing in with that address will no longer make them a member.`}
+                        path={`/tenants/${tenant.id}/invitations/${invited.id}`}
+                        done={`The invitation of ${invited.email} is withdrawn.`}
+                        run={action.run}
+                        onDone={load.reload}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p>No pending invitations.</p>
+          )}
+          <form
+            aria-labelledby="invite"
+            onSubmit={async (e: Event) => {
+              e.preventDefault();
+              const invited = `${email.trim()} is invited as ${role} for 7 days: they join when they first sign in with this address, at ${location.origin}/admin.`;
+              if (!(await invitation.run(() => api<Invitation>("POST", `/tenants/${tenant.id}/invitations`, { email, role }), invited))) return;
+              setEmail("");
+              load.reload();
+            }}
+          >
+            <h3 id="invite">Invite someone</h3>
+            <Outcome failure={invitation.failure} done={invitation.done} />
+            <div class="row">
+              <TextField
+                label="Email"
+                name="email"
+                type="email"
+                value={email}
+                onValue={setEmail}
+                error={invitation.fieldError("email")}
+                hint="They need no account yet: signing in with this address within 7 days makes them a member"
+                required
+              />
+              <SelectField
+                label="Role"
+                name="role"
+                value={role}
+                onValue={(v) => setRole(v as Role)}
+                options={ROLES}
+                error={invitation.fieldError("role")}
+              />
+            </div>
+            <button class="primary" type="submit" disabled={invitation.busy}>
+              Invite
+            </button>
+          </form>
+        </section>
       ) : null}
     </Screen>
   );

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { MEMBER_ROLES } from "../roles";
+import { auditLog } from "../schema";
 
 // The admin API's answers that are no table's row; the console takes its types from here (import type), so a change breaks its typecheck.
 
@@ -15,6 +17,19 @@ export const memberSchema = z.object({
   role: z.enum(MEMBER_ROLES),
 });
 export type Member = z.infer<typeof memberSchema>;
+
+export const invitationSchema = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    role: z.enum(MEMBER_ROLES),
+    invitedBy: z.object({ email: z.string(), fullName: z.string().nullable() }),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    expired: z.boolean().openapi({ description: "Past its expiry: accepting it does nothing" }),
+  })
+  .openapi("Invitation");
+export type Invitation = z.infer<typeof invitationSchema>;
 
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
@@ -45,3 +60,29 @@ export const themesSchema = z
   })
   .openapi({ example: { active: "harbour", previous: "default", themes: ["default", "harbour"] } });
 export type Themes = z.infer<typeof themesSchema>;
+
+export const auditSchema = rowAnswer(
+  createSelectSchema(auditLog).extend({
+    who: z
+      .object({ email: z.string(), fullName: z.string().nullable() })
+      .nullable()
+      .openapi({ description: "The member who did it; null for the service itself (a scheduled task)" }),
+    content: z
+      .object({ id: z.number().int(), title: z.string(), siteId: z.number().int() })
+      .nullable()
+      .openapi({ description: "The content the entry is about, as it is now; null for other subjects and once it is deleted" }),
+  }),
+  "AuditEntry",
+  {
+    id: 981,
+    tenantId: 1,
+    userId: 1,
+    action: "publish",
+    subject: "content 42",
+    contentId: 42,
+    at: "2026-11-26T08:15:00.000Z",
+    who: { email: "mara@example.com", fullName: "Mara Lind" },
+    content: { id: 42, title: "Museum night on the harbour", siteId: 1 },
+  },
+);
+export type AuditAnswer = z.infer<typeof auditSchema>;

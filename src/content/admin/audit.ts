@@ -1,41 +1,46 @@
 import { z } from "@hono/zod-openapi";
-import { desc } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
-import { auditLog } from "../schema";
+import { auditLog, contents } from "../schema";
 import { queryInteger } from "../params";
 import { inTenant, type TenantScope } from "../tenancy/scope";
+import { type AuditAnswer, auditSchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { tenantPath } from "./shapes";
-import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
-const auditSchema = rowAnswer(createSelectSchema(auditLog), "AuditEntry", {
-  id: 981,
-  tenantId: 1,
-  userId: 1,
-  action: "publish",
-  subject: "content 42",
-  at: "2026-11-26T08:15:00.000Z",
-});
+/** The statement that records who published, unpublished or deleted what; `contentId` when it is about a content, for a link to it. */
+export const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string, contentId?: number) =>
+  db.insert(auditLog).values({ tenantId: scope.tenantId, userId, action, subject, contentId });
 
-/** The statement that records who published, unpublished or deleted what. */
-export const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string) =>
-  db.insert(auditLog).values({ tenantId: scope.tenantId, userId, action, subject });
-
-export const auditOf = (db: Database, scope: TenantScope, page: number, size: number) =>
+export const auditOf = (db: Database, scope: TenantScope, page: number, size: number): Promise<AuditAnswer[]> =>
   db
-    .select()
+    .select({
+      id: auditLog.id,
+      tenantId: auditLog.tenantId,
+      userId: auditLog.userId,
+      action: auditLog.action,
+      subject: auditLog.subject,
+      contentId: auditLog.contentId,
+      at: auditLog.at,
+      who: { email: users.email, fullName: users.fullName },
+      content: { id: contents.id, title: contents.title, siteId: contents.siteId },
+    })
     .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.userId))
+    // A content in the trash is no link (its editor does not open it); its title stays in the subject.
+    .leftJoin(contents, and(eq(contents.id, auditLog.contentId), eq(contents.tenantId, auditLog.tenantId), isNull(contents.deletedAt)))
     .where(inTenant(auditLog.tenantId, scope))
     .orderBy(desc(auditLog.id))
     .limit(size)
     .offset((page - 1) * size);
 
-/** The audit log: publishing, unpublishing and deletions. */
+/** The audit log: publishing, unpublishing, deletions, themes and members, in words the console can say. */
 export function auditRoutes(route: AdminRoute) {
   route({
     method: "get",
     path: "/tenants/{tenantId}/audit",
-    summary: "Publishing, unpublishing and deletions, newest first",
+    summary: "Publishing, unpublishing, deletions, themes and members, newest first, with who did it and the content it is about",
     guard: as("editor"),
     request: {
       ...tenantPath,

@@ -287,7 +287,7 @@ export async function setPublication(db: Database, scope: TenantScope, id: numbe
       .set({ status, publishAt, updatedAt: now })
       .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
     bumpVersion(db, scope, existing.siteId),
-    audit(db, scope, userId, action, `content ${id}${publishAt && status === "scheduled" ? ` at ${publishAt}` : ""}`),
+    audit(db, scope, userId, action, `content ${id}${publishAt && status === "scheduled" ? ` at ${publishAt}` : ""}`, id),
   ]);
   return contentDetail(db, scope, id);
 }

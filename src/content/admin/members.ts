@@ -6,9 +6,11 @@ import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { type MemberRole, tenantMembers } from "../schema";
 import { inTenant, type TenantScope } from "../tenancy/scope";
-import { memberSchema } from "./answers";
+import { INVITATION_DAYS, invitationsOf, invite, MAX_PENDING_INVITATIONS, withdrawInvitation } from "../tenancy/invitations";
+import { invitationSchema, memberSchema } from "./answers";
+import { audit } from "./audit";
 import { type AdminRoute, as } from "./guard";
-import { memberAdd } from "./params";
+import { memberAdd, memberInvite } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 
 export const membersOf = (db: Database, scope: TenantScope) =>
@@ -24,8 +26,8 @@ const anotherOwner = (tenantId: number, userId: number) =>
   sql`EXISTS (SELECT 1 FROM tenant_members AS other WHERE other.tenant_id = ${tenantId} AND other.role = 'owner' AND other.user_id <> ${userId})`;
 const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
 
-/** Adds a user (who has logged in once) or changes their role; the last owner keeps theirs. */
-export async function setMember(db: Database, scope: TenantScope, email: string, role: MemberRole) {
+/** Adds a user (who has logged in once) or changes their role, recorded in the audit log; the last owner keeps theirs. */
+export async function setMember(db: Database, scope: TenantScope, actorId: number, email: string, role: MemberRole) {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (!user) throw new ApiError(404, `No user with email ${email}: they log in once first`);
   const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, user.id));
@@ -40,21 +42,31 @@ export async function setMember(db: Database, scope: TenantScope, email: string,
     ]);
     if (existing?.role === "owner") {
       if (changed.length === 0) throw new ApiError(409, LAST_OWNER);
+      await audit(db, scope, actorId, "change-role", `${email} to ${role}`);
       return { userId: user.id, email, role };
     }
   }
-  await db
-    .insert(tenantMembers)
-    .values({ tenantId: scope.tenantId, userId: user.id, role })
-    .onConflictDoUpdate({ target: [tenantMembers.tenantId, tenantMembers.userId], set: { role } });
+  const [[before]] = await db.batch([
+    db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+    db
+      .insert(tenantMembers)
+      .values({ tenantId: scope.tenantId, userId: user.id, role })
+      .onConflictDoUpdate({ target: [tenantMembers.tenantId, tenantMembers.userId], set: { role } }),
+  ]);
+  if (before?.role !== role) await audit(db, scope, actorId, before ? "change-role" : "add-member", `${email} ${before ? "to" : "as"} ${role}`);
   return { userId: user.id, email, role };
 }
 
-/** Removes a member; the last owner stays. */
-export async function removeMember(db: Database, scope: TenantScope, userId: number) {
+/** Removes a member, recorded in the audit log; the last owner stays. */
+export async function removeMember(db: Database, scope: TenantScope, actorId: number, userId: number) {
   const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, userId));
   const [[existing], removed] = await db.batch([
-    db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+    db
+      .select({ role: tenantMembers.role, email: users.email })
+      .from(tenantMembers)
+      .innerJoin(users, eq(users.id, tenantMembers.userId))
+      .where(member)
+      .limit(1),
     db
       .delete(tenantMembers)
       .where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId))))
@@ -62,9 +74,10 @@ export async function removeMember(db: Database, scope: TenantScope, userId: num
   ]);
   if (!existing) throw new ApiError(404, `No member with user id ${userId}`);
   if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
+  await audit(db, scope, actorId, "remove-member", `${existing.email} (${existing.role})`);
 }
 
-/** A tenant's members and their roles. */
+/** A tenant's members and their roles, and the invitations of people who have not joined yet. */
 export function memberRoutes(route: AdminRoute) {
   route({
     method: "get",
@@ -88,7 +101,7 @@ export function memberRoutes(route: AdminRoute) {
     errors: [409],
     handle: async (c, scope) => {
       const { email, role } = c.req.valid("json");
-      return setMember(c.var.db, scope, email, role);
+      return setMember(c.var.db, scope, scope.userId, email, role);
     },
   });
   route({
@@ -101,7 +114,42 @@ export function memberRoutes(route: AdminRoute) {
     ...deleted,
     errors: [409],
     handle: async (c, scope) => {
-      await removeMember(c.var.db, scope, c.req.valid("param").userId);
+      await removeMember(c.var.db, scope, scope.userId, c.req.valid("param").userId);
+      return { deleted: true as const };
+    },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/invitations",
+    summary: "Invitations: pending, and expired ones until withdrawn or replaced",
+    guard: as("owner"),
+    request: tenantPath,
+    data: z.array(invitationSchema),
+    answer: "Invitations, oldest first",
+    handle: async (c, scope) => invitationsOf(c.var.db, scope),
+  });
+  route({
+    method: "post",
+    path: "/tenants/{tenantId}/invitations",
+    summary: `Invite someone by email, who may never have signed in: their first sign-in with that (verified) address within ${INVITATION_DAYS} days makes them a member`,
+    guard: as("owner"),
+    summaryEnd: `; inviting an address again replaces its invitation; a member (409), more than ${MAX_PENDING_INVITATIONS} pending (409)`,
+    request: { ...tenantPath, ...json(memberInvite) },
+    data: invitationSchema,
+    answer: "The invitation",
+    status: 201,
+    errors: [409],
+    handle: async (c, scope) => invite(c.var.db, scope, scope.userId, c.req.valid("json")),
+  });
+  route({
+    method: "delete",
+    path: "/tenants/{tenantId}/invitations/{invitationId}",
+    summary: "Withdraw an invitation",
+    guard: as("owner"),
+    request: inTenantPath({ invitationId: idParam("invitationId") }),
+    ...deleted,
+    handle: async (c, scope) => {
+      await withdrawInvitation(c.var.db, scope, scope.userId, c.req.valid("param").invitationId);
       return { deleted: true as const };
     },
   });

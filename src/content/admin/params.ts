@@ -50,6 +50,11 @@ const timeZone = z
     { error: (issue) => `${String(issue.input)} is not a time zone we know: choose one such as Europe/Berlin or America/New_York` },
   );
 
+export const memberInvite = z.strictObject({
+  email: z.email({ error: "must be an email address, such as name@example.com" }).max(254, { error: "must be at most 254 characters" }),
+  role: z.enum(MEMBER_ROLES, { error: `role must be one of ${MEMBER_ROLES.join(", ")}` }),
+});
+
 export const siteCreate = z.strictObject({
   name: name(100),
   slug,

@@ -54,7 +54,7 @@ export async function trashContent(db: Database, scope: TenantScope, id: number,
       .set({ deletedAt, deletedBy: userId })
       .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
     bumpVersion(db, scope, existing.siteId),
-    audit(db, scope, userId, "delete", `content ${id} (${existing.title})`),
+    audit(db, scope, userId, "delete", `content ${id} (${existing.title})`, id),
   ]);
   return { deleted: true as const, purgeAt: purgeAtOf(deletedAt) };
 }
@@ -68,7 +68,7 @@ export async function restoreContent(db: Database, scope: TenantScope, id: numbe
       .set({ deletedAt: null, deletedBy: null })
       .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
     bumpVersion(db, scope, trashed.siteId),
-    audit(db, scope, userId, "restore", `content ${id} (${trashed.title})`),
+    audit(db, scope, userId, "restore", `content ${id} (${trashed.title})`, id),
   ]);
   return contentDetail(db, scope, id);
 }
@@ -105,7 +105,7 @@ function erasure(db: Database, scope: TenantScope, id: number): BatchItem<"sqlit
 export async function eraseContent(db: Database, scope: TenantScope, id: number, userId: number) {
   const trashed = await trashedInScope(db, scope, id);
   const [first, ...rest] = erasure(db, scope, id);
-  await db.batch([first!, ...rest, audit(db, scope, userId, "erase", `content ${id} (${trashed.title})`)]);
+  await db.batch([first!, ...rest, audit(db, scope, userId, "erase", `content ${id} (${trashed.title})`, id)]);
 }
 
 /** Contents purged per batch; a day's run goes on until none is due, at most `PURGE_ROUNDS` batches. */

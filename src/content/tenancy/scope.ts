@@ -130,5 +130,5 @@ export async function memberRole(db: Database, tenantId: number, userId: number)
 
 /** Viewer reads, author writes own drafts, editor publishes, owner manages members, keys and settings. */
 export function requireRole(role: MemberRole, needed: MemberRole): void {
-  if (!roleReaches(role, needed)) throw new ApiError(403, `This needs the ${needed} role; you are ${role === "owner" ? "an" : "a"} ${role}`);
+  if (!roleReaches(role, needed)) throw new ApiError(403, `This needs the ${needed} role; you are ${role === "viewer" ? "a" : "an"} ${role}`);
 }

@@ -1,0 +1,64 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, createTestTenant, memberWith, seedContent, type TestTenant } from "../helpers/content";
+
+type Envelope<T> = { success: boolean; data: T; error?: { message: string } };
+interface Entry {
+  action: string;
+  subject: string;
+  contentId: number | null;
+  at: string;
+  who: { email: string; fullName: string | null } | null;
+  content: { id: number; title: string; siteId: number } | null;
+}
+const auditOf = async (tenant: TestTenant, session = tenant.session) => {
+  const res = await admin("GET", `/tenants/${tenant.tenantId}/audit`, session);
+  return { status: res.status, body: await res.json<Envelope<Entry[]>>() };
+};
+
+let tenant: TestTenant;
+let ownerEmail: string;
+beforeAll(async () => {
+  tenant = await createTestTenant();
+  const members = await (
+    await admin("GET", `/tenants/${tenant.tenantId}/members`, tenant.session)
+  ).json<Envelope<{ userId: number; email: string }[]>>();
+  ownerEmail = members.data.find((m) => m.userId === tenant.ownerId)!.email;
+});
+
+describe("the audit log says who did what to which content", () => {
+  it("names the member and the content (its title now, for a link) of a publication", async () => {
+    const content = { id: await seedContent(tenant, { title: "Museum night at the harbour", publishAt: null }) };
+    expect((await admin("POST", `/tenants/${tenant.tenantId}/contents/${content.id}/publish`, tenant.session, {})).status).toBe(200);
+    const [entry] = (await auditOf(tenant)).body.data;
+    expect(entry).toMatchObject({
+      action: "publish",
+      contentId: content.id,
+      who: { email: ownerEmail },
+      content: { id: content.id, title: "Museum night at the harbour", siteId: tenant.siteId },
+    });
+    expect(entry!.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("keeps the title of a content moved to the trash in the subject, and no link to it", async () => {
+    const content = { id: await seedContent(tenant, { title: "Gone tomorrow" }) };
+    expect((await admin("DELETE", `/tenants/${tenant.tenantId}/contents/${content.id}`, tenant.session)).status).toBe(200);
+    const entries = (await auditOf(tenant)).body.data.filter((e) => e.contentId === content.id);
+    expect(entries[0]).toMatchObject({ action: "delete", subject: `content ${content.id} (Gone tomorrow)`, content: null });
+  });
+
+  it("records invitations and role changes by whom", async () => {
+    const email = `audit-${Date.now()}@example.com`;
+    await admin("POST", `/tenants/${tenant.tenantId}/invitations`, tenant.session, { email, role: "author" });
+    const [entry] = (await auditOf(tenant)).body.data;
+    expect(entry).toMatchObject({ action: "invite", subject: `${email} as author`, who: { email: ownerEmail }, content: null });
+  });
+
+  it("shows a tenant only its own entries, and no viewer or author any", async () => {
+    const other = await createTestTenant();
+    await seedContent(other, { title: "Other tenant's story" });
+    const ours = (await auditOf(tenant)).body.data;
+    expect(ours.some((e) => e.content?.title === "Other tenant's story")).toBe(false);
+    expect((await admin("GET", `/tenants/${tenant.tenantId}/audit`, other.session)).status).toBe(404);
+    for (const role of ["viewer", "author"] as const) expect((await auditOf(tenant, (await memberWith(tenant, role)).session)).status).toBe(403);
+  });
+});
