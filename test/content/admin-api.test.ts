@@ -304,7 +304,7 @@ describe("cross-tenant walk", () => {
   /** A body each write route accepts, so that the walk reaches the tenant check and not the validator. */
   const bodyFor = (method: string, path: string, siteId: number): unknown => {
     if (method === "GET" || method === "DELETE") return undefined;
-    if (path.endsWith("/members")) return { email: "nobody@example.com", role: "viewer" };
+    if (path.endsWith("/members") || path.endsWith("/invitations")) return { email: "nobody@example.com", role: "viewer" };
     if (path.endsWith("/sites/:siteId")) return { name: "Renamed" };
     if (path.endsWith("/sites")) return { name: "x", slug: `walk-${Date.now()}` };
     if (path.endsWith("/categories/order")) return { parentId: null, ids: [1] };
@@ -333,6 +333,7 @@ describe("cross-tenant walk", () => {
         .replace(":tenantId", String(tenantId))
         .replace(/:siteId/, String(victim.siteId))
         .replace(/:id/, "1")
+        .replace(/:invitationId/, "1")
         .replace(/:version/, "1")
         .replace(/:userId/, String(victim.ownerId))
         .replace("/admin/api", "")
