@@ -26,15 +26,88 @@ function fieldErrors(error: ZodError, prefix?: string): FieldError[] {
   }));
 }
 
+type Issue = ZodError["issues"][number];
+
+/** zod's own texts ("Invalid input: expected string, received undefined"); a schema's own message is its author's words. */
+const ZOD_OWN_TEXT = /^(Invalid|Too (small|big)|Unrecognized key)/;
+const KIND_WORDS: Record<string, string> = {
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  bigint: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  set: "a list",
+  object: "an object",
+  date: "a date",
+};
+const UNITS: Record<string, string> = { string: "characters", array: "items", set: "items", file: "bytes" };
+
+/** `fromPath` → "From path": a body field named as a form labels it. */
+const inWords = (key: string) => {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** What zod found wrong, as the end of a sentence about the field ("is required", "must be at most 80 characters"). */
+function predicateOf(issue: Issue, asTyped: boolean): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.message.endsWith("received undefined") ? "is required" : `must be ${KIND_WORDS[issue.expected] ?? issue.expected}`;
+    case "too_small":
+    case "too_big": {
+      const small = issue.code === "too_small";
+      const bound = Number(small ? issue.minimum : issue.maximum);
+      const unit = UNITS[issue.origin];
+      if (small && unit === "characters" && bound === 1) return "must not be empty";
+      const side = small ? (issue.inclusive ? "at least" : "more than") : issue.inclusive ? "at most" : "less than";
+      return unit ? `must have ${side} ${bound} ${unit}` : `must be ${side} ${bound}`;
+    }
+    case "invalid_value":
+      return `must be ${issue.values.length === 1 ? String(issue.values[0]) : `one of ${issue.values.map(String).join(", ")}`}`;
+    case "unrecognized_keys":
+      return `does not take the ${asTyped ? "parameter" : "field"}${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}`;
+    default:
+      return "is not valid";
+  }
+}
+
+/**
+ * An issue as a sentence a person reads beside the field: the schema's own message when it has one
+ * (made to start with the field's name if it does not), else zod's finding said in words. A query
+ * or path parameter keeps its name as the address spells it (`siteId is required`).
+ */
+function sentenceOf(issue: Issue, asTyped: boolean): string {
+  const key = issue.path.filter((part) => typeof part === "string").at(-1);
+  const label = key === undefined ? (asTyped ? "The request" : "The body") : asTyped ? key : inWords(key);
+  if (ZOD_OWN_TEXT.test(issue.message)) return `${label} ${predicateOf(issue, asTyped)}`;
+  // "mediaId: an image ad needs its image": the field is in `fields`, the sentence is what follows it.
+  const message = issue.message.replace(/^[A-Za-z.]+: (?=.)/, (named) => (named.startsWith(`${key}:`) ? "" : named));
+  if (/^[A-Z]/.test(message)) return message;
+  if (message !== issue.message) return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  // "slug must be…": the message names its subject; a person reads it as a sentence.
+  const subject = /^([a-z][A-Za-z]*) (?:must|is|are|may|cannot)\b/.exec(message)?.[1];
+  if (subject) return `${asTyped ? subject : inWords(subject)}${message.slice(subject.length)}`;
+  return `${label} ${message}`;
+}
+
 /** The envelope of the request's surface, set by the app from the groups' declarations. */
 export const envelopeOf = (c: Context<AppEnv>): EnvelopeKind => c.get("envelope") ?? "data";
 
-/** A zod failure as the group expects it: 422 with every field for group A, else a 400 naming the first. */
+/**
+ * A zod failure as the group expects it: 422 with every field for group A; for groups C and D
+ * (the console's forms) a 400 whose message and fields are sentences in words; else a 400 naming the first field.
+ */
 export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: string): ApiError {
   const fields = fieldErrors(error, prefix);
   if (envelopeOf(c) === "account") return new ApiError(422, "Validation failed", fields);
+  if (envelopeOf(c) === "tenant") {
+    const asTyped = prefix === undefined;
+    const said = fields.map((field, i) => ({ field: field.field, message: sentenceOf(error.issues[i]!, asTyped) }));
+    return new ApiError(400, said[0]!.message, said);
+  }
   const first = fields[0]!;
-  return new ApiError(400, `${first.field}: ${first.message}`, envelopeOf(c) === "tenant" ? fields : undefined);
+  return new ApiError(400, `${first.field}: ${first.message}`);
 }
 
 export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {

@@ -36,12 +36,10 @@ describe("tenants and sites", () => {
     expect(again.body.error).toEqual({ code: "conflict", message: `The site slug blog-${tenant.tenantId} is already taken` });
     const bad = await send("POST", path, tenant.session, { name: "X", slug: "Not A Slug" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error!.message).toBe("body.slug: slug must be lower-case letters and digits joined by single dashes");
+    expect(bad.body.error!.message).toBe("The slug must be lower-case letters and digits joined by single dashes, like museum-night");
     const zone = await send("PATCH", `/tenants/${tenant.tenantId}/sites/${first.body.data.id}`, tenant.session, { timezone: "Mars/Olympus" });
     expect(zone.status).toBe(400);
-    expect(zone.body.error!.message).toBe(
-      "body.timezone: Mars/Olympus is not a time zone we know: choose one such as Europe/Berlin or America/New_York",
-    );
+    expect(zone.body.error!.message).toBe("Mars/Olympus is not a time zone we know: choose one such as Europe/Berlin or America/New_York");
   });
 });
 
@@ -90,7 +88,7 @@ describe("contents through their life", () => {
       bodyMarkdown: "x".repeat(200_001),
     });
     expect(big.status).toBe(400);
-    expect(big.body.error!.message).toBe("body.bodyMarkdown: must be at most 200000 characters");
+    expect(big.body.error!.message).toBe("Body markdown must be at most 200000 characters");
     const other = await createTestTenant();
     const foreign = await send<{ id: number }>("POST", `/tenants/${other.tenantId}/categories`, other.session, {
       siteId: other.siteId,
@@ -367,10 +365,10 @@ describe("what the console needs beyond the resources", () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({
       code: "invalid_request",
-      message: "body.title: must not be empty",
+      message: "Title must not be empty",
       fields: [
-        { field: "body.title", message: "must not be empty" },
-        { field: "body.slug", message: "slug must be lower-case letters and digits joined by single dashes" },
+        { field: "body.title", message: "Title must not be empty" },
+        { field: "body.slug", message: "The slug must be lower-case letters and digits joined by single dashes, like museum-night" },
       ],
     });
   });

@@ -122,10 +122,10 @@ describe("C5 generate an article", () => {
   });
 
   it.each([
-    [{ topic: "night trains" }, "body.siteId: Invalid input: expected number, received undefined"],
-    [{ siteId: 1, topic: "ab" }, "body.topic: topic must be at least 3 characters"],
-    [{ siteId: 1, topic: "night trains", words: 5000 }, "body.words: words must be from 100 to 2000"],
-    [{ siteId: 1, topic: "night trains", style: "poem" }, "body.style: style must be one of news, blog, guide, formal, casual"],
+    [{ topic: "night trains" }, "Site id is required"],
+    [{ siteId: 1, topic: "ab" }, "Topic must be at least 3 characters"],
+    [{ siteId: 1, topic: "night trains", words: 5000 }, "Words must be from 100 to 2000"],
+    [{ siteId: 1, topic: "night trains", style: "poem" }, "Style must be one of news, blog, guide, formal, casual"],
   ])("refuses %j", async (input, message) => {
     const { status, body } = await skill<never>("/generate/article", tenant.token, input, llm);
     expect(status).toBe(400);
@@ -152,9 +152,9 @@ describe("C6 summarise", () => {
   });
 
   it.each([
-    [{ content: TEXT, maxLength: 10 }, "body.maxLength: maxLength must be from 20 to 5000"],
-    [{ content: "x".repeat(20_001) }, "body.content: content must be at most 20000 characters"],
-    [{ content: "   " }, "body.content: content must not be empty"],
+    [{ content: TEXT, maxLength: 10 }, "Max length must be from 20 to 5000"],
+    [{ content: "x".repeat(20_001) }, "Content must be at most 20000 characters"],
+    [{ content: "   " }, "Content must not be empty"],
   ])("refuses %j", async (input, message) => {
     const { status, body } = await skill<never>("/generate/summary", tenant.token, input);
     expect(status).toBe(400);
@@ -195,6 +195,6 @@ describe("C7 translate", () => {
   it("refuses a target that is not a language code", async () => {
     const { status, body } = await skill<never>("/translate", tenant.token, { content: "Hello", targetLang: "German" });
     expect(status).toBe(400);
-    expect(body.error!.message).toBe("body.targetLang: language must be an ISO 639-1 code, optionally with a region: en, pt-BR");
+    expect(body.error!.message).toBe("Language must be an ISO 639-1 code, optionally with a region: en, pt-BR");
   });
 });

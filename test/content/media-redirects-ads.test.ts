@@ -88,9 +88,9 @@ describe("redirects", () => {
   });
 
   it.each([
-    [{ fromPath: "old", toUrl: "/x" }, "body.fromPath: fromPath must be a path starting with /, without query or fragment"],
-    [{ fromPath: "/a", toUrl: "javascript:alert(1)" }, "body.toUrl: toUrl must be an http(s) URL or a path starting with /"],
-    [{ fromPath: "/a", toUrl: "/b", status: 307 }, "body.status: status must be 301 or 302"],
+    [{ fromPath: "old", toUrl: "/x" }, "The path must start with /, without ? or #"],
+    [{ fromPath: "/a", toUrl: "javascript:alert(1)" }, "The destination must be an http(s) address or a path starting with /"],
+    [{ fromPath: "/a", toUrl: "/b", status: 307 }, "The status must be 301 or 302"],
   ])("refuses %j", async (input, message) => {
     const { status, body } = await send("PUT", "/redirects", { siteId: tenant.siteId, ...input });
     expect(status).toBe(400);

@@ -5,7 +5,7 @@ import { adHtmlProblems } from "../sites/ad-html";
 
 const slug = z
   .string()
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "slug must be lower-case letters and digits joined by single dashes" })
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "The slug must be lower-case letters and digits joined by single dashes, like museum-night" })
   .max(80);
 const name = (max: number) =>
   z
@@ -93,7 +93,7 @@ export const siteUpdate = siteCreate
   .partial()
   .extend({
     primaryDomain: domain.nullable().optional(),
-    aliases: z.array(domain).max(20, { error: "at most 20 aliases" }).optional(),
+    aliases: z.array(domain).max(20, { error: "A site has at most 20 aliases" }).optional(),
   });
 export const domainVerify = z.strictObject({ host: domain });
 
@@ -157,7 +157,7 @@ const menuLink = z.union([
   z.strictObject({
     url: z
       .string()
-      .regex(/^(https?:\/\/|\/)/, { error: "url must be http(s) or start with /" })
+      .regex(/^(https?:\/\/|\/)/, { error: "The address must start with http://, https:// or /" })
       .max(500),
   }),
 ]);
@@ -171,8 +171,13 @@ const menuName = z
   .string()
   .max(90)
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z]{2}(-[A-Z]{2})?)?$/, {
-    error: "a menu's name is a slug, with .<language> for that language's menu: main, main.de",
+    error: "A menu's name is lower-case words joined by dashes, with .<language> for that language's menu: main, main.de",
   });
+
+/** Words to find in the titles of a menu's link targets. */
+export const linkTargetQuery = z.strictObject({
+  q: z.string().max(100, { error: "Search with at most 100 characters" }).optional().openapi({ description: "Words in a title or name" }),
+});
 
 /** The three content tag types of the interface, each with its own definition. */
 export const contentTagWrite = z.discriminatedUnion("type", [
@@ -215,12 +220,12 @@ export const keyCreate = z.strictObject({
 
 export const redirectWrite = z.strictObject({
   siteId: z.number().int().positive(),
-  fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "fromPath must be a path starting with /, without query or fragment" }),
+  fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "The path must start with /, without ? or #" }),
   toUrl: z
     .string()
-    .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "toUrl must be an http(s) URL or a path starting with /" })
+    .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "The destination must be an http(s) address or a path starting with /" })
     .max(1000),
-  status: z.union([z.literal(301), z.literal(302)], { error: "status must be 301 or 302" }).default(301),
+  status: z.union([z.literal(301), z.literal(302)], { error: "The status must be 301 or 302" }).default(301),
 });
 
 /**

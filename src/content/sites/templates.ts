@@ -11,6 +11,20 @@ export const ENGINE_MEMORY_BYTES = 32 * 1024 * 1024;
 export const MAX_RENDER_LENGTH = 5_000_000;
 
 export class TemplateError extends Error {}
+
+/**
+ * The engine's "<name>: syntax error: … (in <file>:<line>)" and the source lines it draws under it,
+ * said as "<file>, line <line>: syntax error: …" followed by those lines (without its rulers), so that
+ * the console shows a person where to look, in a monospaced block.
+ */
+export function readableTemplateError(message: string): string {
+  const [first = "", ...rest] = message.split("\n");
+  const located = /^(?:[^\s:]+: )?(.*) \(in (.+?):(\d+)\)$/.exec(first);
+  const said = located ? `${located[2]}, line ${located[3]}: ${located[1]}` : first;
+  const end = rest.findIndex((line) => line.startsWith("~~~"));
+  const source = rest[0]?.startsWith("---") && end > 1 ? rest.slice(1, end) : [];
+  return source.length ? `${said}\n${source.join("\n")}` : said;
+}
 /** A template stopped by a bound (work, memory, length of what it writes): its own fault, whatever the data. */
 export class TemplateLimitError extends TemplateError {}
 

@@ -1,7 +1,7 @@
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
 import { dateFormat } from "./languages";
-import { TemplateLimitError, templateSet } from "./templates";
+import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
 import { forgetThemeListing, removeThemeFiles, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
@@ -210,7 +210,7 @@ export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string
   }
   const set = await templateSet(templates).catch((error: unknown) => {
     if (error instanceof TemplateLimitError) throw refuse(`${error.message}: a render may not need more`);
-    throw refuse(`a template does not parse: ${error instanceof Error ? error.message : String(error)}`);
+    throw refuse(`a template does not parse: ${readableTemplateError(error instanceof Error ? error.message : String(error))}`);
   });
   // Each template once, under the bounds of a page: one that outgrows them is refused here, not
   // run by every visitor. Errors that depend on a site's data (a tag it lacks) are left to the page.
