@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { MEMBER_ROLES } from "../roles";
-import { auditLog } from "../schema";
+import { auditLog, CONTENT_STATUSES } from "../schema";
 
 // The admin API's answers that are no table's row; the console takes its types from here (import type), so a change breaks its typecheck.
 
@@ -35,6 +35,24 @@ export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });
 /** A page of a list, of any item. */
 export type Page<T> = Omit<z.infer<ReturnType<typeof page>>, "items"> & { items: T[] };
+
+/** What a menu item may link to (GET …/link-targets): found by words, contents with their status now. */
+export const linkTargetsSchema = z
+  .object({
+    contents: z.array(
+      z.object({
+        id: z.number().int(),
+        title: z.string(),
+        language: z.string(),
+        status: z.enum(CONTENT_STATUSES),
+        publishAt: z.string().nullable(),
+      }),
+    ),
+    categories: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+    tags: z.array(z.object({ name: z.string(), published: z.number().int().openapi({ description: "Published contents with the tag" }) })),
+  })
+  .openapi("LinkTargets");
+export type LinkTargets = z.infer<typeof linkTargetsSchema>;
 
 export const versionSchema = z.object({ version: z.number().int(), title: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() });
 export type Version = z.infer<typeof versionSchema>;

@@ -1,13 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { contentTags } from "../schema";
+import { isPublic } from "../delivery/service";
+import { statusAt } from "../publication";
+import { categories, contents, contentTags } from "../schema";
+import { ofSite } from "../sites/page-queries";
 import { menuName, resolvedMenu, resolvedTag } from "../sites/template-tags";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
-import { contentTagWrite } from "./params";
+import { linkTargetsSchema } from "./answers";
+import { contentTagWrite, linkTargetQuery } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
@@ -20,6 +24,44 @@ const contentTagSchema = rowAnswer(createSelectSchema(contentTags, { definition:
   name: "main",
   definition: { items: [{ label: "Culture", link: { category: 2 } }] },
 });
+
+/** How many of each kind a search answers: a menu's picker shows a short list and narrows as the person types. */
+const LINK_TARGETS_EACH = 20;
+
+/**
+ * What a menu item may link to, found by words in a title or name: a site's contents (with their
+ * status now, so the console can warn of a link to what readers cannot open yet), categories and
+ * the tags its contents carry. At most 20 of each; no words: the latest contents, every kind's first.
+ */
+export async function linkTargets(db: Database, scope: TenantScope, siteId: number, q = "") {
+  const site = await siteInScope(db, scope, siteId);
+  const now = new Date().toISOString();
+  const words = q.trim().toLowerCase();
+  const has = (column: typeof contents.title | typeof categories.name) => (words ? sql`instr(lower(${column}), ${words}) > 0` : undefined);
+  const tag = sql<string>`tag.value`;
+  const [found, cats, tags] = await db.batch([
+    db
+      .select({ id: contents.id, title: contents.title, language: contents.language, status: contents.status, publishAt: contents.publishAt })
+      .from(contents)
+      .where(ofSite(site, has(contents.title)))
+      .orderBy(desc(contents.updatedAt), desc(contents.id))
+      .limit(LINK_TARGETS_EACH),
+    db
+      .select({ id: categories.id, name: categories.name, slug: categories.slug })
+      .from(categories)
+      .where(inTenant(categories.tenantId, scope, eq(categories.siteId, site.id), has(categories.name)))
+      .orderBy(categories.name)
+      .limit(LINK_TARGETS_EACH),
+    db
+      .select({ name: tag, published: sql<number>`sum(case when ${isPublic(now)} then 1 else 0 end)` })
+      .from(sql`${contents}, json_each(${contents.tags}) as tag`)
+      .where(and(ofSite(site), words ? sql`instr(lower(${tag}), ${words}) > 0` : undefined))
+      .groupBy(tag)
+      .orderBy(tag)
+      .limit(LINK_TARGETS_EACH),
+  ]);
+  return { contents: found.map((c) => ({ ...c, status: statusAt(c, now) })), categories: cats, tags };
+}
 
 export async function contentTagsOf(db: Database, scope: TenantScope, siteId: number) {
   await siteInScope(db, scope, siteId);
@@ -82,6 +124,16 @@ export function tagRoutes(route: AdminRoute) {
     data: z.unknown().openapi({ description: "The value of menus.<name> or tags.<name>" }),
     answer: "The resolved tag",
     handle: async (c, scope) => previewContentTag(c.var.db, scope, c.req.valid("param").id),
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/sites/{siteId}/link-targets",
+    summary: "What a menu item may link to, found by words: contents (with their status now), categories and tags",
+    guard: as("viewer"),
+    request: { ...inTenantPath({ siteId: idParam("siteId") }), query: linkTargetQuery },
+    data: linkTargetsSchema,
+    answer: "At most 20 of each kind",
+    handle: async (c, scope) => linkTargets(c.var.db, scope, c.req.valid("param").siteId, c.req.valid("query").q),
   });
   route({
     method: "get",
