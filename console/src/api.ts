@@ -93,7 +93,17 @@ import type {
 import type { TenantMembership } from "../../src/content/admin/answers";
 import type { MemberRole } from "../../src/content/roles";
 export type { Ad, Category, ContentTag, Redirect, Site };
-export type { AdDay, AuditAnswer as AuditEntry, Invitation, Member, Page, Themes, Version, VersionText } from "../../src/content/admin/answers";
+export type {
+  AdDay,
+  AuditAnswer as AuditEntry,
+  Invitation,
+  LinkTargets,
+  Member,
+  Page,
+  Themes,
+  Version,
+  VersionText,
+} from "../../src/content/admin/answers";
 export type Tenant = TenantMembership;
 export type Role = MemberRole;
 export type Content = ContentRow & { categoryIds?: number[] };

@@ -112,6 +112,8 @@ function Console(props: { userId: number; onSignedOut: () => void }) {
   const [siteId, setSiteId] = useState<number | null>(Number(localStorage.getItem(STORED_SITE)) || null);
   const [failure, setFailure] = useState<ApiFailure | undefined>();
   const location = useLocation();
+  // On a phone the header is one line; its menu and workspace open under it when asked.
+  const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => {
     get<Tenant[]>("/tenants").then(setTenants, setFailure);
@@ -165,12 +167,28 @@ function Console(props: { userId: number; onSignedOut: () => void }) {
       <a class="skip" href="#main">
         Skip to the screen
       </a>
-      <header class="top">
-        <nav aria-label="Console" class="nav" onClick={onLinkClick}>
+      <header class={`top${menuOpen ? " open" : ""}`}>
+        <nav
+          aria-label="Console"
+          class="nav"
+          onClick={(event: MouseEvent) => {
+            onLinkClick(event);
+            if ((event.target as Element).closest("a")) setMenuOpen(false);
+          }}
+        >
           <a class="brand" href={`${CONSOLE_BASE}/`}>
             Console
           </a>
-          <ul>
+          <button
+            type="button"
+            class="menu-toggle"
+            aria-expanded={menuOpen ? "true" : "false"}
+            aria-controls="console-menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            {menuOpen ? "Close the menu" : "Menu"}
+          </button>
+          <ul id="console-menu">
             {NAVIGATION.filter((item) => reaches(tenant.role, item.role)).map((item) => (
               <li>
                 <a href={`${CONSOLE_BASE}${item.path}`} aria-current={isCurrent(location.path, item.path) ? "page" : undefined}>

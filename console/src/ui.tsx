@@ -56,15 +56,22 @@ export function useSubmit() {
   return { failure, busy, done, run, fieldError: (name: string) => failure?.fields[name] };
 }
 
+/** A failure's message: its first line as a sentence; the lines after it (a template's source around an error) in a monospaced block. */
+function FailureText({ failure }: { failure: ApiFailure }) {
+  const [said, ...source] = failure.message.split("\n");
+  return (
+    <div class="alert error" role="alert">
+      <p>{said}</p>
+      {source.length ? <pre class="code-frame">{source.join("\n")}</pre> : null}
+    </div>
+  );
+}
+
 /** The form's outcome, announced to screen readers: an error as an alert, a success politely. */
 export function Outcome({ failure, done }: { failure?: ApiFailure; done?: string }) {
   return (
     <div>
-      {failure ? (
-        <p class="alert error" role="alert">
-          {failure.message}
-        </p>
-      ) : null}
+      {failure ? <FailureText failure={failure} /> : null}
       <p class="alert ok" role="status" aria-live="polite">
         {done ?? ""}
       </p>
@@ -190,13 +197,7 @@ export function Screen(props: { title: string; actions?: Child; children: Child 
 
 /** A load in progress or failed, in place of the screen's data. */
 export function Loading({ failure }: { failure?: ApiFailure }) {
-  return failure ? (
-    <p class="alert error" role="alert">
-      {failure.message}
-    </p>
-  ) : (
-    <p aria-busy="true">Loading…</p>
-  );
+  return failure ? <FailureText failure={failure} /> : <p aria-busy="true">Loading…</p>;
 }
 
 export const formatDate = (iso: string | null | undefined) =>
@@ -322,5 +323,35 @@ export function DeleteButton(props: {
       {props.label ?? "Delete"}
       <span class="visually-hidden"> {props.name}</span>
     </button>
+  );
+}
+
+/** Copies a text, then says "Copied" on the button for a moment (or why it could not). */
+export function CopyButton(props: { text: string; label: string; name?: string }) {
+  const [said, setSaid] = useState("");
+  useEffect(() => {
+    if (!said) return;
+    const timer = setTimeout(() => setSaid(""), 2500);
+    return () => clearTimeout(timer);
+  }, [said]);
+  return (
+    <>
+      <button
+        type="button"
+        class="copy"
+        onClick={() =>
+          navigator.clipboard
+            .writeText(props.text)
+            .then(() => setSaid("Copied"))
+            .catch(() => setSaid("Could not copy: select it and copy by hand"))
+        }
+      >
+        {said || props.label}
+        {props.name ? <span class="visually-hidden"> {props.name}</span> : null}
+      </button>
+      <span class="visually-hidden" role="status">
+        {said}
+      </span>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type TenantKey } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
+import { CheckField, CopyButton, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
 
 const SCOPES = ["content:read", "content:write"] as const;
 
@@ -26,15 +26,39 @@ export function KeysScreen() {
             <code class="secret" aria-label="The new key">
               {issued}
             </code>{" "}
-            <button type="button" onClick={() => navigator.clipboard?.writeText(issued)}>
-              Copy the key
-            </button>{" "}
+            <CopyButton text={issued} label="Copy the key" />{" "}
             <button type="button" onClick={() => setIssued(null)}>
               I have copied it
             </button>
           </p>
         </div>
       ) : null}
+      <section class="panel" aria-labelledby="site-ids">
+        <h2 id="site-ids">Your sites' ids</h2>
+        <p>
+          Every call of the content API names its site: <code>siteId</code> in the address (or in the body of a write), with the key as{" "}
+          <code>X-API-Key</code>.
+        </p>
+        <table>
+          <TableHead columns={["Site", "siteId", "A first call"]} />
+          <tbody>
+            {sites.map((site) => {
+              const first = `${location.origin}/api/mcp/contents?siteId=${site.id}`;
+              return (
+                <tr>
+                  <td>{site.name}</td>
+                  <td>
+                    <code>{site.id}</code> <CopyButton text={String(site.id)} label="Copy" name={`the id of ${site.name}`} />
+                  </td>
+                  <td>
+                    <code class="secret">GET {first}</code> <CopyButton text={first} label="Copy the address" name={`of ${site.name}'s first call`} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : (
@@ -47,8 +71,12 @@ export function KeysScreen() {
                 <td>
                   <code>{key.maskedToken}</code>
                 </td>
-                <td>{key.scopes.length ? key.scopes.join(", ") : "all"}</td>
-                <td>{key.siteIds ? key.siteIds.map((id) => sites.find((s) => s.id === id)?.name ?? id).join(", ") : "all"}</td>
+                <td>{key.scopes.length ? key.scopes.join(", ") : "All scopes (read and write)"}</td>
+                <td>
+                  {key.siteIds
+                    ? key.siteIds.map((id) => `${sites.find((s) => s.id === id)?.name ?? "A site"} (siteId ${id})`).join(", ")
+                    : "All sites, today's and future ones"}
+                </td>
                 <td>{formatDate(key.createdAt)}</td>
                 <td>
                   {key.isActive ? (
@@ -83,6 +111,8 @@ export function KeysScreen() {
           if (created) {
             setIssued(created.token);
             setName("");
+            setScopes(["content:read"]);
+            setSiteIds([]);
             load.reload();
           }
         }}
@@ -100,10 +130,10 @@ export function KeysScreen() {
           ))}
         </fieldset>
         <fieldset class="group">
-          <legend>Sites (none chosen: every site)</legend>
+          <legend>Sites it may read (none chosen: all sites, today's and future ones)</legend>
           {sites.map((site) => (
             <CheckField
-              label={site.name}
+              label={`${site.name} (siteId ${site.id})`}
               checked={siteIds.includes(site.id)}
               onValue={(on) => setSiteIds(on ? [...siteIds, site.id] : siteIds.filter((s) => s !== site.id))}
             />

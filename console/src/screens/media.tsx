@@ -1,6 +1,6 @@
 import { api, get, type Media } from "../api";
 import { useWorkspace } from "../session";
-import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton } from "../ui";
+import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton, CopyButton } from "../ui";
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
@@ -69,9 +69,7 @@ export function MediaScreen() {
                 />
               </label>
               <div class="actions">
-                <button type="button" onClick={() => navigator.clipboard?.writeText(markdownOf(item))}>
-                  Copy Markdown<span class="visually-hidden"> of {item.filename}</span>
-                </button>
+                <CopyButton text={markdownOf(item)} label="Copy Markdown" name={`of ${item.filename}`} />
                 {can("editor") ? (
                   <DeleteButton
                     name={item.filename}

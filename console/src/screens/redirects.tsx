@@ -35,6 +35,7 @@ export function RedirectsScreen() {
                   {can("editor") ? (
                     <DeleteButton
                       name={`the redirect of ${redirect.fromPath}`}
+                      question={`Delete the redirect of ${redirect.fromPath}? Visitors of ${redirect.fromPath} are then no longer sent to ${redirect.toUrl}.`}
                       path={`/tenants/${tenant.id}/redirects/${redirect.id}`}
                       done={`Deleted the redirect of ${redirect.fromPath}.`}
                       run={action.run}
@@ -61,6 +62,7 @@ export function RedirectsScreen() {
             ) {
               setFromPath("");
               setToUrl("");
+              setStatus("301");
               load.reload();
             }
           }}

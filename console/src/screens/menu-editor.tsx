@@ -1,0 +1,376 @@
+import { useEffect, useState } from "hono/jsx/dom";
+import { get, type Category, type Content, type LinkTargets } from "../api";
+import { useWorkspace } from "../session";
+import { formatDate, SelectField, TextField } from "../ui";
+
+export type LinkKind = "url" | "category" | "content" | "tag";
+
+/** A menu as rows, each with its depth (0–2): the editor's shape of the API's item tree. */
+export interface MenuRow {
+  /** Stable across moves, so that a row keeps its inputs when the list is reordered. */
+  key: number;
+  label: string;
+  kind: LinkKind;
+  target: string;
+  /** What the target is called (a content's title, a category's name), shown instead of its id. */
+  title?: string;
+  /** Why readers cannot open the target yet, when they cannot. */
+  unpublished?: string;
+  depth: number;
+}
+export interface MenuItem {
+  label: string;
+  link: Record<string, string | number>;
+  children?: MenuItem[];
+}
+
+let lastKey = 0;
+export const newRow = (row: Omit<MenuRow, "key">): MenuRow => ({ ...row, key: ++lastKey });
+
+export const rowsOf = (items: MenuItem[], depth = 0): MenuRow[] =>
+  items.flatMap((item) => {
+    const [kind, target] = Object.entries(item.link)[0] ?? ["url", "/"];
+    return [newRow({ label: item.label, kind: kind as LinkKind, target: String(target), depth }), ...rowsOf(item.children ?? [], depth + 1)];
+  });
+
+/** The rows as the API's tree, and each row's path in it (`definition.items.0.children.1`), where its field errors are named. */
+export function itemsOf(rows: MenuRow[]): { items: MenuItem[]; paths: string[] } {
+  const top: MenuItem[] = [];
+  const open: { items: MenuItem[]; path: string }[] = [{ items: top, path: "definition.items" }];
+  const paths: string[] = [];
+  for (const row of rows) {
+    const item: MenuItem = {
+      label: row.label,
+      link: { [row.kind]: row.kind === "category" || row.kind === "content" ? Number(row.target) : row.target },
+    };
+    const depth = Math.min(row.depth, open.length - 1);
+    const parent = open[depth]!;
+    paths.push(`${parent.path}.${parent.items.length}`);
+    parent.items.push(item);
+    open.length = depth + 1;
+    item.children = [];
+    open.push({ items: item.children, path: `${paths.at(-1)!}.children` });
+  }
+  const prune = (items: MenuItem[]): MenuItem[] =>
+    items.map(({ children, ...item }) => (children?.length ? { ...item, children: prune(children) } : item));
+  return { items: prune(top), paths };
+}
+
+/** Where a row's block ends: the row and the deeper rows under it move together. */
+const blockEnd = (rows: MenuRow[], index: number) => {
+  let end = index + 1;
+  while (end < rows.length && rows[end]!.depth > rows[index]!.depth) end++;
+  return end;
+};
+
+/** The row at `index`, with its sub-items, one place up or down among its siblings; null when it is already first or last. */
+export function stepped(rows: MenuRow[], index: number, by: -1 | 1): MenuRow[] | null {
+  const depth = rows[index]!.depth;
+  const end = blockEnd(rows, index);
+  if (by === 1) {
+    if (end >= rows.length || rows[end]!.depth < depth) return null;
+    const nextEnd = blockEnd(rows, end);
+    return [...rows.slice(0, index), ...rows.slice(end, nextEnd), ...rows.slice(index, end), ...rows.slice(nextEnd)];
+  }
+  let previous = index - 1;
+  while (previous >= 0 && rows[previous]!.depth > depth) previous--;
+  if (previous < 0 || rows[previous]!.depth < depth) return null;
+  return [...rows.slice(0, previous), ...rows.slice(index, end), ...rows.slice(previous, index), ...rows.slice(end)];
+}
+
+/** The dragged row's block dropped on another row: before it when moved up, after it when moved down. */
+function dropped(rows: MenuRow[], from: number, onto: number): MenuRow[] {
+  const end = blockEnd(rows, from);
+  if (onto >= from && onto < end) return rows;
+  const block = rows.slice(from, end);
+  const rest = [...rows.slice(0, from), ...rows.slice(end)];
+  const at = rest.indexOf(rows[onto]!) + (onto > from ? 1 : 0);
+  return [...rest.slice(0, at), ...block, ...rest.slice(at)];
+}
+
+/** Why readers cannot open a content yet, or nothing when they can. */
+const notYetPublished = (content: Pick<Content, "title" | "status" | "publishAt">) =>
+  content.status === "published"
+    ? undefined
+    : content.status === "scheduled"
+      ? `“${content.title}” is scheduled for ${formatDate(content.publishAt)}: until then the link leads to a page readers cannot open.`
+      : `“${content.title}” is not published: readers who follow the link find no page.`;
+const emptyTag = (name: string) => `No published content has the tag ${name} yet: its page is empty.`;
+
+/** The items of a menu: each row's label, what it links to (found by title), its level; reordered by dragging or with ↑ ↓. */
+export function MenuItems(props: {
+  rows: MenuRow[];
+  categories: Category[];
+  onRows: (rows: MenuRow[]) => void;
+  fieldError: (name: string) => string | undefined;
+}) {
+  const { tenant, site } = useWorkspace();
+  const { rows, onRows } = props;
+  const [dragged, setDragged] = useState<number | null>(null);
+  const { paths } = itemsOf(rows);
+  const setRow = (index: number, change: Partial<MenuRow>) => onRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+
+  // The titles and states of what a saved menu links to, read once when it opens.
+  useEffect(() => {
+    if (!rows.some((row) => row.kind !== "url" && row.title === undefined)) return;
+    void Promise.all(
+      rows.map(async (row): Promise<MenuRow> => {
+        if (row.title !== undefined || !row.target) return row;
+        if (row.kind === "content") {
+          const content = await get<Content>(`/tenants/${tenant.id}/contents/${row.target}`).catch(() => null);
+          return content
+            ? { ...row, title: content.title, unpublished: notYetPublished(content) }
+            : { ...row, title: `content ${row.target}`, unpublished: "This content no longer exists: the link leads to the home page." };
+        }
+        if (row.kind === "category")
+          return { ...row, title: props.categories.find((c) => String(c.id) === row.target)?.name ?? `category ${row.target}` };
+        if (row.kind === "tag") {
+          const found = await get<LinkTargets>(`/tenants/${tenant.id}/sites/${site.id}/link-targets?q=${encodeURIComponent(row.target)}`).catch(
+            () => null,
+          );
+          const tag = found?.tags.find((t) => t.name === row.target);
+          return { ...row, title: row.target, unpublished: found && !tag?.published ? emptyTag(row.target) : undefined };
+        }
+        return row;
+      }),
+    ).then(onRows);
+  }, []);
+
+  return (
+    <fieldset class="group">
+      <legend>Menu items</legend>
+      <p class="hint">Drag an item by its handle, or move it with its ↑ ↓ buttons; its sub-items move with it.</p>
+      <ol class="menu-items">
+        {rows.map((row, index) => {
+          const path = paths[index]!;
+          const linkError = props.fieldError(`${path}.link`) ?? props.fieldError(`${path}.link.url`);
+          return (
+            <li
+              key={row.key}
+              class={`menu-item${dragged === index ? " dragging" : ""}`}
+              style={`margin-inline-start: ${row.depth * 1.5}rem`}
+              onDragOver={(e: DragEvent) => {
+                if (dragged !== null) e.preventDefault();
+              }}
+              onDrop={(e: DragEvent) => {
+                e.preventDefault();
+                if (dragged !== null) onRows(dropped(rows, dragged, index));
+                setDragged(null);
+              }}
+            >
+              <span
+                class="grip"
+                draggable="true"
+                title="Drag to move"
+                aria-hidden="true"
+                onDragStart={(e: DragEvent) => {
+                  e.dataTransfer?.setData("text/plain", row.label);
+                  setDragged(index);
+                }}
+                onDragEnd={() => setDragged(null)}
+              >
+                ⋮⋮
+              </span>
+              <div class="row">
+                <TextField
+                  label={`Item ${index + 1} label`}
+                  name="label"
+                  value={row.label}
+                  onValue={(v) => setRow(index, { label: v })}
+                  error={props.fieldError(`${path}.label`)}
+                />
+                <SelectField
+                  label="Links to"
+                  name="kind"
+                  value={row.kind}
+                  onValue={(v) => setRow(index, { kind: v as LinkKind, target: v === "url" ? "/" : "", title: undefined, unpublished: undefined })}
+                  options={[
+                    ["url", "Address"],
+                    ["content", "Content"],
+                    ["category", "Category"],
+                    ["tag", "Tag"],
+                  ]}
+                />
+                {row.kind === "url" ? (
+                  <TextField label="Address" name="target" value={row.target} onValue={(v) => setRow(index, { target: v })} error={linkError} />
+                ) : (
+                  <TargetPicker
+                    kind={row.kind}
+                    row={row}
+                    error={linkError}
+                    onPick={(pick) => setRow(index, { ...pick, label: row.label || (pick.title ?? "") })}
+                  />
+                )}
+                <SelectField
+                  label="Level"
+                  name="depth"
+                  value={String(row.depth)}
+                  onValue={(v) => setRow(index, { depth: Number(v) })}
+                  options={[
+                    ["0", "Top"],
+                    ["1", "Second"],
+                    ["2", "Third"],
+                  ]}
+                />
+                <span class="actions">
+                  <button
+                    type="button"
+                    disabled={!stepped(rows, index, -1)}
+                    onClick={() => onRows(stepped(rows, index, -1) ?? rows)}
+                    aria-label={`Move item ${index + 1} up`}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    disabled={!stepped(rows, index, 1)}
+                    onClick={() => onRows(stepped(rows, index, 1) ?? rows)}
+                    aria-label={`Move item ${index + 1} down`}
+                  >
+                    ↓
+                  </button>
+                  <button type="button" onClick={() => onRows(rows.filter((_, i) => i !== index))}>
+                    Remove<span class="visually-hidden"> item {index + 1}</span>
+                  </button>
+                </span>
+              </div>
+              {row.unpublished ? (
+                <p class="alert warning" role="note">
+                  {row.unpublished}
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+      <button type="button" onClick={() => onRows([...rows, newRow({ label: "", kind: "url", target: "/", depth: 0 })])}>
+        Add an item
+      </button>
+    </fieldset>
+  );
+}
+
+const KIND_NAMES: Record<Exclude<LinkKind, "url">, string> = { content: "content", category: "category", tag: "tag" };
+
+/** A content, category or tag found by typing part of its title, instead of its id. */
+function TargetPicker(props: {
+  kind: Exclude<LinkKind, "url">;
+  row: MenuRow;
+  error?: string;
+  onPick: (pick: Pick<MenuRow, "target" | "title" | "unpublished">) => void;
+}) {
+  const { tenant, site } = useWorkspace();
+  const [words, setWords] = useState("");
+  const [found, setFound] = useState<LinkTargets | null>(null);
+  const [searching, setSearching] = useState(false);
+  useEffect(() => {
+    if (!searching) return;
+    let current = true;
+    // A short pause after each key: one search when the person stops typing, not one per letter.
+    const timer = setTimeout(() => {
+      get<LinkTargets>(`/tenants/${tenant.id}/sites/${site.id}/link-targets?q=${encodeURIComponent(words)}`).then(
+        (answer) => current && setFound(answer),
+        () => current && setFound({ contents: [], categories: [], tags: [] }),
+      );
+    }, 200);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [words, searching]);
+
+  const name = KIND_NAMES[props.kind];
+  const choices: { target: string; title: string; note: string; unpublished?: string }[] = !found
+    ? []
+    : props.kind === "content"
+      ? found.contents.map((c) => ({ target: String(c.id), title: c.title, note: `${c.status}, ${c.language}`, unpublished: notYetPublished(c) }))
+      : props.kind === "category"
+        ? found.categories.map((c) => ({ target: String(c.id), title: c.name, note: `/c/${c.slug}` }))
+        : found.tags.map((t) => ({
+            target: t.name,
+            title: t.name,
+            note: `${t.published} published`,
+            unpublished: t.published ? undefined : emptyTag(t.name),
+          }));
+  const chosen = props.row.target ? (props.row.title ?? props.row.target) : "";
+  return (
+    <div class={`field picker${props.error ? " invalid" : ""}`}>
+      {chosen && !searching ? (
+        <>
+          <span class="label">Linked {name}</span>
+          <span class="picked">
+            <strong>{chosen}</strong>{" "}
+            <button type="button" onClick={() => setSearching(true)}>
+              Change<span class="visually-hidden"> the linked {name}</span>
+            </button>
+          </span>
+          {props.error ? <small class="field-error">{props.error}</small> : null}
+        </>
+      ) : (
+        <>
+          <TextField
+            label={`Find a ${name}`}
+            name="find"
+            type="search"
+            value={words}
+            onValue={(v) => (setWords(v), setSearching(true))}
+            placeholder={props.kind === "content" ? "Part of its title" : "Part of its name"}
+            error={props.error}
+          />
+          {searching && found ? (
+            <ul class="picker-results" aria-label={`Matching ${name} choices`}>
+              {choices.length ? (
+                choices.map((choice) => (
+                  <li>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        props.onPick({ target: choice.target, title: choice.title, unpublished: choice.unpublished });
+                        setSearching(false);
+                        setWords("");
+                      }}
+                    >
+                      {choice.title} <small>{choice.note}</small>
+                    </button>
+                  </li>
+                ))
+              ) : (
+                <li class="hint">
+                  No {name} matches “{words}”.
+                </li>
+              )}
+            </ul>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+export interface PreviewItem {
+  label: string;
+  url: string;
+  children?: PreviewItem[];
+}
+
+/** A menu as the site shows it: its links in order, sub-items under their item. */
+export function MenuPreview(props: { name: string; items: PreviewItem[] }) {
+  const { siteUrl } = useWorkspace();
+  const list = (items: PreviewItem[]) => (
+    <ul>
+      {items.map((item) => (
+        <li>
+          <a href={/^https?:\/\//.test(item.url) ? item.url : siteUrl(item.url)} target="_blank" rel="noopener">
+            {item.label}
+          </a>
+          {item.children?.length ? list(item.children) : null}
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <nav class="menu-preview" aria-label={`The menu ${props.name} as the site shows it`}>
+      {props.items.length ? list(props.items) : <p class="hint">This menu has no items.</p>}
+    </nav>
+  );
+}
