@@ -85,9 +85,11 @@ function sentenceOf(issue: Issue, asTyped: boolean): string {
   const message = issue.message.replace(/^[A-Za-z.]+: (?=.)/, (named) => (named.startsWith(`${key}:`) ? "" : named));
   if (/^[A-Z]/.test(message)) return message;
   if (message !== issue.message) return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
-  // "slug must be…": the message names its subject; a person reads it as a sentence.
-  const subject = /^([a-z][A-Za-z]*) (?:must|is|are|may|cannot)\b/.exec(message)?.[1];
-  if (subject) return `${asTyped ? subject : inWords(subject)}${message.slice(subject.length)}`;
+  // "slug must be…": the message names its field; a person reads the field's name in words.
+  // A message with a subject of its own ("xx is not a language code we know") is a sentence already.
+  const subject = /^([^\s:]+) (?:must|is|are|may|cannot)\b/.exec(message)?.[1];
+  if (subject !== undefined && subject === key) return `${asTyped ? subject : inWords(subject)}${message.slice(subject.length)}`;
+  if (subject) return message;
   return `${label} ${message}`;
 }
 

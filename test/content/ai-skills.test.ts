@@ -195,6 +195,6 @@ describe("C7 translate", () => {
   it("refuses a target that is not a language code", async () => {
     const { status, body } = await skill<never>("/translate", tenant.token, { content: "Hello", targetLang: "German" });
     expect(status).toBe(400);
-    expect(body.error!.message).toBe("Language must be an ISO 639-1 code, optionally with a region: en, pt-BR");
+    expect(body.error!.message).toBe("language must be an ISO 639-1 code, optionally with a region: en, pt-BR");
   });
 });
