@@ -88,6 +88,8 @@ function dropped(rows: MenuRow[], from: number, onto: number): MenuRow[] {
   return [...rest.slice(0, at), ...block, ...rest.slice(at)];
 }
 
+const pick = (row: MenuRow) => ({ title: row.title, unpublished: row.unpublished });
+
 /** Why readers cannot open a content yet, or nothing when they can. */
 const notYetPublished = (content: Pick<Content, "title" | "status" | "publishAt">) =>
   content.status === "published"
@@ -101,7 +103,8 @@ const emptyTag = (name: string) => `No published content has the tag ${name} yet
 export function MenuItems(props: {
   rows: MenuRow[];
   categories: Category[];
-  onRows: (rows: MenuRow[]) => void;
+  /** Takes the new rows, or a change of the current ones (a late answer must not undo what the person did meanwhile). */
+  onRows: (rows: MenuRow[] | ((current: MenuRow[]) => MenuRow[])) => void;
   fieldError: (name: string) => string | undefined;
 }) {
   const { tenant, site } = useWorkspace();
@@ -133,7 +136,14 @@ export function MenuItems(props: {
         }
         return row;
       }),
-    ).then(onRows);
+    ).then((named) => {
+      const found = new Map(named.map((row) => [row.key, row]));
+      // Only a row still linking what was looked up takes its title.
+      const same = (row: MenuRow, named?: MenuRow): named is MenuRow => named?.kind === row.kind && named.target === row.target;
+      onRows((current) =>
+        current.map((row) => (row.title === undefined && same(row, found.get(row.key)) ? { ...row, ...pick(found.get(row.key)!) } : row)),
+      );
+    });
   }, []);
 
   return (
