@@ -90,7 +90,9 @@ function sentenceOf(issue: Issue, asTyped: boolean): string {
   const subject = /^([^\s:]+) (?:must|is|are|may|cannot)\b/.exec(message)?.[1];
   if (subject !== undefined && subject === key) return `${asTyped ? subject : inWords(subject)}${message.slice(subject.length)}`;
   if (subject) return message;
-  return `${label} ${message}`;
+  // "must not be empty": what is said of the field, after its name; any other text ("each language only once") is the sentence.
+  if (/^(must|is|are|may|cannot|has|needs)\b/.test(message)) return `${label} ${message}`;
+  return asTyped ? message : `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
 }
 
 /** The envelope of the request's surface, set by the app from the groups' declarations. */

@@ -96,9 +96,9 @@ describe("changing a category after creation", () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.error!.fields).toContainEqual({
       field: "body.slug",
-      message: "slug must be lower-case letters and digits joined by single dashes",
+      message: "The slug must be lower-case letters and digits joined by single dashes, like museum-night",
     });
-    expect((await change(two.id, { name: "  " })).body.error!.fields).toContainEqual({ field: "body.name", message: "must not be empty" });
+    expect((await change(two.id, { name: "  " })).body.error!.fields).toContainEqual({ field: "body.name", message: "Name must not be empty" });
     const other = await createTestTenant();
     const foreign = (
       await send("POST", `/tenants/${other.tenantId}/categories`, other.session, { siteId: other.siteId, name: "Theirs", slug: "theirs" })

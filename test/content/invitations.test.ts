@@ -224,9 +224,9 @@ describe("invitations: an attacker", () => {
 
   it("answers a bad address, an unknown role, an oversized address and unknown fields with a 400 in words", async () => {
     const cases: [unknown, string][] = [
-      [{ email: "not an address", role: "editor" }, "must be an email address, such as name@example.com"],
-      [{ email: newEmail(), role: "admin" }, "role must be one of owner, editor, author, viewer"],
-      [{ email: `${"a".repeat(250)}@example.com`, role: "editor" }, "must be at most 254 characters"],
+      [{ email: "not an address", role: "editor" }, "Email must be an email address, such as name@example.com"],
+      [{ email: newEmail(), role: "admin" }, "Role must be one of owner, editor, author, viewer"],
+      [{ email: `${"a".repeat(250)}@example.com`, role: "editor" }, "Email must be at most 254 characters"],
     ];
     for (const [body, message] of cases) {
       const res = await send(tenant, "POST", "/invitations", tenant.session, body);

@@ -64,18 +64,22 @@ describe("site settings", () => {
   it("refuses what a site cannot be, each message beside its field and in words", async () => {
     const cases: [unknown, string, string][] = [
       [{ languages: ["en", "xx"] }, "body.languages.1", "xx is not a language code we know: use one such as en, de, fr or pt-BR"],
-      [{ languages: ["en", "en"] }, "body.languages", "each language only once"],
-      [{ languages: [] }, "body.languages", "a site needs at least one language"],
+      [{ languages: ["en", "en"] }, "body.languages", "Each language only once"],
+      [{ languages: [] }, "body.languages", "A site needs at least one language"],
       [
         { timezone: "Mars/Olympus" },
         "body.timezone",
         "Mars/Olympus is not a time zone we know: choose one such as Europe/Berlin or America/New_York",
       ],
       [{ defaultLanguage: "fr" }, "body.defaultLanguage", "fr is not one of the site's languages (en, de): add it there first"],
-      [{ seoTitlePattern: "{site}" }, "body.seoTitlePattern", "must contain {title}, where each page's own title goes, e.g. {title} · {site}"],
-      [{ primaryDomain: "Not a host" }, "body.primaryDomain", "must be a lower-case host name, e.g. news.example.com"],
-      [{ name: "" }, "body.name", "must not be empty"],
-      [{ seoDescription: "x".repeat(301) }, "body.seoDescription", "must be at most 300 characters"],
+      [
+        { seoTitlePattern: "{site}" },
+        "body.seoTitlePattern",
+        "Seo title pattern must contain {title}, where each page's own title goes, e.g. {title} · {site}",
+      ],
+      [{ primaryDomain: "Not a host" }, "body.primaryDomain", "Primary domain must be a lower-case host name, e.g. news.example.com"],
+      [{ name: "" }, "body.name", "Name must not be empty"],
+      [{ seoDescription: "x".repeat(301) }, "body.seoDescription", "Seo description must be at most 300 characters"],
     ];
     for (const [body, field, message] of cases) {
       const refused = await patchSite(tenant, body);
