@@ -59,7 +59,12 @@ async function consoleOn(viewport: typeof DESKTOP, path: string) {
   // The header's site menu: its label is hidden, and a label's text holds its options' too.
   const picker = page.locator("header.top label", { has: page.locator("span", { hasText: /^Site$/ }) }).locator("select");
   await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 30_000 }).toContain(`Ads ${stamp}`);
+  // On a phone the header's controls are behind its Menu button.
+  const menu = page.getByRole("button", { name: "Menu", exact: true });
+  if (await menu.isVisible()) await menu.click();
   await picker.selectOption({ label: `Ads ${stamp}` });
+  const close = page.getByRole("button", { name: "Close the menu", exact: true });
+  if (await close.isVisible()) await close.click();
   return page;
 }
 
