@@ -191,21 +191,17 @@ describe("HTML ads", () => {
   });
 
   it.each([
-    ["a script", '<a href="https://a.example/">x</a><script>alert(1)</script>', "html: an ad may not hold <script>"],
-    ["a script in SVG", "<svg><script>alert(1)</script></svg>", "html: an ad may not hold <script>"],
-    ["a frame", '<iframe src="https://a.example/"></iframe>', "html: an ad may not hold <iframe>"],
-    ["a form", '<form action="https://a.example/"><button>Go</button></form>', "html: an ad may not hold <form>"],
-    ["an event handler", '<img src="https://a.example/x.png" onerror="alert(1)">', "html: an ad may not run code on events (onerror)"],
-    ["a javascript: link", '<a href="javascript:alert(1)">x</a>', "html: href must be an http(s) address, not javascript:alert(1)"],
-    ["a javascript: link with a tab inside", '<a href="java\tscript:alert(1)">x</a>', "html: href must be an http(s) address"],
-    [
-      "a javascript: link written with character references",
-      '<a href="&#106;avascript&colon;alert(1)">x</a>',
-      "html: href must be an http(s) address",
-    ],
-    ["a data: link", '<a href="data:text/html,<b>x</b>">x</a>', "html: href must be an http(s) address"],
-    ["a relative link", '<a href="/elsewhere">x</a>', "html: a link must be a whole http(s) address (https://…), not /elsewhere"],
-    ["too many links", '<a href="https://a.example/">x</a>'.repeat(21), "html: an ad may hold at most 20 links, this one has 21"],
+    ["a script", '<a href="https://a.example/">x</a><script>alert(1)</script>', "An ad may not hold <script>"],
+    ["a script in SVG", "<svg><script>alert(1)</script></svg>", "An ad may not hold <script>"],
+    ["a frame", '<iframe src="https://a.example/"></iframe>', "An ad may not hold <iframe>"],
+    ["a form", '<form action="https://a.example/"><button>Go</button></form>', "An ad may not hold <form>"],
+    ["an event handler", '<img src="https://a.example/x.png" onerror="alert(1)">', "An ad may not run code on events (onerror)"],
+    ["a javascript: link", '<a href="javascript:alert(1)">x</a>', "href must be an http(s) address, not javascript:alert(1)"],
+    ["a javascript: link with a tab inside", '<a href="java\tscript:alert(1)">x</a>', "href must be an http(s) address"],
+    ["a javascript: link written with character references", '<a href="&#106;avascript&colon;alert(1)">x</a>', "href must be an http(s) address"],
+    ["a data: link", '<a href="data:text/html,<b>x</b>">x</a>', "href must be an http(s) address"],
+    ["a relative link", '<a href="/elsewhere">x</a>', "A link must be a whole http(s) address (https://…), not /elsewhere"],
+    ["too many links", '<a href="https://a.example/">x</a>'.repeat(21), "An ad may hold at most 20 links, this one has 21"],
   ])("refuses an ad with %s, saying why", async (_what, html, message) => {
     const { status, body } = await htmlAd(tenant, html);
     expect(status).toBe(400);

@@ -219,8 +219,8 @@ describe("menus and posts queries in the page's language", () => {
   it("refuses a menu for a language the site does not have, or a name that is no menu's", async () => {
     for (const [name, message] of [
       ["main.fr", "a language the site does not have"],
-      ["main.DE", "a menu's name is a slug"],
-      ["main.de.de", "a menu's name is a slug"],
+      ["main.DE", "A menu's name is lower-case words joined by dashes"],
+      ["main.de.de", "A menu's name is lower-case words joined by dashes"],
     ]) {
       const res = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
         siteId: tenant.siteId,

@@ -51,7 +51,13 @@ export const linkTargetsSchema = z
     categories: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
     tags: z.array(z.object({ name: z.string(), published: z.number().int().openapi({ description: "Published contents with the tag" }) })),
   })
-  .openapi("LinkTargets");
+  .openapi("LinkTargets", {
+    example: {
+      contents: [{ id: 42, title: "Museum night on the harbour", language: "en", status: "published", publishAt: null }],
+      categories: [{ id: 3, name: "Harbour", slug: "harbour" }],
+      tags: [{ name: "harbour", published: 12 }],
+    },
+  });
 export type LinkTargets = z.infer<typeof linkTargetsSchema>;
 
 export const versionSchema = z.object({ version: z.number().int(), title: z.string(), savedBy: z.number().int().nullable(), savedAt: z.string() });
