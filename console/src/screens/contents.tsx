@@ -276,23 +276,30 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     };
   }, []);
 
+  // Autosaves sent so far: an answer to one that a later one overtook is not taken for what is saved.
+  const autosavesSent = useRef(0);
+  // Armed again when what is saved changes too: a save that ends with edits still unsaved leaves a timer for them.
   useEffect(() => {
     if (!autosaves || !unsaved || !content) return;
     const timer = setTimeout(() => {
       if (!unsavedNow.current) return;
       const sent = draft;
+      const number = ++autosavesSent.current;
       setAutosave({ state: "saving" });
       api<Content>("PUT", `${base}/contents/${content.id}/autosave`, bodyOf(sent)).then(
         (updated) => {
+          if (number !== autosavesSent.current) return;
           setContent(updated);
           setSaved(sent);
           setAutosave({ state: "saved", at: updated.updatedAt });
         },
-        (error: unknown) => setAutosave({ state: "failed", failure: asFailure(error) }),
+        (error: unknown) => {
+          if (number === autosavesSent.current) setAutosave({ state: "failed", failure: asFailure(error) });
+        },
       );
     }, AUTOSAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [draft, autosaves]);
+  }, [draft, saved, autosaves]);
 
   // A refused save puts the person at the field it is about (or its message), wherever the button was.
   useEffect(() => {
