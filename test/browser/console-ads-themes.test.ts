@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { strFromU8, unzipSync, zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * Ads and themes in the console, as an owner does them in Chromium against `wrangler dev`, on a
@@ -30,16 +30,7 @@ async function shot(target: Page, name: string) {
   if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/${name}.png` });
 }
 
-async function adminApi<T>(method: string, path: string, body?: unknown, type = "application/json"): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": type }) },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
-  });
-  const parsed = await res.json<{ success: boolean; data: T }>();
-  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed.data;
-}
+const adminApi = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 /** The default theme as a zip, its home page marked. */
 function themeZip(marker: string): Buffer {

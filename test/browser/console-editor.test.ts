@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Dialog, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { fromSite, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * The content editor as a writer uses it, in Chromium against `wrangler dev`: a taken slug shown
@@ -37,16 +37,7 @@ async function consoleAt(path: string, device: "desktop" | "phone" = "desktop") 
 }
 
 /** The admin API as the demo tenant's owner, from Node. */
-async function adminApi<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await res.json<{ success: boolean; data: T }>();
-  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed.data;
-}
+const adminApi = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 type ContentAnswer = { id: number; slug: string; status: string; publishAt: string | null; bodyMarkdown: string; version: number };
 

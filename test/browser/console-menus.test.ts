@@ -1,7 +1,7 @@
 import { zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * A menu built as an editor builds one, on a site of this file's own (the demo's main menu is read
@@ -31,16 +31,7 @@ async function shot(target: Page, name: string) {
 }
 
 /** The admin API as the owner, for what this file needs before a person starts: its own site and contents. */
-async function admin<T>(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": contentType }) },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
-  });
-  const answer = await res.json<{ data: T }>();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer.data;
-}
+const admin = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 const heading = (target: Page) => target.locator("h1#screen-title");
 const item = (n: number) => page.locator(".menu-item").nth(n - 1);

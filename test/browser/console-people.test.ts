@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * Members and the audit log as an owner lives with them, in Chromium against `wrangler dev`: the
@@ -50,16 +50,7 @@ function answerYes(target: Page): Promise<string> {
 }
 
 /** The admin API as the demo tenant's owner, from Node. */
-async function adminApi<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await res.json<{ success: boolean; data: T }>();
-  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed.data;
-}
+const adminApi = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 const noSidewaysScroll = (target: Page) => target.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
 

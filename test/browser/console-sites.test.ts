@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * Site settings, a second site, a category renamed and a content deleted and restored, as an owner
@@ -45,16 +45,7 @@ async function onDemoSite(page: Page) {
 }
 
 /** The admin API as the demo tenant's owner, from Node: to make what a test needs before the person acts. */
-async function adminApi<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await res.json<{ success: boolean; data: T }>();
-  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed.data;
-}
+const adminApi = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 /** A page of the site as a reader sees it who reloads it: the browser keeps a page up to a minute, a reload asks again. */
 async function readerSees(page: Page, url: string) {

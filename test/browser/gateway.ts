@@ -62,3 +62,24 @@ export function fromSite(
     req.end();
   });
 }
+
+/**
+ * The admin API of the demo tenant as its owner, from Node: `body` as JSON, or bytes sent as `type`
+ * (a zip, an image). Anything but a success throws, with the answer.
+ */
+export async function ownerAdmin<T>(
+  gateway: Pick<Gateway, "base" | "tenantId" | "ownerToken">,
+  method: string,
+  path: string,
+  body?: unknown,
+  type = "application/json",
+): Promise<T> {
+  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": type }) },
+    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+  const parsed = await res.json<{ success: boolean; data: T }>();
+  if (!res.ok || !parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed.data;
+}

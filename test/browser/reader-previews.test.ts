@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * Schedules and previews as readers and editors meet them, in Chromium against `wrangler dev`:
@@ -44,16 +44,7 @@ async function console_(path: string) {
 }
 
 /** The admin API as the demo tenant's owner, from Node. */
-async function adminApi<T>(method: string, path: string, body?: unknown, type = "application/json"): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": type }) },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
-  });
-  const parsed = await res.json<{ success: boolean; data: T }>();
-  if (!parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed.data;
-}
+const adminApi = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 /** A draft of the demo site with a unique slug: other files use the same site at the same time. */
 async function draft(title: string) {

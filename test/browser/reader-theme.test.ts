@@ -1,7 +1,7 @@
 import { zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * A reader of the demo site with the default theme, on a desktop and on a phone: the menu's links
@@ -41,16 +41,7 @@ const FOOTER_MENU = [
 ];
 let plainSiteBase: string;
 
-async function admin<T>(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": contentType }) },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
-  });
-  const answer = await res.json<{ data: T }>();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer.data;
-}
+const admin = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
 /** A cover as a person would make one: a picture (drawn by Chromium) uploaded to the site's media. */
 async function coverPicture(): Promise<Uint8Array> {
