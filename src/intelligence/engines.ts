@@ -7,8 +7,27 @@ import { providerUrl, settingsOf } from "../platform/settings";
 export const ENGINES = ["embedded", "workers-ai"] as const;
 export type Engine = (typeof ENGINES)[number];
 
-/** Group I's settings: the engines' and the translators'. */
+/** A Workers AI model id, as its catalogue writes them: `@cf/meta/llama-3.1-8b-instruct`. */
+const modelId = z.string().regex(/^@(?:cf|hf)\/[\w.-]+\/[\w.-]+$/, { error: "must be a Workers AI model id such as @cf/meta/llama-3.1-8b-instruct" });
+
+/** The Workers AI model of each task, unless a setting names another (docs/intelligence.md, "Two engines"). */
+export const DEFAULT_MODELS = {
+  AI_MODEL_SUMMARY: "@cf/facebook/bart-large-cnn",
+  AI_MODEL_SENTIMENT: "@cf/huggingface/distilbert-sst-2-int8",
+  AI_MODEL_EMBEDDINGS: "@cf/baai/bge-small-en-v1.5",
+  AI_MODEL_TRANSLATION: "@cf/meta/m2m100-1.2b",
+  // Bullet summaries, named entities, spam, topic and intent: an instruction model answering in JSON mode.
+  AI_MODEL_INSTRUCT: "@cf/meta/llama-3.1-8b-instruct",
+} as const;
+export type ModelTask = keyof typeof DEFAULT_MODELS;
+
+/** Group I's settings: the engines', their models' and the translators'. */
 export const intelligenceSettings = z.object({
+  AI_MODEL_SUMMARY: modelId.optional(),
+  AI_MODEL_SENTIMENT: modelId.optional(),
+  AI_MODEL_EMBEDDINGS: modelId.optional(),
+  AI_MODEL_TRANSLATION: modelId.optional(),
+  AI_MODEL_INSTRUCT: modelId.optional(),
   /** "workers-ai" makes Workers AI the default engine (default "embedded"). */
   AI_ENGINE: z.enum(ENGINES).optional(),
   /** How long a Workers AI or translation call may take before it is given up (default 10000 ms). */
@@ -28,6 +47,9 @@ export const intelligenceSettings = z.object({
 export function defaultEngine(env: Bindings): Engine {
   return settingsOf(env, intelligenceSettings).AI_ENGINE === "workers-ai" && env.AI ? "workers-ai" : "embedded";
 }
+
+/** The model that answers `task` on Workers AI: its setting, else the default. */
+export const modelFor = (env: Bindings, task: ModelTask): string => settingsOf(env, intelligenceSettings)[task] ?? DEFAULT_MODELS[task];
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 export const aiTimeoutMs = (env: Bindings) => settingsOf(env, intelligenceSettings).AI_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS;

@@ -66,6 +66,7 @@ export const nerParams = z.strictObject({
     .array(z.enum(ENTITY_TYPES, { error: `each must be one of ${ENTITY_TYPES.join(", ")}` }), { error: "must be an array of entity types" })
     .min(1, { error: "must name at least one entity type" })
     .optional(),
+  engine,
 });
 
 export const qrCodeParams = z.strictObject({

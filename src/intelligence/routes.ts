@@ -145,18 +145,25 @@ export function intelligenceRoutes() {
       entities: ["PERSON", "ORGANIZATION", "LOCATION", "MONEY"],
     },
     data: nerSchema,
-    handle: async (_c, p) => {
-      const [{ textLanguage }, { extractEntities }] = await Promise.all([import("./language"), import("./entities")]);
+    handle: async (c, p) => {
+      const [{ textLanguage }, { extractEntities }, { entitiesWithWorkersAi }] = await Promise.all([
+        import("./language"),
+        import("./entities"),
+        import("./workers-ai"),
+      ]);
       const language = textLanguage(p.text);
       // Names, places and dates need the English model; the pattern types work in any language.
-      const searched = (p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t));
-      const entities = await oneAtATime(() => extractEntities(p.text, searched, { patternsOnly: language !== "en" }));
+      const searched = [...new Set((p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t)))];
+      const { engine, result: entities } = await answerWith(env(c), p.engine, {
+        embedded: () => oneAtATime(() => extractEntities(p.text, searched, { patternsOnly: language !== "en" })),
+        workersAi: () => entitiesWithWorkersAi(env(c), p.text, searched),
+      });
       return {
         entities,
-        entityTypesSearched: [...new Set(searched)],
+        entityTypesSearched: searched,
         language,
         languageSupport: languageSupportFor(language),
-        engine: "embedded" as const,
+        engine,
       };
     },
   });
@@ -229,16 +236,14 @@ export function intelligenceRoutes() {
     example: { text: "Win a free cruise now! Click here to claim your prize.", classifier: "spam" },
     data: classifySchema,
     handle: async (c, p) => {
-      const [{ textLanguage }, { classify }, { classifyWithWorkersAi, hasWorkersAiClassifier }] = await Promise.all([
+      const [{ textLanguage }, { classify }, { classifyWithWorkersAi }] = await Promise.all([
         import("./language"),
         import("./classify"),
         import("./workers-ai"),
       ]);
       const language = textLanguage(p.text);
       await requireEnglish(language, "classification");
-      // Spam, topic and intent have no Workers AI model: the trained classifier answers whatever the engine.
-      const requested = hasWorkersAiClassifier(p.classifier, p.categories) ? p.engine : "embedded";
-      const { engine, result } = await answerWith(env(c), requested, {
+      const { engine, result } = await answerWith(env(c), p.engine, {
         embedded: () => oneAtATime(() => classify(p.text, p.classifier, p.categories)),
         workersAi: () => classifyWithWorkersAi(env(c), p.text, p.classifier, p.categories),
       });

@@ -5,6 +5,14 @@
 export const CLASSIFIERS = ["spam", "sentiment", "topic", "intent"] as const;
 export type Classifier = (typeof CLASSIFIERS)[number];
 
+/** The labels each trained classifier answers with (the models' own, checked by a test). */
+export const CLASSIFIER_LABELS: Record<Classifier, readonly string[]> = {
+  spam: ["ham", "spam"],
+  sentiment: ["negative", "positive"],
+  topic: ["business", "entertainment", "health", "politics", "sports", "technology"],
+  intent: ["cancellation", "complaint", "feedback", "greeting", "purchase", "question", "refund", "support"],
+};
+
 export const ENTITY_TYPES = ["PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "PERCENT", "EMAIL", "PHONE"] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 

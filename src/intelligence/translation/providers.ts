@@ -1,8 +1,7 @@
 import type { Bindings } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { settingsOf } from "../../platform/settings";
-import { aiTimeoutMs, intelligenceSettings, runModel } from "../engines";
-import { WORKERS_AI_MODELS } from "../workers-ai";
+import { aiTimeoutMs, intelligenceSettings, modelFor, runModel } from "../engines";
 
 export const TRANSLATION_PROVIDERS = ["workers-ai", "libretranslate", "openai"] as const;
 export type TranslationProvider = (typeof TRANSLATION_PROVIDERS)[number];
@@ -59,7 +58,7 @@ function workersAiTranslator(env: Bindings): Translator {
         const batch = await Promise.all(
           texts.slice(i, i + 4).map(async (text) => {
             try {
-              const result = await runModel<{ translated_text?: string }>(env, WORKERS_AI_MODELS.translation, {
+              const result = await runModel<{ translated_text?: string }>(env, modelFor(env, "AI_MODEL_TRANSLATION"), {
                 text,
                 source_lang: sourceLang,
                 target_lang: targetLang,
