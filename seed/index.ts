@@ -24,7 +24,8 @@ function part<T extends SQLiteTable>(name: string, table: T, rows: Record<string
 
 const correctTaxRates: Write = (table, rows) => upsertStatements(table, rows, TAX_RATE_KEYS, TAX_RATE_CORRECTIONS);
 /** Columns added since the first seed, filled in where an earlier seed wrote the row. */
-const correctCountries: Write = (table, rows) => upsertStatements(table, rows, ['("code")'], { numeric_code: "excluded.numeric_code" });
+const correctCountries: Write = (table, rows) =>
+  upsertStatements(table, rows, ['("code")'], { numeric_code: "excluded.numeric_code", profile: "excluded.profile" });
 const correctZones: Write = (table, rows) =>
   upsertStatements(table, rows, ['("code")'], {
     name: "excluded.name",

@@ -27,7 +27,89 @@ const paging = {
 
 export const noParams = z.strictObject({});
 
+/** The fields of a country answer that `fields` may choose; `code` always comes back. */
+export const COUNTRY_FIELDS = [
+  "id",
+  "name",
+  "iso3",
+  "numericCode",
+  "phoneCode",
+  "currencyCode",
+  "capital",
+  "region",
+  "subregion",
+  "languages",
+  "currencies",
+  "callingCodes",
+  "timezones",
+  "borders",
+  "flag",
+  "postalCodePattern",
+  "topLevelDomains",
+  "latlng",
+  "names",
+  "translatedName",
+] as const;
+
+/** The languages every country is named in: English and the 23 of world-countries. */
+const COUNTRY_NAME_LANGUAGES = [
+  "en",
+  "ar",
+  "cs",
+  "de",
+  "es",
+  "et",
+  "fa",
+  "fi",
+  "fr",
+  "hr",
+  "hu",
+  "it",
+  "ja",
+  "ko",
+  "nl",
+  "pl",
+  "pt",
+  "ru",
+  "sk",
+  "sr",
+  "sv",
+  "tr",
+  "ur",
+  "zh",
+] as const;
+
+/** What O1 and O2 share: the fields to answer with, and the language of `translatedName`. */
+const countryShape = {
+  fields: z
+    .array(z.enum(COUNTRY_FIELDS, { error: `each must be one of ${COUNTRY_FIELDS.join(", ")}` }), { error: "must be an array of field names" })
+    .min(1, { error: "must name at least one field" })
+    .max(COUNTRY_FIELDS.length)
+    .optional()
+    .openapi({ description: "Only these fields (and `code`) come back; all by default" }),
+  lang: z
+    .enum(COUNTRY_NAME_LANGUAGES, { error: `must be one of ${COUNTRY_NAME_LANGUAGES.join(", ")}` })
+    .optional()
+    .openapi({ description: "Adds `translatedName`: the country's name in this language" }),
+};
+
+export const countryListParams = z.strictObject({
+  ...countryShape,
+  region: text(50).optional().openapi({ description: "Region or subregion, e.g. Europe or Western Africa (case-insensitive)" }),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { error: "must be an upper-case ISO 4217 code, e.g. EUR" })
+    .optional()
+    .openapi({ description: "Countries that use this currency" }),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, { error: "must be an ISO 639-1 or 639-3 code, e.g. de" })
+    .optional()
+    .openapi({ description: "Countries with this official language" }),
+});
+
 export const countrySpecialParams = z.strictObject({
+  ...countryShape,
   ccode: alpha2("ccode"),
   country: text(100).optional().openapi({ description: "Must occur in the country's name" }),
   shipCountry: alpha2("shipCountry").optional().openapi({ description: "A shipping country that must exist" }),

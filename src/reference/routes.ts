@@ -6,6 +6,7 @@ import { cachedReads } from "../platform/read-cache";
 import { createRouter } from "../platform/openapi";
 import { styleFRoutes } from "../platform/style-f";
 import {
+  countryListParams,
   countrySpecialParams,
   currencySpecialParams,
   hsCodeListParams,
@@ -30,6 +31,7 @@ import {
   zoneSchema,
 } from "./schema";
 import {
+  countryAnswer,
   countryByCode,
   currencyByCode,
   languageByCode,
@@ -61,12 +63,13 @@ export function referenceRoutes() {
 
   styleF({
     path: "/country/list",
-    summary: "O1 · All 249 ISO 3166-1 countries",
-    params: noParams,
-    example: {},
+    summary: "O1 · All 249 ISO 3166-1 countries, or those of a region, currency or language",
+    description: "Filters and `fields` in bizContent (POST); GET answers every country with every field.",
+    params: countryListParams,
+    example: { region: "Western Europe", fields: ["name", "capital", "timezones"], lang: "fr" },
     data: z.array(countrySchema),
     get: true,
-    handle: (c) => listCountries(db(c)),
+    handle: (c, p) => listCountries(db(c), p),
   });
   styleF({
     path: "/country/special",
@@ -81,7 +84,7 @@ export function referenceRoutes() {
         throw notFound(`Country ${p.ccode} is ${country.name}, which does not match "${p.country}"`);
       }
       if (p.shipCountry && !(await countryByCode(db(c), p.shipCountry))) throw notFound(`No country with code ${p.shipCountry}`);
-      return country;
+      return countryAnswer(country, p);
     },
   });
   styleF({

@@ -13,9 +13,39 @@ export const countries = sqliteTable(
     numericCode: text("numeric_code"),
     phoneCode: text("phone_code"),
     currencyCode: text("currency_code"),
+    /** Capital, regions, languages, time zones and the rest (`countryProfile`); null for a country the sources lack. */
+    profile: text("profile", { mode: "json" }).$type<CountryProfile>(),
   },
   (t) => [uniqueIndex("countries_code").on(t.code)],
 );
+
+/** What people expect of a country beyond its codes, from the openly licensed sources of seed/SOURCES.md. */
+export const countryProfile = z.object({
+  capital: z.array(z.string()).openapi({ example: ["Berlin"] }),
+  region: z.string().openapi({ example: "Europe", description: "Africa, Americas, Antarctic, Asia, Europe or Oceania" }),
+  subregion: z.string().nullable().openapi({ example: "Western Europe" }),
+  languages: z
+    .array(z.object({ code: z.string(), name: z.string() }))
+    .openapi({ example: [{ code: "de", name: "German" }], description: "Official languages: ISO 639-1 where one exists, else ISO 639-3" }),
+  currencies: z.array(z.string()).openapi({ example: ["EUR"], description: "ISO 4217 codes in use" }),
+  callingCodes: z.array(z.string()).openapi({ example: ["+49"] }),
+  timezones: z.array(z.string()).openapi({ example: ["Europe/Berlin", "Europe/Zurich"], description: "IANA time zone names" }),
+  borders: z.array(z.string()).openapi({ example: ["AT", "BE", "CH"], description: "Neighbours by land, ISO 3166-1 alpha-2" }),
+  flag: z.string().openapi({ example: "🇩🇪", description: "Flag emoji" }),
+  postalCodePattern: z
+    .string()
+    .nullable()
+    .openapi({ example: "^[0-9]{5}$", description: "Matches a postal code once spaces and dashes are removed; null where the country has none" }),
+  topLevelDomains: z.array(z.string()).openapi({ example: [".de"] }),
+  latlng: z
+    .tuple([z.number(), z.number()])
+    .nullable()
+    .openapi({ example: [51, 9], description: "Latitude and longitude of the country's centre" }),
+  names: z
+    .record(z.string(), z.string())
+    .openapi({ example: { fr: "Allemagne", ja: "ドイツ" }, description: "The country's name in other languages, by language code" }),
+});
+export type CountryProfile = z.infer<typeof countryProfile>;
 
 export const currencies = sqliteTable(
   "currencies",
@@ -113,17 +143,24 @@ export type UnitRow = typeof units.$inferSelect;
 export type HsCodeRow = typeof hsCodes.$inferSelect;
 export type PlatformRow = typeof platforms.$inferSelect;
 
-export const countrySchema = rowAnswer(
-  createSelectSchema(countries, {
-    code: (s) => s.openapi({ example: "DE", description: "ISO 3166-1 alpha-2" }),
-    name: (s) => s.openapi({ example: "Germany" }),
-    iso3: (s) => s.openapi({ example: "DEU", description: "ISO 3166-1 alpha-3" }),
-    numericCode: (s) => s.openapi({ example: "276", description: "ISO 3166-1 numeric, three digits" }),
-    phoneCode: (s) => s.openapi({ example: "49", description: "International dialing code" }),
-    currencyCode: (s) => s.openapi({ example: "EUR", description: "ISO 4217" }),
-  }),
-  "Country",
-);
+const countryCodes = createSelectSchema(countries, {
+  code: (s) => s.openapi({ example: "DE", description: "ISO 3166-1 alpha-2" }),
+  name: (s) => s.openapi({ example: "Germany" }),
+  iso3: (s) => s.openapi({ example: "DEU", description: "ISO 3166-1 alpha-3" }),
+  numericCode: (s) => s.openapi({ example: "276", description: "ISO 3166-1 numeric, three digits" }),
+  phoneCode: (s) => s.openapi({ example: "49", description: "International dialing code" }),
+  currencyCode: (s) => s.openapi({ example: "EUR", description: "ISO 4217" }),
+}).omit({ profile: true });
+
+/** A country: its codes and its profile's fields side by side; `fields` may leave out any but `code`. */
+export const countrySchema = z
+  .object({
+    ...countryCodes.partial().shape,
+    ...countryProfile.partial().shape,
+    code: countryCodes.shape.code,
+    translatedName: z.string().optional().openapi({ example: "Allemagne", description: "The name in the language of `lang`, when asked for" }),
+  })
+  .openapi("Country");
 
 export const currencySchema = rowAnswer(
   createSelectSchema(currencies, {

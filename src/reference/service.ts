@@ -3,8 +3,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
-import type { hsCodeListParams, unitListParams, zoneQueryParams } from "./params";
-import { countries, currencies, type HsCodeRow, hsCodes, languages, platforms, units, zones, type ZoneRow } from "./schema";
+import type { countryListParams, hsCodeListParams, unitListParams, zoneQueryParams } from "./params";
+import { type CountryRow, countries, currencies, type HsCodeRow, hsCodes, languages, platforms, units, zones, type ZoneRow } from "./schema";
 
 export interface Paged<T> {
   total: number;
@@ -37,7 +37,37 @@ async function paged<T>(
 const contains = (column: SQLiteColumn, text: string | undefined) => (text ? like(column, `%${text}%`) : undefined);
 const equals = <T>(column: SQLiteColumn, value: T | undefined) => (value === undefined ? undefined : eq(column, value));
 
-export const listCountries = (db: Database) => db.select().from(countries).orderBy(asc(countries.code));
+/** What O1 asks of the country list; O2 the same fields and language. */
+type CountryQuery = Partial<z.output<typeof countryListParams>>;
+
+/** A country row as O1 and O2 answer it: its profile's fields beside its codes, cut to `fields`. */
+export function countryAnswer(row: CountryRow, query: CountryQuery) {
+  const { profile, ...codes } = row;
+  const full = {
+    ...codes,
+    ...profile,
+    ...(query.lang ? { translatedName: query.lang === "en" ? row.name : (profile?.names[query.lang] ?? row.name) } : {}),
+  };
+  if (!query.fields) return full;
+  const kept = new Set<string>(["code", ...query.fields]);
+  return Object.fromEntries(Object.entries(full).filter(([field]) => kept.has(field))) as Partial<typeof full> & { code: string };
+}
+
+const lower = (text: string | null | undefined) => (text ?? "").toLowerCase();
+
+/** Whether a country matches O1's filters: region or subregion, a currency in use, an official language. */
+function matches(row: CountryRow, query: CountryQuery): boolean {
+  const profile = row.profile;
+  if (query.region && lower(profile?.region) !== lower(query.region) && lower(profile?.subregion) !== lower(query.region)) return false;
+  if (query.currency && row.currencyCode !== query.currency && !profile?.currencies.includes(query.currency)) return false;
+  if (query.language && !profile?.languages.some((l) => l.code === query.language)) return false;
+  return true;
+}
+
+export async function listCountries(db: Database, query: CountryQuery = {}) {
+  const rows = await db.select().from(countries).orderBy(asc(countries.code));
+  return rows.filter((row) => matches(row, query)).map((row) => countryAnswer(row, query));
+}
 
 export async function countryByCode(db: Database, code: string) {
   const [country] = await db.select().from(countries).where(eq(countries.code, code)).limit(1);
