@@ -45,7 +45,7 @@ export function urlFor(site: Site, language: string) {
 const nativeNames = new Map<string, string>();
 
 /** A language's name in that language ("Deutsch", "English"), as a switcher shows it; kept, as a formatter costs more to make than to ask. */
-function nativeName(code: string): string {
+export function nativeName(code: string): string {
   let name = nativeNames.get(code);
   if (name === undefined) {
     try {

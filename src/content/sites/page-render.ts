@@ -144,5 +144,18 @@ export function cachedDocument(c: Context<AppEnv>, site: ReaderSite, contentType
   return versionedAnswer(c, pageSpec(site, "-", undefined), async () => ({ body: await build(), contentType, status: 200, keep: true }));
 }
 
+/**
+ * A content's Markdown version through the answer cache, under the same version and schedule as
+ * the site's pages, kept apart from the HTML answered at the same address; none is a 404.
+ */
+export function cachedMarkdown(c: Context<AppEnv>, site: ReaderSite, build: () => Promise<string | undefined>): Promise<Response> {
+  return versionedAnswer(c, { ...pageSpec(site, "-", undefined), vary: "text/markdown" }, async () => {
+    const markdown = await build();
+    const contentType = "text/markdown; charset=utf-8";
+    if (markdown === undefined) return { body: "# Not found\n\nNo content is published at this address.\n", contentType, status: 404, keep: false };
+    return { body: markdown, contentType, status: 200, keep: true };
+  });
+}
+
 /** The theme's 404 page, in the language the path asked for. */
 export const notFoundIn = (language?: string): Page => ({ template: "404", status: 404, title: "Not found", noindex: true, language, data: {} });

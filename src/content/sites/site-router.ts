@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
+import { accepts } from "hono/accepts";
 import type { AppEnv } from "../../platform/env";
 import { ApiError, handleError } from "../../platform/errors";
 import { mediaKeyOf } from "../media/addresses";
@@ -10,7 +11,8 @@ import { recordClick } from "./ads";
 import { siteFavicon } from "./favicon";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
 import { isOtherLanguage } from "./languages";
-import { cachedDocument, cachedPage, notFoundIn, type Page } from "./page-render";
+import { contentMarkdown, llmsTxt } from "./markdown-pages";
+import { cachedDocument, cachedMarkdown, cachedPage, notFoundIn, type Page } from "./page-render";
 import { contentAddress, redirectOf } from "./page-queries";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { endPreviews, keepContentPreview, type Preview, previewedContent, previewOf } from "./previews";
@@ -65,8 +67,12 @@ async function openPreview(c: Context<AppEnv>) {
   return c.redirect(address, 302);
 }
 
-const xmlDocument = (c: Context<AppEnv>, type: string, build: (site: ReaderSite, origin: string) => Promise<string>) =>
+const siteDocument = (c: Context<AppEnv>, type: string, build: (site: ReaderSite, origin: string) => Promise<string>) =>
   siteOf(c).then((site) => cachedDocument(c, site, `${type}; charset=utf-8`, () => build(site, siteOrigin(c.env, site))));
+
+/** A content page's address asked for as Markdown: `Accept` prefers `text/markdown` to HTML, as a browser never asks. */
+const wantsMarkdown = (c: Context<AppEnv>) =>
+  accepts(c, { header: "Accept", supports: ["text/html", "text/markdown"], default: "text/html" }) === "text/markdown";
 
 /** The routes every tenant site answers: home, category pages, content pages, feeds and the theme's assets. */
 function buildSiteRouter() {
@@ -113,9 +119,10 @@ function buildSiteRouter() {
     return siteFavicon(c.env, await siteOf(c), c.req.raw);
   });
   app.get("/robots.txt", async (c) => c.text(robotsTxt(siteOrigin(c.env, await siteOf(c)))));
-  app.get("/sitemap.xml", (c) => xmlDocument(c, "application/xml", async (site, origin) => sitemapIndex(origin, site.updatedAt.slice(0, 10))));
-  app.get("/sitemap-contents.xml", (c) => xmlDocument(c, "application/xml", (site, origin) => contentSitemap(c.var.db, site, origin, now())));
-  app.get("/sitemap-categories.xml", (c) => xmlDocument(c, "application/xml", (site, origin) => categorySitemap(c.var.db, site, origin)));
+  app.get("/sitemap.xml", (c) => siteDocument(c, "application/xml", async (site, origin) => sitemapIndex(origin, site.updatedAt.slice(0, 10))));
+  app.get("/sitemap-contents.xml", (c) => siteDocument(c, "application/xml", (site, origin) => contentSitemap(c.var.db, site, origin, now())));
+  app.get("/sitemap-categories.xml", (c) => siteDocument(c, "application/xml", (site, origin) => categorySitemap(c.var.db, site, origin)));
+  app.get("/llms.txt", (c) => siteDocument(c, "text/plain", (site, origin) => llmsTxt(c.var.db, site, origin, now())));
   app.get("/_preview", openPreview);
   app.get("/_preview/end", (c) => {
     endPreviews(c);
@@ -151,9 +158,28 @@ function buildSiteRouter() {
     app.get(`${prefix}/tag/:tag`, (c) => inLanguage(c, (site, language) => tagPage(c, site, c.req.param("tag"), language)));
     app.get(`${prefix}/search`, (c) => inLanguage(c, (site, language) => searchPage(c, site, language)));
     app.get(`${prefix}/c/:slug`, (c) => inLanguage(c, (site, language) => categoryPage(c, site, c.req.param("slug"), language)));
-    app.get(`${prefix}/:slug`, (c) =>
-      inLanguage(c, (site, language, preview) => contentPage(c, site, c.req.param("slug"), language, preview?.contentId)),
-    );
+    // A content's Markdown version shows its public text only: a preview link opens its HTML page.
+    const markdown = async (c: Context<AppEnv>, slug: string) => {
+      const site = await siteOf(c);
+      const language = languageOf(c, site);
+      // A slug is at most 80 characters (admin/params.ts): a longer path is no content, asked of no one.
+      const found = () =>
+        language === undefined || slug.length > 80
+          ? Promise.resolve(undefined)
+          : contentMarkdown(c.var.db, site, siteOrigin(c.env, site), slug, language, now());
+      return cachedMarkdown(c, site, found);
+    };
+    // No slug has a dot (admin/params.ts): `<slug>.md` is always the Markdown of `<slug>`.
+    app.get(`${prefix}/:file{[a-z0-9]+(?:-[a-z0-9]+)*\\.md}`, (c) => markdown(c, c.req.param("file").slice(0, -".md".length)));
+    app.get(`${prefix}/:slug`, async (c) => {
+      const slug = c.req.param("slug");
+      const answer = wantsMarkdown(c)
+        ? await markdown(c, slug)
+        : await inLanguage(c, (site, language, preview) => contentPage(c, site, slug, language, preview?.contentId));
+      // One address, two answers: a shared cache must tell them apart by what was asked for.
+      answer.headers.append("Vary", "Accept");
+      return answer;
+    });
   }
   app.notFound((c) => withTheme(c, async () => notFoundIn()));
   return app;
