@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ENGINES } from "./engines";
 import { sentences } from "./text";
-import { CLASSIFIERS, ENTITY_TYPES, ERROR_CORRECTION_LEVELS } from "./vocabulary";
+import { CLASSIFIERS, ENTITY_TYPES, ERROR_CORRECTION_LEVELS, QR_FORMATS } from "./vocabulary";
 
 /**
  * The longest text each endpoint takes, in characters, checked before any work. Each is what the
@@ -92,6 +92,12 @@ export const qrCodeParams = z.strictObject({
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(ERROR_CORRECTION_LEVELS, { error: "must be one of L, M, Q, H" }))
     .default("H"),
+  format: z
+    .string({ error: "must be png or svg" })
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(QR_FORMATS, { error: "must be png or svg" }))
+    .default("png")
+    .openapi({ description: "png (the default) or svg: the same code, logo included, as an SVG document drawn at `size` pixels" }),
 });
 
 export const languageDetectParams = z.strictObject({ text: textOfAtMost(TEXT_LIMITS.language) });

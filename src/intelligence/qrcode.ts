@@ -3,8 +3,9 @@ import { decode as decodeJpeg } from "jpeg-js";
 import { encode as encodeQr } from "uqr";
 import { pauseForOtherRequests } from "./compute-gate";
 import { encodeRgbPng, scanlineStride } from "./png";
+import { toBase64 } from "../platform/crypto";
 import { badRequest } from "../platform/errors";
-import type { ErrorCorrection } from "./vocabulary";
+import type { ErrorCorrection, QrFormat } from "./vocabulary";
 
 export interface QrOptions {
   data: string;
@@ -13,10 +14,14 @@ export interface QrOptions {
   background: Rgb;
   errorCorrection: ErrorCorrection;
   logo?: Uint8Array;
+  /** PNG (the default) or SVG. */
+  format?: QrFormat;
 }
 
 export interface QrImage {
-  png: Uint8Array;
+  /** The image file: a PNG, or an SVG document's UTF-8 bytes. */
+  file: Uint8Array;
+  mimeType: "image/png" | "image/svg+xml";
   width: number;
   height: number;
   errorCorrection: ErrorCorrection;
@@ -129,6 +134,8 @@ function toRgba(data: ArrayLike<number>, channels: number, depth: number, palett
  * correction is then H whatever was asked, so the covered modules are recovered.
  */
 export async function renderQrCode(options: QrOptions): Promise<QrImage> {
+  // Half of a UTF-16 pair has no UTF-8 form: its code would read back as U+FFFD.
+  if (/\p{Cs}/u.test(options.data)) throw badRequest("data: holds a lone surrogate (half of a UTF-16 pair), which no QR code can carry");
   const errorCorrection = options.logo ? "H" : options.errorCorrection;
   let qr: ReturnType<typeof encodeQr>;
   try {
@@ -157,17 +164,114 @@ export async function renderQrCode(options: QrOptions): Promise<QrImage> {
     const row = qr.data[moduleAt(y)]!;
     for (let x = 0; x < size; x++) image.set(row[moduleAt(x)] ? foreground : background, start + 1 + x * 3);
   }
+  let box: LogoBox | undefined;
   if (options.logo) {
     await pauseForOtherRequests();
     const logo = decodeLogo(options.logo);
     await pauseForOtherRequests();
-    drawLogo(image, size, modules, logo, background);
+    box = drawLogo(image, size, modules, logo, background);
   }
-  return { png: await encodeRgbPng(size, size, image), width: size, height: size, errorCorrection, version: qr.version };
+  await pauseForOtherRequests();
+  const read = await readBack(image, size, modules, foreground, background);
+  if (read !== options.data) throw badRequest(unreadable(box !== undefined));
+  const file = options.format === "svg" ? await svgOf(qr.data, image, size, options, box) : await encodeRgbPng(size, size, image);
+  const mimeType = options.format === "svg" ? "image/svg+xml" : "image/png";
+  return { file, mimeType, width: size, height: size, errorCorrection, version: qr.version };
+}
+
+/** Why a drawn code did not read back as its data: the logo covered too much, else the encoder and decoder disagree. */
+const unreadable = (withLogo: boolean) =>
+  withLogo
+    ? "logoBase64: with this logo the code does not read back as the data, so none is returned; use a simpler logo or a larger size"
+    : "data: the code drawn for this text does not read back as it, so none is returned";
+
+/** Pixels a module in the image the decoder reads: a version-40 code (185 modules) is 370 pixels a side, read in about 100 ms. */
+const CHECK_PIXELS_PER_MODULE = 2;
+
+const luminance = ([r, g, b]: Rgb) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+
+/**
+ * What a scanner reads from the drawn code: the pixel at the centre of each module, light or dark
+ * by the midpoint of the two colours' luminance, redrawn at CHECK_PIXELS_PER_MODULE and decoded by
+ * jsQR, a decoder independent of the encoder. Its work is bounded by the number of modules, not by
+ * `size`: a 2048-pixel code costs what a 370-pixel one does. Undefined when nothing decodes.
+ */
+export async function readBack(scanlines: Uint8Array, size: number, modules: number, foreground: Rgb, background: Rgb): Promise<string | undefined> {
+  const { default: jsQR } = await import("jsqr");
+  const stride = scanlineStride(size);
+  const threshold = (luminance(foreground) + luminance(background)) / 2;
+  const side = modules * CHECK_PIXELS_PER_MODULE;
+  const pixels = new Uint8ClampedArray(side * side * 4).fill(255);
+  for (let my = 0; my < modules; my++) {
+    const y = Math.floor(((my + 0.5) * size) / modules);
+    for (let mx = 0; mx < modules; mx++) {
+      const at = y * stride + 1 + Math.floor(((mx + 0.5) * size) / modules) * 3;
+      if (luminance([scanlines[at]!, scanlines[at + 1]!, scanlines[at + 2]!]) >= threshold) continue;
+      for (let dy = 0; dy < CHECK_PIXELS_PER_MODULE; dy++) {
+        const row = (my * CHECK_PIXELS_PER_MODULE + dy) * side + mx * CHECK_PIXELS_PER_MODULE;
+        pixels.fill(0, row * 4, (row + CHECK_PIXELS_PER_MODULE) * 4);
+        for (let dx = 0; dx < CHECK_PIXELS_PER_MODULE; dx++) pixels[(row + dx) * 4 + 3] = 255;
+      }
+    }
+  }
+  // A light code on a dark ground is read inverted, as a scanner that reads it does.
+  const inversionAttempts = luminance(foreground) < luminance(background) ? "dontInvert" : "onlyInvert";
+  return jsQR(pixels, side, side, { inversionAttempts })?.data;
+}
+
+const hexOf = (rgb: Rgb) => `#${rgb.map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+
+/**
+ * The code as SVG: one unit a module (a run of dark modules in a row is one rectangle of the path),
+ * drawn at `size` pixels. A logo is the drawn pixels of its box, as a PNG, over its background
+ * pad: the SVG shows what was read back.
+ */
+async function svgOf(matrix: boolean[][], scanlines: Uint8Array, size: number, options: QrOptions, box: LogoBox | undefined): Promise<Uint8Array> {
+  const modules = matrix.length;
+  const runs: string[] = [];
+  matrix.forEach((row, y) => {
+    for (let x = 0; x < modules; x++) {
+      if (!row[x]) continue;
+      const start = x;
+      while (row[x + 1]) x++;
+      runs.push(`M${start} ${y}h${x - start + 1}v1H${start}z`);
+    }
+  });
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${modules} ${modules}" shape-rendering="crispEdges">`,
+    `<rect width="${modules}" height="${modules}" fill="${hexOf(options.background)}"/>`,
+    `<path fill="${hexOf(options.foreground)}" d="${runs.join("")}"/>`,
+  ];
+  if (box) {
+    const unit = (pixels: number) => +((pixels * modules) / size).toFixed(3);
+    const stride = scanlineStride(size);
+    const logoStride = scanlineStride(box.width);
+    const logo = new Uint8Array(logoStride * box.height);
+    for (let y = 0; y < box.height; y++) {
+      const from = (box.top + y) * stride + 1 + box.left * 3;
+      logo.set(scanlines.subarray(from, from + box.width * 3), y * logoStride + 1);
+    }
+    const padded = { x: box.left - box.pad, y: box.top - box.pad, side: [box.width + 2 * box.pad, box.height + 2 * box.pad] };
+    parts.push(
+      `<rect x="${unit(padded.x)}" y="${unit(padded.y)}" width="${unit(padded.side[0]!)}" height="${unit(padded.side[1]!)}" fill="${hexOf(options.background)}"/>`,
+      `<image x="${unit(box.left)}" y="${unit(box.top)}" width="${unit(box.width)}" height="${unit(box.height)}" preserveAspectRatio="none" href="data:image/png;base64,${toBase64(await encodeRgbPng(box.width, box.height, logo))}"/>`,
+    );
+  }
+  parts.push("</svg>\n");
+  return new TextEncoder().encode(parts.join(""));
+}
+
+/** Where a logo was drawn, in pixels: its box, and the background pad around it. */
+interface LogoBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  pad: number;
 }
 
 /** Draws into PNG scanlines (see png.ts), so pixel (x, y) starts at y × stride + 1 + 3x. */
-function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba, background: Rgb) {
+function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba, background: Rgb): LogoBox {
   const stride = scanlineStride(size);
   const codeSide = (size * (modules - 2 * QUIET_ZONE)) / modules;
   const box = Math.floor(codeSide * LOGO_SIDE_SHARE);
@@ -190,4 +294,5 @@ function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba,
       for (let c = 0; c < 3; c++) pixels[to + c] = Math.round(logo.pixels[from + c]! * alpha + background[c]! * (1 - alpha));
     }
   }
+  return { left, top, width, height, pad };
 }

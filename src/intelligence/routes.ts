@@ -170,9 +170,9 @@ export function intelligenceRoutes() {
 
   styleF({
     path: "/qrcode/custom",
-    summary: "I5 · QR code PNG with colours, error correction and an optional centred logo",
+    summary: "I5 · QR code, PNG or SVG, with colours, error correction and an optional centred logo, decoded before it is returned",
     params: qrCodeParams,
-    example: { data: "https://news.example.com/en/museum-night", size: 300, errorCorrection: "M" },
+    example: { data: "https://news.example.com/en/museum-night", size: 300, errorCorrection: "M", format: "svg" },
     data: qrCodeSchema,
     handle: async (_c, p) => {
       const { contrastRatio, parseHexColor, renderQrCode } = await import("./qrcode");
@@ -185,16 +185,17 @@ export function intelligenceRoutes() {
       }
       const logo = p.logoBase64 === undefined ? undefined : decodeBase64Field(p.logoBase64, "logoBase64");
       const image = await oneAtATime(() =>
-        renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo }),
+        renderQrCode({ data: p.data, size: p.size, foreground, background, errorCorrection: p.errorCorrection, logo, format: p.format }),
       );
       return {
-        qrImageBase64: toBase64(image.png),
-        mimeType: "image/png" as const,
+        qrImageBase64: toBase64(image.file),
+        mimeType: image.mimeType,
         width: image.width,
         height: image.height,
         errorCorrection: image.errorCorrection,
         encodedData: p.data,
         version: image.version,
+        decoded: true as const,
       };
     },
   });

@@ -91,23 +91,30 @@ export const nerSchema = z
 
 export const qrCodeSchema = z
   .object({
-    qrImageBase64: z.string(),
-    mimeType: z.literal("image/png"),
+    qrImageBase64: z
+      .string()
+      .openapi({ description: "The image file in base64: a PNG, or an SVG document (`data:<mimeType>;base64,…` shows either)" }),
+    mimeType: z.enum(["image/png", "image/svg+xml"]),
     width: z.number().int(),
     height: z.number().int(),
     errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).openapi({ description: "H whenever a logo was given" }),
     encodedData: z.string(),
     version: z.number().int().openapi({ description: "QR version (1–40): the number of modules is 17 + 4 × version" }),
+    decoded: z.literal(true).openapi({
+      description:
+        "The image was decoded (jsQR, read at each module's centre) before it was returned and read back exactly `encodedData`; a code that does not is a 400, never returned",
+    }),
   })
   .openapi({
     example: {
-      qrImageBase64: "iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAI…",
-      mimeType: "image/png",
+      qrImageBase64: "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIzMDAiIGhlaWdodD0iMzAwIiB2aWV3Qm94PSIwIDAgNDEgNDEi…",
+      mimeType: "image/svg+xml",
       width: 300,
       height: 300,
       errorCorrection: "M",
       encodedData: "https://news.example.com/en/museum-night",
       version: 4,
+      decoded: true,
     },
   });
 

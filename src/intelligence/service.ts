@@ -94,5 +94,5 @@ export async function generateText(env: Bindings, system: string, prompt: string
 export async function qrCodePng(data: string, size = 430): Promise<Uint8Array> {
   const [{ renderQrCode }, { oneAtATime }] = await Promise.all([import("./qrcode"), import("./compute-gate")]);
   const image = await oneAtATime(() => renderQrCode({ data, size, foreground: [0, 0, 0], background: [255, 255, 255], errorCorrection: "M" }));
-  return image.png;
+  return image.file;
 }

@@ -21,3 +21,7 @@ export const PATTERN_TYPES: readonly EntityType[] = ["MONEY", "PERCENT", "EMAIL"
 
 export const ERROR_CORRECTION_LEVELS = ["L", "M", "Q", "H"] as const;
 export type ErrorCorrection = (typeof ERROR_CORRECTION_LEVELS)[number];
+
+/** I5's image formats: PNG, or the same code as an SVG document. */
+export const QR_FORMATS = ["png", "svg"] as const;
+export type QrFormat = (typeof QR_FORMATS)[number];

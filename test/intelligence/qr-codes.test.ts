@@ -1,9 +1,19 @@
 import { decode as decodePng, encode as encodePng } from "fast-png";
 import jsQR from "jsqr";
 import { describe, expect, it } from "vitest";
+import { readBack } from "../../src/intelligence/qrcode";
 import { callAi } from "../helpers/intelligence";
 
-type Qr = { qrImageBase64: string; mimeType: string; width: number; height: number; errorCorrection: string; encodedData: string; version: number };
+type Qr = {
+  qrImageBase64: string;
+  mimeType: string;
+  width: number;
+  height: number;
+  errorCorrection: string;
+  encodedData: string;
+  version: number;
+  decoded: boolean;
+};
 
 const bytesOf = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
@@ -16,6 +26,20 @@ function scan(base64: string) {
     rgba[i * 4 + 3] = 255;
   }
   return { png, text: jsQR(rgba, png.width, png.height)?.data };
+}
+
+/** Decodes an SVG answer from its path alone (one `M x yhWv1Hxz` a run of dark modules), redrawn at 2 pixels a module. */
+function scanSvg(svg: string) {
+  const modules = Number(/viewBox="0 0 (\d+)/.exec(svg)![1]);
+  const side = modules * 2;
+  const rgba = new Uint8ClampedArray(side * side * 4).fill(255);
+  for (const [, x, y, width] of /<path [^>]*d="([^"]*)"/.exec(svg)![1]!.matchAll(/M(\d+) (\d+)h(\d+)v1H\d+z/g)) {
+    for (let dy = 0; dy < 2; dy++) {
+      for (let px = Number(x) * 2; px < (Number(x) + Number(width)) * 2; px++)
+        rgba.fill(0, ((Number(y) * 2 + dy) * side + px) * 4, ((Number(y) * 2 + dy) * side + px) * 4 + 3);
+    }
+  }
+  return jsQR(rgba, side, side)?.data;
 }
 
 function logoPng(size: number) {
@@ -95,6 +119,7 @@ describe("I5 QR codes", () => {
     [{ data: "x", backgroundColor: "#12345" }, "backgroundColor: must be a hex colour such as #FFFFFF or #FFF"],
     [{ data: "x", foregroundColor: "#EEEEEE" }, "foregroundColor: too close to backgroundColor for a scanner (contrast ratio below 3:1)"],
     [{ data: "x", errorCorrection: "X" }, "bizContent.errorCorrection: must be one of L, M, Q, H"],
+    [{ data: "x", format: "gif" }, "bizContent.format: must be png or svg"],
     [{ data: "x".repeat(3000), errorCorrection: "H" }, "data: too long for a QR code at error correction H"],
     [{ data: "x".repeat(1000), size: 64 }, "size: this data needs a QR code of"],
     [{ data: "x", logoBase64: "not base64!" }, "logoBase64: is not valid base64"],
@@ -111,6 +136,83 @@ describe("I5 QR codes", () => {
     const { status, body } = await callAi("/qrcode/custom", params);
     expect(status).toBe(400);
     expect(body.msg.startsWith(message), body.msg).toBe(true);
+  });
+
+  it("says every code it returns was decoded, with a logo or without", async () => {
+    for (const params of [{ data: "plain" }, { data: "with a logo", logoBase64: logoPng(48) }]) {
+      const { status, body } = await callAi<Qr>("/qrcode/custom", params);
+      expect(status).toBe(200);
+      expect(body.data.decoded).toBe(true);
+      expect(scan(body.data.qrImageBase64).text).toBe(params.data);
+    }
+  });
+
+  it("draws the same code as SVG with `format: svg`: its modules decode to the data, its colours and size as asked", async () => {
+    const { status, body } = await callAi<Qr>("/qrcode/custom", {
+      data: "https://example.com/svg",
+      size: 320,
+      format: "SVG",
+      foregroundColor: "#1a237e",
+      backgroundColor: "#fffde7",
+    });
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ mimeType: "image/svg+xml", width: 320, height: 320, decoded: true });
+    const svg = new TextDecoder().decode(bytesOf(body.data.qrImageBase64));
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="320" height="320" viewBox="0 0 (\d+) \1"/);
+    expect(svg).toContain('fill="#fffde7"');
+    expect(svg).toContain('<path fill="#1a237e"');
+    expect(scanSvg(svg)).toBe("https://example.com/svg");
+  });
+
+  it("draws an SVG's logo as an image over its pad, in the centre", async () => {
+    const { body } = await callAi<Qr>("/qrcode/custom", { data: "https://example.com/svg-logo", format: "svg", logoBase64: logoPng(64) });
+    expect(body.data.errorCorrection).toBe("H");
+    const svg = new TextDecoder().decode(bytesOf(body.data.qrImageBase64));
+    const modules = Number(/viewBox="0 0 (\d+)/.exec(svg)![1]);
+    const image =
+      /<image x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" preserveAspectRatio="none" href="data:image\/png;base64,([^"]+)"\/>/.exec(
+        svg,
+      );
+    expect(image).not.toBeNull();
+    const [x, , width] = image!.slice(1, 4).map(Number) as [number, number, number];
+    expect(Math.abs(x + width / 2 - modules / 2)).toBeLessThan(1);
+    const logo = decodePng(bytesOf(image![5]!));
+    expect([...logo.data.subarray(0, 3)]).toEqual([220, 30, 60]);
+  });
+
+  it("decodes the largest content at the largest size, and at H with a logo, within the isolate's second", async () => {
+    for (const params of [
+      { data: "7".repeat(7089), size: 2048, errorCorrection: "L" },
+      { data: "7".repeat(3057), size: 2048, errorCorrection: "H", logoBase64: logoPng(512) },
+    ]) {
+      const started = Date.now();
+      const { status, body } = await callAi<Qr>("/qrcode/custom", params);
+      expect(status, body.msg).toBe(200);
+      expect(body.data).toMatchObject({ version: 40, decoded: true });
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+  });
+
+  it("refuses data with a lone surrogate with a 400 that says so, not a code that reads back otherwise", async () => {
+    // A lone surrogate has no UTF-8 form: a code would read as U+FFFD, not as what was asked for.
+    const { status, body } = await callAi<Qr>("/qrcode/custom", { data: "order \ud800 42" });
+    expect(status).toBe(400);
+    expect(body.msg).toBe("data: holds a lone surrogate (half of a UTF-16 pair), which no QR code can carry");
+    expect(body.data).toBeNull();
+  });
+
+  it("reads nothing back from a code whose centre is covered past what its error correction recovers", async () => {
+    const { body } = await callAi<Qr>("/qrcode/custom", { data: "https://example.com/covered", size: 290, errorCorrection: "H" });
+    const png = decodePng(bytesOf(body.data.qrImageBase64));
+    const stride = 290 * 3 + 1;
+    const scanlines = new Uint8Array(stride * 290);
+    for (let y = 0; y < 290; y++)
+      for (let x = 0; x < 290 * 3; x++) scanlines[y * stride + 1 + x] = png.data[y * 290 * png.channels + ((x / 3) | 0) * png.channels + (x % 3)]!;
+    const modules = body.data.version * 4 + 17 + 8;
+    expect(await readBack(scanlines, 290, modules, [0, 0, 0], [255, 255, 255])).toBe("https://example.com/covered");
+    // A logo half the code's side, where the service draws one of about a quarter.
+    for (let y = 72; y < 218; y++) scanlines.fill(255, y * stride + 1 + 72 * 3, y * stride + 1 + 218 * 3);
+    expect(await readBack(scanlines, 290, modules, [0, 0, 0], [255, 255, 255])).toBeUndefined();
   });
 
   it("counts against the hourly QR limit of 500", async () => {
