@@ -17,8 +17,9 @@ beforeAll(async () => {
 beforeEach(() => {
   fakeNetwork();
   // Nothing runs behind the test's back: what was queued is read from the spies.
-  vi.spyOn(env.PICKUPS, "send").mockResolvedValue();
-  vi.spyOn(env.WEBHOOKS, "send").mockResolvedValue();
+  const sent = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } } as QueueSendResponse; // only awaited, never read
+  vi.spyOn(env.PICKUPS, "send").mockResolvedValue(sent);
+  vi.spyOn(env.WEBHOOKS, "send").mockResolvedValue(sent);
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -86,7 +87,7 @@ describe("pickups while D1 or a queue fails", () => {
       const consume = async (bindings: Bindings) => {
         const batch = createMessageBatch<CarrierMessage>("gateway-pickups", [message]);
         const ctx = createExecutionContext();
-        const threw = await (worker as ExportedHandler<Bindings, unknown, CarrierMessage>).queue!(batch, bindings, ctx).then(
+        const threw = await Promise.resolve((worker as ExportedHandler<Bindings, unknown, CarrierMessage>).queue!(batch, bindings, ctx)).then(
           () => false,
           () => true,
         );
