@@ -38,3 +38,10 @@ export function describeFailure(error: unknown): { error: string; stack?: string
     .join("\n");
   return { error: said.join(" ← "), ...(frames ? { stack: frames } : {}) };
 }
+
+/** What went wrong in a line a person reads (a job run's error): the innermost cause, the binding's own words. */
+export function failureText(error: unknown): string {
+  const chain = causes(error);
+  const innermost = chain.at(-1);
+  return innermost ? innermost.message : String(error);
+}
