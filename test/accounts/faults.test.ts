@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { bearer, createUser, sessionFor } from "../helpers/accounts";
 import { expectRetryLater, type Faults, forEachFault } from "../helpers/faults";
-import { call } from "../helpers/requests";
+import { createTestKey } from "../helpers/credentials";
+import { call, signedHeaders } from "../helpers/requests";
 
 const UNAVAILABLE = { detail: "The service is temporarily unavailable; retry in a few seconds" };
 
@@ -93,5 +94,24 @@ describe("A writes while D1 or KV fails", () => {
       }
       expect(await count("api_keys WHERE user_id = ?", user.id)).toBe(1);
     });
+  });
+
+  it("answers a signed request whose nonce KV could not read or record with a 503, and never lets its nonce pass twice", async () => {
+    const key = await createTestKey();
+    const STANDARD_DE = "/std/api/bigdata/taxrate/country/DE/standard";
+    await forEachFault(
+      async (faults) => {
+        const headers = await signedHeaders(key);
+        const res = await faults.fetch(STANDARD_DE, { headers });
+        if (res.status !== 200) {
+          expect(await expectRetryLater(res)).toMatchObject({ code: 503, data: null });
+        }
+        // One nonce, three requests (the failed one and two sent at once later): at most one passes.
+        const later = await Promise.all([call(STANDARD_DE, { headers }), call(STANDARD_DE, { headers })]);
+        expect([res, ...later].filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(1);
+        expect(later.filter((answer) => answer.status === 401)).not.toEqual([]);
+      },
+      ["KV"],
+    );
   });
 });
