@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bearer, createUser, uniqueTag } from "../helpers/accounts";
 import { createTestTenant, seedContent, type TestTenant } from "../helpers/content";
 import { expectRetryLater, Faults, forEachFault } from "../helpers/faults";
-import { call } from "../helpers/requests";
 
 const UNAVAILABLE = { success: false, error: { code: "unavailable", message: "The service is temporarily unavailable; retry in a few seconds" } };
 
