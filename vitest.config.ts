@@ -36,7 +36,7 @@ const ISOLATED = [
   "test/scheduler/**/*.test.ts",
   "test/tax/{eu-vat-job,corrections-kept,feed-jobs}.test.ts",
   "test/reference/feed-jobs.test.ts",
-  "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery}.test.ts",
+  "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts",
   "test/tax/seed-corrections.test.ts",
   "test/reference/shipped-catalogues.test.ts",
 ];

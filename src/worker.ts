@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import { FALLBACK_SURFACES, GROUPS, JOBS } from "./groups";
 import { database } from "./platform/database";
 import type { Bindings } from "./platform/env";
+import { describeFailure } from "./platform/failures";
 import { logger } from "./platform/logging";
 import { runJob } from "./platform/jobs/runner";
 import { checkSettings, settingsSchemasOf } from "./platform/settings";
@@ -24,11 +25,14 @@ export default {
     const due = tasks.filter((task) => task.cron === controller.cron);
     if (jobs.length + due.length === 0) log.warn({ error: "nothing is scheduled on this cron expression" });
     const runs = [
-      ...jobs.map((job) => runJob(database(env), env, job, "cron")),
+      // A job records its own failures; one that could not even record them (D1 down) is logged here.
+      ...jobs.map((job) =>
+        runJob(database(env), env, job, "cron").catch((error: unknown) => log.error({ job: job.name, ...describeFailure(error) })),
+      ),
       ...due.map((task) =>
         task
           .run(env, logger({ cron: controller.cron, task: task.name }))
-          .catch((error: unknown) => log.error({ task: task.name, error: String(error) })),
+          .catch((error: unknown) => log.error({ task: task.name, ...describeFailure(error) })),
       ),
     ];
     ctx.waitUntil(Promise.allSettled(runs));

@@ -79,9 +79,12 @@ async function leasedCredential(
       .update(wechatCredentials)
       .set({ sealedValue: sealed, expiresAt, leaseHolder: null, leaseUntil: null, updatedAt: new Date().toISOString() })
       .where(and(eq(wechatCredentials.name, name), eq(wechatCredentials.leaseHolder, holder)));
-    // The new token and (for an authorizer) the rotated refresh token are written together.
-    if (alsoWrite) await db.batch([stored, alsoWrite]);
-    else await stored;
+    // The new token and (for an authorizer) the rotated refresh token are written together. WeChat
+    // has spent the old refresh token by now: a D1 blip here must not lose the authorization.
+    await againOnFailure(async () => {
+      if (alsoWrite) await db.batch([stored, alsoWrite]);
+      else await stored;
+    });
     return value;
   } catch (error) {
     await db
@@ -90,6 +93,20 @@ async function leasedCredential(
       .where(and(eq(wechatCredentials.name, name), eq(wechatCredentials.leaseHolder, holder)));
     throw error;
   }
+}
+
+/** Waits before each further try of a write that cannot be redone by asking again (at most 0.35 s in all). */
+const AGAIN_AFTER_MS = [50, 300];
+
+async function againOnFailure(write: () => Promise<void>): Promise<void> {
+  for (const wait of AGAIN_AFTER_MS) {
+    try {
+      return await write();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return write();
 }
 
 /** Another worker holds the lease: its fresh value, once written (at most the lease's length). */

@@ -47,12 +47,12 @@ const carrierAnswer = z.object({
 
 /** A carrier's REST API at `CARRIER_API_URL`, authorised with the app's hot api key. */
 export function httpCarrier(baseUrl: string): CarrierAdapter {
-  const call = async (method: string, path: string, hotApiKey: string, body?: unknown) => {
+  const call = async (method: string, path: string, hotApiKey: string, body?: unknown, headers: Record<string, string> = {}) => {
     let res: Response;
     try {
       res = await fetch(`${baseUrl.replace(/(?<!\/)\/+$/, "")}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${hotApiKey}`, "Content-Type": "application/json", Accept: "application/json" },
+        headers: { Authorization: `Bearer ${hotApiKey}`, "Content-Type": "application/json", Accept: "application/json", ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(CARRIER_TIMEOUT_MS),
       });
@@ -66,17 +66,24 @@ export function httpCarrier(baseUrl: string): CarrierAdapter {
   };
   return {
     async createPickupOrder(task, hotApiKey) {
-      const answer = await call("POST", "/pickups", hotApiKey, {
-        service_code: task.serviceCode,
-        authorize_id: task.authorizeId,
-        reference_order_number: task.referenceOrderNumber,
-        sender_address: task.senderAddress,
-        loading_address: task.loadingAddress,
-        consignee_address: task.consigneeAddress,
-        loading_time: task.loadingTime,
-        delivery_time: task.deliveryTime,
-        item_lines: task.itemLines,
-      });
+      const answer = await call(
+        "POST",
+        "/pickups",
+        hotApiKey,
+        {
+          service_code: task.serviceCode,
+          authorize_id: task.authorizeId,
+          reference_order_number: task.referenceOrderNumber,
+          sender_address: task.senderAddress,
+          loading_address: task.loadingAddress,
+          consignee_address: task.consigneeAddress,
+          loading_time: task.loadingTime,
+          delivery_time: task.deliveryTime,
+          item_lines: task.itemLines,
+        },
+        // Retries of one attempt (after our storage failed) share the key; a re-create (P4) moves the task, so gets a new one.
+        { "Idempotency-Key": `pickup-${task.id}-${Date.parse(task.updatedAt)}` },
+      );
       if (!answer.order_id) throw new CarrierUnavailable("the carrier's answer had no order_id");
       return { orderId: answer.order_id };
     },

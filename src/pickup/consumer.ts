@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { decryptSecret } from "../platform/crypto";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
+import { describeFailure } from "../platform/failures";
 import type { Logger } from "../platform/logging";
 import { CarrierRejected, carrierFor } from "./carriers";
 import { apps, pickupTasks } from "./schema";
@@ -29,7 +30,7 @@ async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessa
     try {
       await carrier?.refreshAuthorization(row.task, hotApiKey);
     } catch (error) {
-      log.warn({ message: message.id, task: taskId, action, error: error instanceof Error ? error.message : String(error) });
+      log.warn({ message: message.id, task: taskId, action, error: describeFailure(error).error });
     }
     return message.ack();
   }
@@ -41,21 +42,35 @@ async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessa
     await moveTask(db, env, taskId, ["processing"], { process: "failed", state: false, failureReason: `no carrier for service ${task.serviceCode}` });
     return message.ack();
   }
+  // Only the carrier's own failures decide the task's fate; a storage failure after its answer is retried (below).
+  let orderId: string;
   try {
-    const { orderId } = await carrier.createPickupOrder(task, hotApiKey);
-    await moveTask(db, env, taskId, ["processing"], { process: "create", state: true, carrierOrderId: orderId });
+    ({ orderId } = await carrier.createPickupOrder(task, hotApiKey));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (!(error instanceof CarrierRejected) && message.attempts < CARRIER_ATTEMPTS) {
       return message.retry({ delaySeconds: CARRIER_RETRY_SECONDS });
     }
     await moveTask(db, env, taskId, ["processing"], { process: "failed", state: false, failureReason: reason });
+    return message.ack();
   }
+  await moveTask(db, env, taskId, ["processing"], { process: "create", state: true, carrierOrderId: orderId });
   message.ack();
 }
 
+/**
+ * A message whose storage failed is retried on its own, the others go on; one the queue gives up
+ * on leaves its task pending or processing, which the outbox sweep queues again.
+ */
 export async function consumePickups(batch: MessageBatch<CarrierMessage>, env: Bindings, log: Logger) {
-  for (const message of batch.messages) await handleCarrierMessage(env, message, log);
+  for (const message of batch.messages) {
+    try {
+      await handleCarrierMessage(env, message, log);
+    } catch (error) {
+      log.error({ message: message.id, task: message.body.taskId, ...describeFailure(error) });
+      message.retry({ delaySeconds: CARRIER_RETRY_SECONDS });
+    }
+  }
 }
 
 /** Each attempt schedules its own successor, so a message here is always acknowledged. */

@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, inArray, lt } from "drizzle-orm";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import type { Logger } from "../platform/logging";
@@ -12,10 +12,11 @@ export const OUTBOX_GRACE_MS = 5 * 60_000;
 const SWEEP_LIMIT = 100;
 
 /**
- * The outbox sweep (cron, every 5 minutes): a task still pending, or an event still waiting for
- * an attempt, past the grace period lost its queue message (a failed send, a consumer that died).
- * Queue it again. A duplicate is harmless: the consumer moves a task only from `pending`, and a
- * receiver recognises a repeated notification by its `webhook-id`.
+ * The outbox sweep (cron, every 5 minutes): a task still pending or processing, or an event still
+ * waiting for an attempt, past the grace period lost its queue message (a failed send, a consumer
+ * that died, a message the queue gave up on while storage failed). Queue it again. A duplicate is
+ * harmless: the consumer moves a task only from `pending` or `processing`, the carrier gets the
+ * task's idempotency key, and a receiver recognises a repeated notification by its `webhook-id`.
  */
 export async function sweepPickupOutbox(env: Bindings, log: Logger): Promise<{ tasks: number; events: number }> {
   const db = database(env);
@@ -23,7 +24,7 @@ export async function sweepPickupOutbox(env: Bindings, log: Logger): Promise<{ t
   const stranded = await db
     .select({ id: pickupTasks.id })
     .from(pickupTasks)
-    .where(and(eq(pickupTasks.process, "pending"), lt(pickupTasks.updatedAt, cutoff)))
+    .where(and(inArray(pickupTasks.process, ["pending", "processing"]), lt(pickupTasks.updatedAt, cutoff)))
     .limit(SWEEP_LIMIT);
   if (stranded.length > 0) {
     await env.PICKUPS.sendBatch(stranded.map((task) => ({ body: { taskId: task.id, action: "create" } satisfies CarrierMessage })));

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { errorBody, errorPage, type EnvelopeKind, type FieldError } from "./envelope";
 import type { AppEnv } from "./env";
+import { describeFailure, isStorageFailure } from "./failures";
 
 /** The one error type that routes and services throw; `onError` shapes it into the group's envelope. */
 export class ApiError extends HTTPException {
@@ -121,18 +122,24 @@ export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCod
   return c.json(errorBody(kind, status, message, fields), status);
 }
 
+/** Seconds a caller waits before retrying after a storage failure: these pass in seconds. */
+export const RETRY_AFTER_SECONDS = 5;
+export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable; retry in a few seconds";
+
 export const handleError: ErrorHandler<AppEnv> = (err, c) => {
-  if (err instanceof ApiError) return respondWithError(c, err.status, err.message, err.fields);
+  if (err instanceof ApiError) {
+    if (err.status === 503) c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return respondWithError(c, err.status, err.message, err.fields);
+  }
   if (err instanceof HTTPException && err.status < 500) {
     return respondWithError(c, err.status, err.message || "Bad request");
   }
   // The stack stays in the log, tied to the request id the caller sees; the body says nothing of it.
-  c.get("log").error({
-    path: c.req.path,
-    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-    stack: err instanceof Error ? err.stack : undefined,
-  });
-  return respondWithError(c, 500, "Internal server error");
+  const transient = isStorageFailure(err);
+  c.get("log").error({ path: c.req.path, ...describeFailure(err), ...(transient ? { unavailable: true } : {}) });
+  if (!transient) return respondWithError(c, 500, "Internal server error");
+  c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+  return respondWithError(c, 503, UNAVAILABLE_MESSAGE);
 };
 
 export const handleNotFound: NotFoundHandler<AppEnv> = (c) => respondWithError(c, 404, "Not found");

@@ -6,6 +6,7 @@ import { decryptSecret, encryptSecret, sha256Hex } from "./crypto";
 import type { Database } from "./database";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
+import { describeFailure } from "./failures";
 
 /**
  * `Idempotency-Key` on the POST writes of groups A, C, D and P: the same key and body within 24 h
@@ -112,7 +113,16 @@ export async function idempotently(c: Context<AppEnv>, run: () => Promise<Respon
       headers: { "Content-Type": first.contentType ?? "application/json", "Idempotent-Replayed": "true" },
     });
   }
-  const forget = () => db.delete(t).where(and(eq(t.scope, scope), eq(t.key, key)));
+  const log = (error: unknown, step: string) => c.get("log").error({ idempotency: step, ...describeFailure(error) });
+  // A forget that fails leaves the claim to go stale (STALE_MS): the caller's own answer is what matters.
+  const forget = () =>
+    db
+      .delete(t)
+      .where(and(eq(t.scope, scope), eq(t.key, key)))
+      .then(
+        () => undefined,
+        (error: unknown) => log(error, "forget"),
+      );
   let answer: Response;
   try {
     answer = await run();
@@ -124,17 +134,23 @@ export async function idempotently(c: Context<AppEnv>, run: () => Promise<Respon
   if (body === undefined || new TextEncoder().encode(body).length > KEPT_BODY_BYTES) await forget();
   else {
     const sealed = await encryptSecret(body, c.env.KEY_ENCRYPTION_KEY);
+    // The work is done: a failure to keep its answer must not tell the caller to do it again. A retry
+    // with the key then meets the unfinished claim (409) until it goes stale.
     await db
       .update(t)
       .set({ status: answer.status, contentType: answer.headers.get("Content-Type"), body: sealed })
-      .where(and(eq(t.scope, scope), eq(t.key, key)));
+      .where(and(eq(t.scope, scope), eq(t.key, key)))
+      .catch((error: unknown) => log(error, "keep"));
   }
   // Expired keys go a few at a time, on the writes that make new ones.
   c.executionCtx.waitUntil(
     db
       .delete(t)
       .where(sql`rowid in (select rowid from ${t} where ${lt(t.createdAt, now - KEPT_MS)} limit ${PURGE_ROWS})`)
-      .then(() => undefined),
+      .then(
+        () => undefined,
+        (error: unknown) => log(error, "purge"),
+      ),
   );
   return answer;
 }

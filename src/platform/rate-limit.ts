@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Plan } from "./auth/tables";
 import type { Bindings } from "./env";
+import { describeFailure } from "./failures";
+import { logEvent } from "./logging";
 
 /** Requests per minute by plan; `null` is unlimited. */
 const perMinuteSchema = z.object({
@@ -143,6 +145,11 @@ function flush(kv: KVNamespace, waitUntil: (work: Promise<unknown>) => void, key
       await kv.put(key, String(total), { expirationTtl: Math.max(60, window.seconds * 2) });
       // Other isolates' shares arrive through KV; never count below what this isolate has seen.
       counter.flushed = Math.max(counter.flushed, total);
-    })(),
+    })().catch((error: unknown) => {
+      // KV failed: the share is counted again at the next flush instead of being lost (or thrown where nobody catches it).
+      counter.flushed -= share;
+      counter.pending += share;
+      logEvent("warn", { event: "rate-limit-flush", error: describeFailure(error).error });
+    }),
   );
 }

@@ -1,4 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
 import worker from "../../src/index";
 
 /** The bindings whose calls can be made to fail: D1, KV, the R2 buckets and the queues. */
@@ -133,4 +134,16 @@ export async function forEachFault(run: (faults: Faults) => Promise<void>, parts
     failed.push(faults.failed);
   }
   throw new Error(`the work made more than ${most} storage calls`);
+}
+
+/**
+ * A run cut short by a failing part, as the caller sees it: 503 with `Retry-After`, the message in
+ * the group's envelope, and nothing of the failure itself (no 500, no binding error, no stack).
+ */
+export async function expectRetryLater<T>(res: Response): Promise<T> {
+  expect(res.status, `answered ${res.status}: ${await res.clone().text()}`).toBe(503);
+  expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
+  const text = await res.text();
+  expect(text).not.toMatch(/Internal server error|D1_ERROR|failed:|\(10001\)|\bat \S+ \(|\.ts:\d+/);
+  return JSON.parse(text) as T;
 }

@@ -23,6 +23,8 @@ describe("API10 · the HTTP carrier's answers are read, not trusted", () => {
     await expect(carrier.createPickupOrder(task, "hot-key")).resolves.toEqual({ orderId: "ACME-42" });
     expect(requests[0]!.url).toBe("https://carrier.test/api/pickups");
     expect(requests[0]!.headers.get("Authorization")).toBe("Bearer hot-key");
+    // The same key on a retry of the same step, so a carrier that honours it creates one order.
+    expect(requests[0]!.headers.get("Idempotency-Key")).toBe(`pickup-${task.id}-${Date.parse(task.updatedAt)}`);
   });
 
   it.each([

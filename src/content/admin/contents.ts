@@ -64,6 +64,24 @@ function statusNow(status: ContentStatus, now: string): SQL | undefined {
   return eq(contents.status, status);
 }
 
+/**
+ * The reads of a content's answer, put at the end of a write's batch: a write that committed is
+ * answered from the same round trip, so a failing read cannot tell the caller to do it again.
+ */
+const detailReads = (db: Database, scope: TenantScope, id: number) =>
+  [
+    db
+      .select()
+      .from(contents)
+      .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
+      .limit(1),
+    db
+      .select({ id: contentCategories.categoryId })
+      .from(contentCategories)
+      .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))),
+  ] as const;
+const detailOf = (content: Content, linked: { id: number }[]) => ({ ...asOfNow(content), categoryIds: linked.map((l) => l.id) });
+
 export async function contentDetail(db: Database, scope: TenantScope, id: number) {
   const content = asOfNow(await contentInScope(db, scope, id));
   const linked = await db
@@ -265,8 +283,11 @@ export async function updateContent(
       for (const categoryId of categoryIds)
         statements.push(db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: id, categoryId }));
     }
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    return contentDetail(db, scope, id);
+    statements.push(...detailReads(db, scope, id));
+    const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    // The batch's last two results are detailReads' (the statements before them vary in number).
+    const [content, linked] = results.slice(-2) as [Content[], { id: number }[]];
+    return detailOf(content[0]!, linked);
   });
 }
 
@@ -281,15 +302,16 @@ export async function setPublication(db: Database, scope: TenantScope, id: numbe
     status = publishAt > now ? "scheduled" : "published";
   }
   const action = change === "unpublish" ? "unpublish" : status === "scheduled" ? "schedule" : "publish";
-  await db.batch([
+  const [, , , [content], linked] = await db.batch([
     db
       .update(contents)
       .set({ status, publishAt, updatedAt: now })
       .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
     bumpVersion(db, scope, existing.siteId),
     audit(db, scope, userId, action, `content ${id}${publishAt && status === "scheduled" ? ` at ${publishAt}` : ""}`, id),
+    ...detailReads(db, scope, id),
   ]);
-  return contentDetail(db, scope, id);
+  return detailOf(content!, linked);
 }
 
 export async function versionsOf(db: Database, scope: TenantScope, id: number) {

@@ -8,7 +8,7 @@ import { type MemberRole, tenantMembers } from "../schema";
 import { inTenant, type TenantScope } from "../tenancy/scope";
 import { INVITATION_DAYS, invitationsOf, invite, MAX_PENDING_INVITATIONS, withdrawInvitation } from "../tenancy/invitations";
 import { invitationSchema, memberSchema } from "./answers";
-import { audit } from "./audit";
+import { auditIf } from "./audit";
 import { type AdminRoute, as } from "./guard";
 import { memberAdd, memberInvite } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
@@ -26,14 +26,30 @@ const anotherOwner = (tenantId: number, userId: number) =>
   sql`EXISTS (SELECT 1 FROM tenant_members AS other WHERE other.tenant_id = ${tenantId} AND other.role = 'owner' AND other.user_id <> ${userId})`;
 const LAST_OWNER = "A tenant needs at least one owner: make another member owner first";
 
-/** Adds a user (who has logged in once) or changes their role, recorded in the audit log; the last owner keeps theirs. */
+/** The member's role as the batch finds it (NULL for none), read before the batch's write to it. */
+const roleNow = (tenantId: number, userId: number) => sql`(SELECT role FROM tenant_members WHERE tenant_id = ${tenantId} AND user_id = ${userId})`;
+
+/**
+ * Adds a user (who has logged in once) or changes their role, recorded in the audit log in the
+ * same batch as the change (a change is never left unrecorded); the last owner keeps theirs.
+ */
 export async function setMember(db: Database, scope: TenantScope, actorId: number, email: string, role: MemberRole) {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (!user) throw new ApiError(404, `No user with email ${email}: they log in once first`);
   const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, user.id));
+  const current = roleNow(scope.tenantId, user.id);
   if (role !== "owner") {
-    const [[existing], changed] = await db.batch([
+    const [[existing], , changed] = await db.batch([
       db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+      // Before the update: recorded only when an owner steps down and another owner remains (the update's own condition).
+      auditIf(
+        db,
+        scope,
+        actorId,
+        sql`'change-role'`,
+        sql`${`${email} to ${role}`}`,
+        sql`${current} = 'owner' AND ${anotherOwner(scope.tenantId, user.id)}`,
+      ),
       db
         .update(tenantMembers)
         .set({ role })
@@ -42,31 +58,45 @@ export async function setMember(db: Database, scope: TenantScope, actorId: numbe
     ]);
     if (existing?.role === "owner") {
       if (changed.length === 0) throw new ApiError(409, LAST_OWNER);
-      await audit(db, scope, actorId, "change-role", `${email} to ${role}`);
       return { userId: user.id, email, role };
     }
   }
-  const [[before]] = await db.batch([
-    db.select({ role: tenantMembers.role }).from(tenantMembers).where(member).limit(1),
+  await db.batch([
+    auditIf(
+      db,
+      scope,
+      actorId,
+      sql`CASE WHEN ${current} IS NULL THEN 'add-member' ELSE 'change-role' END`,
+      sql`${email} || CASE WHEN ${current} IS NULL THEN ' as ' ELSE ' to ' END || ${role}`,
+      sql`${current} IS NOT ${role}`,
+    ),
     db
       .insert(tenantMembers)
       .values({ tenantId: scope.tenantId, userId: user.id, role })
       .onConflictDoUpdate({ target: [tenantMembers.tenantId, tenantMembers.userId], set: { role } }),
   ]);
-  if (before?.role !== role) await audit(db, scope, actorId, before ? "change-role" : "add-member", `${email} ${before ? "to" : "as"} ${role}`);
   return { userId: user.id, email, role };
 }
 
-/** Removes a member, recorded in the audit log; the last owner stays. */
+/** Removes a member, recorded in the audit log in the same batch; the last owner stays. */
 export async function removeMember(db: Database, scope: TenantScope, actorId: number, userId: number) {
   const member = and(eq(tenantMembers.tenantId, scope.tenantId), eq(tenantMembers.userId, userId));
-  const [[existing], removed] = await db.batch([
+  const removable = sql`${roleNow(scope.tenantId, userId)} IS NOT NULL AND (${roleNow(scope.tenantId, userId)} <> 'owner' OR ${anotherOwner(scope.tenantId, userId)})`;
+  const [[existing], , removed] = await db.batch([
     db
       .select({ role: tenantMembers.role, email: users.email })
       .from(tenantMembers)
       .innerJoin(users, eq(users.id, tenantMembers.userId))
       .where(member)
       .limit(1),
+    auditIf(
+      db,
+      scope,
+      actorId,
+      sql`'remove-member'`,
+      sql`(SELECT email FROM users WHERE id = ${userId}) || ' (' || ${roleNow(scope.tenantId, userId)} || ')'`,
+      removable,
+    ),
     db
       .delete(tenantMembers)
       .where(and(member, or(ne(tenantMembers.role, "owner"), anotherOwner(scope.tenantId, userId))))
@@ -74,7 +104,6 @@ export async function removeMember(db: Database, scope: TenantScope, actorId: nu
   ]);
   if (!existing) throw new ApiError(404, `No member with user id ${userId}`);
   if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
-  await audit(db, scope, actorId, "remove-member", `${existing.email} (${existing.role})`);
 }
 
 /** A tenant's members and their roles, and the invitations of people who have not joined yet. */

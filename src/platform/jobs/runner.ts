@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import type { Database } from "../database";
 import type { Bindings } from "../env";
+import { failureText } from "../failures";
 import { logger } from "../logging";
 import { bumpDataVersion } from "../read-cache";
 import { platformSettings, settingsOf } from "../settings";
@@ -127,7 +128,7 @@ export async function runJob(db: Database, env: Bindings, job: JobDefinition, tr
     plan = await job.plan(db, given ?? (await fetchFeed(job, env)), now);
   } catch (error) {
     if (error instanceof FeedError) return finish("failed", emptyCounts(), error.message);
-    return finish("failed", emptyCounts(), `unexpected: ${error instanceof Error ? error.message : String(error)}`);
+    return finish("failed", emptyCounts(), `unexpected: ${failureText(error)}`);
   }
 
   const maxShare = settingsOf(env, platformSettings).JOB_MAX_CHANGE_SHARE ?? DEFAULT_MAX_CHANGE_SHARE;
@@ -139,7 +140,12 @@ export async function runJob(db: Database, env: Bindings, job: JobDefinition, tr
   if (plan.statements.length > 0) {
     const [first, ...rest] = plan.statements;
     // The cached T and O answers go stale with the rows, in the same batch.
-    await db.batch([first!, ...rest, bumpDataVersion(db)]);
+    try {
+      await db.batch([first!, ...rest, bumpDataVersion(db)]);
+    } catch (error) {
+      // Nothing was applied (one batch): the next run plans the same changes again.
+      return finish("failed", emptyCounts(), `storage: ${failureText(error)}`);
+    }
   }
   return finish("succeeded", plan.counts, null);
 }
