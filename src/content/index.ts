@@ -14,6 +14,7 @@ import { sitePages } from "./sites/site-router";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { contentSettings } from "./settings";
 import { purgeTrash } from "./admin/trash";
+import { cleanUpStorage } from "./storage-cleanup";
 import { authenticateTenantKey } from "./tenancy/tenant-keys";
 
 /** C · Content delivery: the headless API (C1–C4) and AI skills (C5–C7) for tenant keys, and the admin API for tenant members. */
@@ -57,8 +58,12 @@ export const content: GroupModule = {
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: contentSettings,
-  // Contents in the Trash for more than 30 days are deleted for good, in the small hours with the other daily upkeep.
-  tasks: [{ name: "content-trash", cron: "15 2 * * *", run: purgeTrash }],
+  // Contents in the Trash for more than 30 days are deleted for good, and files of abandoned theme
+  // versions and media uploads removed, in the small hours with the other daily upkeep.
+  tasks: [
+    { name: "content-trash", cron: "15 2 * * *", run: purgeTrash },
+    { name: "content-storage", cron: "15 2 * * *", run: cleanUpStorage },
+  ],
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route("/", headlessRoutes());

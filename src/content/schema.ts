@@ -313,6 +313,40 @@ export const media = sqliteTable(
   (t) => [uniqueIndex("media_key").on(t.key), index("media_site").on(t.siteId)],
 );
 
+/**
+ * Each upload of a theme, its files under `themes/<site>/<name>/versions/<version>/`: written before
+ * the first file is stored, made live in one write once the last one is (the site serves the live
+ * version of each name), removed with its files by the storage cleanup once not live for an hour.
+ */
+export const themeVersions = sqliteTable(
+  "theme_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    name: text("name").notNull(),
+    version: text("version").notNull(),
+    live: integer("live", { mode: "boolean" }).notNull().default(false),
+    /** When its upload began, or it was made live or superseded: what the cleanup's hour counts from. */
+    updatedAt: text("updated_at").notNull().default(currentTimestamp),
+  },
+  (t) => [uniqueIndex("theme_versions_version").on(t.siteId, t.name, t.version), index("theme_versions_stale").on(t.live, t.updatedAt)],
+);
+
+/**
+ * A media object put to R2 whose row is not written yet: its row is written in the same batch that
+ * removes this one, so one left behind (a crash between the two) names an orphan for the cleanup.
+ */
+export const mediaUploads = sqliteTable(
+  "media_uploads",
+  {
+    key: text("key").primaryKey(),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [index("media_uploads_created").on(t.createdAt)],
+);
+
 export const redirects = sqliteTable(
   "redirects",
   {

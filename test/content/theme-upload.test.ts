@@ -229,7 +229,10 @@ describe("API4 · theme upload: zip bombs", () => {
     expect(status).toBe(400);
     expect(body.error!.message).toBe("theme: assets/css/bomb.css holds more than the 100 bytes it declares");
     expect(took).toBeLessThan(500);
-    expect(await env.THEMES.head(`themes/${tenant.siteId}/bomb/assets/css/bomb.css`).then((object) => object?.size)).toBe(3);
+    const { version } = (await env.DB.prepare("SELECT version FROM theme_versions WHERE site_id = ? AND name = 'bomb' AND live = 1")
+      .bind(tenant.siteId)
+      .first<{ version: string }>())!;
+    expect(await env.THEMES.head(`themes/${tenant.siteId}/bomb/versions/${version}/assets/css/bomb.css`).then((object) => object?.size)).toBe(3);
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { idParam } from "../../platform/openapi";
 import { ApiError } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
 import { contents, media, sites, type Site } from "../schema";
-import { listAll, themePrefix } from "../sites/themes";
+import { listAll, liveVersion, themePrefix } from "../sites/themes";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
@@ -65,9 +65,9 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
 const MAX_COPIED_THEME_FILES = 300;
 
 /** The new site gets its own copy of another site's active theme, so that its pages show at once. */
-export async function copyTheme(bucket: R2Bucket, from: Pick<Site, "id" | "theme">, toSiteId: number) {
-  const prefix = themePrefix(from.id, from.theme);
-  const files = await listAll(bucket, prefix);
+export async function copyTheme(db: Database, bucket: R2Bucket, from: Pick<Site, "id" | "theme">, toSiteId: number) {
+  const prefix = themePrefix(from.id, from.theme, await liveVersion(db, from.id, from.theme));
+  const files = (await listAll(bucket, prefix)).filter((file) => !file.key.startsWith(`${prefix}versions/`));
   if (files.length > MAX_COPIED_THEME_FILES)
     throw new ApiError(
       400,
@@ -165,7 +165,7 @@ export function siteRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const input = c.req.valid("json");
       const site = await createSite(c.var.db, scope, input);
-      if (input.copyThemeFrom !== undefined) await copyTheme(c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
+      if (input.copyThemeFrom !== undefined) await copyTheme(c.var.db, c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
       return withDomainsOne(c.var.db, scope, site);
     },
   });

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { eq, ne, sql } from "drizzle-orm";
+import { and, eq, exists, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { type Site, sites } from "../schema";
+import { type Site, sites, themeVersions } from "../schema";
 import { Prebuilt } from "../../platform/route";
 import { themePreviewPath, themesOf, uploadTheme } from "../sites/theme-upload";
-import { removeThemeFiles, themeZip } from "../sites/themes";
+import { liveVersion, removeFiles, themePrefix, themeZip } from "../sites/themes";
 import { withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { themesSchema } from "./answers";
@@ -41,23 +41,31 @@ export async function activateTheme(db: Database, scope: TenantScope, site: Site
 
 /**
  * Deletes a theme that is not the site's: the site forgets it as its previous theme (nothing rolls
- * back to it) in the same batch as the audit entry, then its files go. The active theme is refused.
+ * back to it) and its versions stop being live (the storage cleanup removes what is left of them) in
+ * the same batch as the audit entry, then its files go. The active theme is refused.
  */
 export async function deleteTheme(db: Database, bucket: R2Bucket, scope: TenantScope, site: Site, theme: string, userId: number) {
   if (site.theme === theme) throw new ApiError(409, `${theme} is the site's active theme: activate another one before deleting it`);
-  if (!(await themesOf(bucket, site.id)).includes(theme)) throw new ApiError(404, `No theme ${theme} for site ${site.id}`);
+  if (!(await themesOf(db, bucket, site.id)).includes(theme)) throw new ApiError(404, `No theme ${theme} for site ${site.id}`);
+  // Only while another theme is active: an activation since the site was read wins.
+  const anotherActive = inTenant(sites.tenantId, scope, eq(sites.id, site.id), ne(sites.theme, theme));
   const [[kept]] = await db.batch([
     db
       .update(sites)
       .set({ previousTheme: sql`CASE WHEN ${sites.previousTheme} = ${theme} THEN NULL ELSE ${sites.previousTheme} END` })
-      // Only while another theme is active: an activation since the site was read wins.
-      .where(inTenant(sites.tenantId, scope, eq(sites.id, site.id), ne(sites.theme, theme)))
+      .where(anotherActive)
       .returning({ id: sites.id }),
+    db
+      .update(themeVersions)
+      .set({ live: false, updatedAt: new Date().toISOString() })
+      .where(
+        and(eq(themeVersions.siteId, site.id), eq(themeVersions.name, theme), exists(db.select({ id: sites.id }).from(sites).where(anotherActive))),
+      ),
     audit(db, scope, userId, "delete-theme", `site ${site.id}: ${theme}`),
   ]);
   if (!kept) throw new ApiError(409, `${theme} is the site's active theme: activate another one before deleting it`);
   forgetSiteForReaders(site.id);
-  await removeThemeFiles(bucket, site.id, theme);
+  await removeFiles(bucket, themePrefix(site.id, theme));
 }
 
 const themePath = () => inTenantPath({ siteId: idParam("siteId"), name: themeName.openapi({ param: { name: "name", in: "path" } }) });
@@ -74,7 +82,7 @@ export function themeRoutes(route: AdminRoute) {
     answer: "Themes",
     handle: async (c, scope) => {
       const site = await siteInScope(c.var.db, scope, c.req.valid("param").siteId);
-      return { active: site.theme, previous: site.previousTheme, themes: await themesOf(c.env.THEMES, site.id) };
+      return { active: site.theme, previous: site.previousTheme, themes: await themesOf(c.var.db, c.env.THEMES, site.id) };
     },
   });
   route({
@@ -98,7 +106,7 @@ export function themeRoutes(route: AdminRoute) {
       if ((c.req.header("Content-Type") ?? "").split(";")[0]!.trim() !== "application/zip")
         throw new ApiError(415, "A theme is uploaded as application/zip");
       const { name } = c.req.valid("query");
-      const stored = await uploadTheme(c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
+      const stored = await uploadTheme(c.var.db, c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
       return { ...stored, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, name) };
     },
   });
@@ -114,7 +122,7 @@ export function themeRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const p = c.req.valid("param");
       const site = await siteInScope(c.var.db, scope, p.siteId);
-      if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+      if (!(await themesOf(c.var.db, c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       return withDomainsOne(c.var.db, scope, await activateTheme(c.var.db, scope, site, p.name, scope.userId));
     },
   });
@@ -131,7 +139,7 @@ export function themeRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const p = c.req.valid("param");
       const site = await siteInScope(c.var.db, scope, p.siteId);
-      if (!(await themesOf(c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+      if (!(await themesOf(c.var.db, c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       return { name: p.name, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, p.name) };
     },
   });
@@ -147,7 +155,7 @@ export function themeRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const p = c.req.valid("param");
       const site = await siteInScope(c.var.db, scope, p.siteId);
-      const zip = await themeZip(c.env.THEMES, site.id, p.name);
+      const zip = await themeZip(c.env.THEMES, themePrefix(site.id, p.name, await liveVersion(c.var.db, site.id, p.name)));
       if (!zip) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       return new Prebuilt<never>(
         new Response(zip, {

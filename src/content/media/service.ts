@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
-import { media } from "../schema";
+import { media, mediaUploads } from "../schema";
 import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
@@ -26,7 +26,7 @@ const SIGNATURES: Record<string, { ext: string; matches: (b: Uint8Array) => bool
 export const MEDIA_TYPES = Object.keys(SIGNATURES);
 
 /** The widths of the resized copies made of an image wider than each (`srcset`): a phone, a column, a wide screen. */
-const VARIANT_WIDTHS = [480, 960, 1600] as const;
+export const VARIANT_WIDTHS = [480, 960, 1600] as const;
 /** Resized copies are WebP (smaller than PNG and JPEG, keeps transparency); a GIF keeps its animation and gets none. */
 const RESIZED_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);
 
@@ -79,7 +79,12 @@ async function storeVariants(
   return made;
 }
 
-/** Stores an upload in R2 under a random key, once its type, first bytes and declared size are right; its resized copies; the row. */
+/**
+ * Stores an upload in R2 under a random key, once its type, first bytes and declared size are right;
+ * its resized copies; the row. The key is noted before anything is stored and the note goes in the
+ * batch that writes the row: an object whose row failed, or never came (a crash), stays named for the
+ * storage cleanup (storage-cleanup.ts).
+ */
 export async function uploadMedia(
   db: Database,
   storage: { bucket: R2Bucket; images?: ImagesBinding },
@@ -95,28 +100,32 @@ export async function uploadMedia(
   const size = checkedDimensions(input.bytes, input.contentType);
   const key = `${scope.tenantId}/${input.siteId}/${randomBase62(20)}.${signature.ext}`;
   const { bucket } = storage;
+  await db.insert(mediaUploads).values({ key, createdAt: new Date().toISOString() });
   await bucket.put(key, input.bytes, { httpMetadata: { contentType: input.contentType } });
   const variantWidths = size ? await storeVariants(storage.images, bucket, key, input.bytes, input.contentType, size.width) : [];
   try {
-    const [row] = await db
-      .insert(media)
-      .values({
-        tenantId: scope.tenantId,
-        siteId: input.siteId,
-        key,
-        filename: input.filename,
-        contentType: input.contentType,
-        size: input.bytes.byteLength,
-        width: size?.width ?? null,
-        height: size?.height ?? null,
-        variantWidths,
-        uploadedBy,
-      })
-      .returning();
+    const [[row]] = await db.batch([
+      db
+        .insert(media)
+        .values({
+          tenantId: scope.tenantId,
+          siteId: input.siteId,
+          key,
+          filename: input.filename,
+          contentType: input.contentType,
+          size: input.bytes.byteLength,
+          width: size?.width ?? null,
+          height: size?.height ?? null,
+          variantWidths,
+          uploadedBy,
+        })
+        .returning(),
+      db.delete(mediaUploads).where(eq(mediaUploads.key, key)),
+    ]);
     return { ...row!, url: mediaUrl(key) };
   } catch (error) {
-    // No object without its row.
-    await bucket.delete([key, ...variantWidths.map((w) => variantKey(key, w))]);
+    // No object without its row: removed now, or, if R2 fails too, by the cleanup that its note calls for.
+    await bucket.delete([key, ...variantWidths.map((w) => variantKey(key, w))]).catch(() => undefined);
     throw error;
   }
 }

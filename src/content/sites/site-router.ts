@@ -46,11 +46,11 @@ const now = () => new Date().toISOString();
 async function withTheme(c: Context<AppEnv>, build: (site: ReaderSite, preview?: Preview) => Promise<Page>) {
   const stored = await siteOf(c);
   const asked = await previewOf(c, stored);
-  const previewed = asked?.theme ? await loadTheme(c.env.THEMES, stored.id, asked.theme) : undefined;
+  const previewed = asked?.theme ? await loadTheme(c.env.THEMES, stored, asked.theme) : undefined;
   // A theme previewed and deleted since: the reader is shown the site's own theme, out of its preview.
   const preview = asked?.theme && !previewed ? (asked.contentId === undefined ? undefined : { contentId: asked.contentId }) : asked;
   const site = previewed && asked?.theme ? { ...stored, theme: asked.theme } : stored;
-  const theme = previewed ?? (await loadTheme(c.env.THEMES, site.id, site.theme));
+  const theme = previewed ?? (await loadTheme(c.env.THEMES, site, site.theme));
   if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
   return cachedPage(c, site, theme, () => build(site, preview), preview);
 }
@@ -92,7 +92,7 @@ function buildSiteRouter() {
     const { siteId } = visitOf(c);
     if (Number(c.req.param("siteId")) !== siteId) return c.text("Not found", 404);
     const path = c.req.path.split("/").slice(4).join("/");
-    return (await themeAsset(c.env.THEMES, siteId, c.req.param("theme"), path)) ?? c.text("Not found", 404);
+    return (await themeAsset(c.env.THEMES, await siteOf(c), c.req.param("theme"), path)) ?? c.text("Not found", 404);
   });
   // The site's own images and files, at the address the console shows them (media/addresses.ts):
   // another site's, another tenant's above all, are a 404 here.

@@ -1,8 +1,12 @@
+import { and, eq, or, sql } from "drizzle-orm";
 import { ApiError } from "../../platform/errors";
-import { hmacSha256Hex } from "../../platform/crypto";
+import { hmacSha256Hex, randomBase62 } from "../../platform/crypto";
+import type { Database } from "../../platform/database";
+import { themeVersions } from "../schema";
+import { forgetSiteForReaders } from "../tenancy/scope";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
-import { forgetThemeListing, removeThemeFiles, themePrefix } from "./themes";
+import { themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -173,9 +177,16 @@ async function unpacked(zip: Uint8Array, entry: ZipEntry): Promise<Uint8Array> {
  * (counted as it is inflated; each file must hold the size the zip declares), relative paths
  * inside layouts/, templates/, assets/ and locales/, allowed types only, the required templates
  * present, every template parsing and every extends/include/import resolving.
- * Stored under `themes/<site>/<name>/`, replacing a theme of that name.
+ * Stored as a new version of the theme (themes.ts), which replaces the site's theme of that name in one
+ * write once every file is stored: until then its pages show the version they showed.
  */
-export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string, zip: Uint8Array): Promise<{ name: string; files: number }> {
+export async function uploadTheme(
+  db: Database,
+  bucket: R2Bucket,
+  siteId: number,
+  name: string,
+  zip: Uint8Array,
+): Promise<{ name: string; files: number }> {
   const entries: (readonly [string, Uint8Array])[] = [];
   try {
     const listed = centralDirectory(zip).filter((entry) => !entry.name.endsWith("/"));
@@ -222,17 +233,46 @@ export async function uploadTheme(bucket: R2Bucket, siteId: number, name: string
     }
   }
 
-  await removeThemeFiles(bucket, siteId, name);
-  const prefix = themePrefix(siteId, name);
+  // Named before its first file is stored: a version that never goes live is found and removed by the storage cleanup.
+  const version = `${Date.now().toString(36)}-${randomBase62(8)}`;
+  await db.insert(themeVersions).values({ siteId, name, version, updatedAt: new Date().toISOString() });
+  const prefix = themePrefix(siteId, name, version);
   for (const [path, bytes] of entries) await bucket.put(`${prefix}${path}`, bytes);
-  forgetThemeListing(siteId, name);
+  await makeLive(db, siteId, name, version);
   return { name, files: entries.length };
 }
 
-/** The themes a site has in R2. */
-export async function themesOf(bucket: R2Bucket, siteId: number): Promise<string[]> {
-  const listed = await bucket.list({ prefix: `themes/${siteId}/`, delimiter: "/" });
-  return listed.delimitedPrefixes.map((prefix) => prefix.split("/").at(-2)!).sort();
+/**
+ * One statement makes the version the live one of its theme and the one it replaces not live, both
+ * dated now (the cleanup leaves a replaced version an hour for the pages being served from it, and
+ * never removes a row of the last hour: the upload's own row is there).
+ */
+async function makeLive(db: Database, siteId: number, name: string, version: string) {
+  await db
+    .update(themeVersions)
+    .set({ live: sql`${themeVersions.version} = ${version}`, updatedAt: new Date().toISOString() })
+    .where(and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, name), or(eq(themeVersions.live, true), eq(themeVersions.version, version))));
+  forgetSiteForReaders(siteId);
+}
+
+/**
+ * The themes a site has: those an upload made live, and those stored directly under their name
+ * (installed by the scripts, copied with a new site). An upload that never went live is not one.
+ */
+export async function themesOf(db: Database, bucket: R2Bucket, siteId: number): Promise<string[]> {
+  const [listed, live] = await Promise.all([
+    bucket.list({ prefix: `themes/${siteId}/`, delimiter: "/" }),
+    db
+      .select({ name: themeVersions.name })
+      .from(themeVersions)
+      .where(and(eq(themeVersions.siteId, siteId), eq(themeVersions.live, true))),
+  ]);
+  const uploaded = new Set(live.map((row) => row.name));
+  const others = listed.delimitedPrefixes.map((prefix) => prefix.split("/").at(-2)!).filter((name) => !uploaded.has(name));
+  const installed = await Promise.all(
+    others.map(async (name) => ((await bucket.head(`${themePrefix(siteId, name)}templates/index.html.j2`)) ? [name] : [])),
+  );
+  return [...uploaded, ...installed.flat()].sort();
 }
 
 /** A preview token: lets a member see the site with a theme that is not yet active. */

@@ -1,12 +1,33 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { IsolateCache } from "../../platform/isolate-cache";
-import { auditLog, sites, type Site } from "../schema";
+import { auditLog, sites, type Site, themeVersions } from "../schema";
 import { forgetSiteForReaders } from "../tenancy/scope";
 import { templateSet } from "./templates";
 
-/** Where a site's theme lives in R2: `themes/<site_id>/<theme_name>/{layouts,templates,assets,locales}/`. */
-export const themePrefix = (siteId: number, theme: string) => `themes/${siteId}/${theme}/`;
+/**
+ * Where a theme's files live in R2: an upload's own version, `themes/<site_id>/<name>/versions/<version>/`,
+ * or, for a theme that no upload made (installed by the scripts, copied to a new site), `themes/<site_id>/<name>/`;
+ * each holds `{layouts,templates,assets,locales}/`.
+ */
+export const themePrefix = (siteId: number, theme: string, version?: string | null) =>
+  version ? `themes/${siteId}/${theme}/versions/${version}/` : `themes/${siteId}/${theme}/`;
+
+/** A site as its pages know its themes: the live version of each uploaded one (siteById reads them with the site). */
+export type ThemedSite = { id: number; liveThemes: Readonly<Record<string, string>> };
+
+/** The R2 folder of a theme as the site serves it now. */
+const servedPrefix = (site: ThemedSite, theme: string) => themePrefix(site.id, theme, site.liveThemes[theme]);
+
+/** The live version of a site's theme, for the admin API (pages read it with their site); null for a theme no upload made. */
+export async function liveVersion(db: Database, siteId: number, theme: string): Promise<string | null> {
+  const [row] = await db
+    .select({ version: themeVersions.version })
+    .from(themeVersions)
+    .where(and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, theme), eq(themeVersions.live, true)))
+    .limit(1);
+  return row?.version ?? null;
+}
 
 export interface LoadedTheme {
   /** Names the theme's state: part of the page cache's keys and of the assets' URLs. */
@@ -49,7 +70,7 @@ export async function listAll(bucket: R2Bucket, prefix: string): Promise<R2Objec
   return objects;
 }
 
-/** How long an isolate trusts its listing of a theme's files: an upload over a theme of the same name shows within it. */
+/** How long an isolate trusts its listing of a theme's files: an upload's never change, those the scripts install may. */
 const LISTING_TTL_MS = 30_000;
 
 /** A theme's files as listed, its template and locale files among them, and the version those make (a digest of their etags, computed once per listing). */
@@ -63,7 +84,9 @@ const listings = new IsolateCache<{ prefix: string; listing: Promise<Listing> }>
 function listTheme(bucket: R2Bucket, prefix: string): Promise<Listing> {
   const known = listings.get(prefix);
   if (known) return known.listing;
-  const listing = listAll(bucket, prefix).then(async (all) => {
+  const listing = listAll(bucket, prefix).then(async (listed) => {
+    // A theme's own files, without the versions its uploads store beneath it.
+    const all = listed.filter((o) => !o.key.startsWith(`${prefix}versions/`));
     const templates = all.filter((o) => /^(layouts|templates)\/.+\.j2$|^locales\/[a-z-]+\.json$/i.test(o.key.slice(prefix.length)));
     return { objects: all, templates, version: await digest(templates.map((o) => `${o.key}:${o.etag}`).join("\n")) };
   });
@@ -72,11 +95,11 @@ function listTheme(bucket: R2Bucket, prefix: string): Promise<Listing> {
   return listing;
 }
 
-/** Removes a theme's files (an upload stores at most 2,000: a few deletes of 1,000 keys) and forgets its listing. */
-export async function removeThemeFiles(bucket: R2Bucket, siteId: number, theme: string) {
-  const keys = (await listAll(bucket, themePrefix(siteId, theme))).map((o) => o.key);
+/** Removes the files under a prefix (a few deletes of 1,000 keys) and forgets the listings under it. */
+export async function removeFiles(bucket: R2Bucket, prefix: string) {
+  const keys = (await listAll(bucket, prefix)).map((o) => o.key);
   for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
-  forgetThemeListing(siteId, theme);
+  listings.forget((listing) => listing.prefix.startsWith(prefix));
 }
 
 /** Files worth compressing in a downloaded theme; images and fonts are compressed already and are stored as they are. */
@@ -87,9 +110,8 @@ const TEXT_FILE = /\.(j2|css|js|json|svg)$/i;
  * the top), streamed one file at a time as the reader asks for more: at most one file is held in
  * memory, and a theme is at most what an upload allows (2,000 files, 60 MB unpacked).
  */
-export async function themeZip(bucket: R2Bucket, siteId: number, theme: string): Promise<ReadableStream<Uint8Array> | undefined> {
-  const prefix = themePrefix(siteId, theme);
-  const objects = await listAll(bucket, prefix);
+export async function themeZip(bucket: R2Bucket, prefix: string): Promise<ReadableStream<Uint8Array> | undefined> {
+  const { objects } = await listTheme(bucket, prefix);
   if (!objects.length) return undefined;
   const { Zip, ZipDeflate, ZipPassThrough } = await import("fflate");
   let next = 0;
@@ -114,19 +136,17 @@ export async function themeZip(bucket: R2Bucket, siteId: number, theme: string):
   });
 }
 
-/** Forgets the listing of a theme, so that the next page reads it again (after an upload). */
 const forgetListing = (prefix: string) => listings.forget((listing) => listing.prefix === prefix);
-export const forgetThemeListing = (siteId: number, theme: string) => forgetListing(themePrefix(siteId, theme));
 
 /**
  * A site's theme, parsed once per isolate for as long as its files do not change (the version is
  * made of their etags); undefined when the site has no theme in R2.
  */
-export async function loadTheme(bucket: R2Bucket, siteId: number, theme: string): Promise<LoadedTheme | undefined> {
-  const prefix = themePrefix(siteId, theme);
+export async function loadTheme(bucket: R2Bucket, site: ThemedSite, theme: string): Promise<LoadedTheme | undefined> {
+  const prefix = servedPrefix(site, theme);
   const { templates: objects, version } = await listTheme(bucket, prefix);
   if (!objects.length) return undefined;
-  const key = `${siteId}/${theme}`;
+  const key = `${site.id}/${theme}`;
   const cached = loaded.get(key);
   if (cached?.version === version) return cached.theme;
   const theme_ = (async (): Promise<LoadedTheme> => {
@@ -203,8 +223,8 @@ const ASSET_TYPES: Record<string, string> = {
 const FAVICONS = ["favicon.ico", "favicon.svg", "favicon.png"];
 
 /** The theme's favicon, by its listing: `favicon.ico`, `favicon.svg` or `favicon.png` under its assets, the first it has. */
-export async function themeFavicon(bucket: R2Bucket, siteId: number, theme: string): Promise<string | undefined> {
-  const prefix = themePrefix(siteId, theme);
+export async function themeFavicon(bucket: R2Bucket, site: ThemedSite, theme: string): Promise<string | undefined> {
+  const prefix = servedPrefix(site, theme);
   const keys = new Set((await listTheme(bucket, prefix)).objects.map((o) => o.key.slice(prefix.length)));
   return FAVICONS.find((name) => keys.has(`assets/${name}`));
 }
@@ -213,10 +233,10 @@ export async function themeFavicon(bucket: R2Bucket, siteId: number, theme: stri
 const ASSET_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /** A theme's asset, with its type, its ETag, and for good in caches (its URL carries the theme version). */
-export async function themeAsset(bucket: R2Bucket, siteId: number, theme: string, path: string): Promise<Response | undefined> {
+export async function themeAsset(bucket: R2Bucket, site: ThemedSite, theme: string, path: string): Promise<Response | undefined> {
   const type = ASSET_TYPES[path.split(".").at(-1)?.toLowerCase() ?? ""];
   if (!type || path.split("/").some((segment) => segment === ".." || segment === "")) return undefined;
-  const object = await bucket.get(`${themePrefix(siteId, theme)}assets/${path}`);
+  const object = await bucket.get(`${servedPrefix(site, theme)}assets/${path}`);
   if (!object) return undefined;
   return new Response(object.body, {
     headers: {

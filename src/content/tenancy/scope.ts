@@ -5,7 +5,7 @@ import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
 import type { KeyTenant } from "./tenant-keys";
-import { contents, type MemberRole, siteDomains, sites, tenantMembers, type Site } from "../schema";
+import { contents, type MemberRole, siteDomains, sites, tenantMembers, themeVersions, type Site } from "../schema";
 import { roleReaches } from "../roles";
 
 /**
@@ -62,7 +62,13 @@ const readerSites = new IsolateCache<ReaderSite>(1000, SITE_CACHE_MS);
  * A site as its readers reach it: with the host names it answers on (proved ones only), and the
  * times scheduled contents go live: the newest already live when it was read, and the next few.
  */
-export type ReaderSite = Site & { hosts: { host: string; primary: boolean }[]; lastLiveScheduled: string | null; upcoming: string[] };
+export type ReaderSite = Site & {
+  hosts: { host: string; primary: boolean }[];
+  lastLiveScheduled: string | null;
+  upcoming: string[];
+  /** The live version of each theme an upload made, by name (sites/themes.ts): a new upload shows once the site is read again. */
+  liveThemes: Record<string, string>;
+};
 
 /**
  * The moment the site's newest scheduled content went live, as of now: part of every cached
@@ -88,7 +94,7 @@ export async function siteById(db: Database, siteId: number): Promise<ReaderSite
   if (cached) return cached;
   const now = new Date().toISOString();
   const scheduled = and(eq(contents.siteId, siteId), eq(contents.status, "scheduled"), isNull(contents.deletedAt));
-  const [[row], hosts, [live], upcoming] = await db.batch([
+  const [[row], hosts, [live], upcoming, themes] = await db.batch([
     db.select().from(sites).where(eq(sites.id, siteId)).limit(1),
     db
       .select({ host: siteDomains.host, primary: siteDomains.isPrimary })
@@ -106,8 +112,18 @@ export async function siteById(db: Database, siteId: number): Promise<ReaderSite
       .where(and(scheduled, gt(contents.publishAt, now)))
       .orderBy(contents.publishAt)
       .limit(20),
+    db
+      .select({ name: themeVersions.name, version: themeVersions.version })
+      .from(themeVersions)
+      .where(and(eq(themeVersions.siteId, siteId), eq(themeVersions.live, true))),
   ]);
-  const site = row && { ...row, hosts, lastLiveScheduled: live?.at ?? null, upcoming: upcoming.flatMap((u) => (u.at ? [u.at] : [])) };
+  const site = row && {
+    ...row,
+    hosts,
+    lastLiveScheduled: live?.at ?? null,
+    upcoming: upcoming.flatMap((u) => (u.at ? [u.at] : [])),
+    liveThemes: Object.fromEntries(themes.map((t) => [t.name, t.version])),
+  };
   if (site) readerSites.set(String(siteId), site);
   return site;
 }
