@@ -7,7 +7,7 @@ import { type Site, sites, themeVersions } from "../schema";
 import { Prebuilt } from "../../platform/route";
 import { themePreviewPath, themesOf, uploadTheme } from "../sites/theme-upload";
 import { liveVersion, removeFiles, themePrefix, themeZip } from "../sites/themes";
-import { withDomainsOne } from "../tenancy/domains";
+import { withDomains } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { themesSchema } from "./answers";
 import { audit } from "./audit";
@@ -123,7 +123,9 @@ export function themeRoutes(route: AdminRoute) {
       const p = c.req.valid("param");
       const site = await siteInScope(c.var.db, scope, p.siteId);
       if (!(await themesOf(c.var.db, c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
-      return withDomainsOne(c.var.db, scope, await activateTheme(c.var.db, scope, site, p.name, scope.userId));
+      // Read before the write, which is then the last call: a failure answers an activation that did not happen.
+      const [view] = await withDomains(c.var.db, scope, [site]);
+      return { ...view!, ...(await activateTheme(c.var.db, scope, site, p.name, scope.userId)) };
     },
   });
   route({
