@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { addExamples } from "./platform/api-reference/examples";
@@ -9,20 +8,44 @@ import { declareScopeResources } from "./platform/auth/scopes";
 import type { AppEnv } from "./platform/env";
 import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
 import { type GroupModule, type SecurityScheme, type Surface, surfaceResolver } from "./platform/group";
-import { requestContext } from "./platform/request-context";
+import { drainBody, requestContext } from "./platform/request-context";
 import { securityHeaders } from "./platform/security-headers";
 import { checkSettings, settingsSchemasOf } from "./platform/settings";
 
 /** 1 MiB: no JSON or form request of the interface comes near it; a group names its exceptions. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Refuses a body over `maxSize`: by its Content-Length, or, sent without one (chunked), by counting it
+ * as it is read, the rest then read and dropped too (hono's bodyLimit leaves it unread and its reader
+ * held, and the caller's next request on the connection fails: "Your worker restarted mid-request").
+ */
 function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ApiError(413, `Request body is larger than ${maxSize} bytes`);
-    },
-  });
+  const tooLarge = () => new ApiError(413, `Request body is larger than ${maxSize} bytes`);
+  return async (c, next) => {
+    const body = c.req.raw.body;
+    const declared = c.req.raw.headers.has("Transfer-Encoding") ? undefined : c.req.header("Content-Length");
+    if (!body || declared !== undefined) {
+      if (Number(declared) > maxSize) throw tooLarge();
+      return next();
+    }
+    // Workers type a request's body as ReadableStream<any>; its chunks are bytes.
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      size += chunk.value.byteLength;
+      if (size > maxSize) {
+        await drainBody(reader, size);
+        throw tooLarge();
+      }
+      chunks.push(chunk.value);
+    }
+    const whole = new Uint8Array(size);
+    chunks.reduce((at, chunk) => (whole.set(chunk, at), at + chunk.byteLength), 0);
+    c.req.raw = new Request(c.req.raw, { body: whole });
+    return next();
+  };
 }
 
 /** Builds the service from its groups: each group's surfaces, access rules, body limits and router. */

@@ -18,9 +18,13 @@ const MAX_DRAINED_BYTES = 32 * 1024 * 1024;
 async function drainUnreadBody(request: Request) {
   if (!request.body || request.bodyUsed) return;
   // Workers type a request's body as ReadableStream<any>; its chunks are bytes.
-  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+  await drainBody((request.body as ReadableStream<Uint8Array>).getReader());
+}
+
+/** Reads the rest of a body begun with `reader` (`read` bytes so far) and drops it, up to MAX_DRAINED_BYTES in all. */
+export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, read = 0) {
   try {
-    for (let read = 0; read <= MAX_DRAINED_BYTES;) {
+    while (read <= MAX_DRAINED_BYTES) {
       const chunk = await reader.read();
       if (chunk.done) return;
       read += chunk.value.byteLength;
