@@ -92,7 +92,7 @@ function buildSiteRouter() {
     const { siteId } = visitOf(c);
     if (Number(c.req.param("siteId")) !== siteId) return c.text("Not found", 404);
     const path = c.req.path.split("/").slice(4).join("/");
-    return (await themeAsset(c.env.THEMES, await siteOf(c), c.req.param("theme"), path)) ?? c.text("Not found", 404);
+    return (await themeAsset(c.env.THEMES, await siteOf(c), c.req.param("theme"), path, c.req.query("v"))) ?? c.text("Not found", 404);
   });
   // The site's own images and files, at the address the console shows them (media/addresses.ts):
   // another site's, another tenant's above all, are a 404 here.

@@ -1,12 +1,12 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import { ApiError } from "../../platform/errors";
-import { hmacSha256Hex, randomBase62 } from "../../platform/crypto";
+import { hmacSha256Hex } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { themeVersions } from "../schema";
 import { forgetSiteForReaders } from "../tenancy/scope";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
-import { themePrefix } from "./themes";
+import { newThemeVersion, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -234,7 +234,7 @@ export async function uploadTheme(
   }
 
   // Named before its first file is stored: a version that never goes live is found and removed by the storage cleanup.
-  const version = `${Date.now().toString(36)}-${randomBase62(8)}`;
+  const version = newThemeVersion();
   await db.insert(themeVersions).values({ siteId, name, version, updatedAt: new Date().toISOString() });
   const prefix = themePrefix(siteId, name, version);
   for (const [path, bytes] of entries) await bucket.put(`${prefix}${path}`, bytes);

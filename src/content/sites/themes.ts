@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { IsolateCache } from "../../platform/isolate-cache";
 import { auditLog, sites, type Site, themeVersions } from "../schema";
@@ -12,6 +13,10 @@ import { templateSet } from "./templates";
  */
 export const themePrefix = (siteId: number, theme: string, version?: string | null) =>
   version ? `themes/${siteId}/${theme}/versions/${version}/` : `themes/${siteId}/${theme}/`;
+
+/** A new upload's version: base-36 time (they sort by age), a dash, 8 random base-62 characters. */
+export const newThemeVersion = () => `${Date.now().toString(36)}-${randomBase62(8)}`;
+const UPLOAD_VERSION = /^[0-9a-z]{1,12}-[0-9A-Za-z]{8}$/;
 
 /** A site as its pages know its themes: the live version of each uploaded one (siteById reads them with the site). */
 export type ThemedSite = { id: number; liveThemes: Readonly<Record<string, string>> };
@@ -30,7 +35,7 @@ export async function liveVersion(db: Database, siteId: number, theme: string): 
 }
 
 export interface LoadedTheme {
-  /** Names the theme's state: part of the page cache's keys and of the assets' URLs. */
+  /** Names the theme's state (its upload's version, else a digest of its files): part of the page cache's keys and of the assets' URLs. */
   version: string;
   render(template: string, context: Record<string, unknown>): string;
   has(template: string): boolean;
@@ -157,7 +162,7 @@ export async function loadTheme(bucket: R2Bucket, site: ThemedSite, theme: strin
     );
     const set = await templateSet(templates);
     return {
-      version,
+      version: site.liveThemes[theme] ?? version,
       render: (template, context) => set.render(template, context),
       has: (template) => template in templates,
       locale: (language) => ({ ...(locales.en ?? {}), ...(locales[language] ?? {}) }),
@@ -232,11 +237,16 @@ export async function themeFavicon(bucket: R2Bucket, site: ThemedSite, theme: st
 /** An asset is never a page: a script in an SVG opened on its own runs nothing, and it can reach nothing. */
 const ASSET_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-/** A theme's asset, with its type, its ETag, and for good in caches (its URL carries the theme version). */
-export async function themeAsset(bucket: R2Bucket, site: ThemedSite, theme: string, path: string): Promise<Response | undefined> {
+/**
+ * A theme's asset, with its type, its ETag, and for good in caches: its URL carries the theme's
+ * version (`?v=`), and an upload's version is served as that version, so that a page rendered before
+ * or after an upload (in any isolate) gets the files of its own version until the cleanup removes them.
+ */
+export async function themeAsset(bucket: R2Bucket, site: ThemedSite, theme: string, path: string, version?: string): Promise<Response | undefined> {
   const type = ASSET_TYPES[path.split(".").at(-1)?.toLowerCase() ?? ""];
   if (!type || path.split("/").some((segment) => segment === ".." || segment === "")) return undefined;
-  const object = await bucket.get(`${servedPrefix(site, theme)}assets/${path}`);
+  const prefix = version && UPLOAD_VERSION.test(version) ? themePrefix(site.id, theme, version) : servedPrefix(site, theme);
+  const object = await bucket.get(`${prefix}assets/${path}`);
   if (!object) return undefined;
   return new Response(object.body, {
     headers: {
