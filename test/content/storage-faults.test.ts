@@ -3,7 +3,7 @@ import { strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ABANDONED_AFTER_MS, cleanUpStorage } from "../../src/content/storage-cleanup";
 import { logger } from "../../src/platform/logging";
-import { createTestTenant, installDefaultTheme, PIXEL_PNG, type TestTenant } from "../helpers/content";
+import { createTestTenant, PIXEL_PNG, type TestTenant } from "../helpers/content";
 import { Faults, forEachFault } from "../helpers/faults";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
@@ -17,20 +17,17 @@ const log = logger({ test: "storage-faults" });
 beforeAll(async () => {
   tenant = await createTestTenant();
   slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
-  await installDefaultTheme(tenant.siteId);
 });
 
-/** The default theme as a zip whose home page and stylesheet carry `marker`. */
-const themeZip = (marker: string) =>
-  zipSync(
-    Object.fromEntries(
-      Object.entries({
-        ...env.TEST_DEFAULT_THEME,
-        "templates/index.html.j2": `{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`,
-        "assets/css/site.css": `${env.TEST_DEFAULT_THEME["assets/css/site.css"]}\n/* ${marker} */`,
-      }).map(([path, text]) => [path, strToU8(text)]),
-    ),
-  );
+/** A theme of four files (each a call that fails in turn) whose home page and stylesheet carry `marker`. */
+const themeFiles = (marker: string): Record<string, string> => ({
+  "layouts/base.html.j2": `<!doctype html><link rel="stylesheet" href="{{ asset('css/site.css') }}">{% block main %}{% endblock %}`,
+  "templates/index.html.j2": `{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`,
+  "templates/404.html.j2": `{% extends "layouts/base.html.j2" %}{% block main %}Not found{% endblock %}`,
+  "assets/css/site.css": `p { color: navy }\n/* ${marker} */`,
+});
+const FILES = Object.keys(themeFiles("")).sort();
+const themeZip = (marker: string) => zipSync(Object.fromEntries(Object.entries(themeFiles(marker)).map(([path, text]) => [path, strToU8(text)])));
 
 const admin = (path: string, init: RequestInit = {}) => ({
   path: `/admin/api/tenants/${tenant.tenantId}${path}`,
@@ -89,7 +86,7 @@ describe("a theme upload and activation when D1 or R2 fails", () => {
       ["DB", "THEMES"],
     );
     // Every R2 put of the new files failed once, and the one write that makes it live.
-    expect(failed.filter((call) => call.startsWith("THEMES put"))).toHaveLength(Object.keys(env.TEST_DEFAULT_THEME).length);
+    expect(failed.filter((call) => call.startsWith("THEMES put"))).toHaveLength(FILES.length);
     expect(failed).toContain("DB update theme_versions");
 
     expect(await readerSees()).toMatchObject({ status: 200, page: "two", css: "two" });
@@ -99,7 +96,7 @@ describe("a theme upload and activation when D1 or R2 fails", () => {
     const live = (await versions("harbour")).filter((v) => v.live);
     expect(live).toHaveLength(1);
     const prefix = (version: string) => `themes/${tenant.siteId}/harbour/versions/${version}/`;
-    expect(await storedUnder(prefix(live[0]!.version))).toEqual(Object.keys(env.TEST_DEFAULT_THEME).sort());
+    expect(await storedUnder(prefix(live[0]!.version))).toEqual(FILES);
 
     // An upload in flight (its row written a moment ago) and the version just replaced are left alone within the hour …
     const inFlight = "inflight-0001";
@@ -108,7 +105,7 @@ describe("a theme upload and activation when D1 or R2 fails", () => {
       .run();
     await env.THEMES.put(`${prefix(inFlight)}templates/index.html.j2`, "half");
     await cleanUpStorage(env, log, Date.now() + ABANDONED_AFTER_MS / 2);
-    expect(await storedUnder(prefix(before!.version))).toHaveLength(Object.keys(env.TEST_DEFAULT_THEME).length);
+    expect(await storedUnder(prefix(before!.version))).toHaveLength(FILES.length);
     expect(await storedUnder(prefix(inFlight))).toEqual(["templates/index.html.j2"]);
 
     // … and removed after it, files and rows: every abandoned upload, never the live version.
