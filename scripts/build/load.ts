@@ -305,7 +305,7 @@ try {
 
   console.log(`\nwrangler dev on loopback, ${seconds.toFixed(0)} s, ${CONCURRENCY} mixed + ${HEAVY} heavy workers\n`);
   console.table(
-    [...tallies].map(([kind, tally]) => {
+    [...tallies].filter(([, tally]) => tally.ms.length > 0).map(([kind, tally]) => {
       const sorted = [...tally.ms].sort((a, b) => a - b);
       return {
         kind: kind.name,
