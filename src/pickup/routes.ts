@@ -176,16 +176,14 @@ export function pickupRoutes() {
     path: "/pickup/webhooks/replay-dead",
     summary: "Replay the app's undelivered notifications written since a time, oldest first, at most 100 per call",
     request: json(replaySinceSchema),
-    data: z
-      .object({ queued: z.number().int(), event_ids: z.array(z.string()), skipped_disabled: z.number().int(), more: z.boolean() })
-      .openapi({
-        example: {
-          queued: 2,
-          event_ids: ["msg_5f0c6a4e1d2b4c599b8e2f7d0a6f3c11", "msg_0b7e2d1c9a8f4e3d8c2b1a0f9e8d7c6b"],
-          skipped_disabled: 0,
-          more: false,
-        },
-      }),
+    data: z.object({ queued: z.number().int(), event_ids: z.array(z.string()), skipped_disabled: z.number().int(), more: z.boolean() }).openapi({
+      example: {
+        queued: 2,
+        event_ids: ["msg_5f0c6a4e1d2b4c599b8e2f7d0a6f3c11", "msg_0b7e2d1c9a8f4e3d8c2b1a0f9e8d7c6b"],
+        skipped_disabled: 0,
+        more: false,
+      },
+    }),
     answer: "Queued; more true: call again for the next ones",
     handle: (c) => {
       const { since, limit } = c.req.valid("json");
