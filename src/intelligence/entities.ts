@@ -190,9 +190,10 @@ const DATE_CONFIDENCE = 0.85;
 /**
  * compromise tags about 20,000 characters a second on the reference machine: the text is tagged
  * a group of sentences at a time, with a pause between groups in which the isolate answers other
- * requests. A group is at most this long (a longer sentence is cut at a space).
+ * requests. A group is at most this long (a longer sentence is cut at a space): about 20 ms of
+ * tagging, then as long again for the tagger, so that `/health` waits well within its 100 ms.
  */
-const MODEL_CHUNK_CHARACTERS = 1_000;
+const MODEL_CHUNK_CHARACTERS = 400;
 
 function* chunks(text: string): Generator<{ start: number; end: number }> {
   let current: { start: number; end: number } | undefined;
@@ -231,6 +232,8 @@ async function modelEntities(text: string, wanted: Set<EntityType>): Promise<Ent
       }
     }
     if (names) {
+      // The tagger's step is as long as compromise's: the isolate answers other requests between the two.
+      await pauseForOtherRequests();
       const tokens = entityTokens(text.slice(chunk.start, chunk.end), chunk.start);
       for (const entity of tagEntities(taggerModel satisfies EntityTaggerModel, tokens, entityHints(doc, text, tokens, chunk.start))) {
         if (entity.label === "MISC") continue;

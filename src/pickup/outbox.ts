@@ -30,11 +30,12 @@ export async function sweepPickupOutbox(env: Bindings, log: Logger): Promise<{ t
     await env.PICKUPS.sendBatch(stranded.map((task) => ({ body: { taskId: task.id, action: "create" } satisfies CarrierMessage })));
   }
 
-  // An event is due when it has no attempt yet, or its last attempt scheduled one that never came.
+  // An event is due when it has no attempt yet, or its last attempt scheduled one that never came;
+  // a replayed event counts only the attempts of its latest replay.
   const { results: due } = await env.DB.prepare(
     `SELECT e.id AS id, COALESCE(MAX(d.attempt), 0) AS attempts, MAX(d.next_attempt_at) AS next
-       FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
-      WHERE e.outcome IN ('pending', 'retrying') AND e.created_at < ?1
+       FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id AND d.replay = e.replays
+      WHERE e.outcome IN ('pending', 'retrying') AND COALESCE(e.replayed_at, e.created_at) < ?1
       GROUP BY e.id
      HAVING (attempts = 0) OR (next IS NOT NULL AND next < ?1)
       LIMIT ?2`,

@@ -143,3 +143,29 @@ export const taskIdSchema = z
     taskId: z.number({ error: "the task id is required" }).int({ error: "the task id is required" }).positive({ error: "the task id is required" }),
   })
   .openapi("PickupTaskId", { example: { taskId: 42 } });
+
+/** Replay of one undelivered notification, by the `event_id` the deliveries log shows. */
+export const replayOneSchema = z
+  .strictObject({
+    event_id: z
+      .string({ error: "event_id is required" })
+      .regex(/^msg_[0-9a-f]{32}$/, { error: "event_id must be a notification id as the deliveries log shows it (msg_ and 32 hex digits)" }),
+  })
+  .openapi("WebhookReplayOne", { example: { event_id: "msg_5f0c6a4e1d2b4c599b8e2f7d0a6f3c11" } });
+
+/** Replay of the app's undelivered notifications written since a time, a bounded number per call. */
+export const replaySinceSchema = z
+  .strictObject({
+    since: z.iso
+      .datetime({ error: "since must be a date and time in ISO 8601, e.g. 2026-11-26T00:00:00Z" })
+      .transform((t) => new Date(t).toISOString()),
+    limit: positiveInt("limit", 100).default(100),
+  })
+  .openapi("WebhookReplaySince", { example: { since: "2026-11-24T00:00:00Z", limit: 100 } });
+
+/** An endpoint to re-enable after it answered 410 Gone. */
+export const endpointSchema = z
+  .strictObject({
+    url: z.url({ error: "url must be the webhook_url of the disabled endpoint" }).max(2048, { error: "url must be at most 2048 characters" }),
+  })
+  .openapi("WebhookEndpoint", { example: { url: "https://shop.example.com/hooks/pickup" } });

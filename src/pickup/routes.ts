@@ -4,7 +4,8 @@ import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { createRouter, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
-import { listSchema, submissionSchema, taskIdSchema } from "./params";
+import { endpointSchema, listSchema, replayOneSchema, replaySinceSchema, submissionSchema, taskIdSchema } from "./params";
+import { enableEndpoint, replayOne, replaySince } from "./replay";
 import { PROCESSES, type PickupTask, type WebhookDelivery } from "./schema";
 import { deliveriesOf, listTasks, recreateOrder, refreshAuthorization, resendNotification, submitTask } from "./service";
 
@@ -31,6 +32,7 @@ const delivery = (d: WebhookDelivery) => ({
   error: d.error,
   attempted_at: d.attemptedAt,
   next_attempt_at: d.nextAttemptAt,
+  replay: d.replay,
 });
 
 const windowSchema = z.object({ start_date: z.string(), start_time: z.string(), end_date: z.string(), end_time: z.string() });
@@ -65,6 +67,7 @@ const deliverySchema = z
     error: z.string().nullable(),
     attempted_at: z.string(),
     next_attempt_at: z.string().nullable(),
+    replay: z.number().int().openapi({ description: "0 for the first series of attempts, n for the attempts of the notification's n-th replay" }),
   })
   .openapi("WebhookDelivery", {
     example: {
@@ -76,6 +79,7 @@ const deliverySchema = z
       error: null,
       attempted_at: "2026-11-26T08:15:02.000Z",
       next_attempt_at: null,
+      replay: 0,
     },
   });
 
@@ -154,6 +158,48 @@ export function pickupRoutes() {
     data: z.array(deliverySchema),
     answer: "Attempts, oldest first",
     handle: async (c) => (await deliveriesOf(c.var.db, appId(c), c.req.valid("param").taskId)).map(delivery),
+  });
+  route({
+    method: "post",
+    path: "/pickup/webhooks/replay",
+    summary: "Replay one undelivered notification (dead after ten attempts, or dropped while its endpoint was disabled), same webhook-id",
+    request: json(replayOneSchema),
+    data: z
+      .object({ event_id: z.string(), task_id: z.number().int(), queued: z.boolean(), replay: z.number().int() })
+      .openapi({ example: { event_id: "msg_5f0c6a4e1d2b4c599b8e2f7d0a6f3c11", task_id: 42, queued: true, replay: 1 } }),
+    answer: "Queued (queued false: a replay of it is already pending, nothing more is sent)",
+    errors: [409],
+    handle: (c) => replayOne(c.var.db, c.env, appId(c), c.req.valid("json").event_id),
+  });
+  route({
+    method: "post",
+    path: "/pickup/webhooks/replay-dead",
+    summary: "Replay the app's undelivered notifications written since a time, oldest first, at most 100 per call",
+    request: json(replaySinceSchema),
+    data: z.object({ queued: z.number().int(), event_ids: z.array(z.string()), skipped_disabled: z.number().int(), more: z.boolean() }).openapi({
+      example: {
+        queued: 2,
+        event_ids: ["msg_5f0c6a4e1d2b4c599b8e2f7d0a6f3c11", "msg_0b7e2d1c9a8f4e3d8c2b1a0f9e8d7c6b"],
+        skipped_disabled: 0,
+        more: false,
+      },
+    }),
+    answer: "Queued; more true: call again for the next ones",
+    handle: (c) => {
+      const { since, limit } = c.req.valid("json");
+      return replaySince(c.var.db, c.env, appId(c), since, limit);
+    },
+  });
+  route({
+    method: "post",
+    path: "/pickup/webhooks/enable",
+    summary: "Re-enable a webhook endpoint disabled after it answered 410 Gone",
+    request: json(endpointSchema),
+    data: z
+      .object({ url: z.string(), was_disabled: z.boolean() })
+      .openapi({ example: { url: "https://shop.example.com/hooks/pickup", was_disabled: true } }),
+    answer: "Enabled",
+    handle: (c) => enableEndpoint(c.var.db, appId(c), c.req.valid("json").url),
   });
   return router;
 }

@@ -89,6 +89,9 @@ export const webhookEvents = sqliteTable(
     outcome: text("outcome", { enum: ["pending", "delivered", "retrying", "dead", "disabled"] })
       .notNull()
       .default("pending"),
+    /** How many times a person replayed it; the attempts of each replay are told apart by this number. */
+    replays: integer("replays").notNull().default(0),
+    replayedAt: text("replayed_at"),
   },
   (t) => [
     index("webhook_events_task").on(t.taskId, t.createdAt),
@@ -112,6 +115,8 @@ export const webhookDeliveries = sqliteTable(
     error: text("error"),
     attemptedAt: text("attempted_at").notNull(),
     nextAttemptAt: text("next_attempt_at"),
+    /** 0 for the first series of attempts, n for the attempts of the event's n-th replay. */
+    replay: integer("replay").notNull().default(0),
   },
   (t) => [index("webhook_deliveries_task").on(t.taskId, t.id)],
 );

@@ -93,10 +93,10 @@ export async function moveTask(
       .where(and(eq(pickupTasks.id, taskId), inArray(pickupTasks.process, from)))
       .returning(),
     // changes() is the row count of the UPDATE just before it in the same transaction. The
-    // columns are the table's, in its order: id, task_id, type, payload, created_at, outcome.
+    // columns are the table's, in its order: id, task_id, type, payload, created_at, outcome, replays, replayed_at.
     db
       .insert(webhookEvents)
-      .select(sql`SELECT ${eventId}, ${taskId}, 'pickup.process_changed', ${payload}, ${updatedAt}, 'pending' WHERE changes() > 0`),
+      .select(sql`SELECT ${eventId}, ${taskId}, 'pickup.process_changed', ${payload}, ${updatedAt}, 'pending', 0, NULL WHERE changes() > 0`),
   ]);
   const task = moved[0];
   if (task) await enqueueFirstAttempt(env, eventId);

@@ -142,6 +142,7 @@ export async function attemptDelivery(db: Database, env: Bindings, message: Webh
         error ?? (status !== null && !delivered ? (status >= 300 && status < 400 ? `redirect to ${status} not followed` : `HTTP ${status}`) : null),
       attemptedAt: now,
       nextAttemptAt: next ? new Date(next).toISOString() : null,
+      replay: event.replays,
     }),
     // A duplicate attempt that failed does not undo one that delivered.
     db
