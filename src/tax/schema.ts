@@ -33,12 +33,19 @@ export const RATE_LEVEL_NAMES: Record<RateLevel, string> = {
 export const DATA_SOURCES = ["EU_VAT", "OECD", "ENCYCLOPEDIA", "CUSTOM"] as const;
 export type DataSource = (typeof DATA_SOURCES)[number];
 
+/**
+ * What a record's rate is: the rate the law states, or (corporate income tax) the OECD's combined
+ * statutory rate: central and sub-central government, surcharges included, the top rate where progressive.
+ */
+export const RATE_DEFINITIONS = ["statutory", "oecd_combined_statutory"] as const;
+
 /** Rates are kept as integers of 1/10000 percent, so that four decimals are exact. */
 export const RATE_SCALE = 10_000;
 
 /**
- * A record with `effectiveTo` null is current; a change closes the old record and inserts a new
- * one, so the table is also the history.
+ * A record is in force from `effectiveFrom` to `effectiveTo` (null: no end known); a change ends the
+ * old record the second before the new one starts, so the table is also the history, and an
+ * announced change is a record that starts in the future.
  */
 export const taxRates = sqliteTable(
   "tax_rates",
@@ -55,6 +62,7 @@ export const taxRates = sqliteTable(
     rateLevel: text("rate_level", { enum: RATE_LEVELS }).notNull(),
     rateLevelName: text("rate_level_name"),
     rateValueScaled: integer("rate_value_scaled").notNull(),
+    rateDefinition: text("rate_definition", { enum: RATE_DEFINITIONS }).notNull().default("statutory"),
     effectiveFrom: text("effective_from").notNull(),
     effectiveTo: text("effective_to"),
     currencyCode: text("currency_code"),
@@ -79,12 +87,9 @@ export const taxRates = sqliteTable(
     uniqueIndex("tax_rates_regional_key")
       .on(t.countryCode, t.regionCode, t.taxType, t.rateLevel, t.effectiveFrom)
       .where(sql`${t.regionCode} IS NOT NULL`),
-    index("tax_rates_current_by_country")
-      .on(t.countryCode, t.regionCode, t.taxType)
-      .where(sql`${t.effectiveTo} IS NULL`),
-    index("tax_rates_current_by_type")
-      .on(t.taxType, t.countryCode)
-      .where(sql`${t.effectiveTo} IS NULL`),
+    // Not partial: the records in force on a day (`?date=`) include ended and announced ones.
+    index("tax_rates_by_country").on(t.countryCode, t.regionCode, t.taxType),
+    index("tax_rates_by_type").on(t.taxType, t.countryCode),
   ],
 );
 
@@ -102,8 +107,14 @@ const taxRateRow = createSelectSchema(taxRates, {
   taxNameLocal: (s) => s.openapi({ example: "Umsatzsteuer" }),
   taxNameEn: (s) => s.openapi({ example: "Value-added tax" }),
   taxAbbr: (s) => s.openapi({ example: "USt" }),
-  effectiveFrom: dateTime,
-  effectiveTo: (s) => dateTime(s).openapi({ description: "null while the rate is current" }),
+  rateDefinition: (s) =>
+    s.openapi({
+      example: "statutory",
+      description:
+        "What the rate is: `statutory` (the rate the law states) or `oecd_combined_statutory` (corporate income tax: the OECD's combined rate)",
+    }),
+  effectiveFrom: (s) => dateTime(s).openapi({ description: "UTC; the record is in force from this second" }),
+  effectiveTo: (s) => dateTime(s).openapi({ description: "UTC; the last second the record is in force, null while no end is known" }),
   currencyCode: (s) => s.openapi({ example: "EUR" }),
   versionDate: dateTime,
   lastSyncTime: dateTime,

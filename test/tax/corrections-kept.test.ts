@@ -1,7 +1,11 @@
 /** A feed that lags behind a correction of the seed must not undo it; a newer figure still wins. */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { TaxRate } from "../../src/tax/schema";
 import { EU_VAT_URL, OECD_URL_PREFIX, euVatFeedFromDatabase, runJobNow, serveFeeds, yesterday } from "../helpers/feeds";
+import { getTax } from "./fixtures";
+
+const secondBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 1000).toISOString().slice(0, 19);
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -57,5 +61,53 @@ describe("refresh jobs keep corrections a feed has not caught up with", () => {
     expect(run.status).toBe("succeeded");
     expect(run.counts).toMatchObject({ inserted: 0, closed: 0, outdated: 1 });
     expect(await current("RU", "VAT")).toEqual({ rate: 22, effective_from: "2026-01-01T00:00:00" });
+  });
+});
+
+describe("announced changes: stored with their start, served for their day, kept by later runs", () => {
+  const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
+  const standardOf = async (country: string, date?: string) =>
+    (await getTax<TaxRate>(`/country/${country}/standard${date ? `?date=${date}` : ""}`)).body.data;
+
+  it("EU VAT: a feed period that starts next year is stored, not current before it starts, and answered for its day", async () => {
+    const feed = await euVatFeedFromDatabase();
+    feed.items.DE!.unshift({ effective_from: nextYear, rates: { standard: 21, reduced: 7 } });
+    serveFeeds({ [EU_VAT_URL]: JSON.stringify(feed) });
+    expect((await runJobNow("eu-vat")).counts).toMatchObject({ inserted: 1, closed: 1 });
+    expect(await standardOf("DE")).toMatchObject({ rateValue: 19, effectiveTo: secondBefore(nextYear) });
+    expect(await standardOf("DE", nextYear)).toMatchObject({ rateValue: 21, effectiveFrom: `${nextYear}T00:00:00`, effectiveTo: null });
+    const germany = (await getTax(`/country/DE/type/VAT`)).body.data;
+    expect(germany.map((r) => r.rateValue).sort()).toEqual([19, 7]);
+  });
+
+  it("EU VAT: the next run, its feed without the announcement, keeps it; the one after with it changes nothing", async () => {
+    const feed = await euVatFeedFromDatabase();
+    feed.items.DE = [{ effective_from: "2020-01-01", rates: { standard: 19, reduced: 7 } }];
+    serveFeeds({ [EU_VAT_URL]: JSON.stringify(feed) });
+    const run = await runJobNow("eu-vat");
+    expect(run.counts).toMatchObject({ inserted: 0, closed: 0 });
+    expect(await standardOf("DE", nextYear)).toMatchObject({ rateValue: 21 });
+    expect(await standardOf("DE")).toMatchObject({ rateValue: 19, effectiveTo: secondBefore(nextYear) });
+
+    feed.items.DE.unshift({ effective_from: nextYear, rates: { standard: 21, reduced: 7 } });
+    vi.restoreAllMocks();
+    serveFeeds({ [EU_VAT_URL]: JSON.stringify(feed) });
+    expect((await runJobNow("eu-vat")).counts).toMatchObject({ inserted: 0, closed: 0, outdated: 0 });
+  });
+
+  it("documented feed: an announced rate stays when a later feed lists only today's figure, undated", async () => {
+    const rates = (standard: number, effectiveFrom?: string) => [
+      { countryCode: "RU", taxType: "VAT", rateLevel: "standard", rateValue: standard, ...(effectiveFrom ? { effectiveFrom } : {}) },
+      { countryCode: "RU", taxType: "VAT", rateLevel: "reduced", rateValue: 10 },
+      { countryCode: "RU", taxType: "VAT", rateLevel: "zero", rateValue: 0 },
+    ];
+    const url = "https://feeds.test/encyclopedia.json";
+    serveFeeds({ [url]: JSON.stringify({ versionDate: yesterday(), rates: rates(23, nextYear) }) });
+    expect((await runJobNow("encyclopedia")).counts).toMatchObject({ inserted: 1, closed: 1 });
+    vi.restoreAllMocks();
+    serveFeeds({ [url]: JSON.stringify({ versionDate: yesterday(), rates: rates(22) }) });
+    expect((await runJobNow("encyclopedia")).counts).toMatchObject({ inserted: 0, closed: 0 });
+    expect(await standardOf("RU")).toMatchObject({ rateValue: 22 });
+    expect(await standardOf("RU", nextYear)).toMatchObject({ rateValue: 23 });
   });
 });
