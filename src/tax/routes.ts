@@ -4,8 +4,19 @@ import { cachedReads } from "../platform/read-cache";
 import { createRouter, DATA_SECURITY, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
-import { RATE_LEVELS, TAX_TYPES, taxNumberCheckSchema, taxRateSchema } from "./schema";
-import { euVatRates, listTaxRates, oecdRates, ratesOfCountry, ratesOfRegion, ratesOfType, standardRate, taxRateById, today } from "./service";
+import { RATE_LEVELS, TAX_TYPES, rateChangeSchema, taxNumberCheckSchema, taxRateSchema } from "./schema";
+import {
+  euVatRates,
+  listTaxRates,
+  rateChanges,
+  oecdRates,
+  ratesOfCountry,
+  ratesOfRegion,
+  ratesOfType,
+  standardRate,
+  taxRateById,
+  today,
+} from "./service";
 
 /** The day asked for, or today (UTC). */
 const inForceDay = (date: string | undefined) => date ?? today();
@@ -48,6 +59,46 @@ const dateQuery = z.object({
       description:
         "The day (UTC) the records are in force on, past or announced; today when absent. The answer's `Tax-Rates-In-Force-On` header says which day it is for.",
     }),
+});
+
+/** The most changes one page of T12 holds. */
+const MAX_CHANGES_PAGE = 200;
+
+const rateChangesQuery = z.object({
+  since: z
+    .string({ error: "since is required: a UTC time as YYYY-MM-DDTHH:mm:ss, e.g. 2026-11-01T00:00:00" })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/, {
+      error: "since must be a UTC time as YYYY-MM-DDTHH:mm:ss, e.g. 2026-11-01T00:00:00",
+      abort: true,
+    })
+    .refine((time) => !Number.isNaN(Date.parse(time.endsWith("Z") ? time : `${time}Z`)), {
+      error: "since must be a real time, e.g. 2026-11-01T00:00:00",
+    })
+    .openapi({ param: { name: "since", in: "query" }, example: "2026-11-01T00:00:00", description: "UTC; changes made at or after it" }),
+  after: z.coerce
+    .number({ error: "after must be a change id" })
+    .int({ error: "after must be a change id" })
+    .min(0, { error: "after must be 0 or greater" })
+    .max(Number.MAX_SAFE_INTEGER, { error: "after must be a change id" })
+    .default(0)
+    .openapi({ param: { name: "after", in: "query" }, example: 0, description: "The `next` of the page before" }),
+  size: z.coerce
+    .number({ error: "size must be an integer" })
+    .int({ error: "size must be an integer" })
+    .min(1, { error: "size must be at least 1" })
+    .max(MAX_CHANGES_PAGE, { error: `size must be at most ${MAX_CHANGES_PAGE}` })
+    .default(100)
+    .openapi({ param: { name: "size", in: "query" }, example: 100 }),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: "country must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE" })
+    .optional()
+    .openapi({ param: { name: "country", in: "query" }, example: "DE", description: "Only this country's changes" }),
+});
+
+const rateChangesSchema = z.object({
+  changes: z.array(rateChangeSchema),
+  next: z.number().int().nullable().openapi({ example: null, description: "Pass as `after` for the next page; null when there is none" }),
 });
 
 /** The header that says which day (UTC) an answer's records are in force on. */
@@ -222,6 +273,22 @@ export function taxRoutes() {
       if (!check)
         throw notFound(country ? `${taxNumber} fits no tax number format of ${country}` : `${taxNumber} fits no country's tax number format`);
       return check;
+    },
+  });
+  route({
+    method: "get",
+    path: "/changes",
+    summary: "T12 · Changes of the records since a time: added, ended (an end set, which may lie ahead) or corrected, with their source",
+    description:
+      "Oldest first, `size` at a time; pass `next` as `after` for the rest (null at the end). Poll with the `changedAt` of " +
+      "the last change you read, or keep `since` and move `after`.",
+    request: { query: rateChangesQuery },
+    data: rateChangesSchema,
+    answer: "A page of changes",
+    errors: [400],
+    handle: async (c) => {
+      const { since, after, size, country } = c.req.valid("query");
+      return rateChanges(c.var.db, { since: since.slice(0, 19), after, size, countryCode: country });
     },
   });
   route({

@@ -93,6 +93,34 @@ export const taxRates = sqliteTable(
   ],
 );
 
+export const RATE_CHANGE_KINDS = ["added", "ended", "corrected"] as const;
+
+/**
+ * Every change of a tax rate record, written by triggers on `tax_rates` (migration 0026) so that
+ * the jobs, the seed and a hand-made fix all show: a record added, its end set (`ended`, which may
+ * lie ahead), or its figure or start changed in place (`corrected`). The id is the feed's cursor.
+ */
+export const taxRateChanges = sqliteTable(
+  "tax_rate_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    changedAt: text("changed_at").notNull(),
+    kind: text("kind", { enum: RATE_CHANGE_KINDS }).notNull(),
+    rateId: integer("rate_id").notNull(),
+    countryCode: text("country_code").notNull(),
+    regionCode: text("region_code"),
+    taxType: text("tax_type", { enum: TAX_TYPES }).notNull(),
+    rateLevel: text("rate_level", { enum: RATE_LEVELS }).notNull(),
+    rateValueScaled: integer("rate_value_scaled").notNull(),
+    previousRateValueScaled: integer("previous_rate_value_scaled"),
+    effectiveFrom: text("effective_from").notNull(),
+    effectiveTo: text("effective_to"),
+    dataSource: text("data_source", { enum: DATA_SOURCES }).notNull(),
+    sourceUrl: text("source_url"),
+  },
+  (t) => [index("tax_rate_changes_by_time").on(t.changedAt), index("tax_rate_changes_by_country").on(t.countryCode, t.id)],
+);
+
 export type TaxRateRow = typeof taxRates.$inferSelect;
 export type NewTaxRateRow = typeof taxRates.$inferInsert;
 
@@ -150,4 +178,34 @@ export type TaxNumberCheck = z.infer<typeof taxNumberCheckSchema>;
 
 export function toTaxRate({ rateValueScaled, ...row }: TaxRateRow): TaxRate {
   return { ...row, rateValue: rateValueScaled / RATE_SCALE };
+}
+
+const rateChangeRow = createSelectSchema(taxRateChanges, {
+  id: z.number().int().openapi({ example: 1842, description: "The change's place in the feed: pass the last one as `after`" }),
+  changedAt: (s) => s.openapi({ example: "2026-11-26T02:15:04", description: "UTC, when the record changed here" }),
+  rateId: z.number().int().openapi({ example: 731, description: "The record (T11)" }),
+  countryCode: (s) => s.openapi({ example: "DE" }),
+  regionCode: (s) => s.openapi({ example: null }),
+  effectiveFrom: (s) => s.openapi({ example: "2027-01-01T00:00:00" }),
+  effectiveTo: (s) => s.openapi({ example: null }),
+  sourceUrl: (s) => s.openapi({ example: "https://raw.githubusercontent.com/ibericode/vat-rates/master/vat-rates.json" }),
+});
+
+/** T12's item: the record's figures after the change, as percentages. */
+export const rateChangeSchema = z
+  .object({
+    ...rateChangeRow.omit({ rateValueScaled: true, previousRateValueScaled: true }).shape,
+    rateValue: z.number().openapi({ example: 21, description: "Percentage after the change" }),
+    previousRateValue: z.number().nullable().openapi({ example: null, description: "Percentage before a correction; null otherwise" }),
+  })
+  .openapi("TaxRateChange");
+
+export type RateChange = z.infer<typeof rateChangeSchema>;
+
+export function toRateChange({ rateValueScaled, previousRateValueScaled, ...row }: typeof taxRateChanges.$inferSelect): RateChange {
+  return {
+    ...row,
+    rateValue: rateValueScaled / RATE_SCALE,
+    previousRateValue: previousRateValueScaled === null ? null : previousRateValueScaled / RATE_SCALE,
+  };
 }

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, type SQL } from "drizzle-orm";
 import type { Database } from "../platform/database";
-import { taxRates, toTaxRate, type TaxRate, type TaxType } from "./schema";
+import { taxRateChanges, taxRates, toRateChange, toTaxRate, type RateChange, type TaxRate, type TaxType } from "./schema";
 
 /** A day (`YYYY-MM-DD`, UTC) that rates are asked for. */
 export type Day = string;
@@ -94,4 +94,31 @@ export async function taxIdPatterns(db: Database): Promise<Map<string, string[]>
     if (pattern) patterns.set(countryCode, [...(patterns.get(countryCode) ?? []), pattern]);
   }
   return patterns;
+}
+
+export interface RateChangesQuery {
+  /** UTC, `YYYY-MM-DDTHH:mm:ss`: changes made at or after it. */
+  since: string;
+  /** The id of the last change already read. */
+  after: number;
+  size: number;
+  countryCode?: string;
+}
+
+/** T12: the changes made since a time, oldest first, `size` at a time; `next` is the cursor for the rest, null at the end. */
+export async function rateChanges(db: Database, query: RateChangesQuery): Promise<{ changes: RateChange[]; next: number | null }> {
+  const rows = await db
+    .select()
+    .from(taxRateChanges)
+    .where(
+      and(
+        gte(taxRateChanges.changedAt, query.since),
+        gt(taxRateChanges.id, query.after),
+        query.countryCode ? eq(taxRateChanges.countryCode, query.countryCode) : undefined,
+      ),
+    )
+    .orderBy(asc(taxRateChanges.id))
+    .limit(query.size + 1);
+  const page = rows.slice(0, query.size);
+  return { changes: page.map(toRateChange), next: rows.length > query.size ? page.at(-1)!.id : null };
 }

@@ -1,7 +1,7 @@
 /** A feed that lags behind a correction of the seed must not undo it; a newer figure still wins. */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TaxRate } from "../../src/tax/schema";
+import type { RateChange, TaxRate } from "../../src/tax/schema";
 import { EU_VAT_URL, OECD_URL_PREFIX, euVatFeedFromDatabase, runJobNow, serveFeeds, yesterday } from "../helpers/feeds";
 import { getTax } from "./fixtures";
 
@@ -109,5 +109,26 @@ describe("announced changes: stored with their start, served for their day, kept
     expect((await runJobNow("encyclopedia")).counts).toMatchObject({ inserted: 0, closed: 0 });
     expect(await standardOf("RU")).toMatchObject({ rateValue: 22 });
     expect(await standardOf("RU", nextYear)).toMatchObject({ rateValue: 23 });
+  });
+});
+
+describe("the change feed (T12) after the jobs and a hand-made fix", () => {
+  type Feed = { changes: RateChange[]; next: number | null };
+  const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
+
+  it("shows the announced German rate as added and the current one as ended ahead, with the feed as source", async () => {
+    const { changes } = (await getTax<Feed>("/changes?since=2000-01-01T00:00:00&country=DE&size=200")).body.data;
+    const announced = changes.find((c) => c.kind === "added" && c.effectiveFrom === `${nextYear}T00:00:00`);
+    expect(announced).toMatchObject({ rateLevel: "standard", rateValue: 21, dataSource: "EU_VAT", sourceUrl: EU_VAT_URL });
+    expect(changes.find((c) => c.kind === "ended")).toMatchObject({ rateLevel: "standard", rateValue: 19, effectiveTo: secondBefore(nextYear) });
+  });
+
+  it("shows a figure corrected in place with the figure before", async () => {
+    const { results } = await env.DB.prepare("SELECT MAX(id) AS last FROM tax_rate_changes").all<{ last: number }>();
+    await env.DB.prepare(
+      "UPDATE tax_rates SET rate_value_scaled = 170000 WHERE country_code = 'XK' AND rate_level = 'standard' AND effective_to IS NULL",
+    ).run();
+    const { changes } = (await getTax<Feed>(`/changes?since=2000-01-01T00:00:00&after=${results[0]!.last}`)).body.data;
+    expect(changes).toEqual([expect.objectContaining({ kind: "corrected", countryCode: "XK", rateValue: 17, previousRateValue: 18 })]);
   });
 });
