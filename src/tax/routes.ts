@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { cachedReads } from "../platform/read-cache";
+import { checkLive, liveCheckConfigured } from "./live-check";
 import { createRouter, DATA_SECURITY, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
@@ -120,10 +123,11 @@ export function taxRoutes() {
       c.res.headers.set(IN_FORCE_ON_HEADER, inForceDay(date));
   });
   // The data changes only with a refresh job or the seed: answers are kept under its version, and an undated one for its day.
-  router.use(
-    "*",
-    cachedReads(undefined, () => today()),
-  );
+  const cached = cachedReads(undefined, () => today());
+  // A live T8 answer (VIES, HMRC) is of its moment: never kept.
+  const cachedUnlessLive: MiddlewareHandler<AppEnv> = (c, next) =>
+    c.req.path.startsWith(`${TAX_BASE_PATH}/taxnumber/`) && liveCheckConfigured(c.env) ? next() : cached(c, next);
+  router.use("*", cachedUnlessLive);
   // Static paths are registered before `/{id}`, which would otherwise take them.
   route({
     method: "get",
@@ -272,7 +276,7 @@ export function taxRoutes() {
       const check = await checkTaxNumber(c.var.db, taxNumber, country);
       if (!check)
         throw notFound(country ? `${taxNumber} fits no tax number format of ${country}` : `${taxNumber} fits no country's tax number format`);
-      return check;
+      return { ...check, ...(await checkLive(c.env, check)) };
     },
   });
   route({

@@ -158,21 +158,40 @@ export const taxRateSchema = z
 
 export type TaxRate = z.infer<typeof taxRateSchema>;
 
-/** T8's verdict on a tax number. */
-export const taxNumberCheckSchema = z
-  .object({
-    valid: z.boolean(),
-    /** Null when several countries' formats fit and nothing singles one out. */
-    countryCode: z.string().nullable(),
-    normalized: z.string(),
-    /** True when a check-digit algorithm confirmed the number, not only its pattern. */
-    checkDigitVerified: z.boolean(),
-    /** Other countries whose format the number also fits; every candidate when countryCode is null. */
-    alternatives: z.array(z.string()).openapi({ example: [] }),
-    /** The chosen country's current rates; empty when countryCode is null. */
-    rates: z.array(taxRateSchema),
-  })
-  .openapi("TaxNumberCheck");
+/** T8's verdict on a tax number from its format and check digits. */
+const offlineCheckSchema = z.object({
+  valid: z.boolean(),
+  /** Null when several countries' formats fit and nothing singles one out. */
+  countryCode: z.string().nullable(),
+  normalized: z.string(),
+  /** True when a check-digit algorithm confirmed the number, not only its pattern. */
+  checkDigitVerified: z.boolean(),
+  /** Other countries whose format the number also fits; every candidate when countryCode is null. */
+  alternatives: z.array(z.string()).openapi({ example: [] }),
+  /** The chosen country's current rates; empty when countryCode is null. */
+  rates: z.array(taxRateSchema),
+});
+
+export type OfflineCheck = z.infer<typeof offlineCheckSchema>;
+
+/** What the live services (VIES, HMRC) said, when T8 is configured to ask them (docs/tax.md). */
+export const liveCheckSchema = z.object({
+  source: z.enum(["offline", "live", "cache"]).openapi({
+    example: "live",
+    description: "offline: format and check digits only; live: the service answered now; cache: its last answer, the service being down",
+  }),
+  service: z.enum(["VIES", "HMRC"]).nullable().openapi({ example: "VIES" }),
+  registered: z.boolean().nullable().openapi({ example: true, description: "Whether the service knows the number; null offline" }),
+  consultedAt: z.string().nullable().openapi({ example: "2026-11-26T10:15:00Z", description: "When the service gave the answer (UTC)" }),
+  name: z.string().nullable().openapi({ example: "Example GmbH", description: "The registered name, when the service gives it" }),
+  address: z.string().nullable().openapi({ example: "Hauptstr. 1, 10115 Berlin", description: "The registered address, when the service gives it" }),
+  ageSeconds: z.number().int().nullable().openapi({ example: 0, description: "How old the answer is: 0 when live, more from the cache" }),
+  liveError: z.string().nullable().openapi({ example: null, description: "Why the service gave no answer now (down, slow), when it was asked" }),
+});
+
+export type LiveCheck = z.infer<typeof liveCheckSchema>;
+
+export const taxNumberCheckSchema = z.object({ ...offlineCheckSchema.shape, ...liveCheckSchema.shape }).openapi("TaxNumberCheck");
 
 export type TaxNumberCheck = z.infer<typeof taxNumberCheckSchema>;
 
