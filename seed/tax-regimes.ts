@@ -43,6 +43,8 @@ const CA_SOURCE = "https://www.canada.ca/en/revenue-agency/services/tax/business
 
 /** Sources of single changes (seed/SOURCES.md). */
 const SOURCE = {
+  // Law No. 05/L-037 on VAT (in force since 2015-09-01): 18 % standard, 8 % reduced.
+  XK: "https://www.atk-ks.org/en/",
   AT: "https://www.bmf.gv.at/themen/steuern/umsatzsteuer.html",
   BS: "https://inlandrevenue.finance.gov.bs/value-added-tax/",
   BT: "https://www.drc.gov.bt/",
@@ -588,6 +590,7 @@ const OTHER_VAT: Other[] = [
   ["VN", "VAT", "GTGT", steady({ standard: 10, reduced: 5 })],
   ["VU", "VAT", "VAT", steady({ standard: 15 })],
   ["WS", "VAT", "VAGST", steady({ standard: 15 })],
+  ["XK", "VAT", "TVSH", [[SINCE, { standard: 18, reduced: 8 }, SOURCE.XK]]],
   ["ZA", "VAT", "VAT", steady({ standard: 15, zero: 0 })],
   ["ZM", "VAT", "VAT", steady({ standard: 16 })],
   [

@@ -41,13 +41,15 @@ export function bumpDataVersion(db: Database, name = REFERENCE_DATA) {
  * so that a hot read costs neither D1 nor the handler. Runs after the access policy: who may call
  * and their rate limits are checked every time; only what they are answered is kept.
  */
-export function cachedReads(name = REFERENCE_DATA): MiddlewareHandler<AppEnv> {
+export function cachedReads(name = REFERENCE_DATA, varyBy?: () => string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "POST") return next();
     // A POST query is its business parameters (style F), whatever their encoding: read once, as the handler reads them.
     const body = c.req.method === "POST" ? JSON.stringify(await readBizContent(c)) : undefined;
+    // What else an answer depends on (group T: the day an undated answer is for).
+    const vary = [body, varyBy?.()].filter((part) => part !== undefined).join("\n") || undefined;
     const version = await dataVersion(c.var.db, name);
-    c.res = await versionedAnswer(c, { namespace: name, version: `v${version}`, kind: "data", inIsolate: true, vary: body }, async () => {
+    c.res = await versionedAnswer(c, { namespace: name, version: `v${version}`, kind: "data", inIsolate: true, vary }, async () => {
       await next();
       const type = c.res.headers.get("Content-Type") ?? "";
       if (c.res.status !== 200 || !type.startsWith("application/json")) return c.res;

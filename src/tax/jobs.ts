@@ -38,15 +38,16 @@ export const euVatJob: JobDefinition = {
     if (missing.length > 0) throw new FeedError(`the EU VAT feed is partial: no ${missing.join(", ")}`);
     const observed: ObservedRate[] = [];
     for (const country of EU_MEMBERS) {
-      // Periods are newest first; the one in force is the newest that has started.
-      const inForce = items[country]!.filter((p) => p.effective_from <= today(now)).sort((a, b) =>
-        b.effective_from.localeCompare(a.effective_from),
-      )[0];
-      if (!inForce) throw new FeedError(`the EU VAT feed has no period in force for ${country}`);
-      const from = inForce.effective_from.startsWith("0000") ? undefined : inForce.effective_from;
-      for (const [level, value] of Object.entries(inForce.rates)) {
-        if (isRateLevel(level))
-          observed.push({ countryCode: country, regionCode: null, taxType: "VAT", rateLevel: level, rateValue: value, effectiveFrom: from });
+      // Periods are newest first; the one in force is the newest that has started, later ones are announced.
+      const periods = items[country]!.toSorted((a, b) => b.effective_from.localeCompare(a.effective_from));
+      const inForce = periods.findIndex((p) => p.effective_from <= today(now));
+      if (inForce < 0) throw new FeedError(`the EU VAT feed has no period in force for ${country}`);
+      for (const period of periods.slice(0, inForce + 1)) {
+        const from = period.effective_from.startsWith("0000") ? undefined : period.effective_from;
+        for (const [level, value] of Object.entries(period.rates)) {
+          if (isRateLevel(level))
+            observed.push({ countryCode: country, regionCode: null, taxType: "VAT", rateLevel: level, rateValue: value, effectiveFrom: from });
+        }
       }
     }
     return planRateChanges(

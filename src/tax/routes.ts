@@ -1,11 +1,28 @@
 import { z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { cachedReads } from "../platform/read-cache";
+import { checkLive, liveCheckConfigured } from "./live-check";
 import { createRouter, DATA_SECURITY, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
-import { RATE_LEVELS, TAX_TYPES, taxNumberCheckSchema, taxRateSchema } from "./schema";
-import { euVatRates, listTaxRates, oecdRates, ratesOfCountry, ratesOfRegion, ratesOfType, standardRate, taxRateById } from "./service";
+import { RATE_LEVELS, TAX_TYPES, rateChangeSchema, taxNumberCheckSchema, taxRateSchema } from "./schema";
+import {
+  euVatRates,
+  listTaxRates,
+  rateChanges,
+  oecdRates,
+  ratesOfCountry,
+  ratesOfRegion,
+  ratesOfType,
+  standardRate,
+  taxRateById,
+  today,
+} from "./service";
+
+/** The day asked for, or today (UTC). */
+const inForceDay = (date: string | undefined) => date ?? today();
 
 export const TAX_BASE_PATH = "/std/api/bigdata/taxrate";
 
@@ -25,28 +42,104 @@ const taxType = z
 
 const rateList = z.array(taxRateSchema);
 
-function nonEmpty<T>(rates: T[], what: string): T[] {
-  if (rates.length === 0) throw notFound(`No current tax rates for ${what}`);
+/** The days `?date=` may name: history starts in 2020 (docs/tax.md), announcements reach a few years ahead. */
+const FIRST_DAY = "1990-01-01";
+const LAST_DAY = "2099-12-31";
+
+const dateQuery = z.object({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "date must be a day as YYYY-MM-DD, e.g. 2026-01-01", abort: true })
+    .refine((day) => new Date(Date.parse(`${day}T00:00:00Z`) || 0).toISOString().startsWith(day), {
+      error: "date must be a real day of the calendar, e.g. 2026-01-01",
+      abort: true,
+    })
+    .refine((day) => day >= FIRST_DAY && day <= LAST_DAY, { error: `date must be between ${FIRST_DAY} and ${LAST_DAY}` })
+    .optional()
+    .openapi({
+      param: { name: "date", in: "query" },
+      example: "2026-01-01",
+      description:
+        "The day (UTC) the records are in force on, past or announced; today when absent. The answer's `Tax-Rates-In-Force-On` header says which day it is for.",
+    }),
+});
+
+/** The most changes one page of T12 holds. */
+const MAX_CHANGES_PAGE = 200;
+
+const rateChangesQuery = z.object({
+  since: z
+    .string({ error: "since is required: a UTC time as YYYY-MM-DDTHH:mm:ss, e.g. 2026-11-01T00:00:00" })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/, {
+      error: "since must be a UTC time as YYYY-MM-DDTHH:mm:ss, e.g. 2026-11-01T00:00:00",
+      abort: true,
+    })
+    .refine((time) => !Number.isNaN(Date.parse(time.endsWith("Z") ? time : `${time}Z`)), {
+      error: "since must be a real time, e.g. 2026-11-01T00:00:00",
+    })
+    .openapi({ param: { name: "since", in: "query" }, example: "2026-11-01T00:00:00", description: "UTC; changes made at or after it" }),
+  after: z.coerce
+    .number({ error: "after must be a change id" })
+    .int({ error: "after must be a change id" })
+    .min(0, { error: "after must be 0 or greater" })
+    .max(Number.MAX_SAFE_INTEGER, { error: "after must be a change id" })
+    .default(0)
+    .openapi({ param: { name: "after", in: "query" }, example: 0, description: "The `next` of the page before" }),
+  size: z.coerce
+    .number({ error: "size must be an integer" })
+    .int({ error: "size must be an integer" })
+    .min(1, { error: "size must be at least 1" })
+    .max(MAX_CHANGES_PAGE, { error: `size must be at most ${MAX_CHANGES_PAGE}` })
+    .default(100)
+    .openapi({ param: { name: "size", in: "query" }, example: 100 }),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: "country must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE" })
+    .optional()
+    .openapi({ param: { name: "country", in: "query" }, example: "DE", description: "Only this country's changes" }),
+});
+
+const rateChangesSchema = z.object({
+  changes: z.array(rateChangeSchema),
+  next: z.number().int().nullable().openapi({ example: null, description: "Pass as `after` for the next page; null when there is none" }),
+});
+
+/** The header that says which day (UTC) an answer's records are in force on. */
+export const IN_FORCE_ON_HEADER = "Tax-Rates-In-Force-On";
+
+function nonEmpty<T>(rates: T[], what: string, day: string | undefined): T[] {
+  if (rates.length === 0) throw notFound(day ? `No tax rates for ${what} in force on ${day}` : `No current tax rates for ${what}`);
   return rates;
 }
 
 export function taxRoutes() {
   const router = createRouter();
   const route = defineRoutes(router, DATA_ENVELOPE, { tags: ["T · Tax rates"], security: DATA_SECURITY, errors: [401, 403] });
-  // The data changes only with a refresh job or the seed: answers are kept under its version.
-  router.use("*", cachedReads());
+  // Set outside the answer cache, which keeps bodies only.
+  router.use("*", async (c, next) => {
+    await next();
+    const date = c.req.query("date");
+    if (c.res.status === 200 && (date || /^\/(country|eu|oecd)\//.test(c.req.path.slice(TAX_BASE_PATH.length))))
+      c.res.headers.set(IN_FORCE_ON_HEADER, inForceDay(date));
+  });
+  // The data changes only with a refresh job or the seed: answers are kept under its version, and an undated one for its day.
+  const cached = cachedReads(undefined, () => today());
+  // A live T8 answer (VIES, HMRC) is of its moment: never kept.
+  const cachedUnlessLive: MiddlewareHandler<AppEnv> = (c, next) =>
+    c.req.path.startsWith(`${TAX_BASE_PATH}/taxnumber/`) && liveCheckConfigured(c.env) ? next() : cached(c, next);
+  router.use("*", cachedUnlessLive);
   // Static paths are registered before `/{id}`, which would otherwise take them.
   route({
     method: "get",
     path: "/list",
-    summary: "T1 · All tax rate records, history included, page by page",
-    request: { query: zeroBasedPageQuery },
+    summary: "T1 · All tax rate records, history and announced changes included, page by page; with `date`, those in force that day",
+    request: { query: zeroBasedPageQuery.extend(dateQuery.shape) },
     data: pageObjectSchema(taxRateSchema),
     answer: "A page of records",
     errors: [400],
     handle: async (c) => {
-      const { page, size } = c.req.valid("query");
-      const { rates, total } = await listTaxRates(c.var.db, page, size);
+      const { page, size, date } = c.req.valid("query");
+      const { rates, total } = await listTaxRates(c.var.db, page, size, date);
       return pageObject(rates, total, page, size);
     },
   });
@@ -69,75 +162,81 @@ export function taxRoutes() {
   route({
     method: "get",
     path: "/eu/all",
-    summary: "T6 · Current VAT rates of every EU member",
+    summary: "T6 · VAT rates of every EU member in force today, or on `date`",
+    request: { query: dateQuery },
     data: rateList,
-    answer: "Current EU VAT rates",
-    handle: async (c) => euVatRates(c.var.db),
+    answer: "EU VAT rates",
+    errors: [400],
+    handle: async (c) => euVatRates(c.var.db, inForceDay(c.req.valid("query").date)),
   });
   route({
     method: "get",
     path: "/oecd/{taxType}",
-    summary: "T7 · Current rates of one tax type in every OECD member",
-    request: { params: z.object({ taxType }) },
+    summary: "T7 · Rates of one tax type in every OECD member in force today, or on `date`",
+    request: { params: z.object({ taxType }), query: dateQuery },
     data: rateList,
-    answer: "Current rates",
+    answer: "Rates in force",
     errors: [400],
-    handle: async (c) => oecdRates(c.var.db, c.req.valid("param").taxType),
+    handle: async (c) => oecdRates(c.var.db, c.req.valid("param").taxType, inForceDay(c.req.valid("query").date)),
   });
   route({
     method: "get",
     path: "/country/{countryCode}",
-    summary: "T2 · Current rates of a country, regions included",
-    request: { params: z.object({ countryCode }) },
+    summary: "T2 · Rates of a country, regions included, in force today or on `date`",
+    request: { params: z.object({ countryCode }), query: dateQuery },
     data: rateList,
-    answer: "Current rates",
+    answer: "Rates in force",
     errors: [400, 404],
     handle: async (c) => {
       const { countryCode } = c.req.valid("param");
-      return nonEmpty(await ratesOfCountry(c.var.db, countryCode), countryCode);
+      const { date } = c.req.valid("query");
+      return nonEmpty(await ratesOfCountry(c.var.db, countryCode, inForceDay(date)), countryCode, date);
     },
   });
   route({
     method: "get",
     path: "/country/{countryCode}/region/{regionCode}",
-    summary: "T3 · Current rates of a region (state, province)",
-    request: { params: z.object({ countryCode, regionCode }) },
+    summary: "T3 · Rates of a region (state, province) in force today or on `date`",
+    request: { params: z.object({ countryCode, regionCode }), query: dateQuery },
     data: rateList,
-    answer: "Current rates of the region",
+    answer: "Rates of the region in force",
     errors: [400, 404],
     handle: async (c) => {
       const { countryCode, regionCode } = c.req.valid("param");
+      const { date } = c.req.valid("query");
       if (!regionCode.startsWith(`${countryCode}-`)) {
         throw new ApiError(400, `regionCode ${regionCode} is not a region of ${countryCode}`);
       }
-      return nonEmpty(await ratesOfRegion(c.var.db, countryCode, regionCode), regionCode);
+      return nonEmpty(await ratesOfRegion(c.var.db, countryCode, regionCode, inForceDay(date)), regionCode, date);
     },
   });
   route({
     method: "get",
     path: "/country/{countryCode}/type/{taxType}",
-    summary: "T4 · Current rates of a country of one tax type",
-    request: { params: z.object({ countryCode, taxType }) },
+    summary: "T4 · Rates of a country of one tax type in force today or on `date`",
+    request: { params: z.object({ countryCode, taxType }), query: dateQuery },
     data: rateList,
-    answer: "Current rates of the type",
+    answer: "Rates of the type in force",
     errors: [400, 404],
     handle: async (c) => {
       const { countryCode, taxType } = c.req.valid("param");
-      return nonEmpty(await ratesOfType(c.var.db, countryCode, taxType), `${taxType} in ${countryCode}`);
+      const { date } = c.req.valid("query");
+      return nonEmpty(await ratesOfType(c.var.db, countryCode, taxType, inForceDay(date)), `${taxType} in ${countryCode}`, date);
     },
   });
   route({
     method: "get",
     path: "/country/{countryCode}/standard",
-    summary: "T5 · The standard VAT (GST, consumption tax) rate of a country",
-    request: { params: z.object({ countryCode }) },
+    summary: "T5 · The standard VAT (GST, consumption tax) rate of a country in force today or on `date`",
+    request: { params: z.object({ countryCode }), query: dateQuery },
     data: taxRateSchema,
     answer: "The standard rate",
     errors: [400, 404],
     handle: async (c) => {
       const { countryCode } = c.req.valid("param");
-      const rate = await standardRate(c.var.db, countryCode);
-      if (!rate) throw notFound(`${countryCode} has no standard VAT or GST rate`);
+      const { date } = c.req.valid("query");
+      const rate = await standardRate(c.var.db, countryCode, inForceDay(date));
+      if (!rate) throw notFound(`${countryCode} has no standard VAT or GST rate${date ? ` in force on ${date}` : ""}`);
       return rate;
     },
   });
@@ -177,7 +276,23 @@ export function taxRoutes() {
       const check = await checkTaxNumber(c.var.db, taxNumber, country);
       if (!check)
         throw notFound(country ? `${taxNumber} fits no tax number format of ${country}` : `${taxNumber} fits no country's tax number format`);
-      return check;
+      return { ...check, ...(await checkLive(c.env, check)) };
+    },
+  });
+  route({
+    method: "get",
+    path: "/changes",
+    summary: "T12 · Changes of the records since a time: added, ended (an end set, which may lie ahead) or corrected, with their source",
+    description:
+      "Oldest first, `size` at a time; pass `next` as `after` for the rest (null at the end). Poll with the `changedAt` of " +
+      "the last change you read, or keep `since` and move `after`.",
+    request: { query: rateChangesQuery },
+    data: rateChangesSchema,
+    answer: "A page of changes",
+    errors: [400],
+    handle: async (c) => {
+      const { since, after, size, country } = c.req.valid("query");
+      return rateChanges(c.var.db, { since: since.slice(0, 19), after, size, countryCode: country });
     },
   });
   route({

@@ -33,12 +33,19 @@ export const RATE_LEVEL_NAMES: Record<RateLevel, string> = {
 export const DATA_SOURCES = ["EU_VAT", "OECD", "ENCYCLOPEDIA", "CUSTOM"] as const;
 export type DataSource = (typeof DATA_SOURCES)[number];
 
+/**
+ * What a record's rate is: the rate the law states, or (corporate income tax) the OECD's combined
+ * statutory rate: central and sub-central government, surcharges included, the top rate where progressive.
+ */
+export const RATE_DEFINITIONS = ["statutory", "oecd_combined_statutory"] as const;
+
 /** Rates are kept as integers of 1/10000 percent, so that four decimals are exact. */
 export const RATE_SCALE = 10_000;
 
 /**
- * A record with `effectiveTo` null is current; a change closes the old record and inserts a new
- * one, so the table is also the history.
+ * A record is in force from `effectiveFrom` to `effectiveTo` (null: no end known); a change ends the
+ * old record the second before the new one starts, so the table is also the history, and an
+ * announced change is a record that starts in the future.
  */
 export const taxRates = sqliteTable(
   "tax_rates",
@@ -55,6 +62,7 @@ export const taxRates = sqliteTable(
     rateLevel: text("rate_level", { enum: RATE_LEVELS }).notNull(),
     rateLevelName: text("rate_level_name"),
     rateValueScaled: integer("rate_value_scaled").notNull(),
+    rateDefinition: text("rate_definition", { enum: RATE_DEFINITIONS }).notNull().default("statutory"),
     effectiveFrom: text("effective_from").notNull(),
     effectiveTo: text("effective_to"),
     currencyCode: text("currency_code"),
@@ -79,13 +87,38 @@ export const taxRates = sqliteTable(
     uniqueIndex("tax_rates_regional_key")
       .on(t.countryCode, t.regionCode, t.taxType, t.rateLevel, t.effectiveFrom)
       .where(sql`${t.regionCode} IS NOT NULL`),
-    index("tax_rates_current_by_country")
-      .on(t.countryCode, t.regionCode, t.taxType)
-      .where(sql`${t.effectiveTo} IS NULL`),
-    index("tax_rates_current_by_type")
-      .on(t.taxType, t.countryCode)
-      .where(sql`${t.effectiveTo} IS NULL`),
+    // Not partial: the records in force on a day (`?date=`) include ended and announced ones.
+    index("tax_rates_by_country").on(t.countryCode, t.regionCode, t.taxType),
+    index("tax_rates_by_type").on(t.taxType, t.countryCode),
   ],
+);
+
+export const RATE_CHANGE_KINDS = ["added", "ended", "corrected"] as const;
+
+/**
+ * Every change of a tax rate record, written by triggers on `tax_rates` (migration 0026) so that
+ * the jobs, the seed and a hand-made fix all show: a record added, its end set (`ended`, which may
+ * lie ahead), or its figure or start changed in place (`corrected`). The id is the feed's cursor.
+ */
+export const taxRateChanges = sqliteTable(
+  "tax_rate_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    changedAt: text("changed_at").notNull(),
+    kind: text("kind", { enum: RATE_CHANGE_KINDS }).notNull(),
+    rateId: integer("rate_id").notNull(),
+    countryCode: text("country_code").notNull(),
+    regionCode: text("region_code"),
+    taxType: text("tax_type", { enum: TAX_TYPES }).notNull(),
+    rateLevel: text("rate_level", { enum: RATE_LEVELS }).notNull(),
+    rateValueScaled: integer("rate_value_scaled").notNull(),
+    previousRateValueScaled: integer("previous_rate_value_scaled"),
+    effectiveFrom: text("effective_from").notNull(),
+    effectiveTo: text("effective_to"),
+    dataSource: text("data_source", { enum: DATA_SOURCES }).notNull(),
+    sourceUrl: text("source_url"),
+  },
+  (t) => [index("tax_rate_changes_by_time").on(t.changedAt), index("tax_rate_changes_by_country").on(t.countryCode, t.id)],
 );
 
 export type TaxRateRow = typeof taxRates.$inferSelect;
@@ -102,8 +135,14 @@ const taxRateRow = createSelectSchema(taxRates, {
   taxNameLocal: (s) => s.openapi({ example: "Umsatzsteuer" }),
   taxNameEn: (s) => s.openapi({ example: "Value-added tax" }),
   taxAbbr: (s) => s.openapi({ example: "USt" }),
-  effectiveFrom: dateTime,
-  effectiveTo: (s) => dateTime(s).openapi({ description: "null while the rate is current" }),
+  rateDefinition: (s) =>
+    s.openapi({
+      example: "statutory",
+      description:
+        "What the rate is: `statutory` (the rate the law states) or `oecd_combined_statutory` (corporate income tax: the OECD's combined rate)",
+    }),
+  effectiveFrom: (s) => dateTime(s).openapi({ description: "UTC; the record is in force from this second" }),
+  effectiveTo: (s) => dateTime(s).openapi({ description: "UTC; the last second the record is in force, null while no end is known" }),
   currencyCode: (s) => s.openapi({ example: "EUR" }),
   versionDate: dateTime,
   lastSyncTime: dateTime,
@@ -119,24 +158,73 @@ export const taxRateSchema = z
 
 export type TaxRate = z.infer<typeof taxRateSchema>;
 
-/** T8's verdict on a tax number. */
-export const taxNumberCheckSchema = z
-  .object({
-    valid: z.boolean(),
-    /** Null when several countries' formats fit and nothing singles one out. */
-    countryCode: z.string().nullable(),
-    normalized: z.string(),
-    /** True when a check-digit algorithm confirmed the number, not only its pattern. */
-    checkDigitVerified: z.boolean(),
-    /** Other countries whose format the number also fits; every candidate when countryCode is null. */
-    alternatives: z.array(z.string()).openapi({ example: [] }),
-    /** The chosen country's current rates; empty when countryCode is null. */
-    rates: z.array(taxRateSchema),
-  })
-  .openapi("TaxNumberCheck");
+/** T8's verdict on a tax number from its format and check digits. */
+const offlineCheckSchema = z.object({
+  valid: z.boolean(),
+  /** Null when several countries' formats fit and nothing singles one out. */
+  countryCode: z.string().nullable(),
+  normalized: z.string(),
+  /** True when a check-digit algorithm confirmed the number, not only its pattern. */
+  checkDigitVerified: z.boolean(),
+  /** Other countries whose format the number also fits; every candidate when countryCode is null. */
+  alternatives: z.array(z.string()).openapi({ example: [] }),
+  /** The chosen country's current rates; empty when countryCode is null. */
+  rates: z.array(taxRateSchema),
+});
+
+export type OfflineCheck = z.infer<typeof offlineCheckSchema>;
+
+/** What the live services (VIES, HMRC) said, when T8 is configured to ask them (docs/tax.md). */
+export const liveCheckSchema = z.object({
+  source: z.enum(["offline", "live", "cache"]).openapi({
+    example: "live",
+    description: "offline: format and check digits only; live: the service answered now; cache: its last answer, the service being down",
+  }),
+  service: z.enum(["VIES", "HMRC"]).nullable().openapi({ example: "VIES" }),
+  registered: z.boolean().nullable().openapi({ example: true, description: "Whether the service knows the number; null offline" }),
+  consultedAt: z.string().nullable().openapi({ example: "2026-11-26T10:15:00Z", description: "When the service gave the answer (UTC)" }),
+  name: z.string().nullable().openapi({ example: "Example GmbH", description: "The registered name, when the service gives it" }),
+  address: z.string().nullable().openapi({ example: "Hauptstr. 1, 10115 Berlin", description: "The registered address, when the service gives it" }),
+  ageSeconds: z.number().int().nullable().openapi({ example: 0, description: "How old the answer is: 0 when live, more from the cache" }),
+  liveError: z.string().nullable().openapi({ example: null, description: "Why the service gave no answer now (down, slow), when it was asked" }),
+});
+
+export type LiveCheck = z.infer<typeof liveCheckSchema>;
+
+export const taxNumberCheckSchema = z.object({ ...offlineCheckSchema.shape, ...liveCheckSchema.shape }).openapi("TaxNumberCheck");
 
 export type TaxNumberCheck = z.infer<typeof taxNumberCheckSchema>;
 
 export function toTaxRate({ rateValueScaled, ...row }: TaxRateRow): TaxRate {
   return { ...row, rateValue: rateValueScaled / RATE_SCALE };
+}
+
+const rateChangeRow = createSelectSchema(taxRateChanges, {
+  id: z.number().int().openapi({ example: 1842, description: "The change's place in the feed: pass the last one as `after`" }),
+  changedAt: (s) => s.openapi({ example: "2026-11-26T02:15:04", description: "UTC, when the record changed here" }),
+  rateId: z.number().int().openapi({ example: 731, description: "The record (T11)" }),
+  countryCode: (s) => s.openapi({ example: "DE" }),
+  regionCode: (s) => s.openapi({ example: null }),
+  effectiveFrom: (s) => s.openapi({ example: "2027-01-01T00:00:00" }),
+  effectiveTo: (s) => s.openapi({ example: null }),
+  sourceUrl: (s) => s.openapi({ example: "https://raw.githubusercontent.com/ibericode/vat-rates/master/vat-rates.json" }),
+});
+
+/** T12's item: the record's figures after the change, as percentages. */
+export const rateChangeSchema = z
+  .object({
+    ...rateChangeRow.omit({ rateValueScaled: true, previousRateValueScaled: true }).shape,
+    rateValue: z.number().openapi({ example: 21, description: "Percentage after the change" }),
+    previousRateValue: z.number().nullable().openapi({ example: null, description: "Percentage before a correction; null otherwise" }),
+  })
+  .openapi("TaxRateChange");
+
+export type RateChange = z.infer<typeof rateChangeSchema>;
+
+export function toRateChange({ rateValueScaled, previousRateValueScaled, ...row }: typeof taxRateChanges.$inferSelect): RateChange {
+  return {
+    ...row,
+    rateValue: rateValueScaled / RATE_SCALE,
+    previousRateValue: previousRateValueScaled === null ? null : previousRateValueScaled / RATE_SCALE,
+  };
 }

@@ -1,7 +1,7 @@
 import { entityValidators, euVat } from "stdnum";
 import type { Database } from "../platform/database";
 import { ratesOfCountry, taxIdPatterns } from "./service";
-import type { TaxNumberCheck } from "./schema";
+import type { OfflineCheck } from "./schema";
 
 /** VAT prefixes that are not the ISO code of their country: Greece's EL, Northern Ireland's XI (UK VAT). */
 const PREFIX_COUNTRY: Record<string, string> = { EL: "GR", XI: "GB" };
@@ -37,7 +37,7 @@ function singleOut(verdicts: Verdict[]): Verdict | undefined {
  * `country` where the caller knows it), then confirms the check digits where an algorithm is
  * known. Undefined when no country fits.
  */
-export async function checkTaxNumber(db: Database, input: string, country?: string): Promise<TaxNumberCheck | undefined> {
+export async function checkTaxNumber(db: Database, input: string, country?: string): Promise<OfflineCheck | undefined> {
   const normalized = normalizeTaxNumber(input);
   const patterns = await taxIdPatterns(db);
   const fitting = [...patterns]

@@ -44,6 +44,7 @@ describe("T1 list", () => {
         "rateLevel",
         "rateLevelName",
         "rateValue",
+        "rateDefinition",
         "effectiveFrom",
         "effectiveTo",
         "currencyCode",

@@ -76,6 +76,7 @@ describe("VAT and GST changes in force by 2026-11", () => {
     ["AI", "GST", 13],
     ["JE", "GST", 5],
     ["IM", "VAT", 20],
+    ["XK", "VAT", 18],
   ])("%s levies a %s, %d %% standard", async (country, taxType, rate) => {
     const { res, body } = await getTax<TaxRate>(`/country/${country}/standard`);
     expect(res.status).toBe(200);
@@ -83,7 +84,29 @@ describe("VAT and GST changes in force by 2026-11", () => {
   });
 });
 
+describe("countries checked for a VAT or GST in 2026-11", () => {
+  it("Kosovo: 18 % and 8 %, the Tax Administration of Kosovo named as the source", async () => {
+    const rates = await current("XK", "VAT");
+    expect(rates.map((r) => [r.rateLevel, r.rateValue]).sort()).toEqual([
+      ["reduced", 8],
+      ["standard", 18],
+    ]);
+    expect(rates.every((r) => r.sourceUrl === "https://www.atk-ks.org/en/" && r.rateDefinition === "statutory")).toBe(true);
+  });
+
+  it.each(["CW", "MM", "ER"])("%s has no VAT or GST record (a turnover tax, seed/SOURCES.md)", async (country) => {
+    expect((await getTax(`/country/${country}/standard`)).res.status).toBe(404);
+  });
+});
+
 describe("corporate tax: the OECD's combined rate for every member", () => {
+  it("says the definition in a field: oecd_combined_statutory for corporate tax, statutory for the others", async () => {
+    const oecd = (await getTax("/oecd/CorporateTax")).body.data;
+    expect(new Set(oecd.map((r) => r.rateDefinition))).toEqual(new Set(["oecd_combined_statutory"]));
+    const { body } = await getTax<TaxRate>("/country/DE/standard");
+    expect(body.data.rateDefinition).toBe("statutory");
+  });
+
   it.each([
     ["KR", 27.5, "2026-01-01"],
     ["PT", 29.5, "2026-01-01"],
