@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import type { OpenAPIObject } from "openapi3-ts/oas31";
+import { authenticateDataClient } from "../platform/auth/data-client";
+import type { Principal } from "../platform/auth/principal";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { mcpEndpoint } from "../platform/mcp/endpoint";
@@ -43,9 +45,13 @@ function dataTools(document: OpenAPIObject): OperationTool[] {
 // Made once per document (per isolate and origin).
 const toolsOf = new WeakMap<OpenAPIObject, OperationTool[]>();
 
-function service(c: Context<AppEnv>): McpService {
-  // Each tool call is a request of its own: a signature covers one request, the secret all of them.
+/** The data key with its secret: each tool call is a request of its own, and a signature covers one request only. */
+export async function authenticateDataKeyWithSecret(c: Context<AppEnv>): Promise<Principal> {
   if (!c.req.header("X-API-Secret")) throw new ApiError(401, "X-API-Secret header required: the MCP endpoint does not take signed requests");
+  return authenticateDataClient(c);
+}
+
+function service(c: Context<AppEnv>): McpService {
   return {
     name: "gateway-data",
     instructions:

@@ -3,7 +3,7 @@ import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 import { countsAsRequest } from "../platform/mcp/endpoint";
 import { defineRoutes, type Envelope } from "../platform/route";
-import { DATA_MCP_PATH, dataMcpRoutes } from "./data-mcp";
+import { authenticateDataKeyWithSecret, DATA_MCP_PATH, dataMcpRoutes } from "./data-mcp";
 
 /** /health answers its body as it is and documents no error. */
 const BARE_ENVELOPE: Envelope<never> = { wrap: (data) => data, schema: (data) => data, errors: () => ({}) };
@@ -35,8 +35,9 @@ export const service: GroupModule = {
     { prefix: "/openapi.json", credential: "public" },
     { prefix: "/docs", credential: "public" },
     // Any active data key opens it: each tool call is checked and counted as the route it calls.
-    { prefix: DATA_MCP_PATH, exact: true, credential: "data-key", counts: countsAsRequest },
+    { prefix: DATA_MCP_PATH, exact: true, credential: "data-key-secret", counts: countsAsRequest },
   ],
+  credentials: { "data-key-secret": authenticateDataKeyWithSecret },
   mount: "/",
   router: serviceRoutes,
 };

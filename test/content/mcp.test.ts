@@ -30,7 +30,8 @@ beforeAll(async () => {
   tenant = await createTestTenant();
   storyId = await seedContent(tenant, { title, bodyMarkdown: "The harbour is lit **all night**.", tags: ["night"] });
   client = await connect({ "X-API-Key": tenant.token });
-});
+  // The first request compiles the Worker in this runtime.
+}, 60_000);
 afterEach(() => vi.restoreAllMocks());
 
 describe("the tenant MCP endpoint", () => {

@@ -38,11 +38,16 @@ function inlined(document: OpenAPIObject, schema: Schema, seen: string[] = []): 
     const target = document.components?.schemas?.[name];
     return target && !seen.includes(name) ? inlined(document, target, [...seen, name]) : {};
   }
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
+  // Examples are left out: a validator takes an example's `id` field for a schema id (@cfworker/json-schema does).
+  const walk = (value: unknown, names = false): unknown => {
+    if (Array.isArray(value)) return value.map((inner) => walk(inner));
     if (typeof value !== "object" || value === null) return value;
     if (isRef(value)) return inlined(document, value, seen);
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, walk(inner)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => names || (key !== "example" && key !== "examples"))
+        .map(([key, inner]) => [key, walk(inner, !names && key === "properties")]),
+    );
   };
   return walk(schema) as SchemaObject;
 }
@@ -90,7 +95,6 @@ export function operationTool(document: OpenAPIObject, method: string, path: str
     const bizContent = schema.properties?.bizContent;
     body = bizContent ? "bizContent" : "json";
     input = inlined(document, bizContent ?? schema);
-    delete input.example;
   }
   const output = outputOf(document, operation);
   const description = [operation.summary, operation.description].filter(Boolean).join("\n\n");
