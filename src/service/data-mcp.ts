@@ -28,7 +28,8 @@ export const toolName = (path: string) =>
 function dataTools(document: OpenAPIObject): OperationTool[] {
   const tools: OperationTool[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (path === DATA_MCP_PATH) continue;
+    // The data services live under /std; other data-key routes (the scheduler's, for admins) are no tools.
+    if (path === DATA_MCP_PATH || !path.startsWith("/std/")) continue;
     const method = item.post ? "post" : "get";
     const operation = item[method];
     if (!operation?.security?.some((scheme) => "DataKey" in scheme)) continue;

@@ -38,7 +38,7 @@ describe("the data services' MCP endpoint", () => {
     expect(names).toEqual(
       expect.arrayContaining(["taxrate_country", "taxrate_taxnumber", "open_country_list", "open_country_special", "ai_summarize"]),
     );
-    expect(names.some((name) => name.startsWith("api_") || name.includes("mcp"))).toBe(false);
+    expect(names.some((name) => name.startsWith("api_") || name.includes("mcp") || name.startsWith("scheduler"))).toBe(false);
     const country = tools.find((t) => t.name === "taxrate_country")!;
     expect(country.title).toMatch(/^T2 · /);
     expect(country.inputSchema).toMatchObject({ required: expect.arrayContaining(["countryCode"]) });
