@@ -9,6 +9,7 @@ import { operationTool, type OperationTool } from "../platform/mcp/operations";
 import type { McpService } from "../platform/mcp/server";
 import { DATA_SECURITY, type Router } from "../platform/openapi";
 import { DATA_ENVELOPE } from "../platform/route";
+import { SCHEDULER_BASE_PATH } from "../scheduler/routes";
 
 export const DATA_MCP_PATH = "/std/mcp";
 
@@ -28,8 +29,8 @@ export const toolName = (path: string) =>
 function dataTools(document: OpenAPIObject): OperationTool[] {
   const tools: OperationTool[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    // The data services live under /std; other data-key routes (the scheduler's, for admins) are no tools.
-    if (path === DATA_MCP_PATH || !path.startsWith("/std/")) continue;
+    // The data services live under /std; the scheduler's routes there are for admins, not agents.
+    if (path === DATA_MCP_PATH || !path.startsWith("/std/") || path.startsWith(SCHEDULER_BASE_PATH)) continue;
     const method = item.post ? "post" : "get";
     const operation = item[method];
     if (!operation?.security?.some((scheme) => "DataKey" in scheme)) continue;
