@@ -129,6 +129,10 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   // `/docs/` as well: a typed or pasted address with its slash must not be a 404.
   app.on("GET", ["/docs", "/docs/"], (c) => c.html(referenceOf(c).page));
 
+  app.use("*", async (c: Context<AppEnv>, next) => {
+    c.set("api", { document: () => referenceOf(c).document, dispatch: (request) => Promise.resolve(app.fetch(request, c.env, c.executionCtx)) });
+    await next();
+  });
   for (const group of groups) app.route(group.mount, group.router());
 
   registerSecuritySchemes(app, groups);

@@ -39,6 +39,7 @@ const T2_SECRET = "T2 country/DE, secret";
 const T2_SIGNED = "T2 country/DE, signed";
 const O1 = "O1 country list (GET), secret";
 const C1_CACHED = "C1 contents, edge cache hit";
+const MCP_CACHED = "MCP tools/call list_contents (C1 cached), tenant endpoint";
 const SITE_CACHED = "site home page (Jinja2 theme), cached";
 const SITE_RENDERED = "site home page, rendered (a new cache key each request)";
 
@@ -236,6 +237,8 @@ const TARGETS: { scenario: string; share: number }[] = [
   { scenario: T2_SIGNED, share: 0.5 },
   { scenario: O1, share: 0.7 },
   { scenario: C1_CACHED, share: 0.7 },
+  // Issue 37: a tool call is one JSON-RPC round through the SDK plus the C1 answer from cache.
+  { scenario: MCP_CACHED, share: 0.6 },
   // Issue 34: a cached page costs little more than a cached API answer; a render stays within reach.
   { scenario: SITE_CACHED, share: 0.8 },
   { scenario: SITE_RENDERED, share: 0.3 },
@@ -296,6 +299,13 @@ const scenarios: Scenario[] = [
     headers: () => ({ ...withSecret(), "Content-Type": "application/x-www-form-urlencoded" }),
   },
   { name: C1_CACHED, path: `/api/mcp/contents?siteId=${key.tenant.siteId}`, headers: () => ({ "X-API-Key": key.tenant.token }) },
+  {
+    name: MCP_CACHED,
+    path: "/api/mcp",
+    method: "POST",
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_contents", arguments: { siteId: key.tenant.siteId } } }),
+    headers: () => ({ "X-API-Key": key.tenant.token, "Content-Type": "application/json", Accept: "application/json, text/event-stream" }),
+  },
   {
     name: "C1 contents, cold (a new cache key each request)",
     // Each page number is a key the cache has not seen: the D1 queries run every time.

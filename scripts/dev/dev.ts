@@ -104,6 +104,9 @@ const summary = `
   The content API with the demo tenant's key (group C, also in ${DEMO_TENANT_FILE}):
     curl -s "${base}/api/mcp/contents?siteId=${demo.siteId}" -H "X-API-Key: ${demo.token}"
 
+  An MCP client (Claude, Cursor, VS Code…) on the demo tenant (docs/mcp.md):
+    { "mcpServers": { "demo": { "type": "http", "url": "${base}/api/mcp", "headers": { "X-API-Key": "${demo.token}" } } } }
+
   A tax rate with the development key (groups T, I, O; also in ${DEV_KEY_FILE}):
     curl -s ${base}/std/api/bigdata/taxrate/country/DE/standard \\
       -H "X-API-Key: ${key.token}" \\

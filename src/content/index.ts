@@ -5,6 +5,8 @@ import { createRouter } from "../platform/openapi";
 import { ADMIN_BASE_PATH, adminRoutes } from "./admin/routes";
 import { CONSOLE_PATH, consoleRoutes } from "./admin/console-shell";
 import { headlessRoutes } from "./delivery/routes";
+import { MCP_PATH, mcpRoutes } from "./delivery/mcp";
+import { countsAsRequest } from "../platform/mcp/endpoint";
 import { MAX_MEDIA_BYTES } from "./media/service";
 import { mediaRoutes } from "./media/routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills/routes";
@@ -30,6 +32,8 @@ export const content: GroupModule = {
   ],
   scopes: ["content"],
   access: [
+    // The MCP endpoint takes any active key: each tool call is checked and counted as the route it calls.
+    { prefix: MCP_PATH, exact: true, credential: "tenant-key", counts: countsAsRequest },
     { prefix: "/api/mcp", credential: "tenant-key", resource: "content" },
     // C5 saves a draft (content:write, by its POST); C6 and C7 only read (content:read).
     { prefix: `${SKILLS_BASE_PATH}/generate/article`, credential: "tenant-key", resource: "content", hourly: "content-article" },
@@ -53,6 +57,7 @@ export const content: GroupModule = {
       description: "The admin console's session cookie (POST /admin/api/session); writes add X-CSRF-Token",
     },
     TenantKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A tenant API key, svc_tk_…, for the content API (group C)" },
+    TenantBearer: { type: "http", scheme: "bearer", description: "A tenant API key, svc_tk_…, as `Authorization: Bearer` (what MCP clients send)" },
   },
   hostSites: { siteFor: (c) => siteIdForHost(c.var.db, c.env, new URL(c.req.url).host), pages: sitePages },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
@@ -66,6 +71,7 @@ export const content: GroupModule = {
   ],
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
+    router.route("/", mcpRoutes());
     router.route("/", headlessRoutes());
     router.route(SKILLS_BASE_PATH, skillsRoutes());
     router.route(ADMIN_BASE_PATH, adminRoutes());

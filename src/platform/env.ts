@@ -1,3 +1,4 @@
+import type { OpenAPIObject } from "openapi3-ts/oas31";
 import type { Principal } from "./auth/principal";
 import type { Database } from "./database";
 import type { EnvelopeKind } from "./envelope";
@@ -33,8 +34,15 @@ export interface Variables {
   envelope: EnvelopeKind;
   principal: Principal;
   businessParams: Record<string, unknown>;
+  /** The service's own API: its document, and a request answered by the whole app as if it came from outside (an MCP tool call). */
+  api: ServiceApi;
   /** A write the answer must wait for (a signed request's nonce); made while the route works. */
   recordedBeforeAnswer?: Promise<boolean>;
+}
+
+export interface ServiceApi {
+  document: () => OpenAPIObject;
+  dispatch: (request: Request) => Promise<Response>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
+import { countsAsRequest } from "../platform/mcp/endpoint";
 import { defineRoutes, type Envelope } from "../platform/route";
+import { authenticateDataKeyWithSecret, DATA_MCP_PATH, dataMcpRoutes } from "./data-mcp";
 
 /** /health answers its body as it is and documents no error. */
 const BARE_ENVELOPE: Envelope<never> = { wrap: (data) => data, schema: (data) => data, errors: () => ({}) };
@@ -19,6 +21,7 @@ function serviceRoutes() {
   });
   // The reference's page is made with the document (app.ts); its style and script are static assets, served before the Worker runs: this answers when a request reaches it anyway.
   router.get("/docs/*", (c) => c.env.ASSETS.fetch(c.req.raw));
+  dataMcpRoutes(router);
   return router;
 }
 
@@ -31,7 +34,10 @@ export const service: GroupModule = {
     { prefix: "/health", credential: "public" },
     { prefix: "/openapi.json", credential: "public" },
     { prefix: "/docs", credential: "public" },
+    // Any active data key opens it: each tool call is checked and counted as the route it calls.
+    { prefix: DATA_MCP_PATH, exact: true, credential: "data-key-secret", counts: countsAsRequest },
   ],
+  credentials: { "data-key-secret": authenticateDataKeyWithSecret },
   mount: "/",
   router: serviceRoutes,
 };

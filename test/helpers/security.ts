@@ -82,6 +82,9 @@ export interface Attempt {
   status: 401 | 403;
 }
 
+/** A rule that names no scope (an MCP endpoint: each tool call checks its route's) has no wrong scope. */
+const wrongScope = (rule: AccessRule, attempt: Attempt): Attempt[] => (rule.resource ? [attempt] : []);
+
 /**
  * The ways a caller can hold the wrong credential for a rule, with the status each must get. The
  * wrong secret is tried on a key of its own, as ten failures a minute throttle a key.
@@ -91,14 +94,15 @@ export async function wrongCredentials(rule: AccessRule, creds: Credentials): Pr
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   switch (rule.credential) {
     case "data-key":
+    case "data-key-secret":
       return [
         { name: "no credential", headers: {}, status: 401 },
         { name: "malformed key", headers: { "X-API-Key": "not-a-key", "X-API-Secret": "x" }, status: 401 },
         { name: "wrong secret", headers: { ...dataKey(await createTestKey()), "X-API-Secret": "svc_ss_wrong" }, status: 401 },
         { name: "wrong credential kind (bearer)", headers: bearer(creds.nonAdmin.token), status: 401 },
-        rule.adminOnly
-          ? { name: "a user's key on an admin route", headers: dataKey(creds.nonAdmin), status: 403 }
-          : { name: "wrong scope", headers: dataKey(creds.otherScope), status: 403 },
+        ...(rule.adminOnly
+          ? [{ name: "a user's key on an admin route", headers: dataKey(creds.nonAdmin), status: 403 as const }]
+          : wrongScope(rule, { name: "wrong scope", headers: dataKey(creds.otherScope), status: 403 })),
         { name: "revoked key", headers: dataKey(creds.revoked), status: 401 },
         { name: "deactivated user", headers: dataKey(creds.deactivated), status: 401 },
       ];
@@ -132,7 +136,7 @@ export async function wrongCredentials(rule: AccessRule, creds: Credentials): Pr
         { name: "malformed key", headers: { "X-API-Key": "svc_tk_short" }, status: 401 },
         { name: "unknown key", headers: { "X-API-Key": `svc_tk_${"0".repeat(40)}` }, status: 401 },
         { name: "wrong credential kind (data key)", headers: dataKey(creds.nonAdmin), status: 401 },
-        { name: "wrong scope", headers: { "X-API-Key": creds.tenantOtherScope }, status: 403 },
+        ...wrongScope(rule, { name: "wrong scope", headers: { "X-API-Key": creds.tenantOtherScope }, status: 403 }),
         { name: "revoked key", headers: { "X-API-Key": creds.tenantRevoked }, status: 401 },
         { name: "deactivated tenant", headers: { "X-API-Key": creds.tenantDeactivated }, status: 401 },
       ];

@@ -41,6 +41,15 @@ describe("API5 · access policy", () => {
     expect([...publicPaths].sort()).toEqual([...PUBLIC].sort());
   });
 
+  it("gives an MCP endpoint its own rule, and the REST paths below it theirs", () => {
+    expect(ruleFor("/api/mcp")).toMatchObject({ exact: true, credential: "tenant-key" });
+    expect(ruleFor("/api/mcp")?.resource).toBeUndefined();
+    expect(ruleFor("/api/mcp/contents")).toMatchObject({ credential: "tenant-key", resource: "content" });
+    expect(ruleFor("/api/mcp/contents")?.exact).toBeUndefined();
+    expect(ruleFor("/std/mcp")).toMatchObject({ exact: true, credential: "data-key-secret" });
+    expect(ruleFor("/std/mcp/x")).toBeUndefined();
+  });
+
   it("matches whole path segments only", () => {
     expect(ruleFor("/api/tokens/5")?.resource).toBe("tokens");
     expect(ruleFor("/api/tokensx")).toBeUndefined();

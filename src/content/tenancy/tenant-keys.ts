@@ -88,13 +88,16 @@ export async function findTenantKey(db: Database, token: string, primary?: Datab
   return found;
 }
 
+const BEARER_TENANT_KEY = /^Bearer\s+(svc_tk_\S*)$/i;
+
 /**
- * Group C's credential: `X-API-Key: svc_tk_…`, an active key of an active tenant, found by its
- * hash. The principal carries the tenant and the key's sites; the user is the key's creator.
+ * Group C's credential: `X-API-Key: svc_tk_…` (or `Authorization: Bearer svc_tk_…`, as MCP clients send
+ * a key), an active key of an active tenant, found by its hash. The principal carries the tenant and
+ * the key's sites; the user is the key's creator.
  */
 export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Principal> {
-  const token = c.req.header("X-API-Key");
-  if (!token) throw new ApiError(401, "X-API-Key header required");
+  const token = c.req.header("X-API-Key") ?? BEARER_TENANT_KEY.exec(c.req.header("Authorization") ?? "")?.[1];
+  if (!token) throw new ApiError(401, "X-API-Key header required (or Authorization: Bearer with the tenant key)");
   const found = await findTenantKey(c.var.db, token, database(c.env));
   if (!found || !found.tenant.isActive) throw new ApiError(401, "Invalid authentication credentials");
   if (!found.key.isActive) throw new ApiError(401, "API key has been revoked");

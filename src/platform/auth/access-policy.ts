@@ -31,12 +31,17 @@ export interface AccessRule {
   hourly?: string;
   /** Only for keys and sessions of admin users. */
   adminOnly?: boolean;
+  /** The rule covers its path only, not the paths below it (an MCP endpoint above its group's REST paths). */
+  exact?: boolean;
+  /** Whether the request counts against the limits (default: always): an MCP endpoint's tool calls count as the routes they call instead. */
+  counts?: (c: Context<AppEnv>) => Promise<boolean>;
 }
 
 /** The rule of a path: the longest prefix that contains it. A path no rule covers has none: closed. */
 export function accessRuleFinder(rules: AccessRule[]): (path: string) => AccessRule | undefined {
-  const byLength = [...rules].sort((a, b) => b.prefix.length - a.prefix.length);
-  return (path) => byLength.find((rule) => path === rule.prefix || path.startsWith(`${rule.prefix}/`));
+  // At equal length an exact rule goes first: it covers its own path, the other one what lies below.
+  const byLength = [...rules].sort((a, b) => b.prefix.length - a.prefix.length || Number(b.exact === true) - Number(a.exact === true));
+  return (path) => byLength.find((rule) => path === rule.prefix || (!rule.exact && path.startsWith(`${rule.prefix}/`)));
 }
 
 /**
@@ -90,6 +95,7 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
     }
   }
   c.set("principal", principal);
+  if (rule.counts && !(await rule.counts(c))) return;
 
   const person = principal.personLimit;
   const windows = person ? [{ name: "minute" as const, seconds: 60, limit: person.perMinute }] : windowsFor(limits, principal.plan, rule.hourly);

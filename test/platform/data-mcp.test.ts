@@ -1,0 +1,81 @@
+import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { createTestKey, type TestKey } from "../helpers/credentials";
+import { secretHeaders, signedHeaders } from "../helpers/requests";
+
+const URL_MCP = new URL("https://gateway.test/std/mcp");
+
+async function connect(headers: Record<string, string>, settings?: Record<string, string>) {
+  const client = new Client({ name: "data-mcp-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const fetch = settings
+    ? (url: string | URL, init?: RequestInit) => worker.fetch(new Request(url, init), { ...env, ...settings }, createExecutionContext())
+    : (url: string | URL, init?: RequestInit) => SELF.fetch(new Request(url, init));
+  await client.connect(new StreamableHTTPClientTransport(URL_MCP, { requestInit: { headers }, fetch }));
+  return client;
+}
+
+const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+let key: TestKey;
+let client: Client;
+beforeAll(async () => {
+  key = await createTestKey();
+  client = await connect(secretHeaders(key));
+  // The first request compiles the Worker in this runtime.
+}, 60_000);
+
+describe("the data services' MCP endpoint", () => {
+  it("offers T, O and I as tools made from their operations, one per path", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(
+      expect.arrayContaining(["taxrate_country", "taxrate_taxnumber", "open_country_list", "open_country_special", "ai_summarize"]),
+    );
+    expect(names.some((name) => name.startsWith("api_") || name.includes("mcp") || name.startsWith("scheduler"))).toBe(false);
+    const country = tools.find((t) => t.name === "taxrate_country")!;
+    expect(country.title).toMatch(/^T2 · /);
+    expect(country.inputSchema).toMatchObject({ required: expect.arrayContaining(["countryCode"]) });
+    expect(country.annotations).toMatchObject({ readOnlyHint: true });
+    // Style F: the tool's arguments are the bizContent.
+    expect(tools.find((t) => t.name === "open_country_special")!.inputSchema.properties).toHaveProperty("ccode");
+  });
+
+  it("answers a tax-rate call as T2 does, the second from the cache", async () => {
+    const first = await call(client, "taxrate_country", { countryCode: "DE" });
+    const rates = (first.structuredContent as { result: { taxType: string; rateLevel: string; rateValue: number }[] }).result;
+    expect(rates.find((r) => r.taxType === "VAT" && r.rateLevel === "standard")?.rateValue).toBe(19);
+    expect((await call(client, "taxrate_country", { countryCode: "DE" }))._meta).toMatchObject({ cache: "HIT" });
+    expect(text(await call(client, "taxrate_country", { countryCode: "de" }))).toBe(
+      "400: countryCode: countryCode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE",
+    );
+    expect(text(await call(client, "taxrate_country", { countryCode: "XX" }))).toBe("404: No current tax rates for XX");
+  });
+
+  it("answers a style F call with the arguments as its bizContent", async () => {
+    const japan = await call(client, "open_country_special", { ccode: "JP" });
+    expect(japan.isError).toBeFalsy();
+    expect(JSON.stringify(japan.structuredContent)).toContain("JP");
+    expect((await call(client, "open_country_special", { ccode: 5 })).isError).toBe(true);
+  });
+
+  it("refuses a tool the key's scope does not allow, a wrong secret, a signature, and calls past the plan's limit", async () => {
+    const taxOnly = await connect(secretHeaders(await createTestKey({ scopes: ["taxrate:read"] })));
+    expect(text(await call(taxOnly, "open_country_list", {}))).toBe("403: Insufficient permission: requires scope reference:read");
+    await expect(connect({ ...secretHeaders(await createTestKey()), "X-API-Secret": "svc_ss_wrong" })).rejects.toMatchObject({ code: 401 });
+    const signed = await connect(await signedHeaders(key)).catch((error: unknown) => error);
+    expect(signed).toMatchObject({ code: 401, message: expect.stringContaining("the MCP endpoint does not take signed requests") });
+
+    const limited = await connect(secretHeaders(await createTestKey({ plan: "free" })), {
+      RATE_LIMITS: JSON.stringify({ perHour: { reference: 1 } }),
+    });
+    expect((await call(limited, "open_country_list", {})).isError).toBeFalsy();
+    expect(text(await call(limited, "open_country_list", {})).slice(0, 80)).toMatch(/^429: Rate limit exceeded for the \w+ plan; retry after \d+ s$/);
+  });
+});
