@@ -172,7 +172,7 @@ export async function keyUsage(db: Database, userId: number, id: number, days: n
  * unique index makes a second run write nothing), and usage older than 90 days deleted.
  */
 export async function keyUpkeep(db: Database) {
-  const now = new Date();
+  const now = new Date(Date.now());
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString();
   const oldestKept = new Date(now.getTime() - (USAGE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
   await db.batch([
