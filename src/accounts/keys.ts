@@ -94,10 +94,8 @@ export async function revokeKey(db: Database, caller: Principal, id: number): Pr
   forgetCachedKeys({ keyId: id });
 }
 
-/** The overlap a roll leaves the replaced token when the caller names none, and the bounds of what it may name. */
-export const ROLL_OVERLAP_DEFAULT_SECONDS = 86_400;
-export const ROLL_OVERLAP_MIN_SECONDS = 60;
-export const ROLL_OVERLAP_MAX_SECONDS = 7 * 86_400;
+/** The overlap a roll leaves the replaced token when the caller names none (its bounds: keyRollSchema). */
+const ROLL_OVERLAP_DEFAULT_SECONDS = 86_400;
 
 export interface RolledKey extends IssuedApiKey {
   /** When the replaced token and secret stop. */

@@ -158,13 +158,17 @@ export const keyCreateSchema = z
     },
   });
 
+/** A roll's overlap outlasts the verified-key cache (10 s), so that no isolate accepts the old pair past its end. */
+const ROLL_OVERLAP_MIN_SECONDS = 60;
+const ROLL_OVERLAP_MAX_SECONDS = 7 * 86_400;
+
 export const keyRollSchema = z
   .strictObject({
     overlap_seconds: z
       .number({ error: "must be a number of seconds" })
       .int({ error: "must be a whole number of seconds" })
-      .min(60, { error: "must be at least 60 seconds; revoke the key to stop it at once" })
-      .max(7 * 86_400, { error: "must be at most 604800 seconds (7 days)" })
+      .min(ROLL_OVERLAP_MIN_SECONDS, { error: `must be at least ${ROLL_OVERLAP_MIN_SECONDS} seconds; revoke the key to stop it at once` })
+      .max(ROLL_OVERLAP_MAX_SECONDS, { error: `must be at most ${ROLL_OVERLAP_MAX_SECONDS} seconds (7 days)` })
       .optional()
       .openapi({ description: "How long the replaced token and secret keep working: 60 s to 7 days, 1 day when left out" }),
   })
