@@ -97,7 +97,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
   app.use(
     "*",
     accessPolicy(
-      groups.flatMap((g) => g.access),
+      groups.flatMap((g) => g.access.map((rule) => ({ group: g.name, ...rule }))),
       {
         credentials: Object.fromEntries(groups.flatMap((g) => Object.entries(g.credentials ?? {}))),
         hourlyLimits: Object.fromEntries(groups.flatMap((g) => Object.entries(g.hourlyLimits ?? {}))),

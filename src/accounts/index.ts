@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { GroupModule } from "../platform/group";
+import { database } from "../platform/database";
 import { createRouter } from "../platform/openapi";
 import { anyUrl, providerUrl } from "../platform/settings";
+import { keyUpkeep } from "./keys";
 import { accountRoutes } from "./routes";
 import { sessionRoutes } from "./session-routes";
 
@@ -22,6 +24,8 @@ export const accounts: GroupModule = {
     { prefix: "/auth", credential: "public" },
   ],
   mount: "/",
+  // Expiries reach the audit log within five minutes; usage past 90 days goes with them.
+  tasks: [{ name: "key-upkeep", cron: "*/5 * * * *", run: (env) => keyUpkeep(database(env)) }],
   router: () => createRouter().route("/", sessionRoutes()).route("/", accountRoutes()),
   settings: z.object({
     JWT_SECRET: z.string().min(16, { error: "must be at least 16 characters (openssl rand -base64 32)" }),

@@ -5,20 +5,27 @@ import { createRouter, idParam } from "../platform/openapi";
 import { defineRoutes, type Guard } from "../platform/route";
 import { createApp, deleteApp, listApps } from "../pickup/apps";
 import { ACCOUNT_ENVELOPE } from "./envelope";
-import { createKey, listKeys, ownKey, revokeKey } from "./keys";
+import { auditEventsOf } from "./audit";
+import { createKey, keyUsage, listKeys, ownKey, revokeKey, rollKey } from "./keys";
 import {
   appCreateSchema,
   appCreatedSchema,
   appListItemSchema,
+  auditPageSchema,
+  auditQuery,
   keyCreatedSchema,
   keyCreateSchema,
   keyDetailSchema,
   keyListItemSchema,
+  keyRolledSchema,
+  keyRollSchema,
+  keyUsageQuery,
+  keyUsageSchema,
   successSchema,
   userSchema,
   userUpdateSchema,
 } from "./schema";
-import { appCreated, appListItem, keyCreated, keyDetail, keyListItem, userRecord } from "./serializers";
+import { appCreated, appListItem, auditEntry, keyCreated, keyDetail, keyListItem, keyRolled, keyUsageAnswer, userRecord } from "./serializers";
 import { deactivateUser, updateUser, userById } from "./users";
 
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), total: z.number().int() });
@@ -105,8 +112,32 @@ export function accountRoutes() {
     answer: "Revoked",
     errors: [404, 422],
     handle: async (c) => {
-      await revokeKey(c.var.db, c.var.principal.userId, c.req.valid("param").id);
+      await revokeKey(c.var.db, c.var.principal, c.req.valid("param").id);
       return { success: true, message: "API key revoked" };
+    },
+  });
+  route({
+    method: "post",
+    path: "/api/tokens/{id}/roll",
+    summary: "Roll an API key: a new token and secret, the old pair working on until the overlap ends",
+    request: { ...byId, ...body(keyRollSchema) },
+    data: keyRolledSchema,
+    answer: "The key with its new token and secret, shown once, and when the old pair stops",
+    errors: [400, 404, 409, 415, 422],
+    handle: async (c) => keyRolled(await rollKey(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.var.principal, c.req.valid("param").id, c.req.valid("json"))),
+  });
+  route({
+    method: "get",
+    path: "/api/tokens/{id}/usage",
+    summary: "A key's requests by day, group and status, for up to the last 90 days",
+    request: { ...byId, query: keyUsageQuery },
+    data: keyUsageSchema,
+    answer: "Counts, newest day first; the last few seconds may not be counted yet",
+    errors: [404, 422],
+    handle: async (c) => {
+      const { id } = c.req.valid("param");
+      const { since, rows } = await keyUsage(c.var.db, c.var.principal.userId, id, c.req.valid("query").days);
+      return keyUsageAnswer(id, since, rows);
     },
   });
 
@@ -139,7 +170,7 @@ export function accountRoutes() {
     data: userSchema,
     answer: "The updated user",
     errors: [400, 404, 415, 422],
-    handle: async (c) => userRecord(await updateUser(c.var.db, c.req.valid("param").id, c.req.valid("json"))),
+    handle: async (c) => userRecord(await updateUser(c.var.db, c.var.principal, c.req.valid("param").id, c.req.valid("json"))),
   });
   route({
     method: "delete",
@@ -152,8 +183,25 @@ export function accountRoutes() {
     answer: "Deactivated",
     errors: [404, 409, 422],
     handle: async (c) => {
-      await deactivateUser(c.var.db, c.req.valid("param").id);
+      await deactivateUser(c.var.db, c.var.principal, c.req.valid("param").id);
       return { success: true, message: "User deactivated" };
+    },
+  });
+  route({
+    method: "get",
+    path: "/api/users/{id}/audit",
+    summary: "An account's audit log: keys created, rolled, revoked and expired, the user changed or deactivated",
+    guard: adminOrTheUser,
+    request: { ...byId, query: auditQuery },
+    data: auditPageSchema,
+    answer: "Events, newest first",
+    errors: [404, 422],
+    handle: async (c) => {
+      const { id } = c.req.valid("param");
+      const { page, size } = c.req.valid("query");
+      await userById(c.var.db, id);
+      const { events, total } = await auditEventsOf(c.var.db, id, page, size);
+      return { data: events.map(auditEntry), total, page, size };
     },
   });
 

@@ -1,7 +1,10 @@
 import { createSelectSchema } from "../platform/row-answer";
 import { z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { currentTimestamp } from "../platform/columns";
 import { scopeResources } from "../platform/auth/scopes";
+import { parseCidr } from "../platform/ip-ranges";
 import { users } from "../platform/auth/tables";
 import { byColumnName } from "./column-names";
 
@@ -36,6 +39,40 @@ export const loginAttempts = sqliteTable("login_attempts", {
   codeVerifier: text("code_verifier").notNull(),
   expiresAt: text("expires_at").notNull(),
 });
+
+export const AUDIT_ACTIONS = ["key.created", "key.rolled", "key.revoked", "key.expired", "user.updated", "user.deactivated"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * What happened to an account (a user) and its keys, and who did it: written in the same batch as
+ * the change it records, so that neither is there without the other. A key expires once: the
+ * partial unique index lets the job that notes expiries run again without writing twice.
+ */
+export const accountAuditEvents = sqliteTable(
+  "account_audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
+    /** Null when the service itself acted (an expiry). */
+    actorUserId: integer("actor_user_id"),
+    actorKeyId: integer("actor_key_id"),
+    keyId: integer("key_id"),
+    detail: text("detail", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+  },
+  (t) => [
+    index("account_audit_events_user").on(t.userId, t.id),
+    uniqueIndex("account_audit_events_key_expired")
+      .on(t.keyId)
+      .where(sql`action = 'key.expired'`),
+  ],
+);
 
 const isoDateTime = z.string().openapi({ example: "2026-11-22T10:00:00.000Z" });
 
@@ -81,6 +118,17 @@ export const scopeSchema = z
   .regex(SCOPE, { error: scopeError, abort: true })
   .refine((scope) => scope === "*" || scopeResources().includes(scope.slice(0, scope.indexOf(":"))), { error: scopeError });
 
+/** How far ahead a key's expiry may be set. */
+export const KEY_LIFETIME_MAX_DAYS = 730;
+/** How many IP ranges one key may be limited to. */
+export const KEY_IP_RANGES_MAX = 20;
+
+const cidrSchema = z
+  .string()
+  .trim()
+  .max(49, { error: "must be an IP address or a CIDR range, e.g. 203.0.113.0/24 or 2001:db8::/32" })
+  .refine((range) => parseCidr(range) !== undefined, { error: "must be an IP address or a CIDR range, e.g. 203.0.113.0/24 or 2001:db8::/32" });
+
 export const keyCreateSchema = z
   .strictObject({
     name: z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }),
@@ -88,11 +136,43 @@ export const keyCreateSchema = z
     scopes: z.array(scopeSchema).max(20, { error: "at most 20 scopes" }).optional(),
     expires_at: z.iso
       .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-01T00:00:00Z" })
-      .refine((value) => Date.parse(value) > Date.now(), { error: "must be in the future" })
+      .refine((value) => Date.parse(value) > Date.now(), { error: "must be in the future", abort: true })
+      .refine((value) => Date.parse(value) <= Date.now() + KEY_LIFETIME_MAX_DAYS * 86_400_000, {
+        error: `must be at most ${KEY_LIFETIME_MAX_DAYS} days ahead`,
+      })
       .transform((value) => new Date(value).toISOString())
       .optional(),
+    allowed_ips: z
+      .array(cidrSchema)
+      .min(1, { error: "must list at least one range; leave it out for any address" })
+      .max(KEY_IP_RANGES_MAX, { error: `at most ${KEY_IP_RANGES_MAX} ranges` })
+      .optional()
+      .openapi({ description: "The IP ranges (CIDR) the key may be used from; any address when left out" }),
   })
-  .openapi("ApiKeyCreate", { example: { name: "Reporting job", scopes: ["taxrate:read", "reference:read"], expires_at: "2027-01-01T00:00:00Z" } });
+  .openapi("ApiKeyCreate", {
+    example: {
+      name: "Reporting job",
+      scopes: ["taxrate:read", "reference:read"],
+      expires_at: "2027-01-01T00:00:00Z",
+      allowed_ips: ["203.0.113.0/24"],
+    },
+  });
+
+/** A roll's overlap outlasts the verified-key cache (10 s), so that no isolate accepts the old pair past its end. */
+const ROLL_OVERLAP_MIN_SECONDS = 60;
+const ROLL_OVERLAP_MAX_SECONDS = 7 * 86_400;
+
+export const keyRollSchema = z
+  .strictObject({
+    overlap_seconds: z
+      .number({ error: "must be a number of seconds" })
+      .int({ error: "must be a whole number of seconds" })
+      .min(ROLL_OVERLAP_MIN_SECONDS, { error: `must be at least ${ROLL_OVERLAP_MIN_SECONDS} seconds; revoke the key to stop it at once` })
+      .max(ROLL_OVERLAP_MAX_SECONDS, { error: `must be at most ${ROLL_OVERLAP_MAX_SECONDS} seconds (7 days)` })
+      .optional()
+      .openapi({ description: "How long the replaced token and secret keep working: 60 s to 7 days, 1 day when left out" }),
+  })
+  .openapi("ApiKeyRoll", { example: { overlap_seconds: 3600 } });
 
 export const keyCreatedSchema = z
   .object({
@@ -108,8 +188,16 @@ export const keyCreatedSchema = z
     masked_token: z.string(),
     scopes: z.array(z.string()),
     expires_at: isoDateTime.nullable(),
+    allowed_ips: z
+      .array(z.string())
+      .nullable()
+      .openapi({ example: ["203.0.113.0/24"] }),
   })
   .openapi("ApiKeyCreated");
+
+export const keyRolledSchema = keyCreatedSchema
+  .extend({ previous_valid_until: isoDateTime.openapi({ description: "When the replaced token and secret stop working" }) })
+  .openapi("ApiKeyRolled");
 
 export const keyListItemSchema = z
   .object({
@@ -123,8 +211,111 @@ export const keyListItemSchema = z
   .openapi("ApiKeyListItem");
 
 export const keyDetailSchema = keyListItemSchema
-  .extend({ description: z.string().nullable(), scopes: z.array(z.string()), expires_at: isoDateTime.nullable() })
+  .extend({
+    description: z.string().nullable(),
+    scopes: z.array(z.string()),
+    expires_at: isoDateTime.nullable(),
+    allowed_ips: z
+      .array(z.string())
+      .nullable()
+      .openapi({ example: ["203.0.113.0/24"] }),
+    previous_valid_until: isoDateTime.nullable().openapi({ description: "While a roll's overlap lasts, when the replaced token stops" }),
+  })
   .openapi("ApiKeyDetail");
+
+export const keyUsageQuery = z.object({
+  days: z.coerce
+    .number({ error: "days must be a whole number" })
+    .int({ error: "days must be a whole number" })
+    .min(1, { error: "days must be at least 1" })
+    .max(90, { error: "days must be at most 90" })
+    .default(90)
+    .openapi({ param: { name: "days", in: "query" }, example: 30, description: "How many days back, today included: 1 to 90 (90 by default)" }),
+});
+
+export const keyUsageSchema = z
+  .object({
+    key_id: z.number().int(),
+    since: z.string().openapi({ description: "The first day counted (UTC)" }),
+    total_requests: z.number().int(),
+    data: z.array(
+      z.object({
+        day: z.string().openapi({ description: "UTC" }),
+        group: z.string().openapi({ description: "The group of the routes called: tax, reference, intelligence, accounts, …" }),
+        status: z.number().int(),
+        requests: z.number().int(),
+      }),
+    ),
+  })
+  .openapi("ApiKeyUsage", {
+    example: {
+      key_id: 5,
+      since: "2026-08-29",
+      total_requests: 1289,
+      data: [
+        { day: "2026-11-26", group: "tax", status: 200, requests: 1240 },
+        { day: "2026-11-26", group: "tax", status: 429, requests: 12 },
+        { day: "2026-11-25", group: "reference", status: 200, requests: 37 },
+      ],
+    },
+  });
+
+export const auditQuery = z.object({
+  page: z.coerce
+    .number({ error: "page must be a whole number" })
+    .int({ error: "page must be a whole number" })
+    .min(0, { error: "page must be 0 or greater" })
+    .max(100_000, { error: "page must be at most 100000" })
+    .default(0)
+    .openapi({ param: { name: "page", in: "query" }, example: 0, description: "Page index, from 0" }),
+  size: z.coerce
+    .number({ error: "size must be a whole number" })
+    .int({ error: "size must be a whole number" })
+    .min(1, { error: "size must be at least 1" })
+    .max(100, { error: "size must be at most 100" })
+    .default(50)
+    .openapi({ param: { name: "size", in: "query" }, example: 50, description: "Events a page, 1 to 100 (50 by default)" }),
+});
+
+export const auditEventSchema = z.object({
+  id: z.number().int(),
+  action: z.enum(AUDIT_ACTIONS),
+  actor_user_id: z.number().int().nullable().openapi({ description: "Who acted; null when the service did (an expiry)" }),
+  actor_key_id: z.number().int().nullable().openapi({ description: "The key they acted with; null for a session" }),
+  key_id: z.number().int().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  created_at: isoDateTime,
+});
+
+export const auditPageSchema = z
+  .object({ data: z.array(auditEventSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() })
+  .openapi("AccountAuditLog", {
+    example: {
+      data: [
+        {
+          id: 42,
+          action: "key.rolled",
+          actor_user_id: 3,
+          actor_key_id: null,
+          key_id: 5,
+          detail: { name: "Reporting job", previous_valid_until: "2026-11-27T10:00:00.000Z" },
+          created_at: "2026-11-26T10:00:00.000Z",
+        },
+        {
+          id: 41,
+          action: "key.created",
+          actor_user_id: 3,
+          actor_key_id: null,
+          key_id: 5,
+          detail: { name: "Reporting job", scopes: ["taxrate:read"], expires_at: null, allowed_ips: null },
+          created_at: "2026-11-20T09:31:00.000Z",
+        },
+      ],
+      total: 2,
+      page: 0,
+      size: 50,
+    },
+  });
 
 export const appCreateSchema = z
   .strictObject({

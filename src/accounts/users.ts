@@ -1,9 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { forgetCachedKeys } from "../platform/auth/api-keys";
+import type { Principal } from "../platform/auth/principal";
 import { users, type User } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
+import { auditEvent, auditEventWhere } from "./audit";
 import { refreshTokens, type userUpdateSchema } from "./schema";
 
 export async function userById(db: Database, id: number): Promise<User> {
@@ -12,13 +14,22 @@ export async function userById(db: Database, id: number): Promise<User> {
   return user;
 }
 
-/** A10: the route lets an admin or the user themself change the record. */
-export async function updateUser(db: Database, id: number, changes: z.output<typeof userUpdateSchema>): Promise<User> {
-  const [user] = await db
-    .update(users)
-    .set({ fullName: changes.full_name, email: changes.email, updatedAt: new Date().toISOString() })
-    .where(eq(users.id, id))
-    .returning();
+/** A10: the route lets an admin or the user themself change the record; the event says what was before and after. */
+export async function updateUser(db: Database, actor: Principal, id: number, changes: z.output<typeof userUpdateSchema>): Promise<User> {
+  const before = await userById(db, id);
+  const [[user]] = await db.batch([
+    db
+      .update(users)
+      .set({ fullName: changes.full_name, email: changes.email, updatedAt: new Date().toISOString() })
+      .where(eq(users.id, id))
+      .returning(),
+    auditEvent(db, {
+      userId: id,
+      action: "user.updated",
+      actor,
+      detail: { from: { full_name: before.fullName, email: before.email }, to: { full_name: changes.full_name, email: changes.email } },
+    }),
+  ]);
   if (!user) throw new ApiError(404, "Not found");
   return user;
 }
@@ -28,7 +39,7 @@ export async function updateUser(db: Database, id: number, changes: z.output<typ
  * refresh tokens are revoked with them, and the last active admin cannot be deactivated: the
  * condition is part of the UPDATE, so two admins cannot remove each other at the same moment.
  */
-export async function deactivateUser(db: Database, id: number): Promise<void> {
+export async function deactivateUser(db: Database, actor: Principal, id: number): Promise<void> {
   const target = await userById(db, id);
   if (!target.isActive) return;
   const now = new Date().toISOString();
@@ -43,6 +54,11 @@ export async function deactivateUser(db: Database, id: number): Promise<void> {
       .update(refreshTokens)
       .set({ revokedAt: now })
       .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), sql`(SELECT is_active FROM users WHERE id = ${id}) = 0`)),
+    auditEventWhere(
+      db,
+      { action: "user.deactivated", actor, userId: sql`id`, keyId: sql`NULL`, detail: sql`'{}'` },
+      sql`FROM ${users} WHERE id = ${id} AND is_active = 0`,
+    ),
   ]);
   if (deactivated.length === 0) throw new ApiError(409, "The last active admin cannot be deactivated");
   forgetCachedKeys({ userId: id });

@@ -109,3 +109,27 @@ export function clientAddress(header: string | undefined): string | undefined {
   if (header === undefined || header.length > 45) return undefined;
   return parseIPv4(header) || parseIPv6(header) ? header : undefined;
 }
+
+/** A CIDR range (`203.0.113.0/24`, `2001:db8::/32`; a bare address is its own range), or undefined when it is not one. */
+export function parseCidr(text: string): Block | undefined {
+  const [address, length, ...rest] = text.split("/");
+  if (rest.length > 0 || address === undefined) return undefined;
+  const bytes = parseIPv4(address) ?? (address.includes(":") ? parseIPv6(address) : undefined);
+  if (!bytes) return undefined;
+  const bits = bytes.length * 8;
+  if (length !== undefined && !/^(0|[1-9]\d{0,2})$/.test(length)) return undefined;
+  const prefix = length === undefined ? bits : Number(length);
+  return prefix <= bits ? [bytes, prefix] : undefined;
+}
+
+/** Whether an address lies in one of the ranges; an IPv4 address sent in its IPv6-mapped form is matched as IPv4. */
+export function addressInRanges(address: string, ranges: string[]): boolean {
+  const v6 = parseIPv4(address) ? undefined : parseIPv6(address);
+  const mapped = v6 && v6.slice(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff ? v6.slice(12) : undefined;
+  const bytes = parseIPv4(address) ?? mapped ?? v6;
+  if (!bytes) return false;
+  return ranges.some((range) => {
+    const block = parseCidr(range);
+    return block !== undefined && block[0].length === bytes.length && inBlock(bytes, block);
+  });
+}

@@ -4,6 +4,7 @@ import { ApiError } from "../errors";
 import { consumeRateLimit, type RateLimits, rateLimits, windowsFor } from "../rate-limit";
 import { authenticateBearer } from "./bearer";
 import { authenticateDataClient } from "./data-client";
+import { countKeyRequest } from "./key-usage";
 import type { Principal } from "./principal";
 import { scopeAllows } from "./scopes";
 
@@ -35,6 +36,8 @@ export interface AccessRule {
   exact?: boolean;
   /** Whether the request counts against the limits (default: always): an MCP endpoint's tool calls count as the routes they call instead. */
   counts?: (c: Context<AppEnv>) => Promise<boolean>;
+  /** The group that declared the rule: what a key's usage is counted under. */
+  group?: string;
 }
 
 /** The rule of a path: the longest prefix that contains it. A path no rule covers has none: closed. */
@@ -74,8 +77,19 @@ export function accessPolicy(
       throw new ApiError(401, "Authentication required");
     }
     if (rule.credential === "public") return next();
-    await enforceRule(c, rule, credentials[rule.credential]!, limitsOf(c.env));
-    await next();
+    let status = 500;
+    try {
+      await enforceRule(c, rule, credentials[rule.credential]!, limitsOf(c.env));
+      await next();
+      status = c.res.status;
+    } catch (error) {
+      if (error instanceof ApiError) status = error.status;
+      throw error;
+    } finally {
+      // Once a key is known (a refusal for its rate limit included): its usage, counted off the request path.
+      const keyId = c.get("principal")?.keyId;
+      if (keyId) countKeyRequest(c.var.db, (work) => c.executionCtx.waitUntil(work), keyId, rule.group ?? "other", status);
+    }
     const recorded = c.get("recordedBeforeAnswer");
     if (recorded && !(await recorded)) throw new ApiError(503, "The request's nonce could not be recorded; retry with a new nonce");
   };

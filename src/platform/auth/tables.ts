@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { currentTimestamp } from "../columns";
 
 export const PLANS = ["free", "basic", "enterprise", "internal"] as const;
@@ -48,8 +48,32 @@ export const apiKeys = sqliteTable(
     createdAt: text("created_at").notNull().default(currentTimestamp),
     lastUsed: text("last_used"),
     expiresAt: text("expires_at"),
+    /** Null: any address. Else the CIDR ranges (`203.0.113.0/24`, `2001:db8::/32`) a request must come from. */
+    allowedIps: text("allowed_ips", { mode: "json" }).$type<string[]>(),
+    /** The token a roll replaced, still accepted with its own secret until `previous_valid_until`. */
+    previousTokenHash: text("previous_token_hash"),
+    previousEncryptedSecret: text("previous_encrypted_secret"),
+    previousValidUntil: text("previous_valid_until"),
   },
-  (t) => [uniqueIndex("api_keys_token_hash").on(t.tokenHash), index("api_keys_user").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_keys_token_hash").on(t.tokenHash),
+    index("api_keys_user").on(t.userId),
+    index("api_keys_previous_token_hash").on(t.previousTokenHash),
+    index("api_keys_expires_at").on(t.expiresAt),
+  ],
+);
+
+/** Requests per key, day (UTC), group and status: counted in isolate memory, added here off the request path. */
+export const keyUsageDaily = sqliteTable(
+  "key_usage_daily",
+  {
+    keyId: integer("key_id").notNull(),
+    day: text("day").notNull(),
+    routeGroup: text("route_group").notNull(),
+    status: integer("status").notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day, t.routeGroup, t.status] }), index("key_usage_daily_day").on(t.day)],
 );
 
 export type User = typeof users.$inferSelect;
