@@ -22,7 +22,7 @@ import { vi } from "vitest";
 import { cookieValue, createUser, sessionFor } from "../helpers/accounts";
 import { createTestTenant, installDefaultTheme, memberWith, type TestTenant } from "../helpers/content";
 import { createTestKey, type TestKey } from "../helpers/credentials";
-import { authorizedMiniprogram, type DAnswer, deposits, miniprogramKey, steerAudit } from "../helpers/miniprograms";
+import { authorizedMiniprogram, type DAnswer, deposits, miniprogramKey, readyForAudit, steerAudit } from "../helpers/miniprograms";
 import { createTestApp } from "../helpers/pickups";
 import { call, secretHeaders } from "../helpers/requests";
 
@@ -315,6 +315,7 @@ async function miniprogramAt(key: TestKey, stage: (typeof STAGES)[number], tplId
     code_committed: async () => expectSuccess("code commit", await deposits("/wxa/codecommit", key, { id, tplId })),
     audit_submitted: async () => {
       // The sandbox's next audit passes, and at once: auditstate then moves the stage on.
+      await readyForAudit(key, id);
       await steerAudit(appId, "pass", 0);
       expectSuccess("audit submission", await deposits("/wxa/submitaudit", key, { id }));
     },
