@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { ApiError } from "../platform/errors";
-import { miniprogramSteps, miniprograms, AUDIT_STATES, type Miniprogram, type Stage } from "./schema";
+import { miniprogramSteps, miniprograms, AUDIT_STATES, type Miniprogram } from "./schema";
 import { asAuthorizer, requireStage, stageAfter, stepRecord, submitAudit, weChatOutcome, type Actor, type Step, type WeChatOutcome } from "./service";
 import type { TokenContext } from "./tokens";
 import { callWeChat, type WeChatAnswer } from "./wechat/client";
@@ -256,7 +256,7 @@ export function speedupAudit(ctx: TokenContext, actor: Actor, mp: Miniprogram) {
 export const phasedRelease = (ctx: TokenContext, actor: Actor, mp: Miniprogram, percentage: number) =>
   weChatStep(ctx, actor, mp, "phased", { percentage }, { path: "/wxa/grayrelease", body: { gray_percentage: percentage } }, undefined, () => ({
     // At 100 % the phased release is a full one.
-    stage: percentage === 100 ? ("released" as Stage) : stageAfter(mp, "phased"),
+    stage: percentage === 100 ? "released" : stageAfter(mp, "phased"),
   }));
 
 export const phasedPlan = (ctx: TokenContext, actor: Actor, mp: Miniprogram) =>

@@ -181,7 +181,7 @@ export function sandboxOperations(app: Hono<{ Bindings: Bindings }>, tools: Sand
 
   // Domains.
   route("post", "/wxa/modify_domain", async ({ appId, db: d, state, b }) => {
-    const action = String(b.action ?? "");
+    const action = typeof b.action === "string" ? b.action : "";
     if (action === "get") return ok(Object.fromEntries(SERVER_KINDS.map((k) => [k, state.domains[k]])));
     if (!["add", "delete", "set"].includes(action)) return fail(40097, "invalid args: action");
     const next = { ...state.domains };
@@ -197,7 +197,7 @@ export function sandboxOperations(app: Hono<{ Bindings: Bindings }>, tools: Sand
     return ok(Object.fromEntries(SERVER_KINDS.map((k) => [k, next[k]])));
   });
   route("post", "/wxa/setwebviewdomain", async ({ appId, db: d, state, b }) => {
-    const action = String(b.action ?? "");
+    const action = typeof b.action === "string" ? b.action : "";
     if (action === "get") return ok({ webviewdomain: state.domains.webviewdomain });
     if (!["add", "delete", "set"].includes(action)) return fail(40097, "invalid args: action");
     const given = Array.isArray(b.webviewdomain) ? (b.webviewdomain as unknown[]).map(String) : [];
@@ -210,7 +210,9 @@ export function sandboxOperations(app: Hono<{ Bindings: Bindings }>, tools: Sand
     return ok();
   });
   route("post", "/wxa/set_prefetchdomain", async ({ appId, db: d, state, b }) => {
-    const given = Array.isArray(b.prefetch_dns_domain) ? (b.prefetch_dns_domain as { url?: unknown }[]).map((x) => String(x?.url ?? "")) : [];
+    const given = Array.isArray(b.prefetch_dns_domain)
+      ? (b.prefetch_dns_domain as { url?: unknown }[]).map((x) => (typeof x?.url === "string" ? x.url : ""))
+      : [];
     const bad = given.map((domain) => domainProblem(domain, "https")).find(Boolean);
     if (bad) return fail(40097, `invalid args: ${bad}`);
     if (given.length > DOMAIN_LIMITS.prefetch) return fail(40097, "invalid args: at most 5 prefetch domains");
