@@ -154,15 +154,15 @@ const domains = (field: string, scheme: "https" | "wss", max: number) =>
     .array(
       z
         .string({ error: `${field} holds domains as strings` })
-        .max(253, { error: `${field}: a domain is at most 253 characters` })
+        .max(253, { error: `A domain in ${field} is at most 253 characters` })
         .superRefine((domain, ctx) => {
           const problem = domainProblem(domain, scheme);
-          if (problem) ctx.addIssue({ code: "custom", message: `${field}: ${problem}` });
+          if (problem) ctx.addIssue({ code: "custom", message: problem });
         }),
       { error: `${field} must be a list of domains` },
     )
-    .max(max, { error: `${field} takes at most ${max} domains (WeChat's limit)` })
-    .refine((list) => new Set(list).size === list.length, { error: `${field} names a domain twice` });
+    .max(max, { error: `At most ${max} domains in ${field} (WeChat's limit)` })
+    .refine((list) => new Set(list).size === list.length, { error: `A domain appears twice in ${field}` });
 const domainAction = z.enum(["add", "delete", "set"], { error: "action must be add, delete or set" });
 
 export const serverDomains = z

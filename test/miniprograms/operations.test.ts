@@ -156,12 +156,12 @@ describe("domains and categories", () => {
     const { id } = await authorizedMiniprogram(key, "Domain Shop");
     const bad: [Record<string, unknown>, string][] = [
       [{ requestDomains: ["http://api.shop.example"] }, "must start with https://"],
-      [{ requestDomains: ["https://10.0.0.1"] }, "not IP addresses"],
+      [{ requestDomains: ["https://10.0.0.1"] }, "is an IP address or localhost: WeChat takes host names only"],
       [{ requestDomains: ["https://*.shop.example"] }, "no wildcards"],
       [{ requestDomains: ["https://api.shop.example/v1"] }, "without a path"],
       [{ socketDomains: ["https://live.shop.example"] }, "must start with wss://"],
-      [{ requestDomains: Array.from({ length: 201 }, (_, i) => `https://a${i}.shop.example`) }, "at most 200 domains"],
-      [{ requestDomains: ["https://a.shop.example", "https://a.shop.example"] }, "names a domain twice"],
+      [{ requestDomains: Array.from({ length: 201 }, (_, i) => `https://a${i}.shop.example`) }, "At most 200 domains in requestDomains"],
+      [{ requestDomains: ["https://a.shop.example", "https://a.shop.example"] }, "A domain appears twice in requestDomains"],
     ];
     for (const [lists, message] of bad) {
       const res = await deposits("/wxa/domain/server", key, { id, action: "add", ...lists });

@@ -7,14 +7,14 @@ export function domainProblem(domain: string, scheme: "https" | "wss"): string |
   try {
     url = new URL(domain);
   } catch {
-    return `${domain} is not a URL`;
+    return `The domain ${domain} is not a URL`;
   }
-  if (url.protocol !== `${scheme}:`) return `${domain} must start with ${scheme}://`;
-  if (domain.includes("*")) return `${domain}: WeChat takes no wildcards`;
+  if (url.protocol !== `${scheme}:`) return `The domain ${domain} must start with ${scheme}://`;
+  if (domain.includes("*")) return `The domain ${domain} has a wildcard: WeChat takes no wildcards`;
   if (/^\d+\.\d+\.\d+\.\d+$/.test(url.hostname) || url.hostname.startsWith("[") || url.hostname === "localhost")
-    return `${domain}: WeChat takes host names, not IP addresses or localhost`;
-  if (!url.hostname.includes(".")) return `${domain} is not a public host name`;
+    return `The domain ${domain} is an IP address or localhost: WeChat takes host names only`;
+  if (!url.hostname.includes(".")) return `The domain ${domain} is not a public host name`;
   if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username)
-    return `${domain} must be a bare origin, without a path`;
+    return `The domain ${domain} must be a bare origin, without a path`;
   return null;
 }
