@@ -41,6 +41,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     summary: string;
     body: B;
     data: D;
+    answer?: string;
     run: (ctx: TokenContext, actor: Actor, mp: Awaited<ReturnType<typeof miniprogramOf>>, body: z.infer<B>) => Promise<z.input<D>>;
   }) => {
     route({
@@ -49,7 +50,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
       summary: spec.summary,
       request: json(spec.body),
       data: spec.data,
-      answer: "WeChat's answer",
+      answer: spec.answer ?? "WeChat's answer",
       errors: [...withWeChat],
       handle: async (c) => {
         // The body's type is the generic B here, which the router's inference cannot name: the route validated it against B.
@@ -216,6 +217,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
           ],
         },
       }),
+    answer: "The problems found, blocking or not",
     run: ops.preflight,
   });
 

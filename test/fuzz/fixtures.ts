@@ -293,6 +293,12 @@ const STAGE_NEEDED: Record<string, (typeof STAGES)[number]> = {
   "/deposits/wxa/tester/bind": "code_committed",
   "/deposits/wxa/auditstate": "audit_submitted",
   "/deposits/wxa/release": "audit_passed",
+  "/deposits/wxa/privacy/code": "code_committed",
+  "/deposits/wxa/pages": "code_committed",
+  "/deposits/wxa/preflight": "code_committed",
+  "/deposits/wxa/audit/withdraw": "audit_submitted",
+  "/deposits/wxa/audit/speedup": "audit_submitted",
+  "/deposits/wxa/release/phased": "audit_passed",
 };
 
 function expectSuccess(step: string, answer: DAnswer) {
