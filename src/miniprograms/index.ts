@@ -4,6 +4,7 @@ import type { AppEnv, Bindings } from "../platform/env";
 import type { GroupModule } from "../platform/group";
 import { createRouter } from "../platform/openapi";
 import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
+import { READ_OPERATIONS } from "./operation-routes";
 import { PUSH_BODY_BYTES } from "./push";
 import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
 import { CODES_PATH, pollAudits, syncTemplates } from "./service";
@@ -33,6 +34,7 @@ export const miniprograms: GroupModule = {
     { prefix: `${base}/minipram/steps`, credential: "bearer", resource: "miniprogram", readOnly: true },
     { prefix: `${base}/wxa/tester/infor`, credential: "bearer", resource: "miniprogram", readOnly: true },
     { prefix: `${base}/wxa/auditstate`, credential: "bearer", resource: "miniprogram", readOnly: true },
+    ...READ_OPERATIONS.map((path) => ({ prefix: `${base}${path}`, credential: "bearer", resource: "miniprogram", readOnly: true })),
     { prefix: `${base}/minipram`, credential: "bearer", resource: "miniprogram" },
     { prefix: `${base}/wxa`, credential: "bearer", resource: "miniprogram" },
     // The code images live under random keys, like the sites' media.

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_PAGE_SIZE } from "../platform/pagination";
+import { DOMAIN_LIMITS, domainProblem } from "./wechat/domains";
 
 const page = (fallback: number) =>
   z.strictObject({
@@ -68,3 +69,163 @@ export const testerBind = z
 export const miniprogramCreate = z
   .strictObject({ name: text("name", 30), configType: text("configType", 40).optional() })
   .openapi({ example: { name: "Harbour Tickets", configType: "ticketing" } });
+
+// The audit settings and release control (operations.ts).
+
+/** WeChat's privacy interface keys (privacy_key of the privacy guide). */
+export const PRIVACY_KEYS = [
+  "UserInfo",
+  "Location",
+  "Address",
+  "Invoice",
+  "RunData",
+  "Record",
+  "Album",
+  "Camera",
+  "PhoneNumber",
+  "Contact",
+  "DeviceInfo",
+  "EXIDNumber",
+  "EXOrderInfo",
+  "EXUserPublishContent",
+  "EXUserFollowAcct",
+  "EXUserOpLog",
+  "AlbumWriteOnly",
+  "LicensePlate",
+  "BlueTooth",
+  "CalendarWriteOnly",
+  "Email",
+  "MessageFile",
+  "ChooseLocation",
+  "Accelerometer",
+  "Compass",
+  "DeviceMotion",
+  "Gyroscope",
+  "Clipboard",
+] as const;
+
+export const privacySet = z
+  .strictObject({
+    id: configurationId,
+    ownerSetting: z
+      .strictObject({
+        contactEmail: z.email({ error: "ownerSetting.contactEmail must be an email address" }).max(254).optional(),
+        contactPhone: z
+          .string()
+          .regex(/^\+?[0-9 -]{5,20}$/, { error: "ownerSetting.contactPhone must be a phone number" })
+          .optional(),
+        contactWeixin: text("ownerSetting.contactWeixin", 64).optional(),
+        contactQq: z
+          .string()
+          .regex(/^\d{5,12}$/, { error: "ownerSetting.contactQq must be a QQ number" })
+          .optional(),
+        noticeMethod: text("ownerSetting.noticeMethod", 200),
+        storeExpireTimestamp: text("ownerSetting.storeExpireTimestamp", 100).optional(),
+      })
+      .refine((o) => Boolean(o.contactEmail || o.contactPhone || o.contactWeixin || o.contactQq), {
+        error: "ownerSetting needs one contact: contactEmail, contactPhone, contactWeixin or contactQq",
+      }),
+    settings: z
+      .array(
+        z.strictObject({
+          privacyKey: z.enum(PRIVACY_KEYS, { error: `privacyKey must be one of WeChat's privacy interfaces: ${PRIVACY_KEYS.join(", ")}` }),
+          privacyText: text("privacyText", 200),
+        }),
+        { error: "settings is required: the privacy interfaces and what each is used for" },
+      )
+      .min(1, { error: "settings must name at least one privacy interface" })
+      .max(PRIVACY_KEYS.length, { error: `settings takes at most ${PRIVACY_KEYS.length} entries` })
+      .refine((list) => new Set(list.map((s) => s.privacyKey)).size === list.length, { error: "settings names a privacy interface twice" }),
+  })
+  .openapi({
+    example: {
+      id: 12,
+      ownerSetting: { contactEmail: "privacy@harbour.example", noticeMethod: "A pop-up on first use" },
+      settings: [
+        { privacyKey: "UserInfo", privacyText: "To show your name on your tickets" },
+        { privacyKey: "PhoneNumber", privacyText: "To send your tickets by text message" },
+      ],
+    },
+  });
+
+/** A domain list of one kind, each checked as WeChat checks it (wechat/domains.ts), at most `max`. */
+const domains = (field: string, scheme: "https" | "wss", max: number) =>
+  z
+    .array(
+      z
+        .string({ error: `${field} holds domains as strings` })
+        .max(253, { error: `A domain in ${field} is at most 253 characters` })
+        .superRefine((domain, ctx) => {
+          const problem = domainProblem(domain, scheme);
+          if (problem) ctx.addIssue({ code: "custom", message: problem });
+        }),
+      { error: `${field} must be a list of domains` },
+    )
+    .max(max, { error: `At most ${max} domains in ${field} (WeChat's limit)` })
+    .refine((list) => new Set(list).size === list.length, { error: `A domain appears twice in ${field}` });
+const domainAction = z.enum(["add", "delete", "set"], { error: "action must be add, delete or set" });
+
+export const serverDomains = z
+  .strictObject({
+    id: configurationId,
+    action: domainAction,
+    requestDomains: domains("requestDomains", "https", DOMAIN_LIMITS.server).optional(),
+    socketDomains: domains("socketDomains", "wss", DOMAIN_LIMITS.server).optional(),
+    uploadDomains: domains("uploadDomains", "https", DOMAIN_LIMITS.server).optional(),
+    downloadDomains: domains("downloadDomains", "https", DOMAIN_LIMITS.server).optional(),
+  })
+  .openapi({ example: { id: 12, action: "add", requestDomains: ["https://api.harbour.example"], socketDomains: ["wss://live.harbour.example"] } });
+export const webviewDomains = z
+  .strictObject({ id: configurationId, action: domainAction, domains: domains("domains", "https", DOMAIN_LIMITS.webview) })
+  .openapi({ example: { id: 12, action: "set", domains: ["https://www.harbour.example"] } });
+export const prefetchDomains = z
+  .strictObject({ id: configurationId, domains: domains("domains", "https", DOMAIN_LIMITS.prefetch) })
+  .openapi({ example: { id: 12, domains: ["https://api.harbour.example"] } });
+
+const categoryId = (field: string) =>
+  z
+    .number({ error: `${field} must be a category id (a number)` })
+    .int()
+    .positive()
+    .max(1_000_000_000);
+export const categoryAdd = z
+  .strictObject({
+    id: configurationId,
+    categories: z
+      .array(
+        z.strictObject({
+          first: categoryId("first"),
+          second: categoryId("second"),
+          certificates: z
+            .array(z.strictObject({ key: text("certificates.key", 100), value: text("certificates.value", 1000) }))
+            .max(10, { error: "certificates takes at most 10 entries" })
+            .optional(),
+        }),
+        { error: "categories is required: a list of { first, second }" },
+      )
+      .min(1, { error: "categories must name at least one category" })
+      .max(5, { error: "categories takes at most 5 (WeChat's limit for a mini-program)" }),
+  })
+  .openapi({ example: { id: 12, categories: [{ first: 2, second: 201 }] } });
+export const categoryDelete = z
+  .strictObject({ id: configurationId, first: categoryId("first"), second: categoryId("second") })
+  .openapi({ example: { id: 12, first: 2, second: 201 } });
+export const phasedRelease = z
+  .strictObject({
+    id: configurationId,
+    percentage: z
+      .number({ error: "percentage is required: the share of users, 1 to 100" })
+      .int({ error: "percentage must be a whole number" })
+      .min(1, { error: "percentage must be from 1 to 100" })
+      .max(100, { error: "percentage must be from 1 to 100" }),
+  })
+  .openapi({ example: { id: 12, percentage: 10 } });
+export const rollbackTo = z
+  .strictObject({
+    id: configurationId,
+    appVersion: z.number({ error: "appVersion must be a version number of the history" }).int().positive().max(1_000_000_000).optional(),
+  })
+  .openapi({ example: { id: 12, appVersion: 3 } });
+export const visitStatus = z
+  .strictObject({ id: configurationId, action: z.enum(["open", "close"], { error: "action must be open or close" }) })
+  .openapi({ example: { id: 12, action: "close" } });

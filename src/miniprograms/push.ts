@@ -98,7 +98,7 @@ export async function receiveComponentPush(ctx: TokenContext, query: PushQuery, 
   }
 }
 
-/** A mini-program's events (sent to /wechat/miniprogram/events/<appid>): audit results. */
+/** A mini-program's events (sent to /wechat/miniprogram/events/<appid>): audit results, and the name, category and privacy audits. */
 export async function receiveMiniprogramPush(ctx: TokenContext, appId: string, query: PushQuery, body: string) {
   const { db, env } = ctx;
   const event = await openPush(env, ctx.upstream.component, query, body);
@@ -114,6 +114,16 @@ export async function receiveMiniprogramPush(ctx: TokenContext, appId: string, q
       return;
     case "weapp_audit_delay":
       await applyAuditResult(db, mp, { status: AUDIT_STATES.delayed, reason: event.Reason ?? "" }, "push");
+      return;
+    // The name, category and privacy-interface audits end in a push: each is a step (preflight reads the name's).
+    case "wxa_nickname_audit":
+      await stepRecord(db, mp.id, "name_audit", null, { source: "push" }, event);
+      return;
+    case "wxa_category_audit":
+      await stepRecord(db, mp.id, "category_audit", null, { source: "push" }, event);
+      return;
+    case "wxa_privacy_apply":
+      await stepRecord(db, mp.id, "privacy_apply", null, { source: "push" }, event);
       return;
     default:
       await stepRecord(db, mp.id, `event:${event.Event ?? "unknown"}`, null, null, event);

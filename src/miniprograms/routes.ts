@@ -17,12 +17,13 @@ import {
   miniprogramOf,
   release,
   stepsOf,
-  submitAudit,
   testerInfo,
   updateProfile,
   verifyName,
   type Actor,
 } from "./service";
+import { submitChecked } from "./operations";
+import { operationRoutes } from "./operation-routes";
 import { upstreamOf } from "./upstream";
 
 export const DEPOSITS_BASE_PATH = "/deposits";
@@ -209,12 +210,12 @@ export function miniprogramRoutes() {
   route({
     method: "post",
     path: "/wxa/submitaudit",
-    summary: "D6 · Submit the committed code to WeChat's audit (needs code_committed)",
+    summary: "D6 · Submit the committed code to WeChat's audit (needs code_committed; the preflight's blocking problems are a 409 first)",
     request: json(byId),
     data: weChatAnswer.extend({ auditid: z.string().optional() }),
     answer: "WeChat's answer",
     errors: [...withWeChat],
-    handle: async (c) => submitAudit(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),
+    handle: async (c) => submitChecked(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),
   });
   route({
     method: "post",
@@ -271,5 +272,6 @@ export function miniprogramRoutes() {
       return bindTester(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), p.id), p.messengerId);
     },
   });
+  operationRoutes(route, contextOf, actorOf);
   return r;
 }

@@ -25,11 +25,53 @@ export const sandboxApps = sqliteTable("wechat_sandbox_apps", {
 export const sandboxAudits = sqliteTable("wechat_sandbox_audits", {
   auditId: integer("audit_id").primaryKey({ autoIncrement: true }),
   appId: text("app_id").notNull(),
-  outcome: text("outcome", { enum: ["pass", "fail"] }).notNull(),
+  /** `withdrawn` once undocodeaudit took it back before its time. */
+  outcome: text("outcome", { enum: ["pass", "fail", "withdrawn"] }).notNull(),
   reason: text("reason"),
   decideAt: text("decide_at").notNull(),
   /** Set once the audit's push event has gone to the receiver. */
   pushedAt: text("pushed_at"),
+});
+
+/** A release the sandbox made live: `app_version` numbers them, as WeChat's history does. */
+export interface SandboxRelease {
+  app_version: number;
+  user_version: string;
+  user_desc: string;
+  commit_time: number;
+}
+
+/** What WeChat keeps of a mini-program's audit settings and releases (the operations of sandbox-operations.ts). */
+export interface SandboxAppState {
+  privacy?: {
+    owner_setting: Record<string, unknown>;
+    setting_list: { privacy_key: string; privacy_text: string }[];
+    update_time: number;
+  };
+  domains: Record<"requestdomain" | "wsrequestdomain" | "uploaddomain" | "downloaddomain" | "webviewdomain" | "prefetchdomain", string[]>;
+  categories: { first: number; first_name: string; second: number; second_name: string; audit_status: number; audit_reason: string }[];
+  releases: SandboxRelease[];
+  /** The app_version online now, and the audit whose version was released last. */
+  live: number | null;
+  releasedAudit?: number;
+  /** The live release came from a rollback, or was rolled back from: WeChat allows one rollback per release. */
+  rolledBack: boolean;
+  gray: { gray_percentage: number; create_timestamp: number } | null;
+  visitStatus: "open" | "close";
+  /** When undocodeaudit succeeded (ISO times): WeChat allows 5 a day and 10 a month. */
+  withdrawals: string[];
+}
+
+export const sandboxAppStates = sqliteTable("wechat_sandbox_app_states", {
+  appId: text("app_id").primaryKey(),
+  state: text("state", { mode: "json" }).$type<SandboxAppState>().notNull(),
+});
+
+/** The platform's audit quota for a month (`YYYY-MM`), shared by all its mini-programs: queryquota reads it. */
+export const sandboxQuotas = sqliteTable("wechat_sandbox_quotas", {
+  month: text("month").primaryKey(),
+  rest: integer("rest").notNull(),
+  speedupRest: integer("speedup_rest").notNull(),
 });
 
 /** The tables above as SQL (test/miniprograms/sandbox-tables.test.ts checks that they agree). */
@@ -52,6 +94,15 @@ const CREATE_TABLES = [
     reason text,
     decide_at text NOT NULL,
     pushed_at text
+  )`,
+  `CREATE TABLE IF NOT EXISTS wechat_sandbox_app_states (
+    app_id text PRIMARY KEY NOT NULL,
+    state text NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS wechat_sandbox_quotas (
+    month text PRIMARY KEY NOT NULL,
+    rest integer NOT NULL,
+    speedup_rest integer NOT NULL
   )`,
 ];
 

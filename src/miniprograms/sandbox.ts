@@ -1,9 +1,10 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { Hono, type Context, type ExecutionContext } from "hono";
 import { qrCodePng } from "../intelligence/service";
 import { constantTimeEqual, hmacSha256Hex, randomBase62 } from "../platform/crypto";
 import { database, type Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
+import { auditStatusOf, latestAudit, recordRelease, sandboxOperations, submissionRefusal, useQuota } from "./sandbox-operations";
 import { ensureSandboxTables, sandboxApps, sandboxAudits } from "./sandbox-tables";
 import type { ComponentCredentials, SandboxHost, SignedPush } from "./upstream";
 import { encryptMessage, messageSignature, querySignature, xmlOf } from "./wechat/message-crypto";
@@ -256,9 +257,11 @@ export function sandboxApp(host: SandboxHost) {
     if ("errcode" in owner) return c.json(owner);
     const d = db(c);
     const app_ = await appOf(d, owner.appId);
-    if (!app_?.commit) return c.json(fail(85008, "no code committed"));
-    const [latest] = await d.select().from(sandboxAudits).where(eq(sandboxAudits.appId, owner.appId)).orderBy(desc(sandboxAudits.auditId)).limit(1);
-    if (latest && Date.parse(latest.decideAt) > Date.now()) return c.json(fail(85009, "already submit a version under auditing"));
+    if (!app_?.commit) return c.json(fail(85086, "commit code before submitting it for audit"));
+    const latest = await latestAudit(d, owner.appId);
+    if (latest && auditStatusOf(latest).status === 2) return c.json(fail(85009, "already submit a version under auditing"));
+    const refusal = await submissionRefusal(d, owner.appId, app_.commit.templateId);
+    if (refusal) return c.json(refusal);
     const steering = app_.steering ?? { outcome: "pass" as const, delaySeconds: DEFAULT_AUDIT_SECONDS };
     const [audit] = await d.batch([
       d
@@ -271,6 +274,7 @@ export function sandboxApp(host: SandboxHost) {
         })
         .returning(),
       d.update(sandboxApps).set({ steering: null }).where(eq(sandboxApps.appId, owner.appId)),
+      useQuota(d),
     ]);
     const auditId = audit[0]!.auditId;
     // WeChat tells the platform when the audit ends: so does the sandbox, after the steered delay.
@@ -293,7 +297,7 @@ export function sandboxApp(host: SandboxHost) {
       .where(and(eq(sandboxAudits.auditId, auditId), eq(sandboxAudits.appId, owner.appId)))
       .limit(1);
     if (!audit) return c.json(fail(85012, "invalid audit id"));
-    const state = auditState(audit);
+    const state = auditStatusOf(audit);
     return c.json(ok({ status: state.status, reason: state.reason, screenshot: state.status === 1 ? "sbxmedia_screenshot_1" : "" }));
   });
 
@@ -301,9 +305,10 @@ export function sandboxApp(host: SandboxHost) {
     const owner = await authorizer(c);
     if ("errcode" in owner) return c.json(owner);
     const d = db(c);
-    const [latest] = await d.select().from(sandboxAudits).where(eq(sandboxAudits.appId, owner.appId)).orderBy(desc(sandboxAudits.auditId)).limit(1);
-    if (!latest || auditState(latest).status !== 0) return c.json(fail(85020, "status not allowed"));
+    const latest = await latestAudit(d, owner.appId);
+    if (!latest || auditStatusOf(latest).status !== 0) return c.json(fail(85020, "status not allowed"));
     const app_ = await appOf(d, owner.appId);
+    if (!(await recordRelease(d, owner.appId, latest.auditId, app_?.commit))) return c.json(fail(85052, "this version is already released"));
     await d
       .update(sandboxApps)
       .set({ releasedVersion: app_?.commit?.userVersion ?? null })
@@ -374,17 +379,18 @@ export function sandboxApp(host: SandboxHost) {
     async () => new Response(await qrCodePng("https://sandbox.weixin.local/sample", 144), { headers: { "Content-Type": "image/png" } }),
   );
 
+  sandboxOperations(app, {
+    authorizer,
+    body,
+    push: (event, appId) => deliver(host, event, appId),
+    pushAuditResult: (appId, auditId) => pushAuditResult(host, appId, auditId),
+  });
+
   app.post("/push-ticket", async (c) => {
     await pushVerifyTicket(host);
     return c.json({ pushed: true });
   });
   return app;
-}
-
-/** An audit's state now: auditing until its time, then passed or rejected as steered. */
-function auditState(audit: typeof sandboxAudits.$inferSelect): { status: number; reason: string } {
-  if (Date.parse(audit.decideAt) > Date.now()) return { status: 2, reason: "" };
-  return audit.outcome === "pass" ? { status: 0, reason: "" } : { status: 1, reason: audit.reason ?? "rejected" };
 }
 
 /** Sends the audit's result to the mini-program events receiver, once. */
@@ -397,7 +403,7 @@ async function pushAuditResult(host: SandboxHost, appId: string, auditId: number
     .returning();
   if (!audit) return;
   const now = Math.floor(Date.now() / 1000);
-  const state = auditState(audit);
+  const state = auditStatusOf(audit);
   const event: Record<string, string | number> =
     state.status === 0
       ? { ToUserName: "gh_sandbox", FromUserName: "o_sandbox", CreateTime: now, MsgType: "event", Event: "weapp_audit_success", SuccTime: now }

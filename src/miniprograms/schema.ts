@@ -5,7 +5,8 @@ import { users } from "../platform/auth/tables";
 /**
  * A hosted mini-program's way from configuration to release; each step needs the one before
  * (service.ts `STEP_NEEDS`). `audit_submitted` holds while WeChat audits: the audit's own state
- * (`auditStatus`) says passed, rejected, auditing, withdrawn or delayed.
+ * (`auditStatus`) says passed, rejected, auditing, withdrawn or delayed. `phased_release` holds while
+ * the passed version reaches a percentage of users; reverted, it is back at `audit_passed`.
  */
 export const STAGES = [
   "configured",
@@ -15,6 +16,7 @@ export const STAGES = [
   "code_committed",
   "audit_submitted",
   "audit_passed",
+  "phased_release",
   "released",
 ] as const;
 export type Stage = (typeof STAGES)[number];

@@ -23,7 +23,10 @@ export interface Actor {
   keyId: number | null;
 }
 
-/** The steps of D3–D10 and the stage each needs (at least) and reaches. */
+/**
+ * Every step and the stage it needs (at least, or with `only` exactly one of those) and reaches:
+ * D3–D10, then the audit settings and release control of operations.ts.
+ */
 const STEPS = {
   nameverify: { label: "D3 name verification", needs: "authorized", reaches: "name_verified" },
   update: { label: "D4 profile update", needs: "name_verified", reaches: "profile_updated" },
@@ -33,22 +36,45 @@ const STEPS = {
   auditstate: { label: "D8 audit state", needs: "audit_submitted", reaches: null },
   release: { label: "D9 release", needs: "audit_passed", reaches: "released" },
   bindtester: { label: "D10 tester binding", needs: "authorized", reaches: null },
-} as const satisfies Record<string, { label: string; needs: Stage; reaches: Stage | null }>;
-type Step = keyof typeof STEPS;
+  privacyset: { label: "Setting the privacy guide", needs: "authorized", reaches: null },
+  privacyget: { label: "Reading the privacy guide", needs: "authorized", reaches: null },
+  codeprivacy: { label: "Reading the code's privacy interfaces", needs: "code_committed", reaches: null },
+  domains: { label: "Setting domains", needs: "authorized", reaches: null },
+  domainsget: { label: "Reading domains", needs: "authorized", reaches: null },
+  categoriesall: { label: "Reading WeChat's categories", needs: "authorized", reaches: null },
+  categoryadd: { label: "Adding a category", needs: "authorized", reaches: null },
+  categorydelete: { label: "Deleting a category", needs: "authorized", reaches: null },
+  categories: { label: "Reading the categories", needs: "authorized", reaches: null },
+  pages: { label: "Reading the code's pages", needs: "code_committed", reaches: null },
+  preflight: { label: "The preflight check", needs: "code_committed", reaches: null },
+  withdraw: { label: "Withdrawing the audit", needs: "audit_submitted", reaches: null, only: ["audit_submitted"] },
+  quota: { label: "Reading the audit quota", needs: "authorized", reaches: null },
+  speedup: { label: "Expediting the audit", needs: "audit_submitted", reaches: null, only: ["audit_submitted"] },
+  phased: { label: "A phased release", needs: "audit_passed", reaches: "phased_release", only: ["audit_passed", "phased_release"] },
+  phasedplan: { label: "Reading the phased release", needs: "authorized", reaches: null },
+  phasedrevert: { label: "Reverting the phased release", needs: "phased_release", reaches: "audit_passed", only: ["phased_release"] },
+  rollback: { label: "Rolling back the release", needs: "released", reaches: null },
+  history: { label: "Reading the versions to roll back to", needs: "authorized", reaches: null },
+  visitstatus: { label: "Changing the visit status", needs: "released", reaches: null },
+} as const satisfies Record<string, { label: string; needs: Stage; reaches: Stage | null; only?: readonly Stage[] }>;
+export type Step = keyof typeof STEPS;
 
 const rank = (stage: Stage) => STAGES.indexOf(stage);
 
 /** A step out of order: 409 naming the stage it needs and the one the mini-program is at. */
-function requireStage(mp: Miniprogram, step: Step) {
-  const { label, needs } = STEPS[step];
+export function requireStage(mp: Miniprogram, step: Step) {
+  const rule: { label: string; needs: Stage; only?: readonly Stage[] } = STEPS[step];
+  const { label, needs, only } = rule;
+  if (only && !only.includes(mp.stage))
+    throw new ApiError(409, `${label} needs the stage ${only.join(" or ")}; mini-program ${mp.id} is at ${mp.stage}`);
   if (rank(mp.stage) < rank(needs)) throw new ApiError(409, `${label} needs the stage ${needs}; mini-program ${mp.id} is at ${mp.stage}`);
 }
 
-/** The stage after a step: forward only, except that a new commit starts a new version's way. */
-const stageAfter = (mp: Miniprogram, step: Step): Stage => {
+/** The stage after a step: forward only, except that a new commit starts a new version's way and a reverted phased release goes back. */
+export const stageAfter = (mp: Miniprogram, step: Step): Stage => {
   const reaches = STEPS[step].reaches;
   if (!reaches) return mp.stage;
-  if (step === "codecommit") return reaches;
+  if (step === "codecommit" || step === "phasedrevert") return reaches;
   return rank(reaches) > rank(mp.stage) ? reaches : mp.stage;
 };
 
@@ -146,7 +172,7 @@ export const stepsOf = (db: Database, mp: Miniprogram) =>
   db.select().from(miniprogramSteps).where(eq(miniprogramSteps.miniprogramId, mp.id)).orderBy(miniprogramSteps.id);
 
 /** A call with the authorizer's token; a refused token is dropped, fetched again, and the call tried once more. */
-async function asAuthorizer<T>(ctx: TokenContext, mp: Miniprogram, call: (token: string) => Promise<T>): Promise<T> {
+export async function asAuthorizer<T>(ctx: TokenContext, mp: Miniprogram, call: (token: string) => Promise<T>): Promise<T> {
   try {
     return await call(await authorizerAccessToken(ctx, mp));
   } catch (error) {
@@ -156,10 +182,10 @@ async function asAuthorizer<T>(ctx: TokenContext, mp: Miniprogram, call: (token:
 }
 
 /** WeChat's answer in the interface's `{ errcode, errmsg }` shapes: its refusal too, with our reading of it. */
-type WeChatOutcome<T> = { errcode: number; errmsg: string; message?: string } & Partial<T>;
+export type WeChatOutcome<T> = { errcode: number; errmsg: string; message?: string } & Partial<T>;
 
 /** A call for D3, D5, D6, D9 and D10: success shaped by `shape`, WeChat's refusal kept as it came. */
-async function weChatOutcome<R extends WeChatAnswer, T extends object>(
+export async function weChatOutcome<R extends WeChatAnswer, T extends object>(
   ctx: TokenContext,
   mp: Miniprogram,
   call: (token: string) => Promise<R>,

@@ -22,7 +22,7 @@ import { vi } from "vitest";
 import { cookieValue, createUser, sessionFor } from "../helpers/accounts";
 import { createTestTenant, installDefaultTheme, memberWith, type TestTenant } from "../helpers/content";
 import { createTestKey, type TestKey } from "../helpers/credentials";
-import { authorizedMiniprogram, type DAnswer, deposits, miniprogramKey, steerAudit } from "../helpers/miniprograms";
+import { authorizedMiniprogram, type DAnswer, deposits, miniprogramKey, readyForAudit, steerAudit } from "../helpers/miniprograms";
 import { createTestApp } from "../helpers/pickups";
 import { call, secretHeaders } from "../helpers/requests";
 
@@ -293,6 +293,12 @@ const STAGE_NEEDED: Record<string, (typeof STAGES)[number]> = {
   "/deposits/wxa/tester/bind": "code_committed",
   "/deposits/wxa/auditstate": "audit_submitted",
   "/deposits/wxa/release": "audit_passed",
+  "/deposits/wxa/privacy/code": "code_committed",
+  "/deposits/wxa/pages": "code_committed",
+  "/deposits/wxa/preflight": "code_committed",
+  "/deposits/wxa/audit/withdraw": "audit_submitted",
+  "/deposits/wxa/audit/speedup": "audit_submitted",
+  "/deposits/wxa/release/phased": "audit_passed",
 };
 
 function expectSuccess(step: string, answer: DAnswer) {
@@ -315,6 +321,7 @@ async function miniprogramAt(key: TestKey, stage: (typeof STAGES)[number], tplId
     code_committed: async () => expectSuccess("code commit", await deposits("/wxa/codecommit", key, { id, tplId })),
     audit_submitted: async () => {
       // The sandbox's next audit passes, and at once: auditstate then moves the stage on.
+      await readyForAudit(key, id);
       await steerAudit(appId, "pass", 0);
       expectSuccess("audit submission", await deposits("/wxa/submitaudit", key, { id }));
     },

@@ -86,3 +86,15 @@ export async function authorizedMiniprogram(key: TestKey, name = "Demo Shop"): P
   const listed = await deposits<{ Data: { Id: number; AppId: string }[] }>("/minipram/list", key, { pageSize: 100 });
   return { id, appId: listed.body.data.Data.find((m) => m.Id === Number(id))!.AppId };
 }
+
+/** What a submission needs besides the commit: a privacy guide covering what the sandbox's templates use, and an approved category. */
+export async function readyForAudit(key: Pick<TestKey, "token">, id: string) {
+  const privacy = await deposits("/wxa/privacy/set", key, {
+    id,
+    ownerSetting: { contactEmail: "privacy@shop.example", noticeMethod: "A pop-up on first use" },
+    settings: ["UserInfo", "Location", "PhoneNumber", "Album"].map((privacyKey) => ({ privacyKey, privacyText: `To serve you (${privacyKey})` })),
+  });
+  const category = await deposits("/wxa/category/add", key, { id, categories: [{ first: 2, second: 201 }] });
+  for (const answer of [privacy, category])
+    if (answer.body.data?.errcode !== 0) throw new Error(`readyForAudit answered ${answer.status} ${JSON.stringify(answer.body)}`);
+}

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SELF } from "cloudflare:test";
 import { WECHAT_ERRORS } from "../../src/miniprograms/wechat/errors";
 import type { TestKey } from "../helpers/credentials";
-import { authorizedMiniprogram, deposits, miniprogramKey, ORIGIN, steerAudit } from "../helpers/miniprograms";
+import { authorizedMiniprogram, deposits, miniprogramKey, ORIGIN, readyForAudit, steerAudit } from "../helpers/miniprograms";
 
 // An icon and a licence scan, as a customer's own server would serve them (the HTTP boundary).
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
@@ -78,6 +78,7 @@ describe("a mini-program from configuration to release, through the sandbox", ()
     expect(early.status).toBe(409);
     expect(early.body.error!.message).toBe(`D9 release needs the stage audit_passed; mini-program ${id} is at code_committed`);
 
+    await readyForAudit(key, id);
     await steerAudit(appId, "pass", 0);
     const submitted = await deposits<{ auditid: string }>("/wxa/submitaudit", key, { id });
     expect(submitted.body.data).toMatchObject({ errcode: 0, errmsg: "ok", auditid: expect.stringMatching(/^\d+$/) });
@@ -98,6 +99,8 @@ describe("a mini-program from configuration to release, through the sandbox", ()
       "update",
       "codecommit",
       "bindtester",
+      "privacyset",
+      "categoryadd",
       "submitaudit",
       "audit_result",
       "release",
@@ -137,6 +140,7 @@ describe("a mini-program from configuration to release, through the sandbox", ()
     await deposits("/wxa/update", key, profile(id, `Shop ${id}`));
     vi.restoreAllMocks();
     await deposits("/wxa/codecommit", key, { id, tplId: 101 });
+    await readyForAudit(key, id);
     return { id, appId };
   }
 });

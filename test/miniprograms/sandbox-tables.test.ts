@@ -3,7 +3,7 @@ import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { eq, is, Table } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as productionSchema from "../../src/db/schema";
-import { ensureSandboxTables, sandboxApps, sandboxAudits } from "../../src/miniprograms/sandbox-tables";
+import { ensureSandboxTables, sandboxApps, sandboxAppStates, sandboxAudits, sandboxQuotas } from "../../src/miniprograms/sandbox-tables";
 import { database } from "../../src/platform/database";
 import { createDemoMiniprogram } from "../../seed/miniprogram-demo";
 import { createUser } from "../helpers/accounts";
@@ -18,18 +18,21 @@ describe("the WeChat sandbox's tables", () => {
     expect(names.filter((name) => name.startsWith("wechat_sandbox"))).toEqual([]);
   });
 
-  it.each([sandboxApps, sandboxAudits])("are created by the sandbox as its Drizzle definitions say ($_.name)", async (table) => {
-    await ensureSandboxTables(env);
-    const config = getTableConfig(table);
-    const { results } = await env.DB.prepare(`PRAGMA table_info(${config.name})`).all<Column>();
-    const declared = config.columns.map((column) => ({
-      name: column.name,
-      notnull: column.notNull ? 1 : 0,
-      pk: column.primary ? 1 : 0,
-      dflt_value: column.default === undefined ? null : `'${JSON.stringify(column.default)}'`,
-    }));
-    expect(results.map(({ name, notnull, pk, dflt_value }) => ({ name, notnull, pk, dflt_value }))).toEqual(declared);
-  });
+  it.each([sandboxApps, sandboxAudits, sandboxAppStates, sandboxQuotas])(
+    "are created by the sandbox as its Drizzle definitions say ($_.name)",
+    async (table) => {
+      await ensureSandboxTables(env);
+      const config = getTableConfig(table);
+      const { results } = await env.DB.prepare(`PRAGMA table_info(${config.name})`).all<Column>();
+      const declared = config.columns.map((column) => ({
+        name: column.name,
+        notnull: column.notNull ? 1 : 0,
+        pk: column.primary ? 1 : 0,
+        dflt_value: column.default === undefined ? null : `'${JSON.stringify(column.default)}'`,
+      }));
+      expect(results.map(({ name, notnull, pk, dflt_value }) => ({ name, notnull, pk, dflt_value }))).toEqual(declared);
+    },
+  );
 });
 
 describe("npm run dev's demo mini-program", () => {

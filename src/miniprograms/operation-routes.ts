@@ -1,0 +1,315 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../platform/env";
+import type { tenantRoutes } from "../platform/route";
+import * as ops from "./operations";
+import {
+  byId,
+  categoryAdd,
+  categoryDelete,
+  phasedRelease,
+  prefetchDomains,
+  privacySet,
+  rollbackTo,
+  serverDomains,
+  visitStatus,
+  webviewDomains,
+} from "./params";
+import { miniprogramOf, type Actor } from "./service";
+import type { TokenContext } from "./tokens";
+
+type Route = ReturnType<typeof tenantRoutes>;
+const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
+const withWeChat = [409, 502, 503] as const;
+const answer = <T extends z.ZodRawShape>(shape: T, example: Record<string, unknown>) =>
+  z
+    .object({
+      errcode: z.number().int().openapi({ description: "WeChat's errcode as it gave it: 0 on success" }),
+      errmsg: z.string().openapi({ description: "WeChat's errmsg as it gave it" }),
+      message: z.string().optional().openapi({ description: "What a non-zero errcode means (docs/miniprograms.md lists them)" }),
+    })
+    // A refusal has only errcode, errmsg and message.
+    .extend(z.object(shape).partial().shape)
+    .openapi({ example: { errcode: 0, errmsg: "ok", ...example } });
+const done = answer({}, {});
+
+/** The audit settings and release control beside D1–D10: each a POST with the configuration's id, answering WeChat's shape. */
+export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) => TokenContext, actorOf: (c: Context<AppEnv>) => Actor) {
+  /** A route whose body has `id`: the caller's configuration found, then `run`. */
+  const op = <B extends z.ZodType<{ id: string }>, D extends z.ZodType>(spec: {
+    path: string;
+    summary: string;
+    body: B;
+    data: D;
+    answer?: string;
+    run: (ctx: TokenContext, actor: Actor, mp: Awaited<ReturnType<typeof miniprogramOf>>, body: z.infer<B>) => Promise<z.input<D>>;
+  }) => {
+    route({
+      method: "post",
+      path: spec.path,
+      summary: spec.summary,
+      request: json(spec.body),
+      data: spec.data,
+      answer: spec.answer ?? "WeChat's answer",
+      errors: [...withWeChat],
+      handle: async (c) => {
+        // The body's type is the generic B here, which the router's inference cannot name: the route validated it against B.
+        const body = c.req.valid("json" as never) as z.infer<B>;
+        return spec.run(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), body.id), body);
+      },
+    });
+  };
+
+  op({
+    path: "/wxa/privacy/set",
+    summary: "Set the privacy guide: a contact, how users are told, and each privacy interface with its purpose (needs authorized)",
+    body: privacySet,
+    data: done,
+    run: (ctx, actor, mp, { ownerSetting, settings }) => ops.setPrivacy(ctx, actor, mp, { ownerSetting, settings }),
+  });
+  op({
+    path: "/wxa/privacy/get",
+    summary: "The privacy guide WeChat holds, and the privacy interfaces the committed code uses (privacy_list)",
+    body: byId,
+    data: answer(
+      {
+        code_exist: z.number().int(),
+        privacy_list: z.array(z.string()),
+        setting_list: z.array(z.object({ privacy_key: z.string(), privacy_text: z.string() })),
+        owner_setting: z.record(z.string(), z.unknown()),
+        update_time: z.number().int(),
+      },
+      {
+        code_exist: 1,
+        privacy_list: ["UserInfo", "PhoneNumber"],
+        setting_list: [{ privacy_key: "UserInfo", privacy_text: "To show your name on your tickets" }],
+        owner_setting: { contact_email: "privacy@harbour.example", notice_method: "A pop-up on first use" },
+        update_time: 1764145200,
+      },
+    ),
+    run: ops.getPrivacy,
+  });
+  op({
+    path: "/wxa/privacy/code",
+    summary: "The privacy interfaces WeChat found in the committed code (needs code_committed)",
+    body: byId,
+    data: answer(
+      { without_auth_list: z.array(z.string()), with_auth_list: z.array(z.string()) },
+      { without_auth_list: [], with_auth_list: ["UserInfo"] },
+    ),
+    run: ops.codePrivacy,
+  });
+
+  op({
+    path: "/wxa/domain/server",
+    summary: "Add, delete or set the server domains: request and upload/download (https), sockets (wss); host names, no IPs, no wildcards",
+    body: serverDomains,
+    data: done,
+    run: (ctx, actor, mp, { id: _id, ...input }) => ops.setServerDomains(ctx, actor, mp, input),
+  });
+  op({
+    path: "/wxa/domain/webview",
+    summary: "Add, delete or set the webview (business) domains, https, at most 100",
+    body: webviewDomains,
+    data: done,
+    run: (ctx, actor, mp, { action, domains }) => ops.setWebviewDomains(ctx, actor, mp, { action, domains }),
+  });
+  op({
+    path: "/wxa/domain/prefetch",
+    summary: "Set the domains resolved ahead of the first request (prefetch DNS), https, at most 5",
+    body: prefetchDomains,
+    data: done,
+    run: (ctx, actor, mp, { domains }) => ops.setPrefetchDomains(ctx, actor, mp, domains),
+  });
+  op({
+    path: "/wxa/domain/get",
+    summary: "The server, webview and prefetch domains WeChat holds",
+    body: byId,
+    data: answer(
+      {
+        server: z.record(z.string(), z.array(z.string())).optional(),
+        webview: z.array(z.string()).optional(),
+        prefetch: z.array(z.string()).optional(),
+      },
+      {
+        server: { requestdomain: ["https://api.harbour.example"], wsrequestdomain: [], uploaddomain: [], downloaddomain: [] },
+        webview: [],
+        prefetch: [],
+      },
+    ),
+    run: ops.getDomains,
+  });
+
+  const category = z.object({
+    first: z.number().int(),
+    first_name: z.string(),
+    second: z.number().int(),
+    second_name: z.string(),
+    audit_status: z.number().int().openapi({ description: "1 in audit, 2 rejected, 3 approved" }),
+    audit_reason: z.string(),
+  });
+  op({
+    path: "/wxa/category/all",
+    summary: "The service categories WeChat offers (sensitive_type 1 needs a qualification and is audited)",
+    body: byId,
+    data: answer(
+      { categories: z.array(z.unknown()) },
+      { categories: [{ id: 2, name: "Tools", level: 1, father: 0, children: [201], sensitive_type: 0, qualify: "" }] },
+    ),
+    run: ops.allCategories,
+  });
+  op({
+    path: "/wxa/category/add",
+    summary: "Add service categories (at most 5 in all); a sensitive one needs its certificates and is audited",
+    body: categoryAdd,
+    data: done,
+    run: (ctx, actor, mp, { categories }) => ops.addCategories(ctx, actor, mp, categories),
+  });
+  op({
+    path: "/wxa/category/delete",
+    summary: "Delete a service category of the mini-program",
+    body: categoryDelete,
+    data: done,
+    run: (ctx, actor, mp, { first, second }) => ops.deleteCategory(ctx, actor, mp, { first, second }),
+  });
+  op({
+    path: "/wxa/category/get",
+    summary: "The mini-program's service categories and their audit state",
+    body: byId,
+    data: answer(
+      { categories: z.array(category), limit: z.number().int(), quota: z.number().int() },
+      {
+        categories: [{ first: 2, first_name: "Tools", second: 201, second_name: "Bookings", audit_status: 3, audit_reason: "" }],
+        limit: 5,
+        quota: 4,
+      },
+    ),
+    run: ops.categoriesOf,
+  });
+  op({
+    path: "/wxa/pages",
+    summary: "The pages of the committed code, for the audit's item list (needs code_committed)",
+    body: byId,
+    data: answer({ page_list: z.array(z.string()) }, { page_list: ["pages/index/index", "pages/booking/new"] }),
+    run: ops.pagesOf,
+  });
+
+  op({
+    path: "/wxa/preflight",
+    summary: "What WeChat would refuse in a submission now: privacy guide, categories, quota, name, domains (needs code_committed)",
+    body: byId,
+    data: z
+      .object({
+        ready: z.boolean().openapi({ description: "No blocking problem: D6 will call WeChat" }),
+        problems: z.array(
+          z.object({ check: z.enum(["privacy", "categories", "domains", "name", "quota"]), blocking: z.boolean(), message: z.string() }),
+        ),
+      })
+      .openapi({
+        example: {
+          ready: false,
+          problems: [
+            {
+              check: "privacy",
+              blocking: true,
+              message: "The privacy guide does not cover what the code uses: PhoneNumber (WeChat refuses with 89248)",
+            },
+          ],
+        },
+      }),
+    answer: "The problems found, blocking or not",
+    run: ops.preflight,
+  });
+
+  op({
+    path: "/wxa/audit/withdraw",
+    summary: "Withdraw the audit running (WeChat allows 5 a day, 10 a month); the quota is not given back",
+    body: byId,
+    data: done,
+    run: ops.withdrawAudit,
+  });
+  op({
+    path: "/wxa/audit/quota",
+    summary: "The platform's audit quota this month, shared by all its mini-programs, and its expedites",
+    body: byId,
+    data: answer(
+      { rest: z.number().int(), limit: z.number().int(), speedup_rest: z.number().int(), speedup_limit: z.number().int() },
+      { rest: 18, limit: 20, speedup_rest: 2, speedup_limit: 3 },
+    ),
+    run: ops.auditQuota,
+  });
+  op({
+    path: "/wxa/audit/speedup",
+    summary: "Expedite the audit running (uses one of the month's expedites)",
+    body: byId,
+    data: done,
+    run: ops.speedupAudit,
+  });
+
+  op({
+    path: "/wxa/release/phased",
+    summary: "Release the passed version to a percentage of users, or raise the percentage (100 is a full release; needs a version online)",
+    body: phasedRelease,
+    data: done,
+    run: (ctx, actor, mp, { percentage }) => ops.phasedRelease(ctx, actor, mp, percentage),
+  });
+  op({
+    path: "/wxa/release/phased/plan",
+    summary: "The phased release: status (0 none, 1 running), its start and percentage",
+    body: byId,
+    data: answer(
+      { gray_release_plan: z.object({ status: z.number().int(), create_timestamp: z.number().int(), gray_percentage: z.number().int() }) },
+      { gray_release_plan: { status: 1, create_timestamp: 1764145200, gray_percentage: 10 } },
+    ),
+    run: ops.phasedPlan,
+  });
+  op({
+    path: "/wxa/release/phased/revert",
+    summary: "Stop the phased release: every user keeps the version online before it (back to audit_passed)",
+    body: byId,
+    data: done,
+    run: ops.revertPhased,
+  });
+  op({
+    path: "/wxa/release/rollback",
+    summary: "Roll the release back to an earlier version (the latest without appVersion); once per release",
+    body: rollbackTo,
+    data: done,
+    run: (ctx, actor, mp, { appVersion }) => ops.rollback(ctx, actor, mp, appVersion),
+  });
+  op({
+    path: "/wxa/release/history",
+    summary: "The versions a rollback can go to, newest first",
+    body: byId,
+    data: answer(
+      {
+        version_list: z.array(
+          z.object({ app_version: z.number().int(), user_version: z.string(), user_desc: z.string(), commit_time: z.number().int() }),
+        ),
+      },
+      { version_list: [{ app_version: 3, user_version: "1.4.0", user_desc: "Ticket shop", commit_time: 1764145200 }] },
+    ),
+    run: ops.rollbackVersions,
+  });
+  op({
+    path: "/wxa/visitstatus",
+    summary: "Open or close the released mini-program to its users (needs released)",
+    body: visitStatus,
+    data: done,
+    run: (ctx, actor, mp, { action }) => ops.changeVisitStatus(ctx, actor, mp, action),
+  });
+}
+
+/** The operations that only read: `miniprogram:read` is enough (index.ts's access rules). */
+export const READ_OPERATIONS = [
+  "/wxa/privacy/get",
+  "/wxa/privacy/code",
+  "/wxa/domain/get",
+  "/wxa/category/all",
+  "/wxa/category/get",
+  "/wxa/pages",
+  "/wxa/preflight",
+  "/wxa/audit/quota",
+  "/wxa/release/phased/plan",
+  "/wxa/release/history",
+];
