@@ -96,7 +96,7 @@ export const taxRates = sqliteTable(
 export const RATE_CHANGE_KINDS = ["added", "ended", "corrected"] as const;
 
 /**
- * Every change of a tax rate record, written by triggers on `tax_rates` (migration 0026) so that
+ * Every change of a tax rate record, written by triggers on `tax_rates` (migration 0025) so that
  * the jobs, the seed and a hand-made fix all show: a record added, its end set (`ended`, which may
  * lie ahead), or its figure or start changed in place (`corrected`). The id is the feed's cursor.
  */
