@@ -1,26 +1,10 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { SELF } from "cloudflare:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
+import { callTool as call, connectMcp, toolText as text } from "../helpers/mcp";
 import { createTestTenant, seedContent, tenantKey, type TestTenant } from "../helpers/content";
 
-const URL_MCP = new URL("https://gateway.test/api/mcp");
-
-/** The official SDK client over Streamable HTTP, to the Worker in workerd (SELF), or with deployment settings. */
-async function connect(headers: Record<string, string>, settings?: Record<string, string>) {
-  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  const fetch = settings
-    ? (url: string | URL, init?: RequestInit) => worker.fetch(new Request(url, init), { ...env, ...settings }, createExecutionContext())
-    : (url: string | URL, init?: RequestInit) => SELF.fetch(new Request(url, init));
-  await client.connect(new StreamableHTTPClientTransport(URL_MCP, { requestInit: { headers }, fetch }));
-  return client;
-}
-
-const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+const connect = (headers: Record<string, string>, settings?: Record<string, string>) => connectMcp("/api/mcp", headers, settings);
 
 let tenant: TestTenant;
 let client: Client;
@@ -52,7 +36,7 @@ describe("the tenant MCP endpoint", () => {
   });
 
   it("negotiates an earlier protocol revision the client asks for", async () => {
-    const res = await SELF.fetch(URL_MCP, {
+    const res = await SELF.fetch("https://gateway.test/api/mcp", {
       method: "POST",
       headers: { "X-API-Key": tenant.token, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
       body: JSON.stringify({
@@ -179,11 +163,11 @@ describe("the tenant MCP endpoint refuses", () => {
 
   it("GET and DELETE with 405 (no stream, no session), and a broken message with a JSON-RPC error", async () => {
     for (const method of ["GET", "DELETE"]) {
-      const res = await SELF.fetch(URL_MCP, { method, headers: { "X-API-Key": tenant.token } });
+      const res = await SELF.fetch("https://gateway.test/api/mcp", { method, headers: { "X-API-Key": tenant.token } });
       expect(res.status, method).toBe(405);
       expect(res.headers.get("Allow")).toBe("POST");
     }
-    const broken = await SELF.fetch(URL_MCP, {
+    const broken = await SELF.fetch("https://gateway.test/api/mcp", {
       method: "POST",
       headers: { "X-API-Key": tenant.token, "Content-Type": "application/json" },
       body: "{",

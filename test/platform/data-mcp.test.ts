@@ -1,26 +1,10 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
+import { callTool as call, connectMcp, toolText as text } from "../helpers/mcp";
 import { createTestKey, type TestKey } from "../helpers/credentials";
 import { secretHeaders, signedHeaders } from "../helpers/requests";
 
-const URL_MCP = new URL("https://gateway.test/std/mcp");
-
-async function connect(headers: Record<string, string>, settings?: Record<string, string>) {
-  const client = new Client({ name: "data-mcp-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  const fetch = settings
-    ? (url: string | URL, init?: RequestInit) => worker.fetch(new Request(url, init), { ...env, ...settings }, createExecutionContext())
-    : (url: string | URL, init?: RequestInit) => SELF.fetch(new Request(url, init));
-  await client.connect(new StreamableHTTPClientTransport(URL_MCP, { requestInit: { headers }, fetch }));
-  return client;
-}
-
-const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+const connect = (headers: Record<string, string>, settings?: Record<string, string>) => connectMcp("/std/mcp", headers, settings);
 
 let key: TestKey;
 let client: Client;

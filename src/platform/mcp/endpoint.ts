@@ -83,7 +83,13 @@ export function mcpEndpoint<S extends number>(router: Router, spec: McpEndpointS
     // A plain schema: documented, not validated by the router, so that a broken message gets the protocol's own error.
     request: { body: { required: true, content: { "application/json": { schema: jsonRpcBody(spec.example.request) } } } },
     data: jsonRpcAnswer(spec.example.answer),
-    answer: "The JSON-RPC answer (202 with no body for notifications)",
+    answer: "The JSON-RPC answer",
+    // The transport's own answers: the protocol's, not the group's envelope.
+    more: {
+      202: { description: "A notification or a client's answer was taken: no body" },
+      400: { description: "Not a JSON-RPC message: a JSON-RPC error, code -32700 (parse error) or -32600" },
+      415: { description: "The body is not application/json: a JSON-RPC error, code -32000" },
+    },
     handle: async (c) => {
       const { serveMcp } = await import("./server");
       return new Prebuilt(await serveMcp(c, spec.service(c), await c.req.text()));
