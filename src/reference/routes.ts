@@ -64,7 +64,7 @@ export function referenceRoutes() {
   styleF({
     path: "/country/list",
     summary: "O1 · All 249 ISO 3166-1 countries, or those of a region, currency or language",
-    description: "Filters and `fields` in bizContent (POST); GET answers every country with every field.",
+    description: "Filters and `fields` in bizContent (POST). Without `fields`, the interface's fields only (GET too); `fields` adds the profile's.",
     params: countryListParams,
     example: { region: "Western Europe", fields: ["name", "capital", "timezones"], lang: "fr" },
     data: z.array(countrySchema),

@@ -64,9 +64,13 @@ function matches(row: CountryRow, query: CountryQuery): boolean {
   return true;
 }
 
+/** O1 answers the interface's fields unless `fields` asks for more: every profile of 249 countries is some 300 KB a request. */
+const LIST_FIELDS = ["id", "name", "iso3", "numericCode", "phoneCode", "currencyCode"] as const;
+
 export async function listCountries(db: Database, query: CountryQuery = {}) {
   const rows = await db.select().from(countries).orderBy(asc(countries.code));
-  return rows.filter((row) => matches(row, query)).map((row) => countryAnswer(row, query));
+  const fields = query.fields ?? [...LIST_FIELDS, ...(query.lang ? (["translatedName"] as const) : [])];
+  return rows.filter((row) => matches(row, query)).map((row) => countryAnswer(row, { ...query, fields }));
 }
 
 export async function countryByCode(db: Database, code: string) {

@@ -71,11 +71,22 @@ describe("a country's profile: the fields people expect of restcountries", () =>
     expect(await countries({ region: "Atlantis" })).toEqual([]);
   });
 
-  it("still answers GET with every country and every field", async () => {
+  it("answers O1 with the interface's fields unless fields asks for more, so the list stays small", async () => {
     const res = await call("/std/open/country/list", { headers: secretHeaders(await key()) });
     const { data } = await envelope<Country[]>(res);
     expect(data).toHaveLength(249);
-    expect(data.filter((c) => c.capital === undefined)).toEqual([]);
+    expect(Object.keys(data.find((c) => c.code === "DE")!).sort()).toEqual([
+      "code",
+      "currencyCode",
+      "id",
+      "iso3",
+      "name",
+      "numericCode",
+      "phoneCode",
+    ]);
+    const withCapitals = await countries({ fields: ["capital"] });
+    expect(withCapitals.filter((c) => c.capital === undefined)).toEqual([]);
+    expect((await countries({ lang: "ja" })).find((c) => c.code === "DE")).toMatchObject({ name: "Germany", translatedName: "ドイツ" });
   });
 
   it.each([
