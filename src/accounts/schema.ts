@@ -6,6 +6,7 @@ import { currentTimestamp } from "../platform/columns";
 import { scopeResources } from "../platform/auth/scopes";
 import { parseCidr } from "../platform/ip-ranges";
 import { users } from "../platform/auth/tables";
+import { zeroBasedPaging } from "../platform/pagination";
 import { byColumnName } from "./column-names";
 
 /**
@@ -260,22 +261,7 @@ export const keyUsageSchema = z
     },
   });
 
-export const auditQuery = z.object({
-  page: z.coerce
-    .number({ error: "page must be a whole number" })
-    .int({ error: "page must be a whole number" })
-    .min(0, { error: "page must be 0 or greater" })
-    .max(100_000, { error: "page must be at most 100000" })
-    .default(0)
-    .openapi({ param: { name: "page", in: "query" }, example: 0, description: "Page index, from 0" }),
-  size: z.coerce
-    .number({ error: "size must be a whole number" })
-    .int({ error: "size must be a whole number" })
-    .min(1, { error: "size must be at least 1" })
-    .max(100, { error: "size must be at most 100" })
-    .default(50)
-    .openapi({ param: { name: "size", in: "query" }, example: 50, description: "Events a page, 1 to 100 (50 by default)" }),
-});
+export const auditQuery = zeroBasedPaging(50);
 
 export const auditEventSchema = z.object({
   id: z.number().int(),

@@ -2,22 +2,33 @@ import { z } from "@hono/zod-openapi";
 
 export const MAX_PAGE_SIZE = 100;
 
-/** Zero-based paging of style G: `page` from 0, `size` 1 to 100, default 20. */
-export const zeroBasedPageQuery = z.object({
-  page: z.coerce
-    .number({ error: "page must be an integer" })
-    .int({ error: "page must be an integer" })
-    .min(0, { error: "page must be 0 or greater" })
-    .default(0)
-    .openapi({ param: { name: "page", in: "query" }, example: 0, description: "Page index, from 0" }),
-  size: z.coerce
-    .number({ error: "size must be an integer" })
-    .int({ error: "size must be an integer" })
-    .min(1, { error: "size must be at least 1" })
-    .max(MAX_PAGE_SIZE, { error: `size must be at most ${MAX_PAGE_SIZE}` })
-    .default(20)
-    .openapi({ param: { name: "size", in: "query" }, example: 20, description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
-});
+/** The last page a caller may ask for: far past any list here, and no deeper scan than that. */
+const MOST_PAGES = 100_000;
+
+/** Zero-based paging of style G: `page` from 0, `size` 1 to 100, default `defaultSize`. */
+export const zeroBasedPaging = (defaultSize: number) =>
+  z.object({
+    page: z.coerce
+      .number({ error: "page must be an integer" })
+      .int({ error: "page must be an integer" })
+      .min(0, { error: "page must be 0 or greater" })
+      .max(MOST_PAGES, { error: `page must be at most ${MOST_PAGES}` })
+      .default(0)
+      .openapi({ param: { name: "page", in: "query" }, example: 0, description: "Page index, from 0" }),
+    size: z.coerce
+      .number({ error: "size must be an integer" })
+      .int({ error: "size must be an integer" })
+      .min(1, { error: "size must be at least 1" })
+      .max(MAX_PAGE_SIZE, { error: `size must be at most ${MAX_PAGE_SIZE}` })
+      .default(defaultSize)
+      .openapi({
+        param: { name: "size", in: "query" },
+        example: defaultSize,
+        description: `Page size, 1 to ${MAX_PAGE_SIZE} (${defaultSize} by default)`,
+      }),
+  });
+
+export const zeroBasedPageQuery = zeroBasedPaging(20);
 
 export function pageObjectSchema<T extends z.ZodType>(item: T) {
   return z.object({

@@ -69,6 +69,7 @@ describe("T1 list", () => {
     ["page=-1", "page: page must be 0 or greater"],
     ["page=abc", "page: page must be an integer"],
     ["page=1.5", "page: page must be an integer"],
+    ["page=100001", "page: page must be at most 100000"],
     ["size=0", "size: size must be at least 1"],
     ["size=101", "size: size must be at most 100"],
     ["size=1000000", "size: size must be at most 100"],
