@@ -136,7 +136,7 @@ describe("usage per key", () => {
       usage = await (await usageOf(key.id)).json<Usage>();
     }
     expect(usage!.key_id).toBe(key.id);
-    expect(usage!.total_requests).toBe(5);
+    expect(usage!.total_requests, JSON.stringify(usage)).toBe(5);
     expect(usage!.data).toEqual(
       expect.arrayContaining([
         { day: today, group: "tax", status: 200, requests: 2 },
