@@ -52,7 +52,7 @@ const progress = z
       createdAt: "2026-11-26T09:00:00.000Z",
       finishedAt: null,
       total: 3,
-      counts: { pending: 0, committed: 0, quota_wait: 1, submitting: 0, auditing: 0, passed: 0, phased: 1, released: 0, reverted: 1, failed: 0 },
+      counts: { pending: 0, committed: 0, quota_wait: 1, submitting: 0, auditing: 0, phased: 1, released: 0, reverted: 1, failed: 0 },
       miniprograms: [
         {
           id: 12,

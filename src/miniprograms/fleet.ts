@@ -192,7 +192,11 @@ export async function advanceRollouts(ctx: TokenContext, queue: Queue, now = new
   const sent = due.map(({ target }) => target).filter((t) => !waiting.includes(t));
   const leased = minutesFrom(now, LEASE_MINUTES);
   const byRollout = new Map<number, FleetTarget[]>();
-  for (const t of sent) byRollout.set(t.rolloutId, [...(byRollout.get(t.rolloutId) ?? []), t]);
+  for (const t of sent) {
+    const targets = byRollout.get(t.rolloutId) ?? [];
+    targets.push(t);
+    byRollout.set(t.rolloutId, targets);
+  }
   await batch(db, [
     ...[...byRollout].flatMap(([rolloutId, targets]) =>
       chunks(targets.map((t) => t.miniprogramId)).map((ids) =>
@@ -338,8 +342,6 @@ async function stepFor(ctx: TokenContext, rollout: FleetRollout, target: FleetTa
       if (state.status === 3) return { state: "failed", lastStep: "Audit withdrawn", error: "The audit was withdrawn (undocodeaudit)" };
       return { lastStep: state.status === 4 ? "Audit delayed by WeChat" : "Auditing", nextAt: minutesFrom(now, RECHECK_MINUTES) };
     }
-    case "passed":
-      return releaseFirst(ctx, actor, rollout, mp, now);
     case "phased":
       return nextPhase(ctx, actor, rollout, target, mp, now);
     default:

@@ -106,18 +106,7 @@ export const wechatCredentials = sqliteTable("wechat_credentials", {
 });
 
 /** Where a mini-program of a fleet rollout is (fleet.ts moves it): one step a turn, the queue's message naming the turn. */
-export const FLEET_STATES = [
-  "pending",
-  "committed",
-  "quota_wait",
-  "submitting",
-  "auditing",
-  "passed",
-  "phased",
-  "released",
-  "reverted",
-  "failed",
-] as const;
+export const FLEET_STATES = ["pending", "committed", "quota_wait", "submitting", "auditing", "phased", "released", "reverted", "failed"] as const;
 export type FleetState = (typeof FLEET_STATES)[number];
 /** Where a mini-program's part of a rollout ends. */
 export const FLEET_FINAL: FleetState[] = ["released", "reverted", "failed"];
