@@ -81,8 +81,7 @@ export async function startRollout(db: Database, actor: Actor, input: RolloutInp
   const missing = input.miniprogramIds.filter((id) => !found.some((mp) => mp.id === id));
   if (missing.length) throw new ApiError(404, `No mini-program configuration ${listed(missing)}`);
   const early = found.filter((mp) => STAGES.indexOf(mp.stage) < STAGES.indexOf("profile_updated")).map((mp) => `${mp.id} (${mp.stage})`);
-  if (early.length)
-    throw new ApiError(409, `A rollout commits code, which needs the stage profile_updated: mini-programs ${listed(early)} are not there yet`);
+  if (early.length) throw new ApiError(409, `A rollout commits code, which needs the stage profile_updated; not there yet: ${listed(early)}`);
   const busy: { miniprogramId: number; rolloutId: number }[] = [];
   for (const ids of chunks(input.miniprogramIds))
     busy.push(

@@ -27,6 +27,11 @@ let key: TestKey;
 beforeAll(async () => {
   key = await miniprogramKey();
   await ensureSandboxTables(env);
+  // Nothing runs behind the test's back: what the cron queues is kept in `queued`.
+  vi.spyOn(env.MINIPROGRAM_FLEET, "sendBatch").mockImplementation(async (messages) => {
+    for (const m of messages) queued.push(m.body as FleetMessage);
+    return { metadata: { metrics: { backlogCount: queued.length, backlogBytes: 0 } } };
+  });
 });
 afterAll(() => {
   vi.restoreAllMocks();
@@ -140,10 +145,6 @@ async function deliver(messages: FleetMessage[]) {
 describe("a fleet rollout", () => {
   it("takes 20 mini-programs to release through a quota that runs out midway, reverting one, submitting none twice", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.spyOn(env.MINIPROGRAM_FLEET, "sendBatch").mockImplementation(async (messages) => {
-      for (const m of messages) queued.push(m.body as FleetMessage);
-      return { metadata: { metrics: { backlogCount: queued.length, backlogBytes: 0 } } };
-    });
     // The last two have nothing online yet: WeChat releases a first version in full only.
     const fleet = await profiled(key, 20, (i) => i < 18);
     const ids = fleet.map((m) => m.id);
@@ -297,6 +298,72 @@ describe("a fleet rollout", () => {
   });
 });
 
+describe("a fleet rollout's failures", () => {
+  it("stops a mini-program the preflight refuses, and never submits again one whose submission was interrupted", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const [unguarded, interrupted, sound] = await profiled(key, 3, () => false);
+    const three = [unguarded!, interrupted!, sound!];
+    await db
+      .update(sandboxApps)
+      .set({ steering: { outcome: "pass", delaySeconds: 0 } })
+      .where(
+        inArray(
+          sandboxApps.appId,
+          three.map((m) => m.appId),
+        ),
+      );
+    // The first one's privacy guide is gone at WeChat.
+    const [bare] = await db.select().from(sandboxAppStates).where(eq(sandboxAppStates.appId, unguarded!.appId));
+    await db
+      .update(sandboxAppStates)
+      .set({ state: { ...bare!.state, privacy: undefined } })
+      .where(eq(sandboxAppStates.appId, unguarded!.appId));
+    await sandbox("/quota", { rest: 100, speedupRest: 10 });
+    const started = await rollouts(key, { templateId: 101, miniprogramIds: three.map((m) => m.id), phases: [] });
+    const rolloutId = started.body.data.id;
+
+    await cycle(5);
+    // The second one's submission was claimed by a delivery whose worker then stopped.
+    await cycle(5, () =>
+      env.DB.prepare("UPDATE fleet_rollout_targets SET state = 'submitting', submissions = 1 WHERE rollout_id = ? AND miniprogram_id = ?")
+        .bind(rolloutId, interrupted!.id)
+        .run(),
+    );
+    let now = (await progress(rolloutId)).body.data;
+    expect(now.miniprograms[0]).toMatchObject({
+      state: "failed",
+      stage: "code_committed",
+      lastStep: "Preflight refused",
+      error: expect.stringContaining("privacy: The privacy guide has no contact or no notice method (WeChat refuses with 89248)"),
+    });
+    expect(now.miniprograms[1]).toMatchObject({
+      state: "failed",
+      lastStep: "Submission interrupted",
+      error: "The submission's outcome is unknown (the worker stopped during it); it is not submitted again: D8 tells whether WeChat has it",
+    });
+    expect(now.miniprograms[2]).toMatchObject({ state: "auditing", stage: "audit_submitted" });
+
+    await cycle(5);
+    await cycle(5);
+    now = (await progress(rolloutId)).body.data;
+    expect(now.miniprograms[2]).toMatchObject({ state: "released", stage: "released", lastStep: "Released to everyone" });
+    expect(now.counts).toMatchObject({ released: 1, failed: 2 });
+    expect(now.finishedAt).not.toBeNull();
+    // WeChat got one submission, the sound one's.
+    const audits = await db
+      .select()
+      .from(sandboxAudits)
+      .where(
+        inArray(
+          sandboxAudits.appId,
+          three.map((m) => m.appId),
+        ),
+      );
+    expect(audits.map((a) => a.appId)).toEqual([sound!.appId]);
+    vi.useRealTimers();
+  });
+});
+
 describe("starting a fleet rollout", () => {
   it("answers bad input with 400 naming the field, and a rollout of none or more than 500", async () => {
     const cases: [unknown, string][] = [
@@ -335,7 +402,7 @@ describe("starting a fleet rollout", () => {
     const early = await rollouts(key, { templateId: 101, miniprogramIds: [mine!.id, created.body.data.id] });
     expect(early.status).toBe(409);
     expect(early.body.error!.message).toBe(
-      `A rollout commits code, which needs the stage profile_updated: mini-programs ${created.body.data.id} (configured) are not there yet`,
+      `A rollout commits code, which needs the stage profile_updated; not there yet: ${created.body.data.id} (configured)`,
     );
 
     expect((await rollouts(key, { templateId: 999, miniprogramIds: [mine!.id] })).body.error!.message).toBe("No code template 999: D2 lists them");
