@@ -269,7 +269,7 @@ type Outcome = Partial<Pick<FleetTarget, "state" | "percentage" | "phasedAt" | "
 };
 
 /** One step of one mini-program of a rollout, once per turn. */
-export async function fleetStep(ctx: TokenContext, message: FleetMessage, now = new Date()) {
+async function fleetStep(ctx: TokenContext, message: FleetMessage, now = new Date()) {
   const { db } = ctx;
   const key = and(eq(fleetTargets.rolloutId, message.rolloutId), eq(fleetTargets.miniprogramId, message.miniprogramId));
   // The turn moves on first: of two deliveries of one message, only one gets past here.
@@ -278,7 +278,7 @@ export async function fleetStep(ctx: TokenContext, message: FleetMessage, now = 
     .set({ turn: sql`${fleetTargets.turn} + 1`, nextAt: minutesFrom(now, LEASE_MINUTES) })
     .where(and(key, eq(fleetTargets.turn, message.turn), notInArray(fleetTargets.state, FLEET_FINAL)))
     .returning();
-  if (!target) return { skipped: true };
+  if (!target) return;
   const [row] = await db
     .select({ rollout: fleetRollouts, mp: miniprograms })
     .from(fleetRollouts)
@@ -305,7 +305,6 @@ export async function fleetStep(ctx: TokenContext, message: FleetMessage, now = 
     .update(fleetTargets)
     .set({ error: null, ...outcome, nextAt: outcome.nextAt ?? now.toISOString(), updatedAt: now.toISOString() })
     .where(and(key, eq(fleetTargets.turn, target.turn)));
-  return { skipped: false, state: outcome.state ?? target.state };
 }
 
 async function stepFor(ctx: TokenContext, rollout: FleetRollout, target: FleetTarget, mp: Miniprogram, now: Date): Promise<Outcome> {
