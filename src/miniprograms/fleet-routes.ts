@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../platform/env";
 import { idParam } from "../platform/openapi";
 import type { tenantRoutes } from "../platform/route";
-import { progressOf, startRollout } from "./fleet";
+import { progressOf, rolloutsOf, startRollout } from "./fleet";
 import { fleetRollout } from "./params";
 import { FLEET_STATES, STAGES } from "./schema";
 import type { Actor } from "./service";
@@ -111,6 +111,28 @@ export function fleetRoutes(route: Route, actorOf: (c: Context<AppEnv>) => Actor
       409: "A mini-program not at profile_updated yet, or in another rollout still running",
     },
     handle: (c) => startRollout(c.var.db, actorOf(c), c.req.valid("json")),
+  });
+  route({
+    method: "get",
+    path: "/fleet/rollouts",
+    summary: "The caller's fleet rollouts, newest first (at most 50), each with its counts per state",
+    data: z
+      .array(progress.pick({ id: true, templateId: true, templateVersion: true, total: true, createdAt: true, finishedAt: true, counts: true }))
+      .openapi({
+        example: [
+          {
+            id: 4,
+            templateId: 3,
+            templateVersion: "1.4.0",
+            total: 3,
+            createdAt: "2026-11-26T09:00:00.000Z",
+            finishedAt: null,
+            counts: { pending: 0, committed: 0, quota_wait: 1, submitting: 0, auditing: 0, phased: 1, released: 0, reverted: 1, failed: 0 },
+          },
+        ],
+      }),
+    answer: "The rollouts",
+    handle: (c) => rolloutsOf(c.var.db, actorOf(c)),
   });
   route({
     method: "get",

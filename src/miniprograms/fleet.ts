@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, notExists, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, notExists, notInArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
@@ -167,6 +167,44 @@ export async function progressOf(db: Database, actor: Actor, id: number) {
       updatedAt: t.updatedAt,
     })),
   };
+}
+
+/** How many of a user's rollouts the list shows: the newest. */
+const LISTED_ROLLOUTS = 50;
+
+/** The caller's newest rollouts, each with its counts per state. */
+export async function rolloutsOf(db: Database, actor: Actor) {
+  const rollouts = await db
+    .select()
+    .from(fleetRollouts)
+    .where(eq(fleetRollouts.ownerId, actor.userId))
+    .orderBy(desc(fleetRollouts.id))
+    .limit(LISTED_ROLLOUTS);
+  const tallies = rollouts.length
+    ? await db
+        .select({ rolloutId: fleetTargets.rolloutId, state: fleetTargets.state, n: count() })
+        .from(fleetTargets)
+        .where(
+          inArray(
+            fleetTargets.rolloutId,
+            rollouts.map((r) => r.id),
+          ),
+        )
+        .groupBy(fleetTargets.rolloutId, fleetTargets.state)
+    : [];
+  return rollouts.map((r) => {
+    const counts = Object.fromEntries(FLEET_STATES.map((state) => [state, 0])) as Record<FleetState, number>;
+    for (const t of tallies) if (t.rolloutId === r.id) counts[t.state] = t.n;
+    return {
+      id: r.id,
+      templateId: r.templateId,
+      templateVersion: r.templateVersion,
+      total: r.total,
+      createdAt: r.createdAt,
+      finishedAt: r.finishedAt,
+      counts,
+    };
+  });
 }
 
 const needsSubmission: readonly FleetState[] = ["committed", "quota_wait"];

@@ -413,6 +413,13 @@ describe("starting a fleet rollout", () => {
     expect(again.status).toBe(409);
     expect(again.body.error!.message).toBe(`Mini-programs ${busy!.id} are in a rollout still running (${first.body.data.id}): wait for it to end`);
 
+    // The list shows the caller's own rollouts only, newest first.
+    const listed = await SELF.fetch(`${ORIGIN}/deposits/fleet/rollouts`, { headers: { Authorization: `Bearer ${key.token}` } });
+    const mineListed = (await listed.json<{ data: { id: number; total: number; counts: Record<string, number> }[] }>()).data;
+    expect(mineListed[0]).toMatchObject({ id: first.body.data.id, total: 1, counts: { pending: 1, released: 0 } });
+    const theirList = await SELF.fetch(`${ORIGIN}/deposits/fleet/rollouts`, { headers: { Authorization: `Bearer ${other.token}` } });
+    expect((await theirList.json<{ data: unknown[] }>()).data).toEqual([]);
+
     // Its progress is the starter's to read: another user's key finds no such rollout; a read-only key reads, but cannot start one.
     expect((await progress(first.body.data.id, other)).status).toBe(404);
     const reader = await issueApiKey(db, env.KEY_ENCRYPTION_KEY, {
