@@ -6,6 +6,7 @@ import { createRouter } from "../platform/openapi";
 import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
 import { READ_OPERATIONS } from "./operation-routes";
 import { PUSH_BODY_BYTES } from "./push";
+import { advanceRollouts, consumeFleet, FLEET_QUEUE } from "./fleet";
 import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
 import { CODES_PATH, pollAudits, syncTemplates } from "./service";
 import { miniprogramSettings } from "./settings";
@@ -37,6 +38,8 @@ export const miniprograms: GroupModule = {
     ...READ_OPERATIONS.map((path) => ({ prefix: `${base}${path}`, credential: "bearer", resource: "miniprogram", readOnly: true })),
     { prefix: `${base}/minipram`, credential: "bearer", resource: "miniprogram" },
     { prefix: `${base}/wxa`, credential: "bearer", resource: "miniprogram" },
+    // Starting a rollout writes (miniprogram:write); reading its progress is a GET (miniprogram:read).
+    { prefix: `${base}/fleet`, credential: "bearer", resource: "miniprogram" },
     // The code images live under random keys, like the sites' media.
     { prefix: CODES_PATH, credential: "public" },
     // WeChat's pushes carry their own proof (msg_signature over the encrypted message).
@@ -69,6 +72,9 @@ export const miniprograms: GroupModule = {
     },
     { name: "wechat-audits", cron: "*/5 * * * *", run: (env) => pollAudits(contextFor(env)) },
     { name: "wechat-templates", cron: "15 2 * * *", run: (env) => syncTemplates(contextFor(env)) },
+    // Fleet rollouts: the steps due go to the queue, submissions paced by the platform's audit quota.
+    { name: "wechat-fleet", cron: "*/5 * * * *", run: (env) => advanceRollouts(contextFor(env), env.MINIPROGRAM_FLEET) },
   ],
+  consumers: [{ queue: FLEET_QUEUE, consume: (batch, env, log) => consumeFleet(contextFor(env), batch, log) }],
   settings: miniprogramSettings,
 };

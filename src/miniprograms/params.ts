@@ -229,3 +229,49 @@ export const rollbackTo = z
 export const visitStatus = z
   .strictObject({ id: configurationId, action: z.enum(["open", "close"], { error: "action must be open or close" }) })
   .openapi({ example: { id: 12, action: "close" } });
+
+// Fleet rollouts (fleet.ts).
+
+/** The most mini-programs one rollout takes. */
+export const MAX_FLEET = 500;
+const whole = (field: string, min: number, max: number) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .int({ error: `${field} must be a whole number` })
+    .min(min, { error: `${field} must be from ${min} to ${max}` })
+    .max(max, { error: `${field} must be from ${min} to ${max}` });
+const fleetMember = z
+  .union([z.string().regex(/^\d{1,12}$/, { error: "Each mini-program id must be a configuration id (digits)" }), z.number().int().positive()], {
+    error: "Each mini-program id must be a configuration id (digits)",
+  })
+  .transform(Number);
+export const fleetRollout = z
+  .strictObject({
+    templateId: z
+      .number({ error: "templateId is required: a template id of D2" })
+      .int({ error: "templateId must be a whole number" })
+      .positive()
+      .openapi({ description: "The template of D2 to commit" }),
+    miniprogramIds: z
+      .array(fleetMember, { error: "miniprogramIds is required: the ids of the mini-programs to roll out to" })
+      .min(1, { error: "miniprogramIds must name at least one mini-program" })
+      .max(MAX_FLEET, { error: `A rollout takes at most ${MAX_FLEET} mini-programs` })
+      .refine((ids) => new Set(ids).size === ids.length, { error: "miniprogramIds must not name a mini-program twice" })
+      .openapi({ description: "The caller's mini-programs (1–500), each at least profile_updated and in no other running rollout" }),
+    phases: z
+      .array(whole("Each phase", 1, 99), { error: "phases must be a list of percentages" })
+      .max(10, { error: "phases takes at most 10 percentages" })
+      .refine((p) => p.every((x, i) => i === 0 || x > p[i - 1]!), { error: "phases must rise: each percentage higher than the one before" })
+      .default([10, 50])
+      .openapi({ description: "Rising percentages of the phased release, each held stepMinutes; none: a full release at once" }),
+    stepMinutes: whole("stepMinutes", 5, 10_080)
+      .default(60)
+      .openapi({ description: "How long each percentage is held before its JS errors are read" }),
+    expediteBudget: whole("expediteBudget", 0, 100)
+      .default(0)
+      .openapi({ description: "How many of the rollout's audits may be expedited (the platform's monthly expedites)" }),
+    maxJsErrors: whole("maxJsErrors", 0, 1_000_000)
+      .default(0)
+      .openapi({ description: "More JS errors than this during a phased step reverts that mini-program's phased release" }),
+  })
+  .openapi({ example: { templateId: 3, miniprogramIds: [12, 13, 14], phases: [10, 50], stepMinutes: 60, expediteBudget: 2, maxJsErrors: 20 } });

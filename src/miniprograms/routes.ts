@@ -23,6 +23,7 @@ import {
   type Actor,
 } from "./service";
 import { submitChecked } from "./operations";
+import { fleetRoutes } from "./fleet-routes";
 import { operationRoutes } from "./operation-routes";
 import { upstreamOf } from "./upstream";
 
@@ -273,5 +274,6 @@ export function miniprogramRoutes() {
     },
   });
   operationRoutes(route, contextOf, actorOf);
+  fleetRoutes(route, actorOf);
   return r;
 }

@@ -57,6 +57,7 @@ const emptyState = (): SandboxAppState => ({
   gray: null,
   visitStatus: "open",
   withdrawals: [],
+  jsErrors: [],
 });
 
 async function stateOf(db: Database, appId: string): Promise<SandboxAppState> {
@@ -367,6 +368,40 @@ export function sandboxOperations(app: Hono<{ Bindings: Bindings }>, tools: Sand
     if (state.live === null) return fail(85021, "status not allowed: nothing is released");
     await saveState(d, appId, { ...state, visitStatus: b.action });
     return ok();
+  });
+
+  // The operations centre's JS errors of the days from startTime to endTime (YYYY-MM-DD, UTC), most frequent first.
+  route("post", "/wxaapi/log/jserr_list", async ({ state, b }) => {
+    const day = /^\d{4}-\d{2}-\d{2}$/;
+    if (typeof b.startTime !== "string" || typeof b.endTime !== "string" || !day.test(b.startTime) || !day.test(b.endTime))
+      return fail(40097, "invalid args: startTime and endTime are dates (YYYY-MM-DD)");
+    const inRange = state.jsErrors.filter((e) => e.at.slice(0, 10) >= String(b.startTime) && e.at.slice(0, 10) <= String(b.endTime));
+    const byMessage = new Map<string, number>();
+    for (const e of inRange) byMessage.set(e.message, (byMessage.get(e.message) ?? 0) + e.count);
+    const data = [...byMessage]
+      .sort((x, y) => y[1] - x[1])
+      .map(([errorMsg, pv]) => ({ errorMsg, errorStack: "", pv, uv: pv, pvPercent: "", uvPercent: "" }));
+    return ok({ data: data.slice(0, Math.min(Number(b.limit) || 10, 100)), totalCount: data.length });
+  });
+
+  // Not WeChat's: JS errors the mini-program's users hit, counted now (what a broken release shows in WeChat's operations centre).
+  app.post("/js-errors", async (c) => {
+    const { appId, count, message } = await tools.body(c);
+    const n = Number(count ?? 1);
+    if (typeof appId !== "string" || !Number.isInteger(n) || n < 1 || n > 100_000)
+      return c.json({ error: 'Body: { "appId", "count"?: 1-100000, "message"?: "…" }' }, 400);
+    const d = db(c);
+    if (!(await d.select({ appId: sandboxApps.appId }).from(sandboxApps).where(eq(sandboxApps.appId, appId)).limit(1)).length)
+      return c.json({ error: `No sandbox mini-program ${appId}` }, 404);
+    const state = await stateOf(d, appId);
+    const error = {
+      message: typeof message === "string" ? message.slice(0, 200) : "TypeError: Cannot read properties of undefined",
+      count: n,
+      at: new Date().toISOString(),
+    };
+    // The newest 100 kinds are kept: enough for a sandbox.
+    await saveState(d, appId, { ...state, jsErrors: [...state.jsErrors, error].slice(-100) });
+    return c.json({ appId, counted: n });
   });
 
   // Not WeChat's: one of the pushes above sent now, with the fields given (strings and numbers).

@@ -60,6 +60,8 @@ export interface SandboxAppState {
   visitStatus: "open" | "close";
   /** When undocodeaudit succeeded (ISO times): WeChat allows 5 a day and 10 a month. */
   withdrawals: string[];
+  /** The JS errors WeChat's operations centre counted (jserr_list), set by POST /wechat-sandbox/js-errors. */
+  jsErrors: { message: string; count: number; at: string }[];
 }
 
 export const sandboxAppStates = sqliteTable("wechat_sandbox_app_states", {

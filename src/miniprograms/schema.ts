@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { currentTimestamp } from "../platform/columns";
 import { users } from "../platform/auth/tables";
 
@@ -104,3 +104,69 @@ export const wechatCredentials = sqliteTable("wechat_credentials", {
   leaseUntil: text("lease_until"),
   updatedAt: text("updated_at").notNull().default(currentTimestamp),
 });
+
+/** Where a mini-program of a fleet rollout is (fleet.ts moves it): one step a turn, the queue's message naming the turn. */
+export const FLEET_STATES = ["pending", "committed", "quota_wait", "submitting", "auditing", "phased", "released", "reverted", "failed"] as const;
+export type FleetState = (typeof FLEET_STATES)[number];
+/** Where a mini-program's part of a rollout ends. */
+export const FLEET_FINAL: FleetState[] = ["released", "reverted", "failed"];
+
+/** A template version rolled out to many mini-programs of one user at once (fleet.ts). */
+export const fleetRollouts = sqliteTable(
+  "fleet_rollouts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id),
+    actorKeyId: integer("actor_key_id"),
+    templateId: integer("template_id").notNull(),
+    templateVersion: text("template_version").notNull(),
+    /** The phased release's percentages, rising, each held `stepMinutes` before the next; then 100. */
+    phases: text("phases", { mode: "json" }).$type<number[]>().notNull(),
+    stepMinutes: integer("step_minutes").notNull(),
+    /** How many audits this rollout may expedite (speedupaudit), of the platform's monthly expedites. */
+    expediteBudget: integer("expedite_budget").notNull(),
+    expeditesUsed: integer("expedites_used").notNull().default(0),
+    /** More JS errors than this during a phased step reverts that mini-program's phased release. */
+    maxJsErrors: integer("max_js_errors").notNull(),
+    total: integer("total").notNull(),
+    createdAt: text("created_at").notNull().default(currentTimestamp),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("fleet_rollouts_owner").on(t.ownerId, t.id), index("fleet_rollouts_running").on(t.finishedAt)],
+);
+export type FleetRollout = typeof fleetRollouts.$inferSelect;
+
+/** One mini-program's way through a rollout. `turn` numbers its steps: a queue message acts only on the turn it names. */
+export const fleetTargets = sqliteTable(
+  "fleet_rollout_targets",
+  {
+    rolloutId: integer("rollout_id")
+      .notNull()
+      .references(() => fleetRollouts.id),
+    miniprogramId: integer("miniprogram_id")
+      .notNull()
+      .references(() => miniprograms.id),
+    state: text("state", { enum: FLEET_STATES }).notNull().default("pending"),
+    turn: integer("turn").notNull().default(0),
+    /** The phased release's percentage reached, and when it was reached. */
+    percentage: integer("percentage"),
+    phasedAt: text("phased_at"),
+    auditId: text("audit_id"),
+    /** Audit submissions made for this rollout: 0 or 1, never more. */
+    submissions: integer("submissions").notNull().default(0),
+    expedited: integer("expedited", { mode: "boolean" }).notNull().default(false),
+    lastStep: text("last_step").notNull(),
+    error: text("error"),
+    /** When the cron next hands it to the queue. */
+    nextAt: text("next_at").notNull(),
+    updatedAt: text("updated_at").notNull().default(currentTimestamp),
+  },
+  (t) => [
+    primaryKey({ columns: [t.rolloutId, t.miniprogramId] }),
+    index("fleet_rollout_targets_due").on(t.nextAt),
+    index("fleet_rollout_targets_miniprogram").on(t.miniprogramId),
+  ],
+);
+export type FleetTarget = typeof fleetTargets.$inferSelect;

@@ -495,10 +495,14 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
         `D6 audit submission needs the stage code_committed (a new commit after a release or a passed audit); mini-program ${mp.id} is at ${mp.stage}`,
       );
   }
+  let request: { item_list: AuditItem[] } = { item_list: [] };
   const answer = await weChatOutcome(
     ctx,
     mp,
-    (token) => callWeChat<WeChatAnswer & { auditid: number | string }>(ctx.upstream.transport, "/wxa/submit_audit", { access_token: token }, {}),
+    async (token) => {
+      request = { item_list: await auditItems(ctx, token) };
+      return callWeChat<WeChatAnswer & { auditid: number | string }>(ctx.upstream.transport, "/wxa/submit_audit", { access_token: token }, request);
+    },
     (result) => ({ auditid: String(result.auditid) }),
   );
   const { db } = ctx;
@@ -518,9 +522,50 @@ export async function submitAudit(ctx: TokenContext, actor: Actor, mp: Miniprogr
         updatedAt: new Date().toISOString(),
       })
       .where(eq(miniprograms.id, mp.id)),
-    stepRecord(db, mp.id, "submitaudit", actor.keyId, {}, answer),
+    stepRecord(db, mp.id, "submitaudit", actor.keyId, request, answer),
   ]);
   return answer;
+}
+
+/** One page of the audit's item list (submit_audit's item_list): where it is, its title, its service category. */
+export interface AuditItem {
+  address: string;
+  title: string;
+  first_class?: string;
+  second_class?: string;
+  first_id?: number;
+  second_id?: number;
+}
+
+/** pages/goods/detail → "Goods detail", pages/index/index → "Index": WeChat shows the title to its auditors. */
+const pageTitle = (address: string) => {
+  const words = address
+    .replace(/^pages\//, "")
+    .split("/")
+    .filter((word, i, all) => word !== all[i - 1])
+    .join(" ");
+  return (words.charAt(0).toUpperCase() + words.slice(1)).slice(0, 32);
+};
+
+/** WeChat takes at most 5 items. */
+const AUDIT_ITEMS = 5;
+
+/** The item list from the committed code's pages (get_page), each under the first approved category (getcategory). */
+async function auditItems(ctx: TokenContext, token: string): Promise<AuditItem[]> {
+  type Category = { first: number; first_name: string; second: number; second_name: string; audit_status: number };
+  const [pages, categories] = await Promise.all([
+    callWeChat<WeChatAnswer & { page_list?: unknown }>(ctx.upstream.transport, "/wxa/get_page", { access_token: token }),
+    callWeChat<WeChatAnswer & { categories?: unknown }>(ctx.upstream.transport, "/cgi-bin/wxopen/getcategory", { access_token: token }),
+  ]);
+  const approved = (Array.isArray(categories.categories) ? (categories.categories as Category[]) : []).find((c) => c.audit_status === 3);
+  const addresses = Array.isArray(pages.page_list) ? pages.page_list.filter((p): p is string => typeof p === "string") : [];
+  return addresses.slice(0, AUDIT_ITEMS).map((address) => ({
+    address,
+    title: pageTitle(address),
+    ...(approved
+      ? { first_class: approved.first_name, second_class: approved.second_name, first_id: approved.first, second_id: approved.second }
+      : {}),
+  }));
 }
 
 /** An audit's outcome (push, D8 or the poll) written to the configuration, once per change. */
