@@ -43,7 +43,8 @@ export async function sweepPickupOutbox(env: Bindings, log: Logger): Promise<{ t
   )
     .bind(cutoff, SWEEP_LIMIT)
     .all<{ id: string; attempts: number; next: string | null }>();
-  for (const event of due) await enqueueAttempt(env, { sender: PICKUP_WEBHOOKS, eventId: event.id, attempt: event.attempts + 1, notBefore: Date.now() });
+  for (const event of due)
+    await enqueueAttempt(env, { sender: PICKUP_WEBHOOKS, eventId: event.id, attempt: event.attempts + 1, notBefore: Date.now() });
 
   if (stranded.length + due.length > 0) log.warn({ sweep: "pickup-outbox", tasks: stranded.length, events: due.length });
   return { tasks: stranded.length, events: due.length };

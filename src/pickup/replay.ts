@@ -45,9 +45,7 @@ async function reopen(db: Database, env: Bindings, ids: string[]): Promise<{ id:
   if (firstOfTask.size > 0) {
     // A failed send is left to the outbox sweep, which finds the replayed event with no attempt of this replay.
     try {
-      await env.WEBHOOKS.sendBatch(
-        [...firstOfTask.values()].map((eventId) => ({ body: firstAttempt(eventId) })),
-      );
+      await env.WEBHOOKS.sendBatch([...firstOfTask.values()].map((eventId) => ({ body: firstAttempt(eventId) })));
     } catch (error) {
       logEvent("warn", { webhooks: firstOfTask.size, error: `replay queue send failed; the outbox sweep will retry: ${String(error)}` });
     }

@@ -18,7 +18,7 @@ const registerParams = z.strictObject(
       .pipe(z.url({ error: "url must be an absolute URL, e.g. https://example.com/hooks/tax" })),
     countries: z
       .array(z.string().regex(/^[A-Z]{2}$/, { error: "countries must hold upper-case ISO 3166-1 alpha-2 codes, e.g. DE" }), {
-        error: "countries must be a list of country codes, e.g. [\"DE\", \"FR\"]",
+        error: 'countries must be a list of country codes, e.g. ["DE", "FR"]',
       })
       .min(1, { error: "countries must name at least one country; leave it out for all" })
       .max(MAX_COUNTRIES, { error: `countries may name at most ${MAX_COUNTRIES} countries; leave it out for all` })
@@ -43,7 +43,10 @@ const endpointFields = {
   url: z.string(),
   countries: z.array(z.string()).nullable().openapi({ description: "The countries whose changes it is sent; null: every country" }),
   createdAt: z.string().openapi({ description: "UTC" }),
-  previousSecretUntil: z.string().nullable().openapi({ description: "After a rotation, until when (UTC) the previous secret signs beside the new one" }),
+  previousSecretUntil: z
+    .string()
+    .nullable()
+    .openapi({ description: "After a rotation, until when (UTC) the previous secret signs beside the new one" }),
   disabledAt: z.string().nullable().openapi({ description: "When it answered 410 Gone: nothing more is sent to it" }),
 };
 const endpointSchema = z.object(endpointFields).openapi("TaxWebhookEndpoint", { example: endpointExample });
