@@ -8,7 +8,7 @@ import { sweepTaxWebhooks } from "../../src/tax/webhooks";
 import { createTestKey, type TestKey } from "../helpers/credentials";
 import { runJobNow } from "../helpers/feeds";
 import { fakeNetwork, type FakeNetwork, type Received, waitFor } from "../helpers/pickups";
-import { call, envelope, secretHeaders } from "../helpers/requests";
+import { call, envelope, secretHeaders, signedHeaders } from "../helpers/requests";
 import { TAX } from "./fixtures";
 
 interface Endpoint {
@@ -134,6 +134,21 @@ describe("registering webhook endpoints", () => {
     expect((await hooks(owner, "GET", "/abc/deliveries")).status).toBe(400);
     expect((await hooks(owner, "GET", `/${mine.id}/deliveries?limit=101`)).status).toBe(400);
     await hooks(owner, "DELETE", `/${mine.id}`);
+  });
+
+  it("takes signed requests as the other data API routes do: a POST signs its bizContent, a DELETE its query", async () => {
+    network = fakeNetwork();
+    const bizContent = { url: "https://erp.example.com/hooks/signed" };
+    const params = { url: bizContent.url };
+    const created = await call(HOOKS, {
+      method: "POST",
+      headers: { ...(await signedHeaders(owner, { params })), "Content-Type": "application/json" },
+      body: JSON.stringify({ bizContent }),
+    });
+    expect(created.status).toBe(200);
+    const { id } = (await envelope<Endpoint>(created)).data;
+    const deleted = await call(`${HOOKS}/${id}`, { method: "DELETE", headers: await signedHeaders(owner) });
+    expect(deleted.status).toBe(200);
   });
 
   it("needs taxrate:write to register and taxrate:read to list", async () => {
