@@ -15,14 +15,16 @@ const registerParams = z.strictObject(
     url: z
       .string({ error: "url is required: the https address to send taxrate.changed events to" })
       .max(MAX_URL_LENGTH, { error: `url must be at most ${MAX_URL_LENGTH} characters`, abort: true })
-      .pipe(z.url({ error: "url must be an absolute URL, e.g. https://example.com/hooks/tax" })),
+      .pipe(z.url({ error: "url must be an absolute URL, e.g. https://example.com/hooks/tax" }))
+      .describe(`The https address the events are POSTed to, on a public host; at most ${MAX_URL_LENGTH} characters`),
     countries: z
       .array(z.string().regex(/^[A-Z]{2}$/, { error: "countries must hold upper-case ISO 3166-1 alpha-2 codes, e.g. DE" }), {
         error: 'countries must be a list of country codes, e.g. ["DE", "FR"]',
       })
       .min(1, { error: "countries must name at least one country; leave it out for all" })
       .max(MAX_COUNTRIES, { error: `countries may name at most ${MAX_COUNTRIES} countries; leave it out for all` })
-      .optional(),
+      .optional()
+      .describe(`ISO 3166-1 alpha-2 codes (1–${MAX_COUNTRIES}) of the countries whose changes it is sent; leave it out for every country`),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}: only url and countries` : undefined) },
 );
@@ -85,7 +87,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
   route({
     method: "post",
     path: WEBHOOKS_PATH,
-    summary: "T13 · Register an endpoint for signed `taxrate.changed` webhooks, of some countries or all; the secret is in this answer only",
+    summary: "T13 · Register an endpoint for signed taxrate.changed webhooks, of some countries or all; the secret is in this answer only",
     description:
       `An https URL on a public host (at most ${MAX_URL_LENGTH} characters) and, optionally, \`countries\` (1–${MAX_COUNTRIES}; ` +
       `without it every change is sent). At most ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account (409 beyond). The endpoint ` +
@@ -143,7 +145,11 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
           .min(1, { error: "limit must be at least 1" })
           .max(MAX_DELIVERIES, { error: `limit must be at most ${MAX_DELIVERIES}` })
           .default(50)
-          .openapi({ param: { name: "limit", in: "query" }, example: 50 }),
+          .openapi({
+            param: { name: "limit", in: "query" },
+            example: 50,
+            description: `How many attempts, newest first: 1–${MAX_DELIVERIES} (default 50)`,
+          }),
       }),
     },
     data: z.array(deliverySchema),
