@@ -183,11 +183,15 @@ describe("taxrate.changed deliveries", () => {
     const thailand = await register(owner, { url: "https://th.receiver.test/hook", countries: ["TH"] });
     const everything = await register(owner, { url: "https://all.receiver.test/hook" });
     const france = await register(owner, { url: "https://fr.receiver.test/hook", countries: ["FR"] });
+    // Rotated: for a day both secrets sign, so a receiver still holding the old one loses nothing.
+    const oldSecret = everything.secret!;
+    everything.secret = (await envelope<Endpoint>(await hooks(owner, "POST", `/${everything.id}/rotate-secret`, {}))).data.secret;
 
     expect(await runJobNow("encyclopedia")).toMatchObject({ status: "succeeded", counts: { inserted: 1, closed: 1 } });
     const to = (endpoint: Endpoint) => network.received.filter((request) => request.url === endpoint.url);
     await waitFor(async () => to(thailand).length === 2 && to(everything).length === 2, "two events at each matching endpoint");
 
+    for (const request of to(everything)) expect(await signedBy(oldSecret, request)).toBe(true);
     for (const endpoint of [thailand, everything]) {
       const received = to(endpoint);
       for (const request of received) {
