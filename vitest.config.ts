@@ -35,7 +35,7 @@ type QueueConsumer = NonNullable<Unstable_Config["queues"]["consumers"]>[number]
 const ISOLATED = [
   // Refresh jobs rewrite the reference data.
   "test/scheduler/**/*.test.ts",
-  "test/tax/{eu-vat-job,corrections-kept,feed-jobs}.test.ts",
+  "test/tax/{eu-vat-job,corrections-kept,feed-jobs,rate-webhooks}.test.ts",
   "test/reference/feed-jobs.test.ts",
   "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts",
   "test/tax/seed-corrections.test.ts",

@@ -6,12 +6,13 @@ import { describeFailure } from "./platform/failures";
 import { logger } from "./platform/logging";
 import { runJob } from "./platform/jobs/runner";
 import { checkSettings, settingsSchemasOf } from "./platform/settings";
+import { webhookConsumer } from "./platform/webhooks";
 
 /** The whole service: the app, its cron entry and its queue consumers, loaded by `index.ts`. */
 
 const app = createApp(GROUPS, FALLBACK_SURFACES);
 const settingsSchemas = settingsSchemasOf(GROUPS);
-const consumers = GROUPS.flatMap((g) => g.consumers ?? []);
+const consumers = [...GROUPS.flatMap((g) => g.consumers ?? []), webhookConsumer(GROUPS.flatMap((g) => g.webhookSenders ?? []))];
 const tasks = GROUPS.flatMap((g) => g.tasks ?? []);
 
 export default {

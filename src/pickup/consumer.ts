@@ -7,7 +7,6 @@ import type { Logger } from "../platform/logging";
 import { CarrierRejected, carrierFor } from "./carriers";
 import { apps, pickupTasks } from "./schema";
 import { type CarrierMessage, moveTask } from "./service";
-import { attemptDelivery, type WebhookMessage } from "./webhooks";
 
 export const CARRIER_ATTEMPTS = 3;
 const CARRIER_RETRY_SECONDS = 30;
@@ -70,13 +69,5 @@ export async function consumePickups(batch: MessageBatch<CarrierMessage>, env: B
       log.error({ message: message.id, task: message.body.taskId, ...describeFailure(error) });
       message.retry({ delaySeconds: CARRIER_RETRY_SECONDS });
     }
-  }
-}
-
-/** Each attempt schedules its own successor, so a message here is always acknowledged. */
-export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: Bindings) {
-  for (const message of batch.messages) {
-    await attemptDelivery(database(env), env, message.body);
-    message.ack();
   }
 }

@@ -1,9 +1,10 @@
 import type { GroupModule } from "../platform/group";
 import { authenticateAppToken } from "./app-token";
-import { consumePickups, consumeWebhooks } from "./consumer";
+import { consumePickups } from "./consumer";
 import { sweepPickupOutbox } from "./outbox";
 import { PICKUP_BASE_PATH, pickupRoutes } from "./routes";
 import { pickupSettings } from "./settings";
+import { pickupWebhooks } from "./webhooks";
 
 /** P · Pickup tasks: submissions by app token, carrier calls and webhooks through queues. */
 export const pickup: GroupModule = {
@@ -23,10 +24,8 @@ export const pickup: GroupModule = {
   },
   mount: PICKUP_BASE_PATH,
   router: pickupRoutes,
-  consumers: [
-    { queue: "gateway-pickups", consume: consumePickups },
-    { queue: "gateway-webhooks", consume: consumeWebhooks },
-  ],
+  consumers: [{ queue: "gateway-pickups", consume: consumePickups }],
+  webhookSenders: [pickupWebhooks],
   tasks: [{ name: "pickup-outbox", cron: "*/5 * * * *", run: sweepPickupOutbox }],
   settings: pickupSettings,
 };

@@ -4,7 +4,8 @@ import type { Bindings } from "../platform/env";
 import type { Logger } from "../platform/logging";
 import { pickupTasks } from "./schema";
 import type { CarrierMessage } from "./service";
-import { enqueueAttempt } from "./webhooks";
+import { enqueueAttempt } from "../platform/webhooks";
+import { PICKUP_WEBHOOKS } from "./webhooks";
 
 /** How long a queued step may take before the sweep takes it for lost. */
 export const OUTBOX_GRACE_MS = 5 * 60_000;
@@ -42,7 +43,8 @@ export async function sweepPickupOutbox(env: Bindings, log: Logger): Promise<{ t
   )
     .bind(cutoff, SWEEP_LIMIT)
     .all<{ id: string; attempts: number; next: string | null }>();
-  for (const event of due) await enqueueAttempt(env, { eventId: event.id, attempt: event.attempts + 1, notBefore: Date.now() });
+  for (const event of due)
+    await enqueueAttempt(env, { sender: PICKUP_WEBHOOKS, eventId: event.id, attempt: event.attempts + 1, notBefore: Date.now() });
 
   if (stranded.length + due.length > 0) log.warn({ sweep: "pickup-outbox", tasks: stranded.length, events: due.length });
   return { tasks: stranded.length, events: due.length };

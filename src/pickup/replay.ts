@@ -4,7 +4,7 @@ import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { logEvent } from "../platform/logging";
 import { disabledWebhookUrls, pickupTasks, webhookEvents } from "./schema";
-import type { WebhookMessage } from "./webhooks";
+import { firstAttempt } from "./webhooks";
 
 /** Outcomes a person can replay: given up after the tenth attempt, or dropped while the endpoint was disabled. */
 const UNDELIVERED = ["dead", "disabled"] as const;
@@ -45,9 +45,7 @@ async function reopen(db: Database, env: Bindings, ids: string[]): Promise<{ id:
   if (firstOfTask.size > 0) {
     // A failed send is left to the outbox sweep, which finds the replayed event with no attempt of this replay.
     try {
-      await env.WEBHOOKS.sendBatch(
-        [...firstOfTask.values()].map((eventId) => ({ body: { eventId, attempt: 1, notBefore: Date.now() } satisfies WebhookMessage })),
-      );
+      await env.WEBHOOKS.sendBatch([...firstOfTask.values()].map((eventId) => ({ body: firstAttempt(eventId) })));
     } catch (error) {
       logEvent("warn", { webhooks: firstOfTask.size, error: `replay queue send failed; the outbox sweep will retry: ${String(error)}` });
     }

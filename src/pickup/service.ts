@@ -8,7 +8,8 @@ import { existingCountryCodes } from "../reference/service";
 import { carrierFor } from "./carriers";
 import type { listSchema, submissionSchema } from "./params";
 import { apps, type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
-import { enqueueAttempt } from "./webhooks";
+import { enqueueAttempt } from "../platform/webhooks";
+import { firstAttempt } from "./webhooks";
 import { assertPublicWebhookUrl } from "./webhook-targets";
 
 export interface CarrierMessage {
@@ -44,7 +45,7 @@ const newEventId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
  */
 async function enqueueFirstAttempt(env: Bindings, eventId: string) {
   try {
-    await enqueueAttempt(env, { eventId, attempt: 1, notBefore: Date.now() });
+    await enqueueAttempt(env, firstAttempt(eventId));
   } catch (error) {
     logger({ webhook: eventId }).warn({ error: `queue send failed; the outbox sweep will retry: ${String(error)}` });
   }

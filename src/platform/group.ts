@@ -6,6 +6,7 @@ import type { EnvelopeKind } from "./envelope";
 import type { AppEnv, Bindings } from "./env";
 import type { JobDefinition } from "./jobs/runner";
 import type { Logger } from "./logging";
+import type { WebhookSender } from "./webhooks";
 
 /** A path prefix a group answers under, and the envelope every answer there uses, errors included. */
 export interface Surface {
@@ -56,6 +57,8 @@ export interface GroupModule {
   mount: string;
   router: () => OpenAPIHono<AppEnv>;
   consumers?: QueueConsumer[];
+  /** Its Standard Webhooks, delivered through the shared `gateway-webhooks` queue (src/platform/webhooks.ts). */
+  webhookSenders?: WebhookSender[];
   jobs?: JobDefinition[];
   tasks?: ScheduledTask[];
   /**

@@ -10,6 +10,8 @@ import type { McpService } from "../platform/mcp/server";
 import { DATA_SECURITY, type Router } from "../platform/openapi";
 import { DATA_ENVELOPE } from "../platform/route";
 import { SCHEDULER_BASE_PATH } from "../scheduler/routes";
+import { TAX_BASE_PATH } from "../tax/routes";
+import { WEBHOOKS_PATH } from "../tax/webhook-routes";
 
 export const DATA_MCP_PATH = "/std/mcp";
 
@@ -29,8 +31,10 @@ export const toolName = (path: string) =>
 function dataTools(document: OpenAPIObject): OperationTool[] {
   const tools: OperationTool[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    // The data services live under /std; the scheduler's routes there are for admins, not agents.
+    // The data services live under /std; the scheduler's routes there are for admins, and the tax webhook
+    // endpoints are an account's settings whose answers carry signing secrets: neither is for agents.
     if (path === DATA_MCP_PATH || !path.startsWith("/std/") || path.startsWith(SCHEDULER_BASE_PATH)) continue;
+    if (path.startsWith(`${TAX_BASE_PATH}${WEBHOOKS_PATH}`)) continue;
     const method = item.post ? "post" : "get";
     const operation = item[method];
     if (!operation?.security?.some((scheme) => "DataKey" in scheme)) continue;

@@ -7,6 +7,7 @@ import { EU_MEMBERS, OECD_MEMBERS } from "./membership";
 import { type ObservedRate, planRateChanges } from "./rate-changes";
 import { RATE_LEVELS, TAX_TYPES, type RateLevel, taxRates } from "./schema";
 import { taxSettings } from "./settings";
+import { dispatchAfterJob } from "./webhooks";
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const today = (now: string) => now.slice(0, 10);
@@ -195,4 +196,5 @@ export const chinaJob = documentedFeedJob(
   "CN",
 );
 
-export const TAX_JOBS = [euVatJob, oecdJob, encyclopediaJob, chinaJob];
+// A run that changed rates queues their webhooks at once; the 5-minute task catches up on the rest.
+export const TAX_JOBS = [euVatJob, oecdJob, encyclopediaJob, chinaJob].map((job): JobDefinition => ({ ...job, afterStored: dispatchAfterJob }));

@@ -4,6 +4,7 @@ import type { AppEnv } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { cachedReads } from "../platform/read-cache";
 import { checkLive, liveCheckConfigured } from "./live-check";
+import { taxWebhookRoutes, WEBHOOKS_PATH } from "./webhook-routes";
 import { createRouter, DATA_SECURITY, idParam } from "../platform/openapi";
 import { DATA_ENVELOPE, defineRoutes } from "../platform/route";
 import { pageObject, pageObjectSchema, zeroBasedPageQuery } from "../platform/pagination";
@@ -124,9 +125,11 @@ export function taxRoutes() {
   });
   // The data changes only with a refresh job or the seed: answers are kept under its version, and an undated one for its day.
   const cached = cachedReads(undefined, () => today());
-  // A live T8 answer (VIES, HMRC) is of its moment: never kept.
+  // A live T8 answer (VIES, HMRC) is of its moment, and an account's webhook endpoints are its own: never kept.
   const cachedUnlessLive: MiddlewareHandler<AppEnv> = (c, next) =>
-    c.req.path.startsWith(`${TAX_BASE_PATH}/taxnumber/`) && liveCheckConfigured(c.env) ? next() : cached(c, next);
+    (c.req.path.startsWith(`${TAX_BASE_PATH}/taxnumber/`) && liveCheckConfigured(c.env)) || c.req.path.startsWith(`${TAX_BASE_PATH}${WEBHOOKS_PATH}`)
+      ? next()
+      : cached(c, next);
   router.use("*", cachedUnlessLive);
   // Static paths are registered before `/{id}`, which would otherwise take them.
   route({
@@ -295,6 +298,7 @@ export function taxRoutes() {
       return rateChanges(c.var.db, { since: since.slice(0, 19), after, size, countryCode: country });
     },
   });
+  taxWebhookRoutes(route);
   route({
     method: "get",
     path: "/{id}",

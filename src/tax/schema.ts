@@ -2,6 +2,7 @@ import { createSelectSchema } from "../platform/row-answer";
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "../platform/auth/tables";
 
 export const TAX_TYPES = [
   "VAT",
@@ -228,3 +229,74 @@ export function toRateChange({ rateValueScaled, previousRateValueScaled, ...row 
     previousRateValue: previousRateValueScaled === null ? null : previousRateValueScaled / RATE_SCALE,
   };
 }
+
+/**
+ * An endpoint a data key holder registered for `taxrate.changed` webhooks: of some countries, or
+ * all (`countries` null). The signing secret is kept encrypted because it is used; during a
+ * rotation the previous one signs too until `previousSecretUntil`. `afterChangeId` is how far the
+ * change feed has been turned into its events.
+ */
+export const taxWebhookEndpoints = sqliteTable(
+  "tax_webhook_endpoints",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    keyId: integer("key_id"),
+    url: text("url").notNull(),
+    countries: text("countries", { mode: "json" }).$type<string[]>(),
+    encryptedSecret: text("encrypted_secret").notNull(),
+    previousEncryptedSecret: text("previous_encrypted_secret"),
+    previousSecretUntil: text("previous_secret_until"),
+    afterChangeId: integer("after_change_id").notNull(),
+    disabledAt: text("disabled_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("tax_webhook_endpoints_user").on(t.userId), index("tax_webhook_endpoints_cursor").on(t.afterChangeId)],
+);
+
+export const TAX_WEBHOOK_OUTCOMES = ["pending", "delivered", "retrying", "dead", "disabled"] as const;
+
+/** One `taxrate.changed` notification of one change to one endpoint; its id and body stay the same across its attempts. */
+export const taxWebhookEvents = sqliteTable(
+  "tax_webhook_events",
+  {
+    id: text("id").primaryKey(),
+    endpointId: integer("endpoint_id")
+      .notNull()
+      .references(() => taxWebhookEndpoints.id, { onDelete: "cascade" }),
+    changeId: integer("change_id").notNull(),
+    payload: text("payload").notNull(),
+    createdAt: text("created_at").notNull(),
+    outcome: text("outcome", { enum: TAX_WEBHOOK_OUTCOMES }).notNull().default("pending"),
+  },
+  (t) => [
+    // A change becomes one event per endpoint, however many dispatches see it.
+    uniqueIndex("tax_webhook_events_endpoint_change").on(t.endpointId, t.changeId),
+    // The sweep looks for events still waiting for an attempt.
+    index("tax_webhook_events_outcome_created").on(t.outcome, t.createdAt),
+  ],
+);
+
+/** Every attempt to deliver an event: the status only, never what the receiver answered. */
+export const taxWebhookDeliveries = sqliteTable(
+  "tax_webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => taxWebhookEvents.id, { onDelete: "cascade" }),
+    endpointId: integer("endpoint_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    status: integer("status"),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+    attemptedAt: text("attempted_at").notNull(),
+    nextAttemptAt: text("next_attempt_at"),
+  },
+  (t) => [index("tax_webhook_deliveries_endpoint").on(t.endpointId, t.id), index("tax_webhook_deliveries_event").on(t.eventId)],
+);
+
+export type TaxWebhookEndpoint = typeof taxWebhookEndpoints.$inferSelect;
+export type TaxWebhookDelivery = typeof taxWebhookDeliveries.$inferSelect;

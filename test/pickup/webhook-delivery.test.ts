@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import type { WebhookMessage } from "../../src/pickup/webhooks";
+import type { WebhookMessage } from "../../src/platform/webhooks";
 import { pickupTasks, webhookEvents } from "../../src/pickup/schema";
 import { moveTask } from "../../src/pickup/service";
 import { database } from "../../src/platform/database";
@@ -232,7 +232,7 @@ describe("a thousand notifications at a receiver that fails 30 % of attempts", (
     );
     const [firstEvent, ...otherEvents] = events.map((event) => db.insert(webhookEvents).values(event));
     await db.batch([firstEvent!, ...otherEvents]);
-    scheduled = events.map((event) => ({ body: { eventId: event.id, attempt: 1, notBefore: Date.now() }, delaySeconds: 0 }));
+    scheduled = events.map((event) => ({ body: { sender: "pickup", eventId: event.id, attempt: 1, notBefore: Date.now() }, delaySeconds: 0 }));
 
     // The test clock: each round jumps to the earliest attempt due and hands the queue what is due then.
     vi.useFakeTimers({ toFake: ["Date"] });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { sweepPickupOutbox } from "../../src/pickup/outbox";
 import { pickupTasks, webhookEvents } from "../../src/pickup/schema";
-import type { WebhookMessage } from "../../src/pickup/webhooks";
+import type { WebhookMessage } from "../../src/platform/webhooks";
 import { database } from "../../src/platform/database";
 import type { Bindings } from "../../src/platform/env";
 import { logger } from "../../src/platform/logging";
@@ -125,7 +125,7 @@ async function exhausted(app: TestApp, url?: string) {
     })
     .returning();
   network.replies = [{ status: 500 }];
-  queued.push({ eventId: moved!.id, attempt: 10, notBefore: Date.now() });
+  queued.push({ sender: "pickup", eventId: moved!.id, attempt: 10, notBefore: Date.now() });
   await drainQueue();
   network.replies = [];
   return { ...task, eventId: moved!.id };
@@ -137,7 +137,7 @@ describe("replay of dead webhook deliveries", () => {
   it("shows an exhausted delivery in the deliveries log and the dead-letter queue, and replays it with the same webhook-id", async () => {
     const app = await createTestApp();
     const { taskId, eventId } = await exhausted(app);
-    expect(deadLetters).toEqual([{ eventId, attempt: 10, notBefore: expect.any(Number) }]);
+    expect(deadLetters).toEqual([{ sender: "pickup", eventId, attempt: 10, notBefore: expect.any(Number) }]);
     const log = await request<{ attempt: number; status: number; replay: number; next_attempt_at: string | null }[]>(
       app,
       "GET",
@@ -237,7 +237,7 @@ describe("replay of dead webhook deliveries", () => {
       })
       .returning();
     network.replies = [{ status: 410 }];
-    queued.push({ eventId: gone!.id, attempt: 1, notBefore: Date.now() });
+    queued.push({ sender: "pickup", eventId: gone!.id, attempt: 1, notBefore: Date.now() });
     await drainQueue();
     network.replies = [];
 
@@ -276,7 +276,7 @@ describe("replay of dead webhook deliveries", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 6 * 60_000);
     await sweepPickupOutbox(testEnv, logger({}));
-    expect(queued.filter((m) => m.eventId === eventId)).toEqual([{ eventId, attempt: 1, notBefore: Date.now() }]);
+    expect(queued.filter((m) => m.eventId === eventId)).toEqual([{ sender: "pickup", eventId, attempt: 1, notBefore: Date.now() }]);
   });
 
   it("answers bad input with the field and what is wrong", async () => {

@@ -23,6 +23,8 @@ describe("the data services' MCP endpoint", () => {
       expect.arrayContaining(["taxrate_country", "taxrate_taxnumber", "open_country_list", "open_country_special", "ai_summarize"]),
     );
     expect(names.some((name) => name.startsWith("api_") || name.includes("mcp") || name.startsWith("scheduler"))).toBe(false);
+    // Registering a webhook endpoint answers its secret: an account's setting, not a tool for agents.
+    expect(names.filter((name) => name.startsWith("taxrate_webhooks"))).toEqual([]);
     const country = tools.find((t) => t.name === "taxrate_country")!;
     expect(country.title).toMatch(/^T2 · /);
     expect(country.inputSchema).toMatchObject({ required: expect.arrayContaining(["countryCode"]) });

@@ -53,7 +53,7 @@ TOKEN=svc_sk_…                      # groups A and D, and the admin API: a key
 <h3 id="signing">Signing a request</h3>
 <p>Instead of the secret, send a signature of the request made with it. The string to sign is the method and the path, each on
 its own line, then the parameters sorted by name as <code>name=value</code> joined with <code>&amp;</code>, then
-<code>timestamp=…&amp;nonce=…</code>. For a GET the parameters are the query's; for a POST the top-level keys of
+<code>timestamp=…&amp;nonce=…</code>. For a GET or a DELETE the parameters are the query's; for a POST the top-level keys of
 <code>bizContent</code> (objects and arrays as compact JSON). <code>X-Signature</code> is the lowercase hex HMAC-SHA256 of that
 string keyed by the secret; <code>X-Timestamp</code> is epoch milliseconds within 300 s of the server's clock; <code>X-Nonce</code>
 is 8 to 64 of <code>A-Z a-z 0-9 - _</code>, accepted once.</p>

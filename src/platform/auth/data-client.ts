@@ -53,9 +53,9 @@ async function failed(c: Context<AppEnv>, keyId: number | undefined, error: ApiE
 const TIMESTAMP = /^\d{10,16}$/;
 const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
 
-/** Style G signs its query parameters; style F the top-level keys of bizContent. */
+/** Style G (and a DELETE, which has no body) signs its query parameters; style F the top-level keys of bizContent. */
 async function businessParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  if (c.req.method === "GET") return c.req.queries();
+  if (c.req.method === "GET" || c.req.method === "DELETE") return c.req.queries();
   return readBizContent(c);
 }
 

@@ -65,6 +65,8 @@ export interface JobDefinition {
   /** Each source by name: its group's setting that may point elsewhere, and the default. The first is the main one. */
   sources: { name: string; setting: FeedSetting; defaultUrl?: string; optional?: boolean }[];
   plan(db: Database, feed: Feed, now: string): Promise<JobPlan>;
+  /** What follows once a run's changes are stored (group T queues its webhooks); a failure here is logged, the run stands. */
+  afterStored?(db: Database, env: Bindings): Promise<void>;
 }
 
 export type Trigger = JobRun["trigger"];
@@ -146,6 +148,7 @@ export async function runJob(db: Database, env: Bindings, job: JobDefinition, tr
       // Nothing was applied (one batch): the next run plans the same changes again.
       return finish("failed", emptyCounts(), `storage: ${failureText(error)}`);
     }
+    await job.afterStored?.(db, env).catch((error: unknown) => logger({ job: job.name, run: run!.id }).warn({ afterStored: failureText(error) }));
   }
   return finish("succeeded", plan.counts, null);
 }
