@@ -9,6 +9,7 @@ import { issueAccessToken } from "../../src/platform/auth/jwt";
 import { createDemoTenant, type DemoTenant } from "../../seed/content-demo";
 import { createDemoMiniprogram } from "../../seed/miniprogram-demo";
 import { database } from "../../src/platform/database";
+import { nextCronRun } from "../../src/platform/jobs/cron";
 import { createLocalKey, findOrCreateLocalUser } from "../lib/keys";
 import { installTheme } from "../lib/themes";
 import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "../lib/local";
@@ -116,6 +117,7 @@ const summary = `
     curl -s -X POST ${base}/deposits/minipram/list -H "Authorization: Bearer ${key.token}"
 
   API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
+  Cron triggers fire on their schedule (one line each); at once: curl -X POST "${base}/__scheduled?cron=*/5+*+*+*+*"
   Wrangler's full output: npm run dev -- --verbose    Stop: Ctrl+C
 `;
 
@@ -153,10 +155,33 @@ for (const stream of [server.stdout, server.stderr]) {
       ready = true;
       // The line CI and scripts wait for, then the summary last, where a person looks.
       process.stdout.write(`${line.replace(/^\[wrangler:info\] /, "")}\n${summary.replace("{seconds}", process.uptime().toFixed(0))}\n`);
+      fireCronsOnSchedule();
       return;
     }
     if (verbose || !NOISE.some((pattern) => pattern.test(line))) process.stdout.write(`${line}\n`);
   });
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+
+/**
+ * wrangler dev's trigger does not reach a Worker with static assets (wrangler 4.86), so this fires
+ * each cron of wrangler.toml at its time through the Worker's development-only `/__scheduled`.
+ */
+function fireCronsOnSchedule() {
+  // wrangler's readConfig is typed from a package it does not ship: the one line of wrangler.toml is read here.
+  const crons = /^crons = \[(.*)\]$/m.exec(readFileSync("wrangler.toml", "utf8"))?.[1]?.match(/[^",\s][^"]*/g) ?? [];
+  const fire = async (cron: string) => {
+    try {
+      const res = await fetch(`${base}/__scheduled?cron=${encodeURIComponent(cron)}`, { method: "POST" });
+      const ran: { jobs?: string[]; tasks?: string[]; detail?: string } = await res.json();
+      step(`cron ${cron}: ${res.ok ? [...(ran.jobs ?? []), ...(ran.tasks ?? [])].join(", ") : `${res.status} ${ran.detail}`}`);
+    } catch (error) {
+      step(`cron ${cron}: not fired (${String(error)})`);
+    }
+  };
+  for (const cron of crons) {
+    const fireNext = () => setTimeout(() => void fire(cron).then(fireNext), nextCronRun(cron, new Date()).getTime() - Date.now()).unref();
+    fireNext();
+  }
+}
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -17,6 +17,35 @@ interface Status {
 }
 
 describe("cron dispatch", () => {
+  const fire = (query: string, environment: string, method = "POST") =>
+    worker.fetch(new Request(`https://gateway.test/__scheduled${query}`, { method }), { ...env, ENVIRONMENT: environment }, createExecutionContext());
+
+  it("fires a cron by POST /__scheduled in development (wrangler dev's own trigger does not reach a Worker with assets), and runs its jobs", async () => {
+    serveFeeds({ [EU_VAT_URL]: JSON.stringify(await euVatFeedFromDatabase()) });
+    const res = await fire("?cron=15+2+*+*+*", "development");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      cron: "15 2 * * *",
+      jobs: ["eu-vat"],
+      tasks: expect.arrayContaining(["content-trash", "wechat-templates"]),
+    });
+    const run = await env.DB.prepare("SELECT job, trigger, status FROM job_runs ORDER BY id DESC LIMIT 1").first();
+    expect(run).toEqual({ job: "eu-vat", trigger: "cron", status: "succeeded" });
+  });
+
+  it("names the crons it knows for an unknown one or a GET, and is not there outside development", async () => {
+    for (const [query, method] of [
+      ["?cron=*+*+*+*+*", "POST"],
+      ["", "POST"],
+      ["?cron=15+2+*+*+*", "GET"],
+    ] as const) {
+      const res = await fire(query, "development", method);
+      expect(res.status, `${method} ${query}`).toBe(400);
+      expect((await res.json<{ detail: string }>()).detail).toContain("15 2 * * * | ");
+    }
+    for (const environment of ["production", "test"]) expect((await fire("?cron=15+2+*+*+*", environment)).status).toBe(404);
+  });
+
   it("runs the jobs of the cron expression that fired", async () => {
     serveFeeds({ [EU_VAT_URL]: JSON.stringify(await euVatFeedFromDatabase()) });
     const ctx = createExecutionContext();
