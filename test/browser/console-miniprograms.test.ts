@@ -24,7 +24,9 @@ let appId: string;
 /** The questions the console asked before a change, each answered OK. */
 const questions: string[] = [];
 
+/** A screenshot once every section has loaded. */
 async function shot(name: string) {
+  await poll(() => page.locator("main [aria-busy=true]:visible").count()).toBe(0);
   if (SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
 }
 
@@ -69,7 +71,13 @@ beforeAll(async () => {
 });
 
 afterEach(async (test) => {
-  if (test.task.result?.state === "fail") console.error(`the console at ${page.url()}:\n${await page.locator("main").innerText().catch(() => "(no page)")}`);
+  if (test.task.result?.state === "fail")
+    console.error(
+      `the console at ${page.url()}:\n${await page
+        .locator("main")
+        .innerText()
+        .catch(() => "(no page)")}`,
+    );
 });
 
 afterAll(async () => {
@@ -202,7 +210,18 @@ describe("the console's mini-programs", () => {
     const steps = page.locator("section:has(> h2#timeline)");
     await poll(() => steps.locator("ol > li > strong").first().textContent()).toBe("rollback");
     const names = await steps.locator("ol > li > strong").allInnerTexts();
-    for (const step of ["rollback", "phasedrevert", "phased", "release", "speedup", "withdraw", "submitaudit", "codecommit", "privacyset", "categoryadd"])
+    for (const step of [
+      "rollback",
+      "phasedrevert",
+      "phased",
+      "release",
+      "speedup",
+      "withdraw",
+      "submitaudit",
+      "codecommit",
+      "privacyset",
+      "categoryadd",
+    ])
       expect(names, step).toContain(step);
     expect(names, "the reads are hidden").not.toContain("domainsget");
     expect(await steps.locator("ol > li").first().innerText()).toMatch(/rollback: ok/);

@@ -20,16 +20,21 @@ import { QuotaPanel, STAGE_WORDS, StageBadge } from "./miniprograms";
 
 const STAGE_ORDER = Object.keys(STAGE_WORDS) as Stage[];
 const reached = (stage: Stage, needed: Stage) => STAGE_ORDER.indexOf(stage) >= STAGE_ORDER.indexOf(needed);
-type Run = ReturnType<typeof useSubmit>["run"];
+type Action = ReturnType<typeof useSubmit>;
+type Run = Action["run"];
 
-/** A section's data: dropped when `deps` change, read again (still shown meanwhile) when the screen's `round` moves on after a change. */
-function useSection<T>(load: () => Promise<T>, deps: unknown[], round: number) {
-  const loaded = useLoad(load, deps);
+/**
+ * A section's data: dropped when `deps` change, read again (still shown meanwhile) when the screen's
+ * `round` moves on after a change; nothing is read while the section is not `shown`. Sections stay
+ * mounted and hide instead: a section unmounted with a read under way was drawn again when it ended.
+ */
+function useSection<T>(load: () => Promise<T>, deps: unknown[], round: number, shown = true) {
+  const loaded = useLoad(() => (shown ? load() : Promise.resolve(undefined)), [...deps, shown]);
   const seen = useRef(round);
   useEffect(() => {
     if (seen.current === round) return;
     seen.current = round;
-    loaded.reload();
+    if (shown) loaded.reload();
   }, [round]);
   return loaded;
 }
@@ -37,7 +42,7 @@ function useSection<T>(load: () => Promise<T>, deps: unknown[], round: number) {
 /** One mini-program: its audit and release, privacy guide, domains, categories, and the steps taken with WeChat's answers. */
 export function MiniprogramScreen({ path }: { path: string }) {
   const id = Number(path.split("/")[2]);
-  // Every change reads the sections again: a step moves the stage, and WeChat's answer is in the timeline.
+  // A change reads the steps again, and the sections that follow the stage (their `round`): a step moves the stage, and WeChat's answer is in the steps.
   const [round, setRound] = useState(0);
   const steps = useLoad(() => deposits<Steps>("/minipram/steps", { id }), [id]);
   const changed = () => {
@@ -59,17 +64,19 @@ export function MiniprogramScreen({ path }: { path: string }) {
             <StageBadge stage={mp.stage} /> {mp.appId ? <code>{mp.appId}</code> : null}
           </p>
           <Outcome failure={action.failure} done={action.done} />
-          {mp.stage === "configured" ? (
-            <Authorize id={id} run={action.run} />
-          ) : (
-            <>
-              <Release id={id} name={mp.name} stage={mp.stage} round={round} run={action.run} onChange={changed} />
-              <QuotaPanel miniprogramId={id} round={round} />
-              <PrivacyForm id={id} round={round} onChange={changed} />
-              <DomainsForm id={id} round={round} onChange={changed} />
-              <CategoriesPanel id={id} round={round} onChange={changed} />
-            </>
-          )}
+          <div>
+            {mp.stage === "configured" ? (
+              <Authorize id={id} run={action.run} />
+            ) : (
+              <>
+                <Release id={id} name={mp.name} stage={mp.stage} round={round} action={action} onChange={changed} />
+                <QuotaPanel miniprogramId={id} round={round} />
+                <PrivacyForm id={id} round={round} onChange={changed} />
+                <DomainsForm id={id} onChange={changed} />
+                <CategoriesPanel id={id} onChange={changed} />
+              </>
+            )}
+          </div>
           <Timeline steps={mp.steps} />
         </>
       )}
@@ -137,14 +144,11 @@ function Confirmed(props: {
 const AUDIT_WORDS = ["passed", "rejected", "in audit", "withdrawn", "delayed"];
 
 /** Submit, withdraw, expedite, release in full or in phases, revert, roll back: what the stage allows. */
-function Release(props: { id: number; name: string; stage: Stage; round: number; run: Run; onChange: () => void }) {
-  const { id, name, stage, round, run, onChange } = props;
+function Release(props: { id: number; name: string; stage: Stage; round: number; action: Action; onChange: () => void }) {
+  const { id, name, stage, round, action, onChange } = props;
+  const { run, busy } = action;
   const common = { body: { id }, run, onChange };
-  const audit = useSection(
-    () => (stage === "audit_submitted" ? deposits<AuditState>("/wxa/auditstate", { id }) : Promise.resolve(null)),
-    [id, stage],
-    round,
-  );
+  const audit = useSection(() => deposits<AuditState>("/wxa/auditstate", { id }), [id], round, stage === "audit_submitted");
   // A passed audit moves the stage on: read it again.
   useEffect(() => {
     if (audit.data?.status === 0) onChange();
@@ -155,21 +159,23 @@ function Release(props: { id: number; name: string; stage: Stage; round: number;
   return (
     <section class="panel" aria-labelledby="release">
       <h2 id="release">Audit and release</h2>
-      {stage === "audit_submitted" ? (
-        audit.data ? (
-          <p>
-            The audit {audit.data.auditid ? <code>{audit.data.auditid}</code> : null} is{" "}
-            <strong>{AUDIT_WORDS[audit.data.status] ?? audit.data.status}</strong>
-            {audit.data.reason ? `: ${audit.data.reason}` : "."}{" "}
-            <button type="button" onClick={audit.reload}>
-              Check the audit again
-            </button>
-          </p>
-        ) : (
-          <Loading failure={audit.failure} />
-        )
-      ) : null}
-      {maySubmit ? <PreflightList id={id} round={round} /> : null}
+      <div>
+        {stage === "audit_submitted" ? (
+          audit.data ? (
+            <p>
+              The audit {audit.data.auditid ? <code>{audit.data.auditid}</code> : null} is{" "}
+              <strong>{AUDIT_WORDS[audit.data.status] ?? audit.data.status}</strong>
+              {audit.data.reason ? `: ${audit.data.reason}` : "."}{" "}
+              <button type="button" onClick={audit.reload}>
+                Check the audit again
+              </button>
+            </p>
+          ) : (
+            <Loading failure={audit.failure} />
+          )
+        ) : null}
+      </div>
+      <PreflightList id={id} round={round} shown={maySubmit} />
       <div class="actions">
         {maySubmit ? (
           <Confirmed
@@ -219,48 +225,56 @@ function Release(props: { id: number; name: string; stage: Stage; round: number;
           />
         ) : null}
       </div>
-      {stage === "audit_passed" || stage === "phased_release" ? (
-        <PhasedForm id={id} name={name} stage={stage} round={round} onChange={onChange} />
-      ) : null}
-      {stage === "released" ? <RollbackForm id={id} name={name} round={round} run={run} onChange={onChange} /> : null}
-      {mayCommit ? <CommitForm id={id} onChange={onChange} /> : null}
+      <PhasedForm id={id} name={name} stage={stage} round={round} action={action} onChange={onChange} />
+      <RollbackForm id={id} name={name} round={round} run={run} onChange={onChange} shown={stage === "released"} />
+      <CommitForm id={id} run={run} busy={busy} onChange={onChange} shown={mayCommit} />
     </section>
   );
 }
 
 /** What WeChat would refuse in a submission now, each with its reason. */
-function PreflightList({ id, round }: { id: number; round: number }) {
-  const check = useSection(() => deposits<Preflight>("/wxa/preflight", { id }), [id], round);
-  if (!check.data) return <Loading failure={check.failure} />;
-  if (check.data.problems.length === 0) return <p class="alert ok">Ready for audit: nothing WeChat would refuse was found.</p>;
+function PreflightList({ id, round, shown }: { id: number; round: number; shown: boolean }) {
+  const check = useSection(() => deposits<Preflight>("/wxa/preflight", { id }), [id], round, shown);
+  const problems = check.data?.problems ?? [];
+  // One root whatever it shows: the renderer removes exactly what it added.
   return (
-    <div class={`alert ${check.data.ready ? "warning" : "error"}`}>
-      <p>{check.data.ready ? "Ready for audit, with a warning:" : "WeChat would refuse a submission now:"}</p>
-      <ul>
-        {check.data.problems.map((problem) => (
-          <li>
-            <strong>{problem.check}</strong>
-            {problem.blocking ? " (blocks the submission)" : ""}: {problem.message}
-          </li>
-        ))}
-      </ul>
+    <div class="preflight" hidden={!shown}>
+      {!check.data ? (
+        <Loading failure={check.failure} />
+      ) : problems.length === 0 ? (
+        <p class="alert ok">Ready for audit: nothing WeChat would refuse was found.</p>
+      ) : (
+        <div class={`alert ${check.data.ready ? "warning" : "error"}`}>
+          <p>{check.data.ready ? "Ready for audit, with a warning:" : "WeChat would refuse a submission now:"}</p>
+          <ul>
+            {problems.map((problem) => (
+              <li>
+                <strong>{problem.check}</strong>
+                {problem.blocking ? " (blocks the submission)" : ""}: {problem.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }
 
 /** A share of users gets the passed version first; the share only grows, 100 % being a full release. */
-function PhasedForm(props: { id: number; name: string; stage: Stage; round: number; onChange: () => void }) {
+function PhasedForm(props: { id: number; name: string; stage: Stage; round: number; action: Action; onChange: () => void }) {
   const [percentage, setPercentage] = useState("10");
   const plan = useSection(
-    () => (props.stage === "phased_release" ? deposits<PhasedPlan>("/wxa/release/phased/plan", { id: props.id }) : Promise.resolve(null)),
-    [props.id, props.stage],
+    () => deposits<PhasedPlan>("/wxa/release/phased/plan", { id: props.id }),
+    [props.id],
     props.round,
+    props.stage === "phased_release",
   );
-  const submit = useSubmit();
+  const submit = props.action;
   const current = plan.data?.gray_release_plan?.gray_percentage;
   return (
     <form
       aria-labelledby="phased"
+      hidden={props.stage !== "audit_passed" && props.stage !== "phased_release"}
       onSubmit={async (e: Event) => {
         e.preventDefault();
         if (!confirm(`Release ${props.name} to ${percentage} % of its users?`)) return;
@@ -274,7 +288,6 @@ function PhasedForm(props: { id: number; name: string; stage: Stage; round: numb
       ) : (
         <p>Release the passed version to a share of users first; 100 % is a full release.</p>
       )}
-      <Outcome failure={submit.failure} done={submit.done} />
       <div class="row end">
         <TextField
           label="Share of users (%)"
@@ -294,17 +307,16 @@ function PhasedForm(props: { id: number; name: string; stage: Stage; round: numb
 }
 
 /** Back to an earlier version, chosen from those WeChat keeps; once per release. */
-function RollbackForm(props: { id: number; name: string; round: number; run: Run; onChange: () => void }) {
-  const history = useSection(() => deposits<History>("/wxa/release/history", { id: props.id }), [props.id], props.round);
+function RollbackForm(props: { id: number; name: string; round: number; run: Run; onChange: () => void; shown: boolean }) {
+  const history = useSection(() => deposits<History>("/wxa/release/history", { id: props.id }), [props.id], props.round, props.shown);
   const [version, setVersion] = useState("");
   const versions = history.data?.version_list ?? [];
   const chosen = version || String(versions[0]?.app_version ?? "");
-  if (!history.data) return <Loading failure={history.failure} />;
-  if (versions.length === 0) return <p>No earlier version to roll back to.</p>;
   const label = (v: (typeof versions)[number]) => `${v.user_version} (${v.user_desc}), version ${v.app_version}`;
   return (
     <form
       aria-labelledby="rollback"
+      hidden={!props.shown}
       onSubmit={async (e: Event) => {
         e.preventDefault();
         const target = versions.find((v) => String(v.app_version) === chosen);
@@ -321,40 +333,44 @@ function RollbackForm(props: { id: number; name: string; round: number; run: Run
       }}
     >
       <h3 id="rollback">Roll back</h3>
-      <div class="row end">
-        <SelectField
-          label="Version"
-          name="appVersion"
-          value={chosen}
-          onValue={setVersion}
-          options={versions.map((v) => [String(v.app_version), label(v)])}
-        />
-        <button type="submit" class="danger">
-          Roll back
-        </button>
-      </div>
+      {!history.data ? (
+        <Loading failure={history.failure} />
+      ) : versions.length === 0 ? (
+        <p>No earlier version to roll back to.</p>
+      ) : (
+        <div class="row end">
+          <SelectField
+            label="Version"
+            name="appVersion"
+            value={chosen}
+            onValue={setVersion}
+            options={versions.map((v) => [String(v.app_version), label(v)])}
+          />
+          <button type="submit" class="danger">
+            Roll back
+          </button>
+        </div>
+      )}
     </form>
   );
 }
 
 /** A new version: a template's code committed (then submitted for audit). */
-function CommitForm({ id, onChange }: { id: number; onChange: () => void }) {
+function CommitForm({ id, run, busy, onChange, shown }: { id: number; run: Run; busy: boolean; onChange: () => void; shown: boolean }) {
   const templates = useLoad(() => deposits<{ Data: Template[] }>("/minipram/tpls", { pageSize: 100 }), []);
-  const submit = useSubmit();
   const [tplId, setTplId] = useState("");
   const list = templates.data?.Data ?? [];
   const chosen = tplId || String(list[0]?.Id ?? "");
   return (
     <form
       aria-labelledby="commit"
+      hidden={!shown}
       onSubmit={async (e: Event) => {
         e.preventDefault();
-        if (await submit.run(() => weChat("/wxa/codecommit", { id, tplId: Number(chosen) }), "Committed: submit it for audit when ready."))
-          onChange();
+        if (await run(() => weChat("/wxa/codecommit", { id, tplId: Number(chosen) }), "Committed: submit it for audit when ready.")) onChange();
       }}
     >
       <h3 id="commit">Commit a version</h3>
-      <Outcome failure={submit.failure} done={submit.done} />
       {!templates.data ? (
         <Loading failure={templates.failure} />
       ) : (
@@ -366,7 +382,7 @@ function CommitForm({ id, onChange }: { id: number; onChange: () => void }) {
             onValue={setTplId}
             options={list.map((t) => [String(t.Id), `${t.Name} ${t.Version} (template ${t.Id})`])}
           />
-          <button type="submit" disabled={submit.busy || !chosen}>
+          <button type="submit" disabled={busy || !chosen}>
             Commit
           </button>
         </div>
@@ -381,6 +397,7 @@ const listError = (failure: ReturnType<typeof useSubmit>["failure"], field: stri
 
 /** The privacy guide WeChat requires before an audit (89248): a contact, how users are told, and what each privacy interface is for. */
 function PrivacyForm({ id, round, onChange }: { id: number; round: number; onChange: () => void }) {
+  // A commit changes what the code uses: read again on every change.
   const privacy = useSection(() => deposits<Privacy>("/wxa/privacy/get", { id }), [id], round);
   const submit = useSubmit();
   const [email, setEmail] = useState("");
@@ -405,7 +422,9 @@ function PrivacyForm({ id, round, onChange }: { id: number; round: number; onCha
         e.preventDefault();
         const settings = keys.filter((key) => texts[key]?.trim()).map((key) => ({ privacyKey: key, privacyText: texts[key] }));
         const ownerSetting = { ...(email ? { contactEmail: email } : {}), noticeMethod: notice };
-        if (await submit.run(() => weChat("/wxa/privacy/set", { id, ownerSetting, settings }), "The privacy guide is saved.")) onChange();
+        if (await submit.run(() => weChat("/wxa/privacy/set", { id, ownerSetting, settings }), "The privacy guide is saved.")) {
+          onChange();
+        }
       }}
     >
       <h2 id="privacy">Privacy guide</h2>
@@ -463,8 +482,8 @@ const lines = (text: string) =>
     .filter(Boolean);
 
 /** The server domains the code may call and the webview domains it may open, as WeChat checks them. */
-function DomainsForm({ id, round, onChange }: { id: number; round: number; onChange: () => void }) {
-  const domains = useSection(() => deposits<Domains>("/wxa/domain/get", { id }), [id], round);
+function DomainsForm({ id, onChange }: { id: number; onChange: () => void }) {
+  const domains = useLoad(() => deposits<Domains>("/wxa/domain/get", { id }), [id]);
   const submit = useSubmit();
   const [request, setRequest] = useState("");
   const [socket, setSocket] = useState("");
@@ -487,7 +506,10 @@ function DomainsForm({ id, round, onChange }: { id: number; round: number; onCha
           await weChat("/wxa/domain/server", { id, action: "set", requestDomains: lines(request), socketDomains: lines(socket) });
           return weChat("/wxa/domain/webview", { id, action: "set", domains: lines(webview) });
         }, "The domains are saved.");
-        if (saved) onChange();
+        if (saved) {
+          domains.reload();
+          onChange();
+        }
       }}
     >
       <h2 id="domains">Domains</h2>
@@ -544,8 +566,8 @@ interface CategoryNode {
 const AUDIT_STATUS = ["", "in audit", "rejected", "approved"];
 
 /** The mini-program's service categories (at least one approved before an audit), added from WeChat's list or deleted. */
-function CategoriesPanel({ id, round, onChange }: { id: number; round: number; onChange: () => void }) {
-  const mine = useSection(() => deposits<Categories>("/wxa/category/get", { id }), [id], round);
+function CategoriesPanel({ id, onChange }: { id: number; onChange: () => void }) {
+  const mine = useLoad(() => deposits<Categories>("/wxa/category/get", { id }), [id]);
   const all = useLoad(() => deposits<AllCategories>("/wxa/category/all", { id }), [id]);
   const submit = useSubmit();
   const [pick, setPick] = useState("");
@@ -575,8 +597,10 @@ function CategoriesPanel({ id, round, onChange }: { id: number; round: number; o
                 type="button"
                 onClick={async () => {
                   if (!confirm(`Delete the category ${c.first_name} / ${c.second_name}? WeChat refuses an audit without an approved one.`)) return;
-                  if (await submit.run(() => weChat("/wxa/category/delete", { id, first: c.first, second: c.second }), `Deleted ${c.second_name}.`))
+                  if (await submit.run(() => weChat("/wxa/category/delete", { id, first: c.first, second: c.second }), `Deleted ${c.second_name}.`)) {
+                    mine.reload();
                     onChange();
+                  }
                 }}
               >
                 Delete<span class="visually-hidden"> {c.second_name}</span>
@@ -590,7 +614,10 @@ function CategoriesPanel({ id, round, onChange }: { id: number; round: number; o
           e.preventDefault();
           const [first, second] = chosen.split(":").map(Number);
           const name = options.find(([value]) => value === chosen)?.[1] ?? chosen;
-          if (await submit.run(() => weChat("/wxa/category/add", { id, categories: [{ first, second }] }), `Added ${name}.`)) onChange();
+          if (await submit.run(() => weChat("/wxa/category/add", { id, categories: [{ first, second }] }), `Added ${name}.`)) {
+            mine.reload();
+            onChange();
+          }
         }}
       >
         <div class="row end">
@@ -651,7 +678,7 @@ function Timeline({ steps }: { steps: Steps["steps"] }) {
       {shown.length === 0 ? (
         <p>No step yet.</p>
       ) : (
-        <ol class="timeline" reversed>
+        <ol class="timeline">
           {shown.map((step) => (
             <li>
               <When iso={step.at} /> <strong>{step.step}</strong>
