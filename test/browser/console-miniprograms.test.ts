@@ -94,6 +94,20 @@ describe("the console's mini-programs", () => {
     id = Number(page.url().split("/").pop());
     await poll(() => stage().textContent()).toContain("Configured");
 
+    // Another person's session finds nothing of it (as an unknown id), and the cookie alone writes nothing.
+    const theirs = await fetch(`${gateway.base}/admin/api/deposits/minipram/steps`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${gateway.viewerToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id }),
+    });
+    expect(theirs.status).toBe(404);
+    const forged = await page.evaluate(
+      async (body) =>
+        (await fetch("/admin/api/deposits/minipram/create", { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
+      JSON.stringify({ name: `Forged ${stamp}` }),
+    );
+    expect(forged).toBe(403);
+
     await page.getByRole("button", { name: "Make the authorization link" }).click();
     const [owner] = await Promise.all([context.waitForEvent("page"), page.getByRole("link", { name: "Open the authorization page" }).click()]);
     await owner.waitForLoadState("domcontentloaded");
