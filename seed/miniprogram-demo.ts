@@ -20,6 +20,12 @@ async function sandboxKnows(env: Bindings, appId: string): Promise<boolean> {
   return app !== undefined;
 }
 
+/** What the scheduled tasks do for group D before anyone calls it: a verify ticket pushed by the sandbox, its code templates copied to D1. */
+export async function prepareSandbox(env: Bindings, waitUntil: (work: Promise<unknown>) => void) {
+  await pushSandboxTicket(env, waitUntil);
+  await syncTemplates({ db: database(env), env, upstream: upstreamOf(env, waitUntil) });
+}
+
 /**
  * Group D on a development machine: a verify ticket pushed by the sandbox, its code templates
  * copied to D1, and one configuration authorized through the sandbox's authorization page, owned
@@ -30,8 +36,7 @@ export async function createDemoMiniprogram(env: Bindings, ownerId: number): Pro
   const waitUntil = (work: Promise<unknown>) => void pending.push(work);
   const db = database(env);
   const ctx = { db, env, upstream: upstreamOf(env, waitUntil) };
-  await pushSandboxTicket(env, waitUntil);
-  await syncTemplates(ctx);
+  await prepareSandbox(env, waitUntil);
   // Found by its config type: D4 renames it.
   const [existing] = await db
     .select()

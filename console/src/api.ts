@@ -114,3 +114,32 @@ export type TenantKey = Omit<TenantKeyRow, "tokenHash">;
 
 /** Whether a member's role reaches the one an action needs (the API checks it again). */
 export { roleReaches as reaches } from "../../src/content/roles";
+
+// Group D's routes for the console: /admin/api/deposits answers as /deposits does for API keys, for the person's own mini-programs.
+export type {
+  AllCategories,
+  AuditState,
+  Categories,
+  Domains,
+  History,
+  MiniprogramItem as Miniprogram,
+  PhasedPlan,
+  Preflight,
+  Privacy,
+  Quota,
+  Steps,
+  TemplateItem as Template,
+  WeChatAnswer,
+} from "../../src/miniprograms/answers";
+export type { Stage } from "../../src/miniprograms/schema";
+import type { WeChatAnswer } from "../../src/miniprograms/answers";
+
+/** A group D call (every one a POST with a JSON body). */
+export const deposits = <T>(path: string, body: Record<string, unknown> = {}) => api<T>("POST", `/deposits${path}`, body);
+
+/** A group D write that WeChat answers: a non-zero errcode (a 200, as WeChat gives it) is a failure too, in its words. */
+export async function weChat(path: string, body: Record<string, unknown>): Promise<WeChatAnswer> {
+  const answer = await deposits<WeChatAnswer>(path, body);
+  if (answer.errcode !== 0) throw new ApiFailure(200, `WeChat refused (${answer.errcode}): ${answer.message ?? answer.errmsg}`);
+  return answer;
+}

@@ -7,7 +7,7 @@ import { miniprogramPublicRoutes, PUSH_PATH } from "./public-routes";
 import { READ_OPERATIONS } from "./operation-routes";
 import { PUSH_BODY_BYTES } from "./push";
 import { advanceRollouts, consumeFleet, FLEET_QUEUE } from "./fleet";
-import { DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
+import { CONSOLE_DEPOSITS_PATH, DEPOSITS_BASE_PATH, miniprogramRoutes } from "./routes";
 import { CODES_PATH, pollAudits, syncTemplates } from "./service";
 import { miniprogramSettings } from "./settings";
 import { authorizerAccessToken, componentAccessToken, credentialsDue } from "./tokens";
@@ -24,6 +24,7 @@ export const miniprograms: GroupModule = {
   title: "D hosted mini-programs",
   surfaces: [
     { prefix: DEPOSITS_BASE_PATH, envelope: "tenant" },
+    { prefix: CONSOLE_DEPOSITS_PATH, envelope: "tenant" },
     { prefix: PUSH_PATH, envelope: "text" },
     { prefix: SANDBOX_PATH, envelope: "text" },
   ],
@@ -40,6 +41,8 @@ export const miniprograms: GroupModule = {
     { prefix: `${base}/wxa`, credential: "bearer", resource: "miniprogram" },
     // Starting a rollout writes (miniprogram:write); reading its progress is a GET (miniprogram:read).
     { prefix: `${base}/fleet`, credential: "bearer", resource: "miniprogram" },
+    // The admin console: a tenant member's session (cookie with CSRF token on writes, limits sized for people), reaching their own configurations (a session has no scopes to narrow it).
+    { prefix: CONSOLE_DEPOSITS_PATH, credential: "member" },
     // The code images live under random keys, like the sites' media.
     { prefix: CODES_PATH, credential: "public" },
     // WeChat's pushes carry their own proof (msg_signature over the encrypted message).
@@ -53,6 +56,7 @@ export const miniprograms: GroupModule = {
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();
     router.route(DEPOSITS_BASE_PATH, miniprogramRoutes());
+    router.route(CONSOLE_DEPOSITS_PATH, miniprogramRoutes("console"));
     router.route("/", miniprogramPublicRoutes());
     return router;
   },

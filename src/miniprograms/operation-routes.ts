@@ -2,6 +2,17 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../platform/env";
 import type { tenantRoutes } from "../platform/route";
+import {
+  allCategoriesAnswer,
+  answer,
+  categoriesAnswer,
+  domainsAnswer,
+  historyAnswer,
+  phasedPlanAnswer,
+  preflightAnswer,
+  privacyAnswer,
+  quotaAnswer,
+} from "./answers";
 import * as ops from "./operations";
 import {
   byId,
@@ -21,16 +32,6 @@ import type { TokenContext } from "./tokens";
 type Route = ReturnType<typeof tenantRoutes>;
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const withWeChat = [409, 502, 503] as const;
-const answer = <T extends z.ZodRawShape>(shape: T, example: Record<string, unknown>) =>
-  z
-    .object({
-      errcode: z.number().int().openapi({ description: "WeChat's errcode as it gave it: 0 on success" }),
-      errmsg: z.string().openapi({ description: "WeChat's errmsg as it gave it" }),
-      message: z.string().optional().openapi({ description: "What a non-zero errcode means (docs/miniprograms.md lists them)" }),
-    })
-    // A refusal has only errcode, errmsg and message.
-    .extend(z.object(shape).partial().shape)
-    .openapi({ example: { errcode: 0, errmsg: "ok", ...example } });
 const done = answer({}, {});
 
 /** The audit settings and release control beside D1–D10: each a POST with the configuration's id, answering WeChat's shape. */
@@ -71,22 +72,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/privacy/get",
     summary: "The privacy guide WeChat holds, and the privacy interfaces the committed code uses (privacy_list)",
     body: byId,
-    data: answer(
-      {
-        code_exist: z.number().int(),
-        privacy_list: z.array(z.string()),
-        setting_list: z.array(z.object({ privacy_key: z.string(), privacy_text: z.string() })),
-        owner_setting: z.record(z.string(), z.unknown()),
-        update_time: z.number().int(),
-      },
-      {
-        code_exist: 1,
-        privacy_list: ["UserInfo", "PhoneNumber"],
-        setting_list: [{ privacy_key: "UserInfo", privacy_text: "To show your name on your tickets" }],
-        owner_setting: { contact_email: "privacy@harbour.example", notice_method: "A pop-up on first use" },
-        update_time: 1764145200,
-      },
-    ),
+    data: privacyAnswer,
     run: ops.getPrivacy,
   });
   op({
@@ -125,37 +111,15 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/domain/get",
     summary: "The server, webview and prefetch domains WeChat holds",
     body: byId,
-    data: answer(
-      {
-        server: z.record(z.string(), z.array(z.string())).optional(),
-        webview: z.array(z.string()).optional(),
-        prefetch: z.array(z.string()).optional(),
-      },
-      {
-        server: { requestdomain: ["https://api.harbour.example"], wsrequestdomain: [], uploaddomain: [], downloaddomain: [] },
-        webview: [],
-        prefetch: [],
-      },
-    ),
+    data: domainsAnswer,
     run: ops.getDomains,
   });
 
-  const category = z.object({
-    first: z.number().int(),
-    first_name: z.string(),
-    second: z.number().int(),
-    second_name: z.string(),
-    audit_status: z.number().int().openapi({ description: "1 in audit, 2 rejected, 3 approved" }),
-    audit_reason: z.string(),
-  });
   op({
     path: "/wxa/category/all",
     summary: "The service categories WeChat offers (sensitive_type 1 needs a qualification and is audited)",
     body: byId,
-    data: answer(
-      { categories: z.array(z.unknown()) },
-      { categories: [{ id: 2, name: "Tools", level: 1, father: 0, children: [201], sensitive_type: 0, qualify: "" }] },
-    ),
+    data: allCategoriesAnswer,
     run: ops.allCategories,
   });
   op({
@@ -176,14 +140,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/category/get",
     summary: "The mini-program's service categories and their audit state",
     body: byId,
-    data: answer(
-      { categories: z.array(category), limit: z.number().int(), quota: z.number().int() },
-      {
-        categories: [{ first: 2, first_name: "Tools", second: 201, second_name: "Bookings", audit_status: 3, audit_reason: "" }],
-        limit: 5,
-        quota: 4,
-      },
-    ),
+    data: categoriesAnswer,
     run: ops.categoriesOf,
   });
   op({
@@ -198,25 +155,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/preflight",
     summary: "What WeChat would refuse in a submission now: privacy guide, categories, quota, name, domains (needs code_committed)",
     body: byId,
-    data: z
-      .object({
-        ready: z.boolean().openapi({ description: "No blocking problem: D6 will call WeChat" }),
-        problems: z.array(
-          z.object({ check: z.enum(["privacy", "categories", "domains", "name", "quota"]), blocking: z.boolean(), message: z.string() }),
-        ),
-      })
-      .openapi({
-        example: {
-          ready: false,
-          problems: [
-            {
-              check: "privacy",
-              blocking: true,
-              message: "The privacy guide does not cover what the code uses: PhoneNumber (WeChat refuses with 89248)",
-            },
-          ],
-        },
-      }),
+    data: preflightAnswer,
     answer: "The problems found, blocking or not",
     run: ops.preflight,
   });
@@ -232,10 +171,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/audit/quota",
     summary: "The platform's audit quota this month, shared by all its mini-programs, and its expedites",
     body: byId,
-    data: answer(
-      { rest: z.number().int(), limit: z.number().int(), speedup_rest: z.number().int(), speedup_limit: z.number().int() },
-      { rest: 18, limit: 20, speedup_rest: 2, speedup_limit: 3 },
-    ),
+    data: quotaAnswer,
     run: ops.auditQuota,
   });
   op({
@@ -257,10 +193,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/release/phased/plan",
     summary: "The phased release: status (0 none, 1 running), its start and percentage",
     body: byId,
-    data: answer(
-      { gray_release_plan: z.object({ status: z.number().int(), create_timestamp: z.number().int(), gray_percentage: z.number().int() }) },
-      { gray_release_plan: { status: 1, create_timestamp: 1764145200, gray_percentage: 10 } },
-    ),
+    data: phasedPlanAnswer,
     run: ops.phasedPlan,
   });
   op({
@@ -281,14 +214,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
     path: "/wxa/release/history",
     summary: "The versions a rollback can go to, newest first",
     body: byId,
-    data: answer(
-      {
-        version_list: z.array(
-          z.object({ app_version: z.number().int(), user_version: z.string(), user_desc: z.string(), commit_time: z.number().int() }),
-        ),
-      },
-      { version_list: [{ app_version: 3, user_version: "1.4.0", user_desc: "Ticket shop", commit_time: 1764145200 }] },
-    ),
+    data: historyAnswer,
     run: ops.rollbackVersions,
   });
   op({

@@ -6,6 +6,7 @@ import { tenantRoutes } from "../platform/route";
 import { serviceOrigin } from "../platform/service-hosts";
 import { byId, codeCommit, miniprogramCreate, miniprogramPage, nameVerify, profileUpdate, templatePage, testerBind } from "./params";
 import { STAGES } from "./schema";
+import { auditStateAnswer, miniprogramItem, page, stepsAnswer, templateItem, weChatAnswer } from "./answers";
 import {
   auditState,
   authorizationLink,
@@ -28,16 +29,11 @@ import { operationRoutes } from "./operation-routes";
 import { upstreamOf } from "./upstream";
 
 export const DEPOSITS_BASE_PATH = "/deposits";
+/** The same routes for the admin console, whose session cookie is sent to /admin paths only (docs/console.md). */
+export const CONSOLE_DEPOSITS_PATH = "/admin/api/deposits";
 
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const withWeChat = [409, 502, 503] as const;
-
-const weChatAnswer = z.object({
-  errcode: z.number().int().openapi({ description: "WeChat's errcode as it gave it: 0 on success" }),
-  errmsg: z.string().openapi({ description: "WeChat's errmsg as it gave it" }),
-  message: z.string().optional().openapi({ description: "What a non-zero errcode means (docs/miniprograms.md lists them)" }),
-});
-const page = <T extends z.ZodType>(item: T) => z.object({ Total: z.number().int(), CurrPage: z.number().int(), Data: z.array(item) });
 
 const actorOf = (c: Context<AppEnv>): Actor => ({ userId: c.var.principal.userId, keyId: c.var.principal.keyId });
 const contextOf = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, upstream: upstreamOf(c.env, (work) => c.executionCtx.waitUntil(work)) });
@@ -51,13 +47,13 @@ const emptyBodyAsObject: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** D1–D10 and the configuration's own routes, `{ success, data }`. */
-export function miniprogramRoutes() {
+/** D1–D10 and the configuration's own routes, `{ success, data }`: for API keys, or (`console`) for a person's console session. */
+export function miniprogramRoutes(mount: "api" | "console" = "api") {
   const r = createRouter();
   const route = tenantRoutes(r, {
-    tags: ["D · Mini-programs"],
+    tags: [mount === "api" ? "D · Mini-programs" : "D · Mini-programs in the console"],
     idempotentWrites: true,
-    security: [{ Bearer: [] }],
+    security: mount === "api" ? [{ Bearer: [] }] : [{ Bearer: [] }, { ConsoleSession: [] }],
     errors: [400, 401, 403, 404, 415, 429],
     errorTexts: { 502: "WeChat failed or did not answer in time" },
   });
@@ -70,9 +66,7 @@ export function miniprogramRoutes() {
     path: "/minipram/list",
     summary: "D1 · The caller's mini-program configurations",
     request: { body: { required: false, content: { "application/json": { schema: miniprogramPage } } } },
-    data: page(
-      z.object({ Id: z.number().int(), Name: z.string(), ConfigType: z.string(), Stage: z.enum(STAGES), AppId: z.string().nullable() }),
-    ).openapi({
+    data: page(miniprogramItem).openapi({
       example: {
         Total: 1,
         CurrPage: 1,
@@ -90,7 +84,7 @@ export function miniprogramRoutes() {
     path: "/minipram/tpls",
     summary: "D2 · Code templates of the platform's library",
     request: { body: { required: false, content: { "application/json": { schema: templatePage } } } },
-    data: page(z.object({ Id: z.number().int(), Name: z.string(), Version: z.string(), Description: z.string(), Created: z.string() })).openapi({
+    data: page(templateItem).openapi({
       example: {
         Total: 1,
         CurrPage: 1,
@@ -143,28 +137,16 @@ export function miniprogramRoutes() {
     path: "/minipram/steps",
     summary: "Every step taken on a configuration: when, which key, the request, WeChat's answer",
     request: json(byId),
-    data: z
-      .object({
-        id: z.number().int(),
-        stage: z.enum(STAGES),
-        steps: z.array(
-          z.object({ step: z.string(), actorKeyId: z.number().int().nullable(), request: z.unknown(), answer: z.unknown(), at: z.string() }),
-        ),
-      })
-      .openapi({
-        example: {
-          id: 12,
-          stage: "authorized",
-          steps: [{ step: "authorize", actorKeyId: 5, request: { id: 12 }, answer: { errcode: 0, errmsg: "ok" }, at: "2026-11-26T08:15:00.000Z" }],
-        },
-      }),
+    data: stepsAnswer,
     answer: "The steps",
     handle: async (c) => {
       const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
       const steps = await stepsOf(c.var.db, mp);
       return {
         id: mp.id,
+        name: mp.name,
         stage: mp.stage,
+        appId: mp.authorizerAppId,
         steps: steps.map(({ step, actorKeyId, request, answer, at }) => ({ step, actorKeyId, request, answer, at })),
       };
     },
@@ -243,9 +225,7 @@ export function miniprogramRoutes() {
     path: "/wxa/auditstate",
     summary: "D8 · The latest audit's state: 0 passed, 1 rejected, 2 auditing, 3 withdrawn, 4 delayed",
     request: json(byId),
-    data: z.object({ status: z.number().int(), reason: z.string(), auditid: z.string().nullable(), screenshots: z.array(z.string()) }).openapi({
-      example: { status: 0, reason: "", auditid: "1234567890", screenshots: [] },
-    }),
+    data: auditStateAnswer,
     answer: "The state",
     errors: [...withWeChat],
     handle: async (c) => auditState(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),

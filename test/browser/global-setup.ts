@@ -6,6 +6,7 @@ import { readD1Migrations } from "@cloudflare/vitest-plugin";
 import { chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { createDemoTenant } from "../../seed/content-demo";
+import { prepareSandbox } from "../../seed/miniprogram-demo";
 import { tenantMembers } from "../../src/content/schema";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
 import { database } from "../../src/platform/database";
@@ -94,6 +95,11 @@ async function startGateway(state: string, port: number, identityProvider: strin
       const demo = await createDemoTenant(db, owner.id, { name: "Demo City Magazine", slug: "demo", demo: true });
       await db.insert(tenantMembers).values({ tenantId: demo.tenantId, userId: viewer.id, role: "viewer" });
       await installTheme(env.THEMES, demo.siteId, "themes/default");
+      // Group D's ticket and templates, as its scheduled tasks would have them (console-miniprograms.test.ts commits a template).
+      const delivering: Promise<unknown>[] = [];
+      // The component's token is kept sealed under KEY_ENCRYPTION_KEY: the gateway's, not .dev.vars'.
+      await prepareSandbox({ ...env, ...SECRETS }, (work) => void delivering.push(work));
+      await Promise.allSettled(delivering);
       return { demo, ownerToken: await issueAccessToken(JWT, owner.casdoorId), viewerToken: await issueAccessToken(JWT, viewer.casdoorId) };
     },
     { persistTo: state },

@@ -8,6 +8,8 @@ import { DashboardScreen } from "./dashboard";
 import { KeysScreen } from "./keys";
 import { MediaScreen } from "./media";
 import { MembersScreen } from "./members";
+import { MiniprogramScreen } from "./miniprogram";
+import { MiniprogramsScreen } from "./miniprograms";
 import { NotFoundScreen } from "./not-found";
 import { RedirectsScreen } from "./redirects";
 import { SettingsScreen } from "./settings";
@@ -33,6 +35,8 @@ export const NAVIGATION: { path: string; label: string; role: Role }[] = [
   { path: "/members", label: "Members", role: "viewer" },
   { path: "/trash", label: "Trash", role: "viewer" },
   { path: "/settings", label: "Settings", role: "viewer" },
+  // A person's own mini-programs (group D), whatever their role in the tenant.
+  { path: "/miniprograms", label: "Mini-programs", role: "viewer" },
   { path: "/audit", label: "Audit log", role: "editor" },
   { path: "/keys", label: "API keys", role: "owner" },
 ];
@@ -52,6 +56,8 @@ const SCREENS: [RegExp, FC<ScreenProps>][] = [
   [/^\/keys$/, KeysScreen],
   [/^\/trash$/, TrashScreen],
   [/^\/settings$/, SettingsScreen],
+  [/^\/miniprograms$/, MiniprogramsScreen],
+  [/^\/miniprograms\/\d+$/, MiniprogramScreen],
 ];
 
 export const screenFor = (path: string): FC<ScreenProps> => SCREENS.find(([pattern]) => pattern.test(path))?.[1] ?? NotFoundScreen;

@@ -1,0 +1,104 @@
+import { useState } from "hono/jsx/dom";
+import { deposits, type Miniprogram, type Quota, type Stage } from "../api";
+import { CONSOLE_BASE, navigate } from "../router";
+import { Loading, Outcome, Screen, TableHead, TextField, useLoad, useSubmit } from "../ui";
+
+/** A stage in words, in the order a mini-program goes through them. */
+export const STAGE_WORDS: Record<Stage, string> = {
+  configured: "Configured: waiting for its owner's authorization",
+  authorized: "Authorized",
+  name_verified: "Name verified",
+  profile_updated: "Profile set",
+  code_committed: "Code committed",
+  audit_submitted: "In WeChat's audit",
+  audit_passed: "Audit passed",
+  phased_release: "Phased release",
+  released: "Released",
+};
+
+export const StageBadge = ({ stage }: { stage: Stage }) => (
+  <span class={`badge${stage === "released" ? " published" : stage === "phased_release" || stage === "audit_submitted" ? " scheduled" : ""}`}>
+    {STAGE_WORDS[stage]}
+  </span>
+);
+
+/** The platform's audit quota of the month, shared by all its mini-programs (read through any authorized one). */
+export function QuotaPanel({ miniprogramId, round = 0 }: { miniprogramId: number; round?: number }) {
+  const quota = useLoad(() => deposits<Quota>("/wxa/audit/quota", { id: miniprogramId }), [miniprogramId, round]);
+  return (
+    <section class="panel" aria-labelledby="quota">
+      <h2 id="quota">Audit quota this month</h2>
+      {!quota.data ? (
+        <Loading failure={quota.failure} />
+      ) : (
+        <p>
+          <strong>{quota.data.rest ?? 0}</strong> of {quota.data.limit ?? 0} submissions left, <strong>{quota.data.speedup_rest ?? 0}</strong> of{" "}
+          {quota.data.speedup_limit ?? 0} expedites: shared by all the platform's mini-programs; a withdrawal gives none back.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Group D: the signed-in person's mini-programs on WeChat, each with its stage; a new one. */
+export function MiniprogramsScreen() {
+  const list = useLoad(() => deposits<{ Total: number; Data: Miniprogram[] }>("/minipram/list", { pageSize: 100 }), []);
+  const create = useSubmit();
+  const [name, setName] = useState("");
+  const authorized = list.data?.Data.find((mp) => mp.Stage !== "configured");
+  return (
+    <Screen title="Mini-programs">
+      <p>
+        Your WeChat mini-programs (yours, whichever tenant is chosen above), from configuration to release. Open one for its privacy guide, domains,
+        categories, audit and release, and every step taken with WeChat's answer.
+      </p>
+      {authorized ? <QuotaPanel miniprogramId={authorized.Id} /> : null}
+      {!list.data ? (
+        <Loading failure={list.failure} />
+      ) : list.data.Data.length === 0 ? (
+        <p>No mini-program yet.</p>
+      ) : (
+        <table>
+          <TableHead columns={["Name", "Stage", "App id"]} />
+          <tbody>
+            {list.data.Data.map((mp) => (
+              <tr>
+                <td>
+                  <a href={`${CONSOLE_BASE}/miniprograms/${mp.Id}`}>{mp.Name}</a>
+                </td>
+                <td>
+                  <StageBadge stage={mp.Stage} />
+                </td>
+                <td>{mp.AppId ? <code>{mp.AppId}</code> : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form
+        class="panel"
+        aria-labelledby="new-miniprogram"
+        onSubmit={async (e: Event) => {
+          e.preventDefault();
+          const created = await create.run(() => deposits<{ id: number }>("/minipram/create", { name }));
+          if (created) navigate(`/miniprograms/${created.id}`);
+        }}
+      >
+        <h2 id="new-miniprogram">A new mini-program</h2>
+        <Outcome failure={create.failure} done={create.done} />
+        <TextField
+          label="Name"
+          name="name"
+          value={name}
+          onValue={setName}
+          error={create.fieldError("name")}
+          hint="At most 30 characters; its owner then authorizes the platform from the link on its page"
+          required
+        />
+        <button class="primary" type="submit" disabled={create.busy}>
+          Create
+        </button>
+      </form>
+    </Screen>
+  );
+}

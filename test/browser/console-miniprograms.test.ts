@@ -1,0 +1,254 @@
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+
+/**
+ * Group D's screens as an operator uses them, on a mini-program of this file's own: created, its
+ * owner's authorization, a version committed, the privacy guide, domains (an IP address refused
+ * at its field) and a category until the preflight check finds nothing; submitted, withdrawn,
+ * submitted again, expedited and released, each after its question; a second version released in
+ * phases, reverted, released and rolled back; the steps with WeChat's answers, the quota, and the
+ * screen on a phone in the dark. SCREENSHOTS=1 writes docs/screenshots/console-miniprograms-*.png.
+ */
+
+let gateway: Gateway;
+const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+const stamp = Date.now().toString(36);
+const name = `Harbour ${stamp}`;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let id: number;
+let appId: string;
+/** The questions the console asked before a change, each answered OK. */
+const questions: string[] = [];
+
+/** A screenshot once every section has loaded. */
+async function shot(name: string) {
+  await poll(() => page.locator("main [aria-busy=true]:visible").count()).toBe(0);
+  if (SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Group D as the owner from Node, for what the mini-program's owner does on WeChat's side (D3, D4). */
+async function deposits(path: string, body: Record<string, unknown>) {
+  const res = await fetch(`${gateway.base}/deposits${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${gateway.ownerToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, path).toBe(200);
+}
+
+/** WeChat's side: how the sandbox decides the next audit. */
+async function steer(delaySeconds: number) {
+  const res = await fetch(`${gateway.base}/wechat-sandbox/steer`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ appId, outcome: "pass", delaySeconds }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Waits for what the console shows after a call (a loaded gateway answers in seconds, not milliseconds). */
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+const heading = () => page.locator("h1#screen-title");
+const release = () => page.locator("section:has(> h2#release)");
+const stage = () => page.locator("main .badge").first();
+const said = () => page.locator("main [role=status]").first();
+
+beforeAll(async () => {
+  gateway = await gatewayReady();
+  browser = await openBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on("dialog", (dialog) => {
+    questions.push(dialog.message());
+    void dialog.accept();
+  });
+  await page.goto(`${gateway.base}/admin/#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await heading().filter({ hasText: "Dashboard" }).waitFor({ timeout: 20_000 });
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state === "fail")
+    console.error(
+      `the console at ${page.url()}:\n${await page
+        .locator("main")
+        .innerText()
+        .catch(() => "(no page)")}`,
+    );
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+describe("the console's mini-programs", () => {
+  it("creates one, and its owner authorizes the platform from the link on its page", async () => {
+    await page.getByRole("link", { name: "Mini-programs" }).click();
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Create" }).click();
+    await poll(() => heading().textContent()).toBe(name);
+    id = Number(page.url().split("/").pop());
+    await poll(() => stage().textContent()).toContain("Configured");
+
+    // Another person's session finds nothing of it (as an unknown id), and the cookie alone writes nothing.
+    const theirs = await fetch(`${gateway.base}/admin/api/deposits/minipram/steps`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${gateway.viewerToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id }),
+    });
+    expect(theirs.status).toBe(404);
+    const forged = await page.evaluate(
+      async (body) =>
+        (await fetch("/admin/api/deposits/minipram/create", { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
+      JSON.stringify({ name: `Forged ${stamp}` }),
+    );
+    expect(forged).toBe(403);
+
+    await page.getByRole("button", { name: "Make the authorization link" }).click();
+    const [owner] = await Promise.all([context.waitForEvent("page"), page.getByRole("link", { name: "Open the authorization page" }).click()]);
+    await owner.waitForLoadState("domcontentloaded");
+    expect(await owner.locator("body").innerText()).toMatch(/authorized/i);
+    await owner.close();
+
+    await page.getByRole("link", { name: "All mini-programs" }).click();
+    const row = page.locator("tr", { hasText: name });
+    await poll(() => row.innerText()).toContain("Authorized");
+    appId = (await row.locator("code").textContent())!;
+    expect(appId).toMatch(/^wxsbx/);
+    await poll(() => page.locator("section:has(> h2#quota)").innerText()).toMatch(/\d+ of \d+ submissions left, \d+ of \d+ expedites/);
+
+    // The owner's name and profile (D3, D4) are theirs to give: through the API.
+    await deposits("/wxa/nameverify", { id, name });
+    await deposits("/wxa/update", {
+      id,
+      name,
+      icon: `${gateway.base}/wechat-sandbox/sample.png`,
+      license: `${gateway.base}/wechat-sandbox/sample.png`,
+      licenseType: "business",
+      explain: "Fresh fish from the harbour",
+    });
+    await row.getByRole("link", { name }).click();
+    await poll(() => stage().textContent()).toBe("Profile set");
+  });
+
+  it("commits a version, then fills the privacy guide, domains and a category until nothing blocks the audit", async () => {
+    await page.getByLabel("Template").selectOption("101");
+    await page.getByRole("button", { name: "Commit", exact: true }).click();
+    await poll(() => stage().textContent()).toBe("Code committed");
+    const preflight = release().locator(".alert").first();
+    await poll(() => preflight.innerText()).toContain("WeChat would refuse a submission now");
+    expect(await preflight.innerText()).toContain("privacy (blocks the submission)");
+    expect(await release().getByRole("button", { name: "Submit for audit" }).count()).toBe(1);
+
+    const privacy = page.locator("form:has(> h2#privacy)");
+    await poll(() => privacy.innerText()).toContain("The committed code uses: UserInfo, Location, PhoneNumber");
+    await privacy.getByLabel("Contact email").fill("privacy@harbour.example");
+    await privacy.getByLabel("How users are told").fill("A pop-up on first use");
+    await privacy.getByLabel("What UserInfo is used for").fill("Your name on your orders");
+    await privacy.getByLabel("What Location is used for").fill("The nearest harbour stall");
+    await privacy.getByLabel("What PhoneNumber is used for").fill("Pick-up notices by text message");
+    await privacy.getByRole("button", { name: "Save the privacy guide" }).click();
+    await poll(() => privacy.locator("[role=status]").textContent()).toBe("The privacy guide is saved.");
+
+    const domains = page.locator("form:has(> h2#domains)");
+    const requests = domains.getByLabel("Request domains");
+    await requests.fill("https://10.0.0.1");
+    await domains.getByRole("button", { name: "Save the domains" }).click();
+    await poll(() => requests.getAttribute("aria-invalid")).toBe("true");
+    expect(await domains.locator(".field-error").innerText()).toMatch(/IP address/i);
+    await requests.fill(`https://api-${stamp}.harbour.example`);
+    await domains.getByLabel("Webview domains").fill(`https://www-${stamp}.harbour.example`);
+    await domains.getByRole("button", { name: "Save the domains" }).click();
+    await poll(() => domains.locator("[role=status]").textContent()).toBe("The domains are saved.");
+    expect(await requests.getAttribute("aria-invalid")).toBeNull();
+
+    const categories = page.locator("section:has(> h2#categories)");
+    await categories.getByLabel("Add a category").selectOption({ label: "Tools / Bookings" });
+    await categories.getByRole("button", { name: "Add" }).click();
+    await poll(() => categories.locator("ul").innerText()).toContain("Tools / Bookings: approved");
+    await poll(() => release().locator(".alert").first().innerText()).toContain("Ready for audit: nothing WeChat would refuse was found.");
+    await shot("console-miniprograms-settings");
+  });
+
+  it("submits, withdraws, submits again, expedites and releases, each after its question", async () => {
+    await steer(600);
+    await release().getByRole("button", { name: "Submit for audit" }).click();
+    await poll(() => release().innerText()).toContain("is in audit");
+    expect(questions.at(-1)).toBe(`Submit ${name} to WeChat's audit? It uses one of the platform's submissions of this month.`);
+
+    await release().getByRole("button", { name: "Withdraw the audit" }).click();
+    await poll(() => release().innerText()).toContain("is withdrawn");
+    expect(questions.at(-1)).toContain("The submission is not given back to the quota.");
+
+    await steer(600);
+    await release().getByRole("button", { name: "Submit for audit" }).click();
+    await poll(() => release().innerText()).toContain("is in audit");
+    await release().getByRole("button", { name: "Expedite" }).click();
+    await poll(() => stage().textContent()).toBe("Audit passed");
+    expect(questions.at(-1)).toContain("It uses one of the platform's expedites of this month.");
+
+    await release().getByRole("button", { name: "Release to everyone" }).click();
+    await poll(() => stage().textContent()).toBe("Released");
+    expect(questions.at(-1)).toBe(`Release ${name} to all its users now?`);
+    expect(await said().textContent()).toBe("Released.");
+  });
+
+  it("releases a second version in phases, reverts it, releases it and rolls it back; the steps say each", async () => {
+    await page.getByLabel("Template").selectOption("102");
+    await page.getByRole("button", { name: "Commit", exact: true }).click();
+    await poll(() => stage().textContent()).toBe("Code committed");
+    await steer(0);
+    await release().getByRole("button", { name: "Submit for audit" }).click();
+    await poll(() => stage().textContent()).toBe("Audit passed");
+
+    await release().getByLabel("Share of users (%)").fill("10");
+    await release().getByRole("button", { name: "Release in phases" }).click();
+    await poll(() => release().innerText()).toContain("Now released to 10 % of its users.");
+    expect(await stage().textContent()).toBe("Phased release");
+    expect(questions.at(-1)).toBe(`Release ${name} to 10 % of its users?`);
+
+    await release().getByRole("button", { name: "Revert the phased release" }).click();
+    await poll(() => stage().textContent()).toBe("Audit passed");
+    await release().getByRole("button", { name: "Release to everyone" }).click();
+    await poll(() => stage().textContent()).toBe("Released");
+
+    await release().getByLabel("Version", { exact: true }).selectOption({ index: 0 });
+    await release().getByRole("button", { name: "Roll back" }).click();
+    await poll(() => said().textContent()).toMatch(/^Rolled back to /);
+    expect(questions.at(-1)).toMatch(/^Roll .+ back to .+ WeChat allows one rollback per release\.$/);
+
+    const steps = page.locator("section:has(> h2#timeline)");
+    await poll(() => steps.locator("ol > li > strong").first().textContent()).toBe("rollback");
+    const names = await steps.locator("ol > li > strong").allInnerTexts();
+    for (const step of [
+      "rollback",
+      "phasedrevert",
+      "phased",
+      "release",
+      "speedup",
+      "withdraw",
+      "submitaudit",
+      "codecommit",
+      "privacyset",
+      "categoryadd",
+    ])
+      expect(names, step).toContain(step);
+    expect(names, "the reads are hidden").not.toContain("domainsget");
+    expect(await steps.locator("ol > li").first().innerText()).toMatch(/rollback: ok/);
+    await shot("console-miniprograms-release");
+  });
+
+  it("fits a phone in the dark", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.reload({ waitUntil: "domcontentloaded" });
+    await poll(() => heading().textContent()).toBe(name);
+    await poll(() => stage().textContent()).toBe("Released");
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    await shot("console-miniprograms-phone-dark");
+  });
+});
