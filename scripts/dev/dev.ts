@@ -167,6 +167,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => se
  * wrangler dev's trigger does not reach a Worker with static assets (wrangler 4.86), so this fires
  * each cron of wrangler.toml at its time through the Worker's development-only `/__scheduled`.
  */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 function fireCronsOnSchedule() {
   // wrangler's readConfig is typed from a package it does not ship: the one line of wrangler.toml is read here.
   const crons = /^crons = \[(.*)\]$/m.exec(readFileSync("wrangler.toml", "utf8"))?.[1]?.match(/[^",\s][^"]*/g) ?? [];
@@ -180,8 +182,17 @@ function fireCronsOnSchedule() {
     }
   };
   for (const cron of crons) {
-    const fireNext = () => setTimeout(() => void fire(cron).then(fireNext), nextCronRun(cron, new Date()).getTime() - Date.now()).unref();
-    fireNext();
+    const fireNext = (): void => {
+      const wait = nextCronRun(cron, new Date()).getTime() - Date.now();
+      // A timer holds at most 2^31 - 1 ms (24.8 days; a quarterly cron waits longer): a longer wait is taken in parts.
+      if (wait > LONGEST_TIMER_MS) setTimeout(fireNext, LONGEST_TIMER_MS).unref();
+      else setTimeout(() => void fire(cron).then(fireNext), wait).unref();
+    };
+    try {
+      fireNext();
+    } catch (error) {
+      step(`cron ${cron}: not fired on its schedule (${String(error)}); fire it with the curl line above`);
+    }
   }
 }
 server.on("exit", (code) => process.exit(code ?? 0));
