@@ -31,6 +31,10 @@ const SOURCES = {
   gum: { repo: "amir-zeldes/gum", commit: "72ce5ac14978a324c2fd18d49484e65292cbe316" },
   tatoeba: { repo: "Tatoeba/tatodet", commit: "b11d5322ec246269e3348d141757603d1f926859" },
   goEmotions: { repo: "monologg/GoEmotions-pytorch", commit: "b75f9d3a8b76bc1060687925b04ca98a1b8ea66b" },
+  tweetEval: { repo: "cardiffnlp/tweeteval", commit: "4fbd22cd78421f05b1ecdb4fc5725bc7a7bd8f66" },
+  movieSentences: { repo: "yoonkim/CNN_sentence", commit: "23e0e1f7355705bb083043fda05c031b15acb38c" },
+  youtubePsy: { repo: "ECE457-A/FeatureSelection", commit: "c570c1e17ca2998e690f4c0c194304ab484866c9" },
+  youtubeShakira: { repo: "jeevanchavan143/CommentSpam", commit: "d459b9d42f211d02af5e87a3921fc1de24c4beca" },
 } satisfies Record<string, Source>;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -42,16 +46,20 @@ if (fromFlag >= 0 && !localClones) {
   process.exit(1);
 }
 
-const git = (gitDir: string, ...args: string[]) =>
-  execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+const gitIn = (encoding: BufferEncoding, gitDir: string, ...args: string[]) =>
+  execFileSync("git", ["--git-dir", gitDir, ...args], { encoding, maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+const git = (gitDir: string, ...args: string[]) => gitIn("utf8", gitDir, ...args);
 
 /** The Git directory holding a source's commit: a local clone, or a shallow fetch of just that commit. */
 function gitDirOf({ repo, commit }: Source): string {
   if (localClones) {
     const [owner, name] = repo.split("/") as [string, string];
-    const found = [join(localClones, `${owner}+${name}`, "repo"), join(localClones, owner, name, ".git"), join(localClones, owner, name)].find(
-      (dir) => existsSync(join(dir, "HEAD")),
-    );
+    const found = [
+      join(localClones, `${owner}+${name}`, "repo"),
+      join(localClones, `${owner}+${name}`, "repo", ".git"),
+      join(localClones, owner, name, ".git"),
+      join(localClones, owner, name),
+    ].find((dir) => existsSync(join(dir, "HEAD")));
     if (!found) throw new Error(`no clone of ${repo} under ${localClones}`);
     return found;
   }
@@ -76,10 +84,10 @@ const gitDirs = new Map<Source, string>();
 const gitDirFor = (source: Source) => gitDirs.get(source) ?? gitDirs.set(source, gitDirOf(source)).get(source)!;
 
 /** One file of a source, as it is at the pinned commit. */
-function read(source: Source, path: string): string {
+function read(source: Source, path: string, encoding: BufferEncoding = "utf8"): string {
   const dir = gitDirFor(source);
   try {
-    return git(dir, "show", `${source.commit}:${path}`);
+    return gitIn(encoding, dir, "show", `${source.commit}:${path}`);
   } catch {
     throw new Error(`${source.repo} has no ${path} at ${source.commit.slice(0, 7)}`);
   }
@@ -330,6 +338,42 @@ const tatoebaRows = (text: string) =>
     .map((line) => line.split("\t") as [string, string, string])
     .map(([id, language, sentence]) => ({ id, line: `${id}\t${TATOEBA_LANGUAGES[language]}\t${sentence}\n` }));
 
+/** The rows of a CSV text (RFC 4180: quoted fields may hold commas, newlines and doubled quotes). */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') field += text[i++];
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") (row.push(field), (field = ""));
+    else if (c === "\n") (row.push(field.replace(/\r$/, "")), rows.push(row), (row = []), (field = ""));
+    else field += c;
+  }
+  if (field || row.length) rows.push([...row, field]);
+  return rows;
+}
+
+/** A comment as one line: no byte-order marks, whitespace runs (newlines too) as one space. */
+const oneLine = (text: string) => text.replaceAll("\uFEFF", "").replace(/\s+/g, " ").trim();
+
+/** UCI YouTube Spam Collection comments as `label<TAB>text`: `CONTENT` and `CLASS` (1 spam) columns, or a `label,text` copy. */
+function youtubeComments(source: Source, path: string): string {
+  const [header, ...rows] = csvRows(read(source, path));
+  const content = header!.indexOf("CONTENT");
+  const rowsWithHeader = content >= 0 ? rows : [header!, ...rows];
+  return rowsWithHeader
+    .filter((row) => row.length > 1)
+    .map((row) => (content >= 0 ? [row[header!.indexOf("CLASS")] === "1" ? "spam" : "ham", row[content]!] : [row[0]!, row.slice(1).join(",")]))
+    .map(([label, text]) => `${label}\t${oneLine(text!)}\n`)
+    .join("");
+}
+
 /** Each file of data/corpora/ and how it is made. */
 const CORPORA: Record<CorpusFile, () => string> = {
   "sms-spam-collection.tsv": () => read(SOURCES.sms, "SMSSpamCollection").split("\n").slice(1).join("\n"),
@@ -363,6 +407,40 @@ const CORPORA: Record<CorpusFile, () => string> = {
     ),
   "sentiment/goemotions-train.tsv": () => goEmotionsLines(["train", "dev"]),
   "sentiment/goemotions-test.tsv": () => goEmotionsLines(["test"]),
+  // Positive and negative tweets only (TweetEval's 1 is neutral, a label the review sets lack).
+  "sentiment/tweeteval-test.tsv": () => {
+    const labels = read(SOURCES.tweetEval, "datasets/sentiment/test_labels.txt").split("\n");
+    return read(SOURCES.tweetEval, "datasets/sentiment/test_text.txt")
+      .split("\n")
+      .flatMap((text, i) => (labels[i] === "0" ? ["negative"] : labels[i] === "2" ? ["positive"] : []).map((label) => `${label}\t${oneLine(text)}\n`))
+      .join("");
+  },
+  // Pang and Lee's sentences are Latin-1 (the é of "café").
+  "sentiment/rt-polarity.tsv": () =>
+    (["negative", "positive"] as const)
+      .flatMap((label) =>
+        read(SOURCES.movieSentences, `rt-polarity.${label.slice(0, 3)}`, "latin1")
+          .split("\n")
+          .filter((line) => line.trim())
+          .map((line) => `${label}\t${oneLine(line)}\n`),
+      )
+      .join(""),
+  "spam/youtube-psy.tsv": () => youtubeComments(SOURCES.youtubePsy, "Youtube01-Psy.csv"),
+  "spam/youtube-shakira.tsv": () => youtubeComments(SOURCES.youtubeShakira, "Youtube05-Shakira.csv"),
+  "ner/wnut17-test.tsv": () =>
+    nerFile(
+      conllSentences(read(SOURCES.nerDatasets, "data/WNUT17/CONLL-format/data/test/emerging.test.annotated"), /\t/, [0, 1], HASH).map(
+        ({ tokens }) => ({
+          tokens: bioOfIob1(tokens.map(([token, tag]) => [token, tag === "O" ? "O" : `${tag.slice(0, 2)}${WNUT_TYPES[tag.slice(2)]}`])),
+        }),
+      ),
+    ),
+  "ner/sec-filings.tsv": () =>
+    nerFile(
+      conllSentences(read(SOURCES.nerDatasets, "data/SEC-filings/CONLL-format/data/test/FIN3.txt"), / /, [0, 3])
+        .filter(({ tokens }) => tokens[0]![0] !== "-DOCSTART-")
+        .map(({ tokens }) => ({ tokens: bioOfIob1(tokens) })),
+    ),
   "summaries/gum-news.jsonl": () => gumDocuments(["news"]),
   "summaries/gum-other.jsonl": () => gumDocuments(["academic", "bio", "court", "interview", "voyage"]),
   "language/tatoeba-calibration.tsv": () => {

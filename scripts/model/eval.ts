@@ -1,10 +1,13 @@
 /**
  * `npm run eval`: scores the embedded engine of group I on held-out parts of openly licensed
- * labelled sets (never used for training), each beside the majority-class baseline, with the
- * expected calibration error of the confidences. The README's table is this script's output.
+ * labelled sets (never used for training): in domain (the training sets' held-out parts) and out
+ * of domain (sets of other origins, never trained or tuned on), each beside the majority-class
+ * baseline, with the expected calibration error of the confidences and how many answers were
+ * `reliable` and how good those were. The docs' table is this script's output.
  */
 import { classify } from "../../src/intelligence/classify";
-import { extractEntities } from "../../src/intelligence/entities";
+import { entityTextLooksFamiliar, extractEntities } from "../../src/intelligence/entities";
+import { looksFamiliar } from "../../src/intelligence/familiarity";
 import { detectLanguage, DETECTABLE_LANGUAGES } from "../../src/intelligence/language";
 import { probabilityOf, scoreText, textLength, type LinearModel } from "../../src/intelligence/linear-model";
 import { analyzeSentiment, VALENCES } from "../../src/intelligence/sentiment";
@@ -13,8 +16,8 @@ import { sentences, words } from "../../src/intelligence/text";
 import type { Classifier } from "../../src/intelligence/vocabulary";
 import {
   calibrationSplit,
-  evenSample,
   languageSentences,
+  movieReviewSentences,
   nerSentences,
   redditComments,
   requireCorpora,
@@ -23,10 +26,12 @@ import {
   spamAssassinEmails,
   split,
   summarizedArticles,
+  tweets,
+  youtubeComments,
   type LabelledText,
   type NerSentence,
 } from "./lib/corpora";
-import { LINEAR_MODELS } from "./lib/linear-model-recipes";
+import { LINEAR_MODELS, spamExamples } from "./lib/linear-model-recipes";
 import { trainLinearModel } from "./lib/logistic-regression";
 import { seededRandom } from "./lib/random";
 import { rouge1, rougeL } from "./lib/rouge";
@@ -35,15 +40,23 @@ interface Prediction {
   label: string;
   /** The confidence given with the label. */
   confidence: number;
+  /** The answer's `reliable`, where the task has one. */
+  reliable?: boolean;
 }
+
+/** In domain: a held-out part of a training set; out of domain: a set of another origin, never trained or tuned on. */
+type Domain = "in" | "out" | "tuned on";
 
 interface Row {
   task: string;
   set: string;
+  domain: Domain;
   items: number;
   score: string;
   baseline: string;
   ece: string;
+  /** The share of answers marked reliable, and the score of those. */
+  reliable: string;
 }
 
 /** Expected calibration error over ten equal-width bins of confidence. */
@@ -65,13 +78,28 @@ function f1(predicted: string[], gold: string[], positive: string): number {
   return tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
 }
 
+const precisionOf = (predicted: string[], gold: string[], positive: string) =>
+  predicted.filter((p, i) => p === positive && gold[i] === positive).length / Math.max(predicted.filter((p) => p === positive).length, 1);
+const recallOf = (predicted: string[], gold: string[], positive: string) => precisionOf(gold, predicted, positive);
 const accuracy = (predicted: string[], gold: string[]) => predicted.filter((p, i) => p === gold[i]).length / gold.length;
 const majorityOf = (gold: string[]) =>
   [...new Set(gold)].map((l) => [l, gold.filter((g) => g === l).length] as const).sort((a, b) => b[1] - a[1])[0]![0];
 const fixed = (n: number) => n.toFixed(3);
 
-/** One row: accuracy (or F1 of `positive`), the majority baseline's, and the ECE. */
-function row(task: string, set: string, items: LabelledText[], predict: (text: string) => Prediction, positive?: string): Row {
+const percent = (part: number, whole: number) => `${((100 * part) / Math.max(whole, 1)).toFixed(1)} %`;
+
+/** The share of answers marked reliable and the score (accuracy or F1) of those alone. */
+function reliableShare(predictions: Prediction[], gold: string[], positive?: string): string {
+  if (predictions.every((p) => p.reliable === undefined)) return "—";
+  const kept = predictions.flatMap((p, i) => (p.reliable ? [i] : []));
+  const labels = kept.map((i) => predictions[i]!.label);
+  const truth = kept.map((i) => gold[i]!);
+  const score = kept.length === 0 ? "—" : positive ? `F1 ${fixed(f1(labels, truth, positive))}` : `accuracy ${fixed(accuracy(labels, truth))}`;
+  return `${percent(kept.length, predictions.length)}: ${score}`;
+}
+
+/** One row: accuracy (or F1 of `positive`), the majority baseline's, the ECE, and the reliable answers. */
+function row(task: string, set: string, domain: Domain, items: LabelledText[], predict: (text: string) => Prediction, positive?: string): Row {
   const predictions = items.map((item, i) => {
     if (i % 100 === 0) process.stdout.write(`\r  ${i}/${items.length}`);
     return predict(item.text);
@@ -81,19 +109,34 @@ function row(task: string, set: string, items: LabelledText[], predict: (text: s
   const labels = predictions.map((p) => p.label);
   const majority = gold.map(() => majorityOf(gold));
   const score = positive
-    ? `F1 ${fixed(f1(labels, gold, positive))} (accuracy ${fixed(accuracy(labels, gold))})`
+    ? `F1 ${fixed(f1(labels, gold, positive))} (P ${fixed(precisionOf(labels, gold, positive))}, R ${fixed(recallOf(labels, gold, positive))}, accuracy ${fixed(accuracy(labels, gold))})`
     : `accuracy ${fixed(accuracy(labels, gold))}`;
   const baseline = positive
-    ? `F1 ${fixed(f1(majority, gold, positive))} (accuracy ${fixed(accuracy(majority, gold))})`
+    ? `F1 ${fixed(f1(majority, gold, positive))} (accuracy ${fixed(accuracy(majority, gold))}); flagging all: F1 ${fixed(
+        f1(
+          gold.map(() => positive),
+          gold,
+          positive,
+        ),
+      )}`
     : `accuracy ${fixed(accuracy(majority, gold))}`;
-  return { task, set, items: items.length, score, baseline, ece: fixed(expectedCalibrationError(predictions, gold)) };
+  return {
+    task,
+    set,
+    domain,
+    items: items.length,
+    score,
+    baseline,
+    ece: fixed(expectedCalibrationError(predictions, gold)),
+    reliable: reliableShare(predictions, gold, positive),
+  };
 }
 
 const polarity = (text: string): Prediction => {
-  const { scores } = analyzeSentiment(text);
+  const { scores, reliable } = analyzeSentiment(text);
   // Scored as a two-way decision (the sets have no neutral label): the pole with the larger share.
   const positive = scores.positive / (scores.positive + scores.negative);
-  return positive >= 0.5 ? { label: "positive", confidence: positive } : { label: "negative", confidence: 1 - positive };
+  return positive >= 0.5 ? { label: "positive", confidence: positive, reliable } : { label: "negative", confidence: 1 - positive, reliable };
 };
 
 /** The shipped sentiment recipe (lexicon and options) trained on other examples, as a predictor. */
@@ -102,8 +145,10 @@ function sentimentRecipeOn(examples: LabelledText[]): (text: string) => Predicti
   fit.push(...LINEAR_MODELS.sentiment.lexicon());
   const model: LinearModel = trainLinearModel(fit, calibration, LINEAR_MODELS.sentiment.options, () => undefined);
   return (text) => {
-    const p = probabilityOf(model, scoreText(model, text, VALENCES).score, textLength(text));
-    return p >= 0.5 ? { label: "positive", confidence: p } : { label: "negative", confidence: 1 - p };
+    const { score, coverage } = scoreText(model, text, VALENCES);
+    const p = probabilityOf(model, score, textLength(text));
+    const reliable = looksFamiliar("sentiment", text, coverage);
+    return p >= 0.5 ? { label: "positive", confidence: p, reliable } : { label: "negative", confidence: 1 - p, reliable };
   };
 }
 
@@ -111,20 +156,23 @@ function sentimentRecipeOn(examples: LabelledText[]): (text: string) => Predicti
 const sentimentOnUnseenSite = (site: "amazon" | "imdb" | "yelp") =>
   sentimentRecipeOn((["amazon", "imdb", "yelp"] as const).filter((s) => s !== site).flatMap((s) => sentimentSentences(s)));
 
-/**
- * The recipe trained on Reddit comments as well, as many as review sentences: what learning a
- * second domain would gain there and cost on reviews.
- */
-function sentimentWithComments(): (text: string) => Prediction {
-  const reviews = split(sentimentSentences()).train;
-  return sentimentRecipeOn([...reviews, ...evenSample(redditComments("train"), reviews.length)]);
+/** The shipped spam recipe learning Shakira's comments instead of Psy's: scored on Psy's, which it never saw. */
+function spamRecipeWithShakira(): (text: string) => Prediction {
+  const { fit, calibration } = calibrationSplit(spamExamples("shakira"));
+  const model = trainLinearModel(fit, calibration, LINEAR_MODELS.spam.options, () => undefined);
+  return (text) => {
+    const { score, coverage } = scoreText(model, text);
+    const p = probabilityOf(model, score, textLength(text));
+    const reliable = looksFamiliar("spam", text, coverage);
+    return p >= 0.5 ? { label: "spam", confidence: p, reliable } : { label: "ham", confidence: 1 - p, reliable };
+  };
 }
 
 const classifier = (name: Classifier) => async (items: LabelledText[]) => {
   const results = new Map<string, Prediction>();
   for (const item of items) {
-    const { classification, confidence } = await classify(item.text, name);
-    results.set(item.text, { label: classification, confidence });
+    const { classification, confidence, reliable } = await classify(item.text, name);
+    results.set(item.text, { label: classification, confidence, reliable });
   }
   return (text: string) => results.get(text)!;
 };
@@ -145,8 +193,9 @@ const entityF1 = (counts: EntityCounts[]) => {
  * Entity F1 over exact spans and types (CoNLL's measure). The majority baseline tags every token
  * O and finds nothing; the ECE is of each found entity's confidence against its being right.
  */
-async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
+async function entityRow(set: string, domain: Domain, sentences: NerSentence[]): Promise<Row> {
   const counts: EntityCounts[] = [];
+  const reliable: boolean[] = [];
   const predictions: Prediction[] = [];
   const outcomes: string[] = [];
   for (const [i, sentence] of sentences.entries()) {
@@ -161,7 +210,9 @@ async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
       outcomes.push(right ? "right" : "wrong");
     }
     counts.push(count);
+    reliable.push(entityTextLooksFamiliar(sentence.text));
   }
+  const reliableCounts = counts.filter((_, i) => reliable[i]);
   process.stdout.write("\r");
   const { tp, found, gold } = totalOf(counts);
   const precision = tp / Math.max(found, 1);
@@ -171,10 +222,12 @@ async function entityRow(set: string, sentences: NerSentence[]): Promise<Row> {
   return {
     task: "I4 entities (PER, LOC, ORG)",
     set,
+    domain,
     items: sentences.length,
     score,
     baseline: "F1 0.000",
     ece: fixed(expectedCalibrationError(predictions, outcomes)),
+    reliable: `${percent(reliableCounts.length, counts.length)}: F1 ${fixed(entityF1(reliableCounts))}`,
   };
 }
 
@@ -203,6 +256,8 @@ function reliableRow(answers: LanguageAnswer[]): Row {
   return {
     task: "I6 `reliable`",
     set: "the same with 200 Galician ones (a language eld does not know)",
+    domain: "in",
+    reliable: "—",
     items: answers.length,
     score: `${percentOf(answers, (a) => a.reliable)} of answers reliable, ${percentOf(reliable, (a) => a.label === a.language)} of those right; Galician: ${percentOf(unknown, (a) => a.reliable)} reliable`,
     baseline: `all reliable: ${percentOf(answers, (a) => a.label === a.language)} right`,
@@ -259,6 +314,8 @@ function summaryRow(set: "news" | "other"): Row {
   };
   return {
     task: "I2 summaries",
+    domain: set === "news" ? "out" : "tuned on",
+    reliable: "—",
     set:
       set === "news"
         ? "GUM's Wikinews articles, a person's one-sentence summary each"
@@ -275,79 +332,93 @@ const started = Date.now();
 const language = languageAnswers();
 const languageByText = new Map(language.map((a) => [a.text, a]));
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
+const SENTIMENT = "I3/I7 sentiment";
+const SPAM = "I7 spam";
+const step = (name: string, run: () => Row | Promise<Row>): [string, () => Promise<Row>] => [name, async () => run()];
+const spamClassifier = classifier("spam");
 const steps: [string, () => Promise<Row>][] = [
-  ["sentiment, held-out fifth", async () => row("I3/I7 sentiment", "UCI sentences (Amazon, IMDb, Yelp), held-out fifth", held.sentiment, polarity)],
-  ...(["imdb", "amazon", "yelp"] as const).map((site): [string, () => Promise<Row>] => [
-    `sentiment, unseen ${site}`,
-    async () => row("I3/I7 sentiment", `UCI ${site} sentences, trained without them`, sentimentSentences(site), sentimentOnUnseenSite(site)),
-  ]),
-  [
-    "sentiment, Reddit comments",
-    async () =>
-      row("I3/I7 sentiment", "GoEmotions Reddit comments (its test part), all-positive or all-negative ones", redditComments("test"), polarity),
-  ],
-  ...(() => {
-    let predict: ((text: string) => Prediction) | undefined;
-    const withComments = () => (predict ??= sentimentWithComments());
-    return [
-      [
-        "sentiment with comments, reviews",
-        async () => row("I3/I7 sentiment, also trained on Reddit comments", "UCI sentences, held-out fifth", held.sentiment, withComments()),
-      ],
-      [
-        "sentiment with comments, comments",
-        async () =>
-          row(
-            "I3/I7 sentiment, also trained on Reddit comments",
-            "GoEmotions Reddit comments (its test part)",
-            redditComments("test"),
-            withComments(),
-          ),
-      ],
-    ] as [string, () => Promise<Row>][];
-  })(),
-  ["spam, SMS", async () => row("I7 spam", "SMS Spam Collection, held-out fifth", held.sms, await classifier("spam")(held.sms), "spam")],
-  ["spam, email", async () => row("I7 spam", "SpamAssassin, held-out fifth", held.email, await classifier("spam")(held.email), "spam")],
-  [
-    "entities, news",
-    async () =>
-      entityRow(
-        "UNER English PUD, news sentences",
-        nerSentences().filter((s) => s.domain === "news"),
-      ),
-  ],
-  [
-    "entities, wiki",
-    async () =>
-      entityRow(
-        "UNER English PUD, Wikipedia sentences",
-        nerSentences().filter((s) => s.domain === "wiki"),
-      ),
-  ],
-  [
-    "entities, GUM news",
-    async () =>
-      entityRow("GUM's Wikinews articles, its entities as names: where the training recipe was chosen, not held out", nerSentences("gum-news")),
-  ],
-  [
-    "language id",
-    async () =>
-      row(
-        "I6 language id",
-        "Tatoeba sentences in 9 of eld's languages",
-        language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })),
-        (text) => languageByText.get(text)!,
-      ),
-  ],
-  ["language id, reliable", async () => reliableRow(language)],
-  ["summaries, news", async () => summaryRow("news")],
-  ["summaries, other genres", async () => summaryRow("other")],
+  step("sentiment, held-out fifth", () => row(SENTIMENT, "UCI sentences (Amazon, IMDb, Yelp), held-out fifth", "in", held.sentiment, polarity)),
+  ...(["imdb", "amazon", "yelp"] as const).map((site) =>
+    step(`sentiment, unseen ${site}`, () =>
+      row(SENTIMENT, `UCI ${site} sentences, trained without them`, "in", sentimentSentences(site), sentimentOnUnseenSite(site)),
+    ),
+  ),
+  step("sentiment, movie reviews", () =>
+    row(SENTIMENT, "Pang and Lee's movie-review sentences (Rotten Tomatoes snippets, 2005)", "out", movieReviewSentences(), polarity),
+  ),
+  step("sentiment, tweets", () =>
+    row(SENTIMENT, "TweetEval sentiment test part (SemEval 2017 tweets), positive and negative ones", "out", tweets(), polarity),
+  ),
+  step("sentiment, Reddit comments", () =>
+    row(SENTIMENT, "GoEmotions Reddit comments (its test part), all-positive or all-negative ones", "out", redditComments("test"), polarity),
+  ),
+  step("spam, SMS", async () => row(SPAM, "SMS Spam Collection, held-out fifth", "in", held.sms, await spamClassifier(held.sms), "spam")),
+  step("spam, email", async () => row(SPAM, "SpamAssassin, held-out fifth", "in", held.email, await spamClassifier(held.email), "spam")),
+  step("spam, YouTube Shakira", async () => {
+    const comments = youtubeComments("shakira");
+    return row(
+      SPAM,
+      "YouTube comments under Shakira's video (UCI YouTube Spam Collection): where the comments' weight in training was chosen",
+      "tuned on",
+      comments,
+      await spamClassifier(comments),
+      "spam",
+    );
+  }),
+  step("spam, YouTube Psy", () =>
+    row(
+      `${SPAM}, learning Shakira's comments instead of Psy's`,
+      "YouTube comments under Psy's video (UCI YouTube Spam Collection)",
+      "out",
+      youtubeComments("psy"),
+      spamRecipeWithShakira(),
+      "spam",
+    ),
+  ),
+  step("entities, news", () =>
+    entityRow(
+      "UNER English PUD, news sentences",
+      "out",
+      nerSentences().filter((s) => s.domain === "news"),
+    ),
+  ),
+  step("entities, wiki", () =>
+    entityRow(
+      "UNER English PUD, Wikipedia sentences",
+      "out",
+      nerSentences().filter((s) => s.domain === "wiki"),
+    ),
+  ),
+  step("entities, WNUT 2017 test", () =>
+    entityRow("WNUT 2017 test part (Reddit, StackExchange, YouTube, Twitter; emerging entities)", "out", nerSentences("wnut17-test")),
+  ),
+  step("entities, SEC filings", () => entityRow("SEC filings (loan agreements; FIN3, its test part)", "out", nerSentences("sec-filings"))),
+  step("entities, GUM news", () =>
+    entityRow("GUM's Wikinews articles, its entities as names: where the training recipe was chosen", "tuned on", nerSentences("gum-news")),
+  ),
+  step("language id", () =>
+    row(
+      "I6 language id",
+      "Tatoeba sentences in 9 of eld's languages",
+      "in",
+      language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })),
+      (text) => languageByText.get(text)!,
+    ),
+  ),
+  step("language id, reliable", () => reliableRow(language)),
+  step("summaries, news", () => summaryRow("news")),
+  step("summaries, other genres", () => summaryRow("other")),
 ];
+// `npm run eval -- spam entities` scores only the rows whose step names hold one of the words.
+const only = process.argv.slice(2);
+const chosen = steps.filter(([name]) => only.length === 0 || only.some((word) => name.includes(word)));
 const rows: Row[] = [];
-for (const [index, [name, run]] of steps.entries()) {
-  console.log(`[${index + 1}/${steps.length}] ${name}`);
+for (const [index, [name, run]] of chosen.entries()) {
+  console.log(`[${index + 1}/${chosen.length}] ${name}`);
   rows.push(await run());
 }
-console.log("\n| task | held-out set | items | embedded engine | baseline (majority class; I2: lead) | ECE |\n|---|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.task} | ${r.set} | ${r.items} | ${r.score} | ${r.baseline} | ${r.ece} |`);
+console.log(
+  "\n| task | held-out set | domain | items | embedded engine | baseline (majority class; I2: lead) | ECE | reliable: share, and score of those |\n|---|---|---|---|---|---|---|---|",
+);
+for (const r of rows) console.log(`| ${r.task} | ${r.set} | ${r.domain} | ${r.items} | ${r.score} | ${r.baseline} | ${r.ece} | ${r.reliable} |`);
 console.log(`\nScored ${rows.length} rows in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

@@ -12,9 +12,10 @@ import { features, type NaiveBayesModel } from "../../src/intelligence/naive-bay
 import type { EntityTaggerModel, PersonNames } from "../../src/intelligence/entity-tagger";
 import { calibrationSplit, languageSentences, nerSentences, personNames, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
 import { trainEntityTagger } from "./lib/entity-tagger-training";
+import { familiarityBounds } from "./lib/familiarity-bounds";
 import { calibrateLanguage } from "./lib/language-calibration";
 import { LINEAR_MODELS } from "./lib/linear-model-recipes";
-import { trainLinearModel } from "./lib/logistic-regression";
+import { crossSourceCalibration, trainLinearModel } from "./lib/logistic-regression";
 
 function trainNaiveBayes(examples: LabelledText[], source: string, maxVocabulary: number): NaiveBayesModel {
   const tokenized = examples.map((e) => ({ label: e.label, tokens: features(e.text) }));
@@ -62,7 +63,10 @@ const PERSON_NAMES_SOURCE =
 
 requireCorpora();
 const started = Date.now();
-const write = (name: string, model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel | PersonNames) => {
+const write = (
+  name: string,
+  model: LinearModel | NaiveBayesModel | LanguageCalibration | EntityTaggerModel | PersonNames | ReturnType<typeof familiarityBounds>,
+) => {
   const json = JSON.stringify(model);
   writeFileSync(new URL(`../../src/intelligence/models/${name}.json`, import.meta.url), `${json}\n`);
   return `${(json.length / 1024).toFixed(0)} KiB`;
@@ -77,6 +81,7 @@ const steps: [string, () => string][] = [
       const fit = [...split.fit, ...("lexicon" in recipe ? recipe.lexicon() : [])];
       const { calibration } = split;
       const model = trainLinearModel(fit, calibration, options, (message) => process.stdout.write(`\r  ${name}: ${message}   `));
+      if ("sources" in recipe) model.calibration = crossSourceCalibration(recipe.sources(), recipe.lexicon(), options);
       process.stdout.write("\r");
       return `logistic regression, ${fit.length} examples + ${calibration.length} for calibration, ${model.weights.count} weights, ${write(name, model)}`;
     },
@@ -117,6 +122,14 @@ const steps: [string, () => string][] = [
       process.stdout.write("\r");
       const sentences = Object.values(corpora).reduce((sum, c) => sum + c.length, 0);
       return `averaged perceptron, ${sentences} sentences, ${names.length} names, ${model.epochs} passes, held-out F1 ${model.heldOutF1}, ${model.weights.count} weights, ${write("entities", model)}`;
+    },
+  ],
+  [
+    // Last: it reads the models written above.
+    "familiarity",
+    () => {
+      const bounds = familiarityBounds();
+      return `reliable's bounds ${JSON.stringify(bounds.models)}, ${write("familiarity", bounds)}`;
     },
   ],
 ];

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { looksFamiliar } from "./familiarity";
 import { featureBucket, probabilityOf, scoreText, textLength, weightsOf, type LinearModel } from "./linear-model";
 import { classifyText, features, type NaiveBayesModel } from "./naive-bayes";
 import type { classifySchema } from "./schema";
@@ -30,6 +31,8 @@ const labelsOf = (trained: TrainedModel): readonly string[] => trained.model.lab
 interface LabelProbabilities {
   scores: Record<string, number>;
   contributions?: Map<string, number>;
+  /** The share of the text's words the linear model has weights for. */
+  coverage?: number;
 }
 
 /** The probability of each label (of `labels` only, when given, renormalised). */
@@ -37,7 +40,7 @@ async function labelProbabilities(trained: TrainedModel, text: string, labels?: 
   if (trained.kind === "naive-bayes") return { scores: classifyText(trained.model, text, labels) };
   const { model } = trained;
   const valences = model.features.valences ? (await import("./sentiment")).VALENCES : undefined;
-  const { score, contributions } = scoreText(model, text, valences);
+  const { score, contributions, coverage } = scoreText(model, text, valences);
   const p = probabilityOf(model, score, textLength(text));
   const all: Record<string, number> = { [model.labels[0]]: 1 - p, [model.labels[1]]: p };
   const kept = labels ?? model.labels;
@@ -47,6 +50,7 @@ async function labelProbabilities(trained: TrainedModel, text: string, labels?: 
       kept.map((l) => all[l]!),
     ),
     contributions,
+    coverage,
   };
 }
 
@@ -122,9 +126,9 @@ export async function classify(text: string, classifier: Classifier, categories?
   const trained = await trainedModel(classifier);
   const known = categories?.every((c) => labelsOf(trained).includes(c.toLowerCase()));
   const method = categories && !known ? "similarity" : trained.kind === "linear" ? "logistic-regression" : "naive-bayes";
-  const { scores, contributions } =
+  const { scores, contributions, coverage } =
     method === "similarity"
-      ? { scores: await similarityScores(text, categories!), contributions: undefined }
+      ? { scores: await similarityScores(text, categories!), contributions: undefined, coverage: undefined }
       : await labelProbabilities(
           trained,
           text,
@@ -132,6 +136,8 @@ export async function classify(text: string, classifier: Classifier, categories?
         );
   const [classification, confidence] = topScore(scores);
   const result: Classification = { classification, confidence, scores, method };
+  // Spam and sentiment know what their training texts looked like; topic and intent learn from a few sentences only.
+  if ((classifier === "spam" || classifier === "sentiment") && coverage !== undefined) result.reliable = looksFamiliar(classifier, text, coverage);
   if (classifier === "spam" && trained.kind === "linear") {
     result.spamIndicators = spamIndicators(text, classification === "spam", contributions ?? scoreText(trained.model, text).contributions);
   }

@@ -3,7 +3,17 @@ import nlp from "compromise";
 import datesPlugin from "compromise-dates";
 
 import { pauseForOtherRequests } from "./compute-gate";
-import { entityTokens, tagEntities, type EntityLabel, type EntityTaggerModel, type PersonNames, type Token, type TokenHints } from "./entity-tagger";
+import { looksFamiliar } from "./familiarity";
+import {
+  entityTokens,
+  taggerKnows,
+  tagEntities,
+  type EntityLabel,
+  type EntityTaggerModel,
+  type PersonNames,
+  type Token,
+  type TokenHints,
+} from "./entity-tagger";
 import taggerModel from "./models/entities.json";
 import personNamesModel from "./models/person-names.json";
 import type { entitySchema } from "./schema";
@@ -14,6 +24,9 @@ import { type EntityType, PATTERN_TYPES } from "./vocabulary";
 nlp.plugin(datesPlugin);
 
 type Entity = z.output<typeof entitySchema>;
+
+/** The opening that `reliable` reads: enough words to tell, at a bounded cost. */
+const MAX_FAMILIARITY_CHARACTERS = 5_000;
 
 const CURRENCY_SYMBOL = "[$€£¥₹₩₽₺₫₪฿]";
 const CURRENCY_CODE = "(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|INR|KRW|BRL|MXN|SEK|NOK|DKK|PLN|HKD|SGD)";
@@ -267,4 +280,18 @@ export async function extractEntities(text: string, types: readonly EntityType[]
     kept.push(entity);
   }
   return kept.filter((e) => wanted.has(e.type)).sort((a, b) => a.startOffset - b.startOffset);
+}
+
+/**
+ * Whether a text looks like what the name tagger learned from (script, length, and the share of
+ * its distinct words the tagger has weights for); the answer's `reliable`.
+ */
+export function entityTextLooksFamiliar(text: string): boolean {
+  const distinct = new Set(
+    entityTokens(text.slice(0, MAX_FAMILIARITY_CHARACTERS))
+      .map((t) => t.text.toLowerCase())
+      .filter((w) => /\p{L}/u.test(w)),
+  );
+  const known = [...distinct].filter((word) => taggerKnows(taggerModel satisfies EntityTaggerModel, word)).length;
+  return looksFamiliar("entities", text, distinct.size ? known / distinct.size : 0);
 }

@@ -259,3 +259,10 @@ export function tagEntities(
   const { tags, probabilities } = decode(tokens, hints, model.buckets, (index) => weights.get(index) ?? 0, model.temperature);
   return entitySpans(tokens, tags, probabilities).map((span) => ({ ...span, confidence: entityConfidence(model, span.probability) }));
 }
+
+/** Whether the tagger learned a weight for the word itself (its `w=` feature) for any tag. */
+export function taggerKnows(model: EntityTaggerModel, word: string): boolean {
+  const weights = weightsOf(model);
+  const row = featureBucket(`w=${word}`, model.buckets) * TAGS.length;
+  return TAGS.some((_, tag) => (weights.get(row + tag) ?? 0) !== 0);
+}

@@ -201,16 +201,20 @@ export function weightsOf(model: { weights: PackedWeights }): Map<number, number
   return table;
 }
 
-/** The raw score of a text (before calibration), the words that moved it, and how many features the model knew. */
+/**
+ * The raw score of a text (before calibration), the words that moved it, how many features the
+ * model knew, and `coverage`: the share of the text's distinct words the model has a weight for.
+ */
 export function scoreText(
   model: LinearModel,
   text: string,
   valences?: Valences,
-): { score: number; contributions: Map<string, number>; evidence: number } {
+): { score: number; contributions: Map<string, number>; evidence: number; coverage: number } {
   const table = weightsOf(model);
   const contributions = new Map<string, number>();
   let score = model.bias;
   let evidence = 0;
+  let wordFeatures = 0;
   const seen = new Set<number>();
   for (const feature of textFeatures(text, model.features, valences)) {
     const bucket = featureBucket(feature, model.buckets);
@@ -219,9 +223,10 @@ export function scoreText(
     const weight = table.get(bucket) ?? 0;
     score += weight;
     if (weight !== 0) evidence++;
+    if (feature.startsWith("w:")) wordFeatures++;
     if (weight !== 0 && feature.startsWith("w:")) contributions.set(feature.slice(2), weight);
   }
-  return { score, contributions, evidence };
+  return { score, contributions, evidence, coverage: wordFeatures ? contributions.size / wordFeatures : 0 };
 }
 
 /** The calibrated probability of `labels[1]` for a text of the given length. */

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../platform/env";
 import { badRequest } from "../platform/errors";
 import { createRouter } from "../platform/openapi";
@@ -18,6 +19,7 @@ import {
 } from "./params";
 import {
   classifySchema,
+  entitySchema,
   keywordsSchema,
   languageDetectSchema,
   nerSchema,
@@ -130,6 +132,7 @@ export function intelligenceRoutes() {
         confidence: result.confidence,
         scores: result.scores,
         emotions: result.emotions,
+        reliable: result.reliable,
         language,
         engine,
       };
@@ -146,7 +149,7 @@ export function intelligenceRoutes() {
     },
     data: nerSchema,
     handle: async (c, p) => {
-      const [{ textLanguage }, { extractEntities }, { entitiesWithWorkersAi }] = await Promise.all([
+      const [{ textLanguage }, { entityTextLooksFamiliar, extractEntities }, { entitiesWithWorkersAi }] = await Promise.all([
         import("./language"),
         import("./entities"),
         import("./workers-ai"),
@@ -154,13 +157,19 @@ export function intelligenceRoutes() {
       const language = textLanguage(p.text);
       // Names, places and dates need the English model; the pattern types work in any language.
       const searched = [...new Set((p.entities ?? ENTITY_TYPES).filter((t) => language === "en" || PATTERN_TYPES.includes(t)))];
-      const { engine, result: entities } = await answerWith(env(c), p.engine, {
-        embedded: () => oneAtATime(() => extractEntities(p.text, searched, { patternsOnly: language !== "en" })),
-        workersAi: () => entitiesWithWorkersAi(env(c), p.text, searched),
+      const { engine, result } = await answerWith<{ entities: z.output<typeof entitySchema>[]; reliable?: boolean }>(env(c), p.engine, {
+        embedded: () =>
+          oneAtATime(async () => ({
+            entities: await extractEntities(p.text, searched, { patternsOnly: language !== "en" }),
+            // Only the tagger's types depend on what it learned from; patterns read any text alike.
+            reliable: searched.some((type) => !PATTERN_TYPES.includes(type)) ? entityTextLooksFamiliar(p.text) : true,
+          })),
+        workersAi: async () => ({ entities: await entitiesWithWorkersAi(env(c), p.text, searched) }),
       });
       return {
-        entities,
+        entities: result.entities,
         entityTypesSearched: searched,
+        reliable: result.reliable,
         language,
         languageSupport: languageSupportFor(language),
         engine,

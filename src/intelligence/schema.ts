@@ -35,12 +35,19 @@ export const summarySchema = z
     },
   });
 
+/** The embedded engine's judgement of its own answer; Workers AI's models are not tied to one training set, so their answers leave it out. */
+const reliable = z.boolean().optional().openapi({
+  description:
+    'Embedded engine only: false when the text looks unlike what the model learned from (another script, a length outside most training texts, too few words the model knows), so the answer is a guess whatever its confidence (docs/intelligence.md, "Out of domain")',
+});
+
 export const sentimentSchema = z
   .object({
     overallSentiment: z.enum(["positive", "neutral", "negative"]),
     confidence: score,
     scores: z.object({ positive: score, neutral: score, negative: score }),
     emotions: z.record(z.string(), score).openapi({ example: { joy: 0.5, trust: 0.5, surprise: 0, sadness: 0, anger: 0, fear: 0, disgust: 0 } }),
+    reliable,
     language,
     engine,
   })
@@ -50,6 +57,7 @@ export const sentimentSchema = z
       confidence: 0.91,
       scores: { positive: 0.91, neutral: 0.07, negative: 0.02 },
       emotions: { joy: 0.5, trust: 0.5, surprise: 0, sadness: 0, anger: 0, fear: 0, disgust: 0 },
+      reliable: true,
       language: "en",
       engine: "embedded",
     },
@@ -71,6 +79,7 @@ export const nerSchema = z
   .object({
     entities: z.array(entitySchema),
     entityTypesSearched: z.array(z.enum(ENTITY_TYPES)),
+    reliable,
     language,
     languageSupport,
     engine,
@@ -83,6 +92,7 @@ export const nerSchema = z
         { text: "12 euros", type: "MONEY", startOffset: 138, endOffset: 146, confidence: 0.9 },
       ],
       entityTypesSearched: ["PERSON", "ORGANIZATION", "LOCATION", "MONEY"],
+      reliable: true,
       language: "en",
       languageSupport: "full",
       engine: "embedded",
@@ -154,6 +164,10 @@ export const classifySchema = z
     // How the labels were scored: a trained model, or similarity to custom category names.
     method: z.enum(["logistic-regression", "naive-bayes", "similarity", "embeddings", "workers-ai-model"]),
     spamIndicators: z.array(z.string()).optional(),
+    reliable: reliable.openapi({
+      description:
+        'Spam and sentiment on the embedded engine only: false when the text looks unlike what the model learned from (another script, a length outside most training texts, too few words the model knows); docs/intelligence.md, "Out of domain"',
+    }),
     language,
     engine,
   })
@@ -165,6 +179,7 @@ export const classifySchema = z
       classifier: "spam",
       method: "logistic-regression",
       spamIndicators: ["free", "click here", "claim your prize"],
+      reliable: true,
       language: "en",
       engine: "embedded",
     },

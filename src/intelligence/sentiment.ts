@@ -1,4 +1,5 @@
 import english from "sentiment/languages/en/index.js";
+import { looksFamiliar } from "./familiarity";
 import { probabilityOf, scoreText, textLength, type LinearModel, type Valences } from "./linear-model";
 import sentimentModel from "./models/sentiment.json";
 import { words } from "./text";
@@ -15,6 +16,8 @@ export interface SentimentResult {
   confidence: number;
   scores: Record<Polarity, number>;
   emotions: Record<Emotion, number>;
+  /** Whether the text looks like the model's training texts (familiarity.ts); absent when Workers AI answered. */
+  reliable?: boolean;
 }
 
 const NEGATORS = new Set([
@@ -202,7 +205,7 @@ const NEUTRAL_AT_MOST = 0.5;
  * the model leans neither way.
  */
 export function analyzeSentiment(text: string): SentimentResult {
-  const { score, evidence } = scoreText(SENTIMENT_MODEL, text, VALENCES);
+  const { score, evidence, coverage } = scoreText(SENTIMENT_MODEL, text, VALENCES);
   // A text with nothing the model knows is an even chance (not the training set's prior): neutral.
   const positive = evidence === 0 ? 0.5 : probabilityOf(SENTIMENT_MODEL, score, textLength(text));
   const neutral = NEUTRAL_AT_MOST * Math.max(0, 1 - Math.abs(positive - 0.5) / UNDECIDED);
@@ -212,5 +215,5 @@ export function analyzeSentiment(text: string): SentimentResult {
     negative: roundScore((1 - positive) * (1 - neutral)),
   };
   const [overallSentiment, confidence] = topScore(scores);
-  return { overallSentiment, confidence, scores, emotions: emotionScores(text) };
+  return { overallSentiment, confidence, scores, emotions: emotionScores(text), reliable: looksFamiliar("sentiment", text, coverage) };
 }

@@ -156,8 +156,8 @@ export async function sentimentWithWorkersAi(env: Bindings, text: string): Promi
   const neutral = Math.max(0, 1 - 2 * Math.abs(positive - negative));
   const scores = shares(["positive", "neutral", "negative"], [positive, neutral, negative]) as SentimentResult["scores"];
   const [overallSentiment, confidence] = topScore(scores);
-  const lexical = analyzeSentiment(text);
-  return { ...lexical, overallSentiment, confidence, scores };
+  const { emotions } = analyzeSentiment(text);
+  return { overallSentiment, confidence, scores, emotions };
 }
 
 const cosine = (a: number[], b: number[]) => {

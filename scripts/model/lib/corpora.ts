@@ -23,6 +23,12 @@ export const CORPUS_FILES = [
   "ner/gum-other.tsv",
   "sentiment/goemotions-train.tsv",
   "sentiment/goemotions-test.tsv",
+  "sentiment/tweeteval-test.tsv",
+  "sentiment/rt-polarity.tsv",
+  "spam/youtube-psy.tsv",
+  "spam/youtube-shakira.tsv",
+  "ner/wnut17-test.tsv",
+  "ner/sec-filings.tsv",
   "summaries/gum-news.jsonl",
   "summaries/gum-other.jsonl",
   "language/tatoeba-calibration.tsv",
@@ -118,6 +124,15 @@ export const smsMessages = () => labelledLines(corpusText("sms-spam-collection.t
  * positive or all negative; `train` (its train and dev parts) and `test` (its test part, eval only).
  */
 export const redditComments = (part: "train" | "test") => labelledLines(corpusText(`sentiment/goemotions-${part}.tsv`));
+
+/** Pang and Lee's sentence polarity set v1.0 (rt-polarity, 2005): 10,662 movie-review snippets of Rotten Tomatoes; eval only (it carries no licence). */
+export const movieReviewSentences = () => labelledLines(corpusText("sentiment/rt-polarity.tsv"));
+
+/** TweetEval's sentiment test part (SemEval 2017 task 4, tweets of 2016–2017), its positive and negative tweets; eval only. */
+export const tweets = () => labelledLines(corpusText("sentiment/tweeteval-test.tsv"));
+
+/** The UCI YouTube Spam Collection (Alberto, Lochter and Almeida 2015; CC BY 4.0): the comments under one video, `spam` or `ham`. */
+export const youtubeComments = (video: "psy" | "shakira") => labelledLines(corpusText(`spam/youtube-${video}.tsv`));
 
 /** `count` items spread evenly over `items` (all of them when there are no more). */
 export function evenSample<T>(items: T[], count: number): T[] {

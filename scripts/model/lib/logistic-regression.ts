@@ -6,6 +6,7 @@ import {
   type Calibration,
   type FeatureOptions,
   type LinearModel,
+  type TextLength,
   type Valences,
 } from "../../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
@@ -150,21 +151,48 @@ export function trainLinearModel(
     source: options.source,
   };
   // Calibrated on the weights as shipped (packed), not as trained: the Worker's own scoring.
-  const scored = calibration.map((e) => ({
+  model.calibration = fitCalibrations(scoredBy(model, calibration, options));
+  return model;
+}
+
+interface ScoredText {
+  length: TextLength;
+  score: number;
+  y: number;
+}
+
+/** Each text's raw score by a model, its length class and its label as 1 or 0. */
+const scoredBy = (model: LinearModel, texts: LabelledText[], options: TrainingOptions): ScoredText[] =>
+  texts.map((e) => ({
     length: textLength(e.text),
     score: scoreText(model, e.text, options.valences).score,
     y: e.label === options.positive ? 1 : 0,
   }));
-  const fitOn = (items: typeof scored) =>
+
+/** Platt scaling of scored texts, for short and long texts each where there is enough of each. */
+function fitCalibrations(scored: ScoredText[]): Record<TextLength, Calibration> {
+  const fitOn = (items: ScoredText[]) =>
     fitCalibration(
       items.map((i) => i.score),
       items.map((i) => i.y),
     );
   const overall = fitOn(scored);
-  // Short and long texts get a calibration each where there is enough held-out data for one.
-  for (const length of ["short", "long"] as const) {
-    const own = scored.filter((s) => s.length === length);
-    model.calibration[length] = own.length >= MIN_CALIBRATION_ITEMS && new Set(own.map((s) => s.y)).size === 2 ? fitOn(own) : overall;
-  }
-  return model;
+  const own = (length: TextLength) => scored.filter((s) => s.length === length);
+  const enough = (items: ScoredText[]) => items.length >= MIN_CALIBRATION_ITEMS && new Set(items.map((s) => s.y)).size === 2;
+  return { short: enough(own("short")) ? fitOn(own("short")) : overall, long: enough(own("long")) ? fitOn(own("long")) : overall };
+}
+
+/**
+ * Platt scaling for text of sources a model has not seen: for each source, the recipe learns
+ * from the others and scores that one; the scores of all, pooled, fit the scaling. Its scores
+ * then carry the doubt of a new source, not the ease of a held-out part of a known one.
+ */
+export function crossSourceCalibration(sources: LabelledText[][], extra: LabelledText[], options: TrainingOptions): Record<TextLength, Calibration> {
+  const scored = sources.flatMap((source, i) => {
+    const others = sources.filter((_, j) => j !== i).flat();
+    const tenth = others.filter((_, k) => k % 10 === 9);
+    const model = trainLinearModel([...others.filter((_, k) => k % 10 !== 9), ...extra], tenth, options, () => undefined);
+    return scoredBy(model, source, options);
+  });
+  return fitCalibrations(scored);
 }
