@@ -351,9 +351,14 @@ function csvRows(text: string): string[][] {
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ",") (row.push(field), (field = ""));
-    else if (c === "\n") (row.push(field.replace(/\r$/, "")), rows.push(row), (row = []), (field = ""));
-    else field += c;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\n") {
+      rows.push([...row, field.replace(/\r$/, "")]);
+      row = [];
+      field = "";
+    } else field += c;
   }
   if (field || row.length) rows.push([...row, field]);
   return rows;

@@ -19,7 +19,7 @@ import {
 } from "./params";
 import {
   classifySchema,
-  entitySchema,
+  type entitySchema,
   keywordsSchema,
   languageDetectSchema,
   nerSchema,
