@@ -32,6 +32,12 @@ describe("reliable: whether the text looks like what the embedded engine learned
     expect(body.data.reliable).toBe(false);
   });
 
+  it("answers praise and complaint in equal measure with no confident pole (calibrated confidences)", async () => {
+    const { body } = await callAi<Sentiment>("/sentiment", { text: "The food was great but the service was terrible." });
+    expect(body.data.reliable).toBe(true);
+    expect(body.data.confidence).toBeLessThan(0.6);
+  });
+
   it("gives text with no word the model knows an even chance, not a confident guess", async () => {
     const { body } = await callAi<Sentiment>("/sentiment", { text: GIBBERISH });
     expect(body.data).toMatchObject({ overallSentiment: "neutral", confidence: 0.5, reliable: false });
