@@ -7,7 +7,6 @@ import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
 import { buildConsole } from "./scripts/build/lib/console-build";
 import { buildTemplateEngine } from "./scripts/build/lib/template-engine";
-import InterleavedSequencer from "./test/interleaved-sequencer";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
 function sharedData(file: string): string {
@@ -153,7 +152,7 @@ export default defineConfig({
       },
     },
     // The files wait on workerd more than on the CPU: two at a time even on two cores.
-    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Loading the Worker into a new workerd costs seconds per file, so most files share one and
     // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
     // shared reference data and the pickups leave queued work behind: their files run alone.
@@ -191,7 +190,6 @@ export default defineConfig({
         },
       },
     ],
-    sequence: { sequencer: InterleavedSequencer },
     // Request logs are noise when a test passes and evidence when it fails.
     silent: process.env.FUZZ_VERBOSE ? false : "passed-only",
   },
