@@ -97,8 +97,9 @@ async function startGateway(state: string, port: number, identityProvider: strin
       await installTheme(env.THEMES, demo.siteId, "themes/default");
       // Group D's ticket and templates, as its scheduled tasks would have them (console-miniprograms.test.ts commits a template).
       const delivering: Promise<unknown>[] = [];
-      // The component's token is kept sealed under KEY_ENCRYPTION_KEY: the gateway's, not .dev.vars'.
-      await prepareSandbox({ ...env, ...SECRETS }, (work) => void delivering.push(work));
+      // The component's token is kept sealed under KEY_ENCRYPTION_KEY: the gateway's, not .dev.vars'; and
+      // the sandbox answers outside production, as the gateway runs (a clean clone has no .dev.vars).
+      await prepareSandbox({ ...env, ...SECRETS, ENVIRONMENT: "development" }, (work) => void delivering.push(work));
       await Promise.allSettled(delivering);
       return { demo, ownerToken: await issueAccessToken(JWT, owner.casdoorId), viewerToken: await issueAccessToken(JWT, viewer.casdoorId) };
     },
