@@ -1,7 +1,7 @@
 import { zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser, ownerAdmin, showConsoleOnFailure } from "./gateway";
 
 /**
  * A menu built as an editor builds one, on a site of this file's own (the demo's main menu is read
@@ -62,15 +62,7 @@ beforeAll(async () => {
   await page.goto(`${gateway.base}/admin/#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state === "fail")
-    console.error(
-      `the console at ${page.url()}:\n${await page
-        .locator("main")
-        .innerText()
-        .catch(() => "(no page)")}`,
-    );
-});
+showConsoleOnFailure(() => page);
 
 afterAll(async () => {
   await desktop?.close();

@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Gateway, gatewayReady, openBrowser, showConsoleOnFailure } from "./gateway";
 
 /**
  * Group D's screens as an operator uses them, on a mini-program of this file's own: created, its
@@ -70,15 +70,7 @@ beforeAll(async () => {
   await heading().filter({ hasText: "Dashboard" }).waitFor({ timeout: 20_000 });
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state === "fail")
-    console.error(
-      `the console at ${page.url()}:\n${await page
-        .locator("main")
-        .innerText()
-        .catch(() => "(no page)")}`,
-    );
-});
+showConsoleOnFailure(() => page);
 
 afterAll(async () => {
   await context?.close();

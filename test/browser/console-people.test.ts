@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Gateway, gatewayReady, openBrowser, ownerAdmin, showConsoleOnFailure } from "./gateway";
 
 /**
  * Members and the audit log as an owner lives with them, in Chromium against `wrangler dev`: the
@@ -60,15 +60,7 @@ beforeAll(async () => {
   page = await newPage();
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state === "fail")
-    console.error(
-      `the console at ${page.url()}:\n${await page
-        .locator("body")
-        .innerText({ timeout: 2000 })
-        .catch(() => "(unreadable)")}`,
-    );
-});
+showConsoleOnFailure(() => page);
 
 afterAll(async () => {
   for (const context of contexts.values()) await context.close();

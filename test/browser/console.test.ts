@@ -1,7 +1,7 @@
 import { zipSync } from "fflate";
 import { type Browser, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser, showConsoleOnFailure } from "./gateway";
 
 /**
  * The admin console in headless Chromium against `wrangler dev` (global-setup.ts): a member signs
@@ -53,15 +53,7 @@ beforeAll(async () => {
 });
 
 // A failed step says what the console showed: its messages are the evidence.
-afterEach(async (context) => {
-  if (context.task.result?.state === "fail")
-    console.error(
-      `the console at ${page.url()}:\n${await page
-        .locator("main")
-        .innerText()
-        .catch(() => "(no page)")}`,
-    );
-});
+showConsoleOnFailure(() => page);
 
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, relative } from "node:path";
-import { type Browser, chromium } from "playwright-core";
-import { inject } from "vitest";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterEach, inject } from "vitest";
 import type { GatewayPlace, GatewayReady } from "./global-setup";
 
 export type Gateway = GatewayPlace & Omit<GatewayReady, "error">;
@@ -22,6 +22,19 @@ export async function gatewayReady(timeoutMs = 150_000): Promise<Gateway> {
   const ready = JSON.parse(readFileSync(place.readyFile, "utf8")) as GatewayReady;
   if (ready.error) throw new Error(`the browser tests' gateway did not start: ${ready.error}`);
   return { ...place, ...ready };
+}
+
+/** After a failed test, the console's address and text in the log: what the screen said when it failed. */
+export function showConsoleOnFailure(page: () => Page | undefined) {
+  afterEach(async (context) => {
+    const shown = page();
+    if (context.task.result?.state !== "fail" || !shown) return;
+    const text = await shown
+      .locator("main")
+      .innerText({ timeout: 2000 })
+      .catch(() => "(no page)");
+    console.error(`the console at ${shown.url()}:\n${text}`);
+  });
 }
 
 /** The suite's Chromium (global-setup.ts launches it once); `close()` on it ends this file's connection only. */
