@@ -15,12 +15,14 @@ const settingsSchemas = settingsSchemasOf(GROUPS);
 const consumers = [...GROUPS.flatMap((g) => g.consumers ?? []), webhookConsumer(GROUPS.flatMap((g) => g.webhookSenders ?? []))];
 const tasks = GROUPS.flatMap((g) => g.tasks ?? []);
 
+/** The jobs and tasks of one cron expression. */
+const scheduledOn = (cron: string) => ({ jobs: JOBS.filter((job) => job.cron === cron), due: tasks.filter((task) => task.cron === cron) });
+
 /** Runs the jobs and tasks of one cron expression side by side; one failing does not hold up the others. */
 function runCron(cron: string, env: Bindings): Promise<unknown> {
   const log = logger({ cron });
   if (!checkSettings(env, settingsSchemas).ok) return Promise.resolve();
-  const jobs = JOBS.filter((job) => job.cron === cron);
-  const due = tasks.filter((task) => task.cron === cron);
+  const { jobs, due } = scheduledOn(cron);
   if (jobs.length + due.length === 0) log.warn({ error: "nothing is scheduled on this cron expression" });
   return Promise.allSettled([
     // A job records its own failures; one that could not even record them (D1 down) is logged here.
@@ -43,11 +45,8 @@ async function fireCronInDevelopment(request: Request, env: Bindings): Promise<R
     return Response.json({ detail: `POST /__scheduled?cron=<one of: ${known.join(" | ")}>` }, { status: 400 });
   }
   await runCron(cron, env);
-  return Response.json({
-    cron,
-    jobs: JOBS.filter((job) => job.cron === cron).map((job) => job.name),
-    tasks: tasks.filter((task) => task.cron === cron).map((task) => task.name),
-  });
+  const { jobs, due } = scheduledOn(cron);
+  return Response.json({ cron, jobs: jobs.map((job) => job.name), tasks: due.map((task) => task.name) });
 }
 
 export default {
