@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { getPlatformProxy } from "wrangler";
 import type { Bindings } from "../../src/platform/env";
 
 export const WRANGLER = "node_modules/.bin/wrangler";
@@ -69,6 +68,8 @@ export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>, 
   const logLevel = process.env.WRANGLER_LOG;
   process.env.WRANGLER_LOG = logLevel ?? "warn";
   const persist = options.persistTo ? { path: `${options.persistTo}/v3` } : true;
+  // Loaded here: wrangler takes a second or two to import, which a `--help` or a refused flag should not wait for.
+  const { getPlatformProxy } = await import("wrangler");
   const proxy = await getPlatformProxy<Bindings>({ configPath: scriptsConfig(), persist, remoteBindings: false });
   try {
     return await work(proxy.env);

@@ -341,7 +341,8 @@ describe("a fleet rollout's failures", () => {
       lastStep: "Submission interrupted",
       error: "The submission's outcome is unknown (the worker stopped during it); it is not submitted again: D8 tells whether WeChat has it",
     });
-    expect(now.miniprograms[2]).toMatchObject({ state: "auditing", stage: "audit_submitted" });
+    // Submitted once; WeChat's "passed" push (the sandbox passes at once here) may already be in.
+    expect(now.miniprograms[2]).toMatchObject({ state: "auditing", stage: expect.stringMatching(/^audit_(submitted|passed)$/) });
 
     await cycle(5);
     await cycle(5);
