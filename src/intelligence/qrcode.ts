@@ -114,16 +114,26 @@ function toRgba(data: ArrayLike<number>, channels: number, depth: number, palett
   const count = palette ? data.length : data.length / channels;
   const out = new Uint8Array(count * 4);
   const scale = depth === 16 ? 1 / 257 : depth < 8 ? 255 / (2 ** depth - 1) : 1;
-  for (let i = 0; i < count; i++) {
+  // Byte by byte, no array per pixel: a 512-pixel logo is 262,144 pixels, and allocating for each held the isolate.
+  for (let i = 0, to = 0; i < count; i++, to += 4) {
     if (palette) {
-      const entry = palette[data[i]!] ?? [0, 0, 0, 255];
-      out.set([entry[0]!, entry[1]!, entry[2]!, entry[3] ?? 255], i * 4);
+      const entry = palette[data[i]!];
+      out[to] = entry?.[0] ?? 0;
+      out[to + 1] = entry?.[1] ?? 0;
+      out[to + 2] = entry?.[2] ?? 0;
+      out[to + 3] = entry?.[3] ?? 255;
       continue;
     }
     const at = i * channels;
-    const v = (k: number) => Math.round(data[at + k]! * scale);
-    if (channels >= 3) out.set([v(0), v(1), v(2), channels === 4 ? v(3) : 255], i * 4);
-    else out.set([v(0), v(0), v(0), channels === 2 ? v(1) : 255], i * 4);
+    if (channels >= 3) {
+      out[to] = Math.round(data[at]! * scale);
+      out[to + 1] = Math.round(data[at + 1]! * scale);
+      out[to + 2] = Math.round(data[at + 2]! * scale);
+      out[to + 3] = channels === 4 ? Math.round(data[at + 3]! * scale) : 255;
+    } else {
+      out[to] = out[to + 1] = out[to + 2] = Math.round(data[at]! * scale);
+      out[to + 3] = channels === 2 ? Math.round(data[at + 1]! * scale) : 255;
+    }
   }
   return out;
 }
@@ -162,7 +172,13 @@ export async function renderQrCode(options: QrOptions): Promise<QrImage> {
       continue;
     }
     const row = qr.data[moduleAt(y)]!;
-    for (let x = 0; x < size; x++) image.set(row[moduleAt(x)] ? foreground : background, start + 1 + x * 3);
+    // Byte by byte: a 2048-pixel row is 6,144 bytes, and a typed-array set per pixel cost ten times more.
+    for (let x = 0, at = start + 1; x < size; x++, at += 3) {
+      const colour = row[moduleAt(x)] ? foreground : background;
+      image[at] = colour[0];
+      image[at + 1] = colour[1];
+      image[at + 2] = colour[2];
+    }
   }
   let box: LogoBox | undefined;
   if (options.logo) {
@@ -282,7 +298,11 @@ function drawLogo(pixels: Uint8Array, size: number, modules: number, logo: Rgba,
   const left = Math.floor((size - width) / 2);
   const top = Math.floor((size - height) / 2);
   for (let y = top - pad; y < top + height + pad; y++) {
-    for (let x = left - pad; x < left + width + pad; x++) pixels.set(background, y * stride + 1 + x * 3);
+    for (let x = left - pad, at = y * stride + 1 + x * 3; x < left + width + pad; x++, at += 3) {
+      pixels[at] = background[0];
+      pixels[at + 1] = background[1];
+      pixels[at + 2] = background[2];
+    }
   }
   for (let y = 0; y < height; y++) {
     const sy = Math.min(logo.height - 1, Math.floor(y / fit));

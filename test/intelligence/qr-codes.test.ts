@@ -112,6 +112,39 @@ describe("I5 QR codes", () => {
     expect([...png.data.subarray(centre, centre + 3)]).toEqual([220, 30, 60]);
   });
 
+  // One colour in each layout a PNG can hold: the logo's pixels reach the code whatever the layout.
+  it.each([
+    ["grey", { channels: 1, depth: 8, data: new Uint8Array(32 * 32).fill(90) }, [90, 90, 90]],
+    ["grey with alpha", { channels: 2, depth: 8, data: new Uint8Array(32 * 32 * 2).map((_, i) => (i % 2 ? 255 : 90)) }, [90, 90, 90]],
+    ["16-bit RGB", { channels: 3, depth: 16, data: new Uint16Array(32 * 32 * 3).map((_, i) => [220, 30, 60][i % 3]! * 256 + 128) }, [220, 30, 60]],
+    [
+      "a palette",
+      {
+        channels: 1,
+        depth: 8,
+        data: new Uint8Array(32 * 32).fill(1),
+        palette: [
+          [0, 0, 0],
+          [20, 120, 200],
+        ],
+      },
+      [20, 120, 200],
+    ],
+  ] as const)("draws a logo in %s", async (_layout, image, colour) => {
+    const logo = encodePng({
+      width: 32,
+      height: 32,
+      ...image,
+      data: image.data,
+      palette: "palette" in image ? image.palette.map((c) => [...c]) : undefined,
+    });
+    const { body } = await callAi<Qr>("/qrcode/custom", { data: "https://example.com/layouts", size: 400, logoBase64: base64Of(logo) });
+    const { png, text } = scan(body.data.qrImageBase64);
+    expect(text).toBe("https://example.com/layouts");
+    const centre = (200 * 400 + 200) * png.channels;
+    expect([...png.data.subarray(centre, centre + 3)]).toEqual(colour);
+  });
+
   it.each([
     [{ data: "x", size: 63 }, "bizContent.size: must be at least 64"],
     [{ data: "x", size: 2049 }, "bizContent.size: must be at most 2048"],
