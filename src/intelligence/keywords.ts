@@ -3,6 +3,7 @@ import type { keywordSchema } from "./schema";
 import { addEdge, emptyGraph, pageRank } from "./rank";
 import { STOP_WORDS, stem } from "./text";
 import { roundScore } from "./scores";
+import { pauseForOtherRequests } from "./compute-gate";
 
 type Keyword = z.output<typeof keywordSchema>;
 
@@ -36,8 +37,10 @@ function candidatePhrases(text: string): string[][] {
  * Key phrases (two to four adjacent content words, seen at least twice or made of strong words)
  * score the mean of their words' ranks plus a bonus per repetition. Scores are scaled to 0..1.
  */
-export function extractKeywords(text: string, maxKeywords: number, includePhrases: boolean): Keyword[] {
+export async function extractKeywords(text: string, maxKeywords: number, includePhrases: boolean): Promise<Keyword[]> {
   const phrases = candidatePhrases(text);
+  // Steps of tens of milliseconds each on the largest text: the isolate answers others between them.
+  await pauseForOtherRequests();
   const stems = [...new Set(phrases.flat().map(stem))];
   if (stems.length === 0) return [];
   const index = new Map(stems.map((s, i) => [s, i]));
@@ -51,7 +54,9 @@ export function extractKeywords(text: string, maxKeywords: number, includePhrase
       }
     });
   }
+  await pauseForOtherRequests();
   const ranks = pageRank(graph);
+  await pauseForOtherRequests();
   const top = Math.max(...ranks);
 
   // The surface form shown for a stem is its most frequent spelling in the text.
@@ -68,6 +73,7 @@ export function extractKeywords(text: string, maxKeywords: number, includePhrase
 
   const results: Keyword[] = stems.map((s, i) => ({ term: surface(s), score: ranks[i]! / top, frequency: frequency.get(s)! }));
   if (includePhrases) {
+    await pauseForOtherRequests();
     const phraseCounts = new Map<string, { words: string[]; count: number }>();
     for (const phrase of phrases) {
       for (let size = 2; size <= MAX_PHRASE_WORDS; size++) {
@@ -88,6 +94,7 @@ export function extractKeywords(text: string, maxKeywords: number, includePhrase
       results.push({ term: words.join(" "), score: mean * (1 + 0.25 * (count - 1)) + 0.05 * (words.length - 1), frequency: count });
     }
   }
+  await pauseForOtherRequests();
   const best = Math.max(...results.map((r) => r.score));
   return withoutOverlaps(
     results.sort((a, b) => b.score - a.score || b.frequency - a.frequency || byTerm.compare(a.term, b.term)),

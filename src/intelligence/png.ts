@@ -1,7 +1,10 @@
+import { pauseForOtherRequests } from "./compute-gate";
+
 /**
  * A PNG writer for 8-bit RGB images. The pixels are deflated by the runtime's own zlib
- * (`CompressionStream`), which is native code and asynchronous: a 2048-pixel code encodes in tens
- * of milliseconds without holding the isolate, where deflating in JavaScript took most of a second.
+ * (`CompressionStream`), native code where deflating in JavaScript took most of a second. Native
+ * is not off the isolate's thread: the stream deflates what it is given in one go, so it is given
+ * DEFLATE_CHUNK bytes at a time, with a turn for other requests between them.
  */
 
 /** Bytes per row of an image laid out as PNG scanlines: a filter byte (0, none), then RGB pixels. */
@@ -32,9 +35,24 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
+/** A 2048-pixel code is 12 MB of scanlines: deflated whole, it held the isolate for about 100 ms. */
+const DEFLATE_CHUNK = 512 * 1024;
+
+async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new CompressionStream("deflate");
+  const deflated = new Response(stream.readable).arrayBuffer();
+  const writer = stream.writable.getWriter();
+  for (let at = 0; at < bytes.length; at += DEFLATE_CHUNK) {
+    await writer.write(bytes.subarray(at, at + DEFLATE_CHUNK));
+    await pauseForOtherRequests();
+  }
+  await writer.close();
+  return new Uint8Array(await deflated);
+}
+
 /** Encodes `scanlines` (height rows of `scanlineStride(width)` bytes) as a PNG file. */
 export async function encodeRgbPng(width: number, height: number, scanlines: Uint8Array): Promise<Uint8Array> {
-  const deflated = new Uint8Array(await new Response(new Blob([scanlines]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
+  const deflated = await deflate(scanlines);
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
