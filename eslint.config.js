@@ -40,6 +40,11 @@ export default tseslint.config(
     rules: {
       "regexp/no-super-linear-backtracking": "error",
       "regexp/no-super-linear-move": "error",
+      // Hono's `c.var` copies every variable of the request into a new object at each read: `c.get(name)` reads one.
+      "no-restricted-syntax": [
+        "error",
+        { selector: "MemberExpression[object.property.name='var']", message: "Read a request variable with c.get(name): c.var copies them all." },
+      ],
     },
   },
   {

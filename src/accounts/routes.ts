@@ -38,7 +38,7 @@ const forbidden = () => new ApiError(403, "Insufficient permissions");
 const admin: Guard<undefined> = {
   note: "admin",
   check: async (c) => {
-    if (c.var.principal.role !== "admin") throw forbidden();
+    if (c.get("principal").role !== "admin") throw forbidden();
     return undefined;
   },
 };
@@ -47,7 +47,7 @@ const admin: Guard<undefined> = {
 const adminOrTheUser: Guard<undefined> = {
   note: "admin or the user",
   check: async (c) => {
-    if (c.var.principal.role !== "admin" && String(c.var.principal.userId) !== c.req.param("id")) throw forbidden();
+    if (c.get("principal").role !== "admin" && String(c.get("principal").userId) !== c.req.param("id")) throw forbidden();
     return undefined;
   },
 };
@@ -56,7 +56,7 @@ const adminOrTheUser: Guard<undefined> = {
 const pickupWriter: Guard<undefined> = {
   note: "pickup:write",
   check: async (c) => {
-    if (!scopeAllows(c.var.principal.scopes, "pickup:write")) throw forbidden();
+    if (!scopeAllows(c.get("principal").scopes, "pickup:write")) throw forbidden();
     return undefined;
   },
 };
@@ -80,7 +80,7 @@ export function accountRoutes() {
     answer: "The key, with its token and secret shown once",
     status: 201,
     errors: [400, 409, 415, 422],
-    handle: async (c) => keyCreated(await createKey(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.var.principal, c.req.valid("json"))),
+    handle: async (c) => keyCreated(await createKey(c.get("db"), c.env.KEY_ENCRYPTION_KEY, c.get("principal"), c.req.valid("json"))),
   });
   route({
     method: "get",
@@ -89,7 +89,7 @@ export function accountRoutes() {
     data: listOf(keyListItemSchema),
     answer: "Keys, newest first, tokens masked",
     handle: async (c) => {
-      const keys = await listKeys(c.var.db, c.var.principal.userId);
+      const keys = await listKeys(c.get("db"), c.get("principal").userId);
       return { data: keys.map(keyListItem), total: keys.length };
     },
   });
@@ -101,7 +101,7 @@ export function accountRoutes() {
     data: keyDetailSchema,
     answer: "The key, token masked",
     errors: [404, 422],
-    handle: async (c) => keyDetail(await ownKey(c.var.db, c.var.principal.userId, c.req.valid("param").id)),
+    handle: async (c) => keyDetail(await ownKey(c.get("db"), c.get("principal").userId, c.req.valid("param").id)),
   });
   route({
     method: "delete",
@@ -112,7 +112,7 @@ export function accountRoutes() {
     answer: "Revoked",
     errors: [404, 422],
     handle: async (c) => {
-      await revokeKey(c.var.db, c.var.principal, c.req.valid("param").id);
+      await revokeKey(c.get("db"), c.get("principal"), c.req.valid("param").id);
       return { success: true, message: "API key revoked" };
     },
   });
@@ -124,7 +124,8 @@ export function accountRoutes() {
     data: keyRolledSchema,
     answer: "The key with its new token and secret, shown once, and when the old pair stops",
     errors: [400, 404, 409, 415, 422],
-    handle: async (c) => keyRolled(await rollKey(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.var.principal, c.req.valid("param").id, c.req.valid("json"))),
+    handle: async (c) =>
+      keyRolled(await rollKey(c.get("db"), c.env.KEY_ENCRYPTION_KEY, c.get("principal"), c.req.valid("param").id, c.req.valid("json"))),
   });
   route({
     method: "get",
@@ -136,7 +137,7 @@ export function accountRoutes() {
     errors: [404, 422],
     handle: async (c) => {
       const { id } = c.req.valid("param");
-      const { since, rows } = await keyUsage(c.var.db, c.var.principal.userId, id, c.req.valid("query").days);
+      const { since, rows } = await keyUsage(c.get("db"), c.get("principal").userId, id, c.req.valid("query").days);
       return keyUsageAnswer(id, since, rows);
     },
   });
@@ -148,7 +149,7 @@ export function accountRoutes() {
     summary: "A8 · The caller's user record",
     data: userSchema,
     answer: "The caller",
-    handle: async (c) => userRecord(await userById(c.var.db, c.var.principal.userId)),
+    handle: async (c) => userRecord(await userById(c.get("db"), c.get("principal").userId)),
   });
   route({
     method: "get",
@@ -159,7 +160,7 @@ export function accountRoutes() {
     data: userSchema,
     answer: "The user",
     errors: [404, 422],
-    handle: async (c) => userRecord(await userById(c.var.db, c.req.valid("param").id)),
+    handle: async (c) => userRecord(await userById(c.get("db"), c.req.valid("param").id)),
   });
   route({
     method: "put",
@@ -170,7 +171,7 @@ export function accountRoutes() {
     data: userSchema,
     answer: "The updated user",
     errors: [400, 404, 415, 422],
-    handle: async (c) => userRecord(await updateUser(c.var.db, c.var.principal, c.req.valid("param").id, c.req.valid("json"))),
+    handle: async (c) => userRecord(await updateUser(c.get("db"), c.get("principal"), c.req.valid("param").id, c.req.valid("json"))),
   });
   route({
     method: "delete",
@@ -183,7 +184,7 @@ export function accountRoutes() {
     answer: "Deactivated",
     errors: [404, 409, 422],
     handle: async (c) => {
-      await deactivateUser(c.var.db, c.var.principal, c.req.valid("param").id);
+      await deactivateUser(c.get("db"), c.get("principal"), c.req.valid("param").id);
       return { success: true, message: "User deactivated" };
     },
   });
@@ -199,8 +200,8 @@ export function accountRoutes() {
     handle: async (c) => {
       const { id } = c.req.valid("param");
       const { page, size } = c.req.valid("query");
-      await userById(c.var.db, id);
-      const { events, total } = await auditEventsOf(c.var.db, id, page, size);
+      await userById(c.get("db"), id);
+      const { events, total } = await auditEventsOf(c.get("db"), id, page, size);
       return { data: events.map(auditEntry), total, page, size };
     },
   });
@@ -215,7 +216,7 @@ export function accountRoutes() {
     answer: "The app, with its app token and webhook secret shown once",
     status: 201,
     errors: [400, 415, 422],
-    handle: async (c) => appCreated(await createApp(c.var.db, c.env.KEY_ENCRYPTION_KEY, c.var.principal.userId, c.req.valid("json"))),
+    handle: async (c) => appCreated(await createApp(c.get("db"), c.env.KEY_ENCRYPTION_KEY, c.get("principal").userId, c.req.valid("json"))),
   });
   route({
     method: "get",
@@ -224,7 +225,7 @@ export function accountRoutes() {
     data: listOf(appListItemSchema),
     answer: "Apps, newest first, tokens masked",
     handle: async (c) => {
-      const apps = await listApps(c.var.db, c.var.principal.userId);
+      const apps = await listApps(c.get("db"), c.get("principal").userId);
       return { data: apps.map(appListItem), total: apps.length };
     },
   });
@@ -237,7 +238,7 @@ export function accountRoutes() {
     answer: "Revoked",
     errors: [404, 422],
     handle: async (c) => {
-      await deleteApp(c.var.db, c.var.principal.userId, c.req.valid("param").id);
+      await deleteApp(c.get("db"), c.get("principal").userId, c.req.valid("param").id);
       return { success: true, message: "App revoked" };
     },
   });

@@ -46,7 +46,7 @@ export function sessionRoutes() {
       ]);
       for (const [name, value] of Object.entries(limit.headers)) c.header(name, value);
       if (!limit.allowed) throw new ApiError(429, `Too many logins from this address; retry after ${limit.headers["Retry-After"]} s`);
-      const { state, authorizeUrl } = await startLogin(c.var.db, c.env);
+      const { state, authorizeUrl } = await startLogin(c.get("db"), c.env);
       setCookie(c, STATE_COOKIE, state, { ...cookieOptions, maxAge: LOGIN_ATTEMPT_SECONDS });
       return new Prebuilt<never>(c.redirect(authorizeUrl, 302));
     },
@@ -79,7 +79,7 @@ export function sessionRoutes() {
       if (!code || !state) throw new ApiError(400, "code and state are required");
       const cookieState = getCookie(c, STATE_COOKIE);
       deleteCookie(c, STATE_COOKIE, cookieOptions);
-      const session = await finishLogin(c.var.db, c.env, { code, state, cookieState });
+      const session = await finishLogin(c.get("db"), c.env, { code, state, cookieState });
       setRefreshCookie(c, session.refreshToken);
       const target = new URL(c.env.FRONTEND_CALLBACK_URL);
       target.searchParams.set("token", session.accessToken);
@@ -106,7 +106,7 @@ export function sessionRoutes() {
       const fromBody = c.req.header("Content-Type")?.includes("application/json") ? c.req.valid("json").refresh_token : undefined;
       const presented = fromBody ?? getCookie(c, REFRESH_COOKIE);
       if (!presented) throw new ApiError(401, "Refresh token required");
-      const session = await refreshSession(c.var.db, c.env, presented);
+      const session = await refreshSession(c.get("db"), c.env, presented);
       setRefreshCookie(c, session.refreshToken);
       return { access_token: session.accessToken, token_type: "bearer" as const, expires_in: session.expiresIn, refresh_token: session.refreshToken };
     },
@@ -124,7 +124,7 @@ export function sessionRoutes() {
     errors: [401],
     errorTexts: { 401: "No valid session" },
     handle: async (c) => {
-      const logoutUrl = await logout(c.var.db, c.env, c.var.principal.userId);
+      const logoutUrl = await logout(c.get("db"), c.env, c.get("principal").userId);
       deleteCookie(c, REFRESH_COOKIE, cookieOptions);
       return { logout_url: logoutUrl };
     },

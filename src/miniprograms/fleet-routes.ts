@@ -110,7 +110,7 @@ export function fleetRoutes(route: Route, actorOf: (c: Context<AppEnv>) => Actor
       404: "No such template, or a mini-program that is not the caller's",
       409: "A mini-program not at profile_updated yet, or in another rollout still running",
     },
-    handle: (c) => startRollout(c.var.db, actorOf(c), c.req.valid("json")),
+    handle: (c) => startRollout(c.get("db"), actorOf(c), c.req.valid("json")),
   });
   route({
     method: "get",
@@ -132,7 +132,7 @@ export function fleetRoutes(route: Route, actorOf: (c: Context<AppEnv>) => Actor
         ],
       }),
     answer: "The rollouts",
-    handle: (c) => rolloutsOf(c.var.db, actorOf(c)),
+    handle: (c) => rolloutsOf(c.get("db"), actorOf(c)),
   });
   route({
     method: "get",
@@ -141,6 +141,6 @@ export function fleetRoutes(route: Route, actorOf: (c: Context<AppEnv>) => Actor
     request: { params: z.object({ id: idParam("id") }) },
     data: progress,
     answer: "The progress",
-    handle: (c) => progressOf(c.var.db, actorOf(c), c.req.valid("param").id),
+    handle: (c) => progressOf(c.get("db"), actorOf(c), c.req.valid("param").id),
   });
 }

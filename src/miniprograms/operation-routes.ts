@@ -56,7 +56,7 @@ export function operationRoutes(route: Route, contextOf: (c: Context<AppEnv>) =>
       handle: async (c) => {
         // The body's type is the generic B here, which the router's inference cannot name: the route validated it against B.
         const body = c.req.valid("json" as never) as z.infer<B>;
-        return spec.run(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), body.id), body);
+        return spec.run(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), body.id), body);
       },
     });
   };

@@ -42,7 +42,7 @@ const pushResponses = {
 export function miniprogramPublicRoutes() {
   const router = createRouter();
   const waitUntilOf = (c: Context<AppEnv>) => (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
-  const contextOf = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, upstream: upstreamOf(c.env, waitUntilOf(c)) });
+  const contextOf = (c: Context<AppEnv>) => ({ db: c.get("db"), env: c.env, upstream: upstreamOf(c.env, waitUntilOf(c)) });
 
   // WeChat wants the plain text "success"; anything else makes it retry.
   router.openapi(

@@ -35,8 +35,8 @@ export const CONSOLE_DEPOSITS_PATH = "/admin/api/deposits";
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const withWeChat = [409, 502, 503] as const;
 
-const actorOf = (c: Context<AppEnv>): Actor => ({ userId: c.var.principal.userId, keyId: c.var.principal.keyId });
-const contextOf = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, upstream: upstreamOf(c.env, (work) => c.executionCtx.waitUntil(work)) });
+const actorOf = (c: Context<AppEnv>): Actor => ({ userId: c.get("principal").userId, keyId: c.get("principal").keyId });
+const contextOf = (c: Context<AppEnv>) => ({ db: c.get("db"), env: c.env, upstream: upstreamOf(c.env, (work) => c.executionCtx.waitUntil(work)) });
 
 const emptyBodyAsObject: MiddlewareHandler<AppEnv> = async (c, next) => {
   if ((await c.req.raw.clone().text()).trim() === "") {
@@ -76,7 +76,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     answer: "A page",
     handle: async (c) => {
       const p = miniprogramPage.parse(c.req.valid("json") ?? {});
-      return listMiniprograms(c.var.db, actorOf(c), p.pageNumber, p.pageSize);
+      return listMiniprograms(c.get("db"), actorOf(c), p.pageNumber, p.pageSize);
     },
   });
   route({
@@ -96,7 +96,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     answer: "A page",
     handle: async (c) => {
       const p = templatePage.parse(c.req.valid("json") ?? {});
-      return listTemplates(c.var.db, p.pageNumber, p.pageSize);
+      return listTemplates(c.get("db"), p.pageNumber, p.pageSize);
     },
   });
   route({
@@ -109,7 +109,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
       .openapi({ example: { id: 12, name: "Harbour Tickets", stage: "configured" } }),
     answer: "Created",
     handle: async (c) => {
-      const created = await createMiniprogram(c.var.db, actorOf(c), c.req.valid("json"));
+      const created = await createMiniprogram(c.get("db"), actorOf(c), c.req.valid("json"));
       return { id: created.id, name: created.name, stage: created.stage };
     },
   });
@@ -127,7 +127,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     answer: "The link",
     errors: [...withWeChat],
     handle: async (c) => {
-      const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
+      const mp = await miniprogramOf(c.get("db"), actorOf(c), c.req.valid("json").id);
       // The links it hands out name the configured origin: a request's Host is the caller's to write.
       return authorizationLink(contextOf(c), actorOf(c), mp, serviceOrigin(c.env));
     },
@@ -140,8 +140,8 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     data: stepsAnswer,
     answer: "The steps",
     handle: async (c) => {
-      const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
-      const steps = await stepsOf(c.var.db, mp);
+      const mp = await miniprogramOf(c.get("db"), actorOf(c), c.req.valid("json").id);
+      const steps = await stepsOf(c.get("db"), mp);
       return {
         id: mp.id,
         name: mp.name,
@@ -161,7 +161,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     errors: [...withWeChat],
     handle: async (c) => {
       const p = c.req.valid("json");
-      return verifyName(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), p.id), p.name);
+      return verifyName(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), p.id), p.name);
     },
   });
   route({
@@ -174,7 +174,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     errors: [...withWeChat, 413],
     handle: async (c) => {
       const { id, ...profile } = c.req.valid("json");
-      return updateProfile(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), id), profile);
+      return updateProfile(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), id), profile);
     },
   });
   route({
@@ -187,7 +187,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     errors: [...withWeChat],
     handle: async (c) => {
       const p = c.req.valid("json");
-      return commitCode(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), p.id), p.tplId);
+      return commitCode(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), p.id), p.tplId);
     },
   });
   route({
@@ -198,7 +198,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     data: weChatAnswer.extend({ auditid: z.string().optional() }),
     answer: "WeChat's answer",
     errors: [...withWeChat],
-    handle: async (c) => submitChecked(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),
+    handle: async (c) => submitChecked(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), c.req.valid("json").id)),
   });
   route({
     method: "post",
@@ -216,7 +216,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     answer: "Testers and codes",
     errors: [...withWeChat],
     handle: async (c) => {
-      const mp = await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id);
+      const mp = await miniprogramOf(c.get("db"), actorOf(c), c.req.valid("json").id);
       return testerInfo({ ...contextOf(c), bucket: c.env.MEDIA }, mp, serviceOrigin(c.env));
     },
   });
@@ -228,7 +228,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     data: auditStateAnswer,
     answer: "The state",
     errors: [...withWeChat],
-    handle: async (c) => auditState(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),
+    handle: async (c) => auditState(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), c.req.valid("json").id)),
   });
   route({
     method: "post",
@@ -238,7 +238,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     data: weChatAnswer,
     answer: "WeChat's answer",
     errors: [...withWeChat],
-    handle: async (c) => release(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), c.req.valid("json").id)),
+    handle: async (c) => release(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), c.req.valid("json").id)),
   });
   route({
     method: "post",
@@ -250,7 +250,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
     errors: [...withWeChat],
     handle: async (c) => {
       const p = c.req.valid("json");
-      return bindTester(contextOf(c), actorOf(c), await miniprogramOf(c.var.db, actorOf(c), p.id), p.messengerId);
+      return bindTester(contextOf(c), actorOf(c), await miniprogramOf(c.get("db"), actorOf(c), p.id), p.messengerId);
     },
   });
   operationRoutes(route, contextOf, actorOf);

@@ -22,7 +22,8 @@ export async function authenticateAppToken(c: Context<AppEnv>): Promise<Principa
   if (!header) throw new ApiError(401, "Authorization header required");
   const token = APP_TOKEN.exec(header)?.[1];
   if (!token) throw new ApiError(401, "Authorization must be: appToken <token>");
-  const [found] = await c.var.db
+  const [found] = await c
+    .get("db")
     .select({ app: apps, user: users })
     .from(apps)
     .innerJoin(users, eq(users.id, apps.userId))

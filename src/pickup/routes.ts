@@ -111,7 +111,7 @@ export function pickupRoutes() {
     answer: "Stored; process pending",
     errors: [409, 412],
     handle: async (c) => {
-      const task = await submitTask(c.var.db, c.env, appId(c), c.req.valid("json"));
+      const task = await submitTask(c.get("db"), c.env, appId(c), c.req.valid("json"));
       return { task_id: task.id, request_id: task.requestId, process: task.process };
     },
   });
@@ -124,7 +124,7 @@ export function pickupRoutes() {
     answer: "A page",
     handle: async (c) => {
       const query = c.req.valid("json");
-      const { total, rows } = await listTasks(c.var.db, appId(c), query);
+      const { total, rows } = await listTasks(c.get("db"), appId(c), query);
       return { total, currPage: query.pageNumber, data: rows.map(listItem) };
     },
   });
@@ -134,21 +134,21 @@ export function pickupRoutes() {
     path: "/pickup/re-send",
     summary: "P3 · Send the task's last notification again",
     data: z.object({ task_id: z.number().int(), event_id: z.string() }),
-    handle: (c) => resendNotification(c.var.db, c.env, appId(c), c.req.valid("json").taskId),
+    handle: (c) => resendNotification(c.get("db"), c.env, appId(c), c.req.valid("json").taskId),
   });
   route({
     ...taskAction,
     path: "/pickup/re-create",
     summary: "P4 · Create the pickup order again (failed tasks only)",
     data: z.object({ task_id: z.number().int(), process: z.enum(PROCESSES) }),
-    handle: (c) => recreateOrder(c.var.db, c.env, appId(c), c.req.valid("json").taskId),
+    handle: (c) => recreateOrder(c.get("db"), c.env, appId(c), c.req.valid("json").taskId),
   });
   route({
     ...taskAction,
     path: "/pickup/authorize/refresh",
     summary: "P5 · Refresh the task's carrier authorization",
     data: z.object({ task_id: z.number().int() }),
-    handle: (c) => refreshAuthorization(c.var.db, c.env, appId(c), c.req.valid("json").taskId),
+    handle: (c) => refreshAuthorization(c.get("db"), c.env, appId(c), c.req.valid("json").taskId),
   });
   route({
     method: "get",
@@ -157,7 +157,7 @@ export function pickupRoutes() {
     request: { params: z.object({ taskId: idParam("taskId") }) },
     data: z.array(deliverySchema),
     answer: "Attempts, oldest first",
-    handle: async (c) => (await deliveriesOf(c.var.db, appId(c), c.req.valid("param").taskId)).map(delivery),
+    handle: async (c) => (await deliveriesOf(c.get("db"), appId(c), c.req.valid("param").taskId)).map(delivery),
   });
   route({
     method: "post",
@@ -169,7 +169,7 @@ export function pickupRoutes() {
       .openapi({ example: { event_id: "msg_5f0c6a4e1d2b4c599b8e2f7d0a6f3c11", task_id: 42, queued: true, replay: 1 } }),
     answer: "Queued (queued false: a replay of it is already pending, nothing more is sent)",
     errors: [409],
-    handle: (c) => replayOne(c.var.db, c.env, appId(c), c.req.valid("json").event_id),
+    handle: (c) => replayOne(c.get("db"), c.env, appId(c), c.req.valid("json").event_id),
   });
   route({
     method: "post",
@@ -187,7 +187,7 @@ export function pickupRoutes() {
     answer: "Queued; more true: call again for the next ones",
     handle: (c) => {
       const { since, limit } = c.req.valid("json");
-      return replaySince(c.var.db, c.env, appId(c), since, limit);
+      return replaySince(c.get("db"), c.env, appId(c), since, limit);
     },
   });
   route({
@@ -199,7 +199,7 @@ export function pickupRoutes() {
       .object({ url: z.string(), was_disabled: z.boolean() })
       .openapi({ example: { url: "https://shop.example.com/hooks/pickup", was_disabled: true } }),
     answer: "Enabled",
-    handle: (c) => enableEndpoint(c.var.db, appId(c), c.req.valid("json").url),
+    handle: (c) => enableEndpoint(c.get("db"), appId(c), c.req.valid("json").url),
   });
   return router;
 }

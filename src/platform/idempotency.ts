@@ -95,7 +95,7 @@ export async function idempotently(c: Context<AppEnv>, run: () => Promise<Respon
   if (c.req.raw.body && !/^application\/json\b/i.test(type)) {
     throw new ApiError(400, "Idempotency-Key is accepted on JSON requests only; send this upload without it");
   }
-  const db = c.var.db;
+  const db = c.get("db");
   const t = idempotentRequests;
   const digest = await requestDigest(c);
   const now = Date.now();

@@ -48,7 +48,7 @@ export function cachedReads(name = REFERENCE_DATA, varyBy?: () => string): Middl
     const body = c.req.method === "POST" ? JSON.stringify(await readBizContent(c)) : undefined;
     // What else an answer depends on (group T: the day an undated answer is for).
     const vary = [body, varyBy?.()].filter((part) => part !== undefined).join("\n") || undefined;
-    const version = await dataVersion(c.var.db, name);
+    const version = await dataVersion(c.get("db"), name);
     c.res = await versionedAnswer(c, { namespace: name, version: `v${version}`, kind: "data", inIsolate: true, vary }, async () => {
       await next();
       const type = c.res.headers.get("Content-Type") ?? "";

@@ -59,7 +59,7 @@ export function referenceRoutes() {
   // The data changes only with a refresh job or the seed: answers are kept under its version.
   router.use("*", cachedReads());
   const styleF = styleFRoutes(router, { tag: "O · Open reference data", envelope: "data", errors: [400, 401, 403, 404, 429] });
-  const db = (c: Context<AppEnv>) => c.var.db;
+  const db = (c: Context<AppEnv>) => c.get("db");
 
   styleF({
     path: "/country/list",

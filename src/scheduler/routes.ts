@@ -60,7 +60,7 @@ export function schedulerRoutes(jobs: JobDefinition[]) {
       const now = new Date();
       return Promise.all(
         jobs.map(async (job) => {
-          const { last, success } = await lastRuns(c.var.db, job.name);
+          const { last, success } = await lastRuns(c.get("db"), job.name);
           return {
             job: job.name,
             description: job.description,
@@ -86,7 +86,7 @@ export function schedulerRoutes(jobs: JobDefinition[]) {
       const { job: name } = c.req.valid("param");
       const job = jobs.find((j) => j.name === name);
       if (!job) throw notFound(`No job ${name}; the jobs are ${jobs.map((j) => j.name).join(", ")}`);
-      return runJob(c.var.db, c.env, job, "manual");
+      return runJob(c.get("db"), c.env, job, "manual");
     },
   });
   return router;

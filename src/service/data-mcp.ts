@@ -63,7 +63,7 @@ function service(c: Context<AppEnv>): McpService {
     instructions:
       "Tax rates and tax-number checks (T), reference data: countries, currencies, languages, zones, units, HS codes (O), and text, image and translation utilities (I). Each tool is one operation of the REST API, with its limits.",
     tools: () => {
-      const document = c.var.api.document();
+      const document = c.get("api").document();
       let tools = toolsOf.get(document);
       if (!tools) toolsOf.set(document, (tools = dataTools(document)));
       return tools;

@@ -142,7 +142,7 @@ export function taxRoutes() {
     errors: [400],
     handle: async (c) => {
       const { page, size, date } = c.req.valid("query");
-      const { rates, total } = await listTaxRates(c.var.db, page, size, date);
+      const { rates, total } = await listTaxRates(c.get("db"), page, size, date);
       return pageObject(rates, total, page, size);
     },
   });
@@ -170,7 +170,7 @@ export function taxRoutes() {
     data: rateList,
     answer: "EU VAT rates",
     errors: [400],
-    handle: async (c) => euVatRates(c.var.db, inForceDay(c.req.valid("query").date)),
+    handle: async (c) => euVatRates(c.get("db"), inForceDay(c.req.valid("query").date)),
   });
   route({
     method: "get",
@@ -180,7 +180,7 @@ export function taxRoutes() {
     data: rateList,
     answer: "Rates in force",
     errors: [400],
-    handle: async (c) => oecdRates(c.var.db, c.req.valid("param").taxType, inForceDay(c.req.valid("query").date)),
+    handle: async (c) => oecdRates(c.get("db"), c.req.valid("param").taxType, inForceDay(c.req.valid("query").date)),
   });
   route({
     method: "get",
@@ -193,7 +193,7 @@ export function taxRoutes() {
     handle: async (c) => {
       const { countryCode } = c.req.valid("param");
       const { date } = c.req.valid("query");
-      return nonEmpty(await ratesOfCountry(c.var.db, countryCode, inForceDay(date)), countryCode, date);
+      return nonEmpty(await ratesOfCountry(c.get("db"), countryCode, inForceDay(date)), countryCode, date);
     },
   });
   route({
@@ -210,7 +210,7 @@ export function taxRoutes() {
       if (!regionCode.startsWith(`${countryCode}-`)) {
         throw new ApiError(400, `regionCode ${regionCode} is not a region of ${countryCode}`);
       }
-      return nonEmpty(await ratesOfRegion(c.var.db, countryCode, regionCode, inForceDay(date)), regionCode, date);
+      return nonEmpty(await ratesOfRegion(c.get("db"), countryCode, regionCode, inForceDay(date)), regionCode, date);
     },
   });
   route({
@@ -224,7 +224,7 @@ export function taxRoutes() {
     handle: async (c) => {
       const { countryCode, taxType } = c.req.valid("param");
       const { date } = c.req.valid("query");
-      return nonEmpty(await ratesOfType(c.var.db, countryCode, taxType, inForceDay(date)), `${taxType} in ${countryCode}`, date);
+      return nonEmpty(await ratesOfType(c.get("db"), countryCode, taxType, inForceDay(date)), `${taxType} in ${countryCode}`, date);
     },
   });
   route({
@@ -238,7 +238,7 @@ export function taxRoutes() {
     handle: async (c) => {
       const { countryCode } = c.req.valid("param");
       const { date } = c.req.valid("query");
-      const rate = await standardRate(c.var.db, countryCode, inForceDay(date));
+      const rate = await standardRate(c.get("db"), countryCode, inForceDay(date));
       if (!rate) throw notFound(`${countryCode} has no standard VAT or GST rate${date ? ` in force on ${date}` : ""}`);
       return rate;
     },
@@ -276,7 +276,7 @@ export function taxRoutes() {
       const { country } = c.req.valid("query");
       // The check-digit algorithms of 90 countries load with the first tax number, not with the Worker.
       const { checkTaxNumber } = await import("./tax-numbers");
-      const check = await checkTaxNumber(c.var.db, taxNumber, country);
+      const check = await checkTaxNumber(c.get("db"), taxNumber, country);
       if (!check)
         throw notFound(country ? `${taxNumber} fits no tax number format of ${country}` : `${taxNumber} fits no country's tax number format`);
       return { ...check, ...(await checkLive(c.env, check)) };
@@ -295,7 +295,7 @@ export function taxRoutes() {
     errors: [400],
     handle: async (c) => {
       const { since, after, size, country } = c.req.valid("query");
-      return rateChanges(c.var.db, { since: since.slice(0, 19), after, size, countryCode: country });
+      return rateChanges(c.get("db"), { since: since.slice(0, 19), after, size, countryCode: country });
     },
   });
   taxWebhookRoutes(route);
@@ -309,7 +309,7 @@ export function taxRoutes() {
     errors: [400, 404],
     handle: async (c) => {
       const { id } = c.req.valid("param");
-      const rate = await taxRateById(c.var.db, id);
+      const rate = await taxRateById(c.get("db"), id);
       if (!rate) throw notFound(`No tax rate record with id ${id}`);
       return rate;
     },

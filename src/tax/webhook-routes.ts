@@ -98,7 +98,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     errors: [400, 409],
     handle: async (c) => {
       const input = await parseBizContent(c, registerParams);
-      return registerEndpoint(c.var.db, c.env, { userId: c.var.principal.userId, keyId: c.var.principal.keyId }, input);
+      return registerEndpoint(c.get("db"), c.env, { userId: c.get("principal").userId, keyId: c.get("principal").keyId }, input);
     },
   });
   route({
@@ -107,7 +107,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     summary: "T14 · The account's webhook endpoints (without their secrets)",
     data: z.array(endpointSchema),
     answer: "Endpoints, oldest first",
-    handle: (c) => listEndpoints(c.var.db, c.var.principal.userId),
+    handle: (c) => listEndpoints(c.get("db"), c.get("principal").userId),
   });
   route({
     method: "delete",
@@ -117,7 +117,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     data: z.object({ id: z.number().int(), deleted: z.literal(true) }).openapi({ example: { id: 7, deleted: true } }),
     answer: "Deleted",
     errors: [400, 404],
-    handle: (c) => deleteEndpoint(c.var.db, c.var.principal.userId, c.req.valid("param").id),
+    handle: (c) => deleteEndpoint(c.get("db"), c.get("principal").userId, c.req.valid("param").id),
   });
   route({
     method: "post",
@@ -129,7 +129,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     errors: [400, 404, 409],
     handle: async (c) => {
       await parseBizContent(c, rotateParams);
-      return rotateSecret(c.var.db, c.env, c.var.principal.userId, c.req.valid("param").id);
+      return rotateSecret(c.get("db"), c.env, c.get("principal").userId, c.req.valid("param").id);
     },
   });
   route({
@@ -155,6 +155,6 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     data: z.array(deliverySchema),
     answer: "Attempts, newest first",
     errors: [400, 404],
-    handle: (c) => deliveriesOfEndpoint(c.var.db, c.var.principal.userId, c.req.valid("param").id, c.req.valid("query").limit),
+    handle: (c) => deliveriesOfEndpoint(c.get("db"), c.get("principal").userId, c.req.valid("param").id, c.req.valid("query").limit),
   });
 }

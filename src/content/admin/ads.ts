@@ -133,7 +133,7 @@ export function adRoutes(route: AdminRoute) {
     request: inTenantPath({ siteId: idParam("siteId") }),
     data: z.array(adSchema),
     answer: "Ads",
-    handle: async (c, scope) => adsOf(c.var.db, scope, c.req.valid("param").siteId),
+    handle: async (c, scope) => adsOf(c.get("db"), scope, c.req.valid("param").siteId),
   });
   route({
     method: "post",
@@ -144,7 +144,7 @@ export function adRoutes(route: AdminRoute) {
     data: adSchema,
     answer: "Created",
     status: 201,
-    handle: async (c, scope) => createAd(c.var.db, scope, c.req.valid("json")),
+    handle: async (c, scope) => createAd(c.get("db"), scope, c.req.valid("json")),
   });
   route({
     method: "patch",
@@ -154,7 +154,7 @@ export function adRoutes(route: AdminRoute) {
     request: { ...inTenantPath({ id: idParam("id") }), ...json(adUpdate) },
     data: adSchema,
     answer: "The ad",
-    handle: async (c, scope) => updateAd(c.var.db, scope, c.req.valid("param").id, c.req.valid("json")),
+    handle: async (c, scope) => updateAd(c.get("db"), scope, c.req.valid("param").id, c.req.valid("json")),
   });
   route({
     method: "delete",
@@ -164,7 +164,7 @@ export function adRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     ...deleted,
     handle: async (c, scope) => {
-      await deleteAd(c.var.db, scope, c.req.valid("param").id);
+      await deleteAd(c.get("db"), scope, c.req.valid("param").id);
       return { deleted: true as const };
     },
   });
@@ -176,6 +176,6 @@ export function adRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: z.array(adDaySchema),
     answer: "Days",
-    handle: async (c, scope) => adStatsOf(c.var.db, scope, c.req.valid("param").id, 90),
+    handle: async (c, scope) => adStatsOf(c.get("db"), scope, c.req.valid("param").id, 90),
   });
 }

@@ -55,7 +55,7 @@ export function auditRoutes(route: AdminRoute) {
     answer: "Entries",
     handle: async (c, scope) => {
       const { page = 1, size = 50 } = c.req.valid("query");
-      return auditOf(c.var.db, scope, page, size);
+      return auditOf(c.get("db"), scope, page, size);
     },
   });
 }

@@ -165,7 +165,7 @@ export function categoryRoutes(route: AdminRoute) {
     request: inTenantPath({ siteId: idParam("siteId") }),
     data: z.array(categorySchema),
     answer: "Categories",
-    handle: async (c, scope) => categoriesOf(c.var.db, scope, c.req.valid("param").siteId),
+    handle: async (c, scope) => categoriesOf(c.get("db"), scope, c.req.valid("param").siteId),
   });
   route({
     method: "put",
@@ -175,7 +175,7 @@ export function categoryRoutes(route: AdminRoute) {
     request: { ...inTenantPath({ siteId: idParam("siteId") }), ...json(categoryOrder) },
     data: z.array(categorySchema),
     answer: "Categories, in the new order",
-    handle: async (c, scope) => orderCategories(c.var.db, scope, c.req.valid("param").siteId, c.req.valid("json")),
+    handle: async (c, scope) => orderCategories(c.get("db"), scope, c.req.valid("param").siteId, c.req.valid("json")),
   });
   route({
     method: "post",
@@ -187,7 +187,7 @@ export function categoryRoutes(route: AdminRoute) {
     answer: "Created",
     status: 201,
     errors: [409],
-    handle: async (c, scope) => createCategory(c.var.db, scope, c.req.valid("json")),
+    handle: async (c, scope) => createCategory(c.get("db"), scope, c.req.valid("json")),
   });
   route({
     method: "patch",
@@ -198,7 +198,7 @@ export function categoryRoutes(route: AdminRoute) {
     data: categorySchema,
     answer: "The category",
     errors: [409],
-    handle: async (c, scope) => updateCategory(c.var.db, scope, c.req.valid("param").id, c.req.valid("json")),
+    handle: async (c, scope) => updateCategory(c.get("db"), scope, c.req.valid("param").id, c.req.valid("json")),
   });
   route({
     method: "delete",
@@ -209,7 +209,7 @@ export function categoryRoutes(route: AdminRoute) {
     ...deleted,
     errors: [409],
     handle: async (c, scope) => {
-      await deleteCategory(c.var.db, scope, c.req.valid("param").id);
+      await deleteCategory(c.get("db"), scope, c.req.valid("param").id);
       return { deleted: true as const };
     },
   });

@@ -29,7 +29,7 @@ export const contentSchema = contentRow.extend({ categoryIds: z.array(z.number()
 /** An author saves only their own drafts; an editor or owner any content. */
 async function mayEdit(c: Context<AppEnv>, scope: MemberScope, id: number) {
   if (scope.role !== "author") return;
-  const content = await contentInScope(c.var.db, scope, id);
+  const content = await contentInScope(c.get("db"), scope, id);
   if (content.authorId !== scope.userId || content.status !== "draft") throw new ApiError(403, "An author may change only their own drafts");
 }
 
@@ -377,7 +377,7 @@ export function contentRoutes(route: AdminRoute) {
     answer: "A page of contents",
     handle: async (c, scope) => {
       const { page = 1, size = 20, ...filters } = c.req.valid("query");
-      return listContents(c.var.db, scope, { ...filters, page, size });
+      return listContents(c.get("db"), scope, { ...filters, page, size });
     },
   });
   route({
@@ -390,7 +390,7 @@ export function contentRoutes(route: AdminRoute) {
     answer: "Created",
     status: 201,
     errors: [409, 413],
-    handle: async (c, scope) => createContent(c.var.db, scope, scope.userId, c.req.valid("json")),
+    handle: async (c, scope) => createContent(c.get("db"), scope, scope.userId, c.req.valid("json")),
   });
   route({
     method: "get",
@@ -400,7 +400,7 @@ export function contentRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: contentSchema,
     answer: "The content",
-    handle: async (c, scope) => contentDetail(c.var.db, scope, c.req.valid("param").id),
+    handle: async (c, scope) => contentDetail(c.get("db"), scope, c.req.valid("param").id),
   });
   route({
     method: "patch",
@@ -414,7 +414,7 @@ export function contentRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const { id } = c.req.valid("param");
       await mayEdit(c, scope, id);
-      return updateContent(c.var.db, scope, id, scope.userId, c.req.valid("json"));
+      return updateContent(c.get("db"), scope, id, scope.userId, c.req.valid("json"));
     },
   });
   route({
@@ -429,7 +429,7 @@ export function contentRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const { id } = c.req.valid("param");
       await mayEdit(c, scope, id);
-      return autosaveContent(c.var.db, scope, id, scope.userId, c.req.valid("json"));
+      return autosaveContent(c.get("db"), scope, id, scope.userId, c.req.valid("json"));
     },
   });
   route({
@@ -440,7 +440,7 @@ export function contentRoutes(route: AdminRoute) {
     request: { ...inTenantPath({ id: idParam("id") }), ...json(publishRequest) },
     data: contentSchema,
     answer: "Published or scheduled",
-    handle: async (c, scope) => setPublication(c.var.db, scope, c.req.valid("param").id, scope.userId, c.req.valid("json")),
+    handle: async (c, scope) => setPublication(c.get("db"), scope, c.req.valid("param").id, scope.userId, c.req.valid("json")),
   });
   route({
     method: "post",
@@ -450,7 +450,7 @@ export function contentRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: previewLinkSchema,
     answer: "The link",
-    handle: async (c, scope) => previewLink(c.var.db, c.env, scope, c.req.valid("param").id),
+    handle: async (c, scope) => previewLink(c.get("db"), c.env, scope, c.req.valid("param").id),
   });
   route({
     method: "post",
@@ -460,7 +460,7 @@ export function contentRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: contentSchema,
     answer: "A draft again",
-    handle: async (c, scope) => setPublication(c.var.db, scope, c.req.valid("param").id, scope.userId, "unpublish"),
+    handle: async (c, scope) => setPublication(c.get("db"), scope, c.req.valid("param").id, scope.userId, "unpublish"),
   });
   route({
     method: "get",
@@ -470,7 +470,7 @@ export function contentRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: z.array(versionSchema),
     answer: "Versions",
-    handle: async (c, scope) => versionsOf(c.var.db, scope, c.req.valid("param").id),
+    handle: async (c, scope) => versionsOf(c.get("db"), scope, c.req.valid("param").id),
   });
   route({
     method: "post",
@@ -483,7 +483,7 @@ export function contentRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const p = c.req.valid("param");
       await mayEdit(c, scope, p.id);
-      return restoreVersion(c.var.db, scope, p.id, p.version, scope.userId);
+      return restoreVersion(c.get("db"), scope, p.id, p.version, scope.userId);
     },
   });
   route({
@@ -496,7 +496,7 @@ export function contentRoutes(route: AdminRoute) {
     answer: "The version",
     handle: async (c, scope) => {
       const p = c.req.valid("param");
-      return versionOf(c.var.db, scope, p.id, p.version);
+      return versionOf(c.get("db"), scope, p.id, p.version);
     },
   });
 }

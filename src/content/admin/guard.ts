@@ -14,9 +14,9 @@ export type MemberScope = TenantScope & { role: MemberRole; userId: number };
 
 /** The member's scope in the path's tenant, once their role reaches `needed`. */
 async function member(c: Context<AppEnv>, id: number, needed: MemberRole): Promise<MemberScope> {
-  const role = await memberRole(c.var.db, id, c.var.principal.userId);
+  const role = await memberRole(c.get("db"), id, c.get("principal").userId);
   requireRole(role, needed);
-  return { ...memberScope(id), role, userId: c.var.principal.userId };
+  return { ...memberScope(id), role, userId: c.get("principal").userId };
 }
 
 /** A route's member role: written once, into its summary as `(note)`, and checked before its handler, which gets the member's scope. */

@@ -33,7 +33,7 @@ export function keyRoutes(route: AdminRoute) {
     request: tenantPath,
     data: z.array(keySchema),
     answer: "Keys",
-    handle: async (c, scope) => (await listTenantKeys(c.var.db, scope.tenantId)).map(maskedKey),
+    handle: async (c, scope) => (await listTenantKeys(c.get("db"), scope.tenantId)).map(maskedKey),
   });
   route({
     method: "post",
@@ -49,8 +49,8 @@ export function keyRoutes(route: AdminRoute) {
       // A key bound to sites may name only sites of its tenant.
       if (input.siteIds)
         for (const siteId of input.siteIds)
-          if (!(await sitesOf(c.var.db, scope)).some((s) => s.id === siteId)) throw new ApiError(400, `siteIds: no site ${siteId} in this tenant`);
-      const { key, token } = await issueTenantKey(c.var.db, scope.tenantId, scope.userId, {
+          if (!(await sitesOf(c.get("db"), scope)).some((s) => s.id === siteId)) throw new ApiError(400, `siteIds: no site ${siteId} in this tenant`);
+      const { key, token } = await issueTenantKey(c.get("db"), scope.tenantId, scope.userId, {
         name: input.name,
         siteIds: input.siteIds ?? null,
         scopes: input.scopes ?? [],
@@ -69,7 +69,7 @@ export function keyRoutes(route: AdminRoute) {
     answer: "Revoked",
     handle: async (c, scope) => {
       const { id } = c.req.valid("param");
-      const key = await revokeTenantKey(c.var.db, scope.tenantId, id);
+      const key = await revokeTenantKey(c.get("db"), scope.tenantId, id);
       if (!key) throw new ApiError(404, `No key with id ${id}`);
       return maskedKey(key);
     },

@@ -43,7 +43,7 @@ export function mediaLibraryRoutes(route: AdminRoute) {
     request: inTenantPath({ siteId: idParam("siteId") }),
     data: z.array(mediaSchema),
     answer: "Media",
-    handle: async (c, scope) => mediaOf(c.var.db, scope, c.req.valid("param").siteId),
+    handle: async (c, scope) => mediaOf(c.get("db"), scope, c.req.valid("param").siteId),
   });
   route({
     method: "post",
@@ -63,7 +63,7 @@ export function mediaLibraryRoutes(route: AdminRoute) {
       const { siteId, filename } = c.req.valid("query");
       const contentType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      return uploadMedia(c.var.db, { bucket: c.env.MEDIA, images: c.env.IMAGES }, scope, scope.userId, { siteId, filename, contentType, bytes });
+      return uploadMedia(c.get("db"), { bucket: c.env.MEDIA, images: c.env.IMAGES }, scope, scope.userId, { siteId, filename, contentType, bytes });
     },
   });
   route({
@@ -74,7 +74,7 @@ export function mediaLibraryRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     ...deleted,
     handle: async (c, scope) => {
-      await deleteMedia(c.var.db, c.env.MEDIA, scope, c.req.valid("param").id);
+      await deleteMedia(c.get("db"), c.env.MEDIA, scope, c.req.valid("param").id);
       return { deleted: true as const };
     },
   });

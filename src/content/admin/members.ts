@@ -116,7 +116,7 @@ export function memberRoutes(route: AdminRoute) {
     request: tenantPath,
     data: z.array(memberSchema),
     answer: "Members",
-    handle: async (c, scope) => membersOf(c.var.db, scope),
+    handle: async (c, scope) => membersOf(c.get("db"), scope),
   });
   route({
     method: "put",
@@ -130,7 +130,7 @@ export function memberRoutes(route: AdminRoute) {
     errors: [409],
     handle: async (c, scope) => {
       const { email, role } = c.req.valid("json");
-      return setMember(c.var.db, scope, scope.userId, email, role);
+      return setMember(c.get("db"), scope, scope.userId, email, role);
     },
   });
   route({
@@ -143,7 +143,7 @@ export function memberRoutes(route: AdminRoute) {
     ...deleted,
     errors: [409],
     handle: async (c, scope) => {
-      await removeMember(c.var.db, scope, scope.userId, c.req.valid("param").userId);
+      await removeMember(c.get("db"), scope, scope.userId, c.req.valid("param").userId);
       return { deleted: true as const };
     },
   });
@@ -155,7 +155,7 @@ export function memberRoutes(route: AdminRoute) {
     request: tenantPath,
     data: z.array(invitationSchema),
     answer: "Invitations, oldest first",
-    handle: async (c, scope) => invitationsOf(c.var.db, scope),
+    handle: async (c, scope) => invitationsOf(c.get("db"), scope),
   });
   route({
     method: "post",
@@ -168,7 +168,7 @@ export function memberRoutes(route: AdminRoute) {
     answer: "The invitation",
     status: 201,
     errors: [409],
-    handle: async (c, scope) => invite(c.var.db, scope, scope.userId, c.req.valid("json")),
+    handle: async (c, scope) => invite(c.get("db"), scope, scope.userId, c.req.valid("json")),
   });
   route({
     method: "delete",
@@ -178,7 +178,7 @@ export function memberRoutes(route: AdminRoute) {
     request: inTenantPath({ invitationId: idParam("invitationId") }),
     ...deleted,
     handle: async (c, scope) => {
-      await withdrawInvitation(c.var.db, scope, scope.userId, c.req.valid("param").invitationId);
+      await withdrawInvitation(c.get("db"), scope, scope.userId, c.req.valid("param").invitationId);
       return { deleted: true as const };
     },
   });

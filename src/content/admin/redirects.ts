@@ -61,7 +61,7 @@ export function redirectRoutes(route: AdminRoute) {
     request: inTenantPath({ siteId: idParam("siteId") }),
     data: z.array(redirectSchema),
     answer: "Redirects",
-    handle: async (c, scope) => redirectsOf(c.var.db, scope, c.req.valid("param").siteId),
+    handle: async (c, scope) => redirectsOf(c.get("db"), scope, c.req.valid("param").siteId),
   });
   route({
     method: "put",
@@ -71,7 +71,7 @@ export function redirectRoutes(route: AdminRoute) {
     request: { ...tenantPath, ...json(redirectWrite) },
     data: redirectSchema,
     answer: "The redirect",
-    handle: async (c, scope) => putRedirect(c.var.db, scope, c.req.valid("json")),
+    handle: async (c, scope) => putRedirect(c.get("db"), scope, c.req.valid("json")),
   });
   route({
     method: "delete",
@@ -81,7 +81,7 @@ export function redirectRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     ...deleted,
     handle: async (c, scope) => {
-      await deleteRedirect(c.var.db, scope, c.req.valid("param").id);
+      await deleteRedirect(c.get("db"), scope, c.req.valid("param").id);
       return { deleted: true as const };
     },
   });

@@ -20,7 +20,7 @@ export function sessionRoutes(route: AdminRoute) {
     summary: "The session's user and CSRF token (after a reload of the console)",
     data: z.object({ userId: z.number().int(), csrfToken: z.string().nullable() }),
     answer: "The session",
-    handle: async (c) => ({ userId: c.var.principal.userId, csrfToken: await currentCsrfToken(c) }),
+    handle: async (c) => ({ userId: c.get("principal").userId, csrfToken: await currentCsrfToken(c) }),
   });
   route({
     method: "delete",

@@ -150,7 +150,7 @@ export function siteRoutes(route: AdminRoute) {
     request: tenantPath,
     data: z.array(siteSchema),
     answer: "Sites",
-    handle: async (c, scope) => withDomains(c.var.db, scope, await sitesOf(c.var.db, scope)),
+    handle: async (c, scope) => withDomains(c.get("db"), scope, await sitesOf(c.get("db"), scope)),
   });
   route({
     method: "post",
@@ -164,9 +164,9 @@ export function siteRoutes(route: AdminRoute) {
     errors: [409],
     handle: async (c, scope) => {
       const input = c.req.valid("json");
-      const site = await createSite(c.var.db, scope, input);
-      if (input.copyThemeFrom !== undefined) await copyTheme(c.var.db, c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
-      return withDomainsOne(c.var.db, scope, site);
+      const site = await createSite(c.get("db"), scope, input);
+      if (input.copyThemeFrom !== undefined) await copyTheme(c.get("db"), c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
+      return withDomainsOne(c.get("db"), scope, site);
     },
   });
   route({
@@ -178,7 +178,7 @@ export function siteRoutes(route: AdminRoute) {
     data: siteSchema,
     answer: "The site",
     errors: [409],
-    handle: async (c, scope) => updateSite(c.var.db, c.env, scope, c.req.valid("param").siteId, c.req.valid("json")),
+    handle: async (c, scope) => updateSite(c.get("db"), c.env, scope, c.req.valid("param").siteId, c.req.valid("json")),
   });
   route({
     method: "post",
@@ -191,8 +191,8 @@ export function siteRoutes(route: AdminRoute) {
     errors: [409, 502],
     handle: async (c, scope) => {
       const { siteId } = c.req.valid("param");
-      await siteInScope(c.var.db, scope, siteId);
-      return verifyDomain(c.var.db, c.env, scope, siteId, c.req.valid("json").host);
+      await siteInScope(c.get("db"), scope, siteId);
+      return verifyDomain(c.get("db"), c.env, scope, siteId, c.req.valid("json").host);
     },
   });
 }

@@ -123,7 +123,7 @@ export function tagRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: z.unknown().openapi({ description: "The value of menus.<name> or tags.<name>" }),
     answer: "The resolved tag",
-    handle: async (c, scope) => previewContentTag(c.var.db, scope, c.req.valid("param").id),
+    handle: async (c, scope) => previewContentTag(c.get("db"), scope, c.req.valid("param").id),
   });
   route({
     method: "get",
@@ -133,7 +133,7 @@ export function tagRoutes(route: AdminRoute) {
     request: { ...inTenantPath({ siteId: idParam("siteId") }), query: linkTargetQuery },
     data: linkTargetsSchema,
     answer: "At most 20 of each kind",
-    handle: async (c, scope) => linkTargets(c.var.db, scope, c.req.valid("param").siteId, c.req.valid("query").q),
+    handle: async (c, scope) => linkTargets(c.get("db"), scope, c.req.valid("param").siteId, c.req.valid("query").q),
   });
   route({
     method: "get",
@@ -143,7 +143,7 @@ export function tagRoutes(route: AdminRoute) {
     request: inTenantPath({ siteId: idParam("siteId") }),
     data: z.array(contentTagSchema),
     answer: "Tags",
-    handle: async (c, scope) => contentTagsOf(c.var.db, scope, c.req.valid("param").siteId),
+    handle: async (c, scope) => contentTagsOf(c.get("db"), scope, c.req.valid("param").siteId),
   });
   route({
     method: "put",
@@ -160,7 +160,7 @@ export function tagRoutes(route: AdminRoute) {
     },
     data: contentTagSchema,
     answer: "The tag",
-    handle: async (c, scope) => putContentTag(c.var.db, scope, c.req.valid("json")),
+    handle: async (c, scope) => putContentTag(c.get("db"), scope, c.req.valid("json")),
   });
   route({
     method: "delete",
@@ -170,7 +170,7 @@ export function tagRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     ...deleted,
     handle: async (c, scope) => {
-      await deleteContentTag(c.var.db, scope, c.req.valid("param").id);
+      await deleteContentTag(c.get("db"), scope, c.req.valid("param").id);
       return { deleted: true as const };
     },
   });

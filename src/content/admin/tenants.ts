@@ -63,7 +63,7 @@ export function tenantListRoutes(route: AdminRoute) {
     summary: "The caller's tenants and roles",
     data: z.array(tenantSchema),
     answer: "Tenants",
-    handle: async (c) => tenantsOf(c.var.db, c.var.principal.userId),
+    handle: async (c) => tenantsOf(c.get("db"), c.get("principal").userId),
   });
   route({
     method: "post",
@@ -76,8 +76,8 @@ export function tenantListRoutes(route: AdminRoute) {
     errors: [409],
     handle: async (c) =>
       createTenant(
-        c.var.db,
-        c.var.principal.userId,
+        c.get("db"),
+        c.get("principal").userId,
         c.req.valid("json"),
         settingsOf(c.env, contentSettings).MAX_TENANTS_PER_USER ?? DEFAULT_MAX_TENANTS_PER_USER,
       ),

@@ -81,8 +81,8 @@ export function themeRoutes(route: AdminRoute) {
     data: themesSchema,
     answer: "Themes",
     handle: async (c, scope) => {
-      const site = await siteInScope(c.var.db, scope, c.req.valid("param").siteId);
-      return { active: site.theme, previous: site.previousTheme, themes: await themesOf(c.var.db, c.env.THEMES, site.id) };
+      const site = await siteInScope(c.get("db"), scope, c.req.valid("param").siteId);
+      return { active: site.theme, previous: site.previousTheme, themes: await themesOf(c.get("db"), c.env.THEMES, site.id) };
     },
   });
   route({
@@ -102,11 +102,11 @@ export function themeRoutes(route: AdminRoute) {
     status: 201,
     errors: [413, 415],
     handle: async (c, scope) => {
-      const site = await siteInScope(c.var.db, scope, c.req.valid("param").siteId);
+      const site = await siteInScope(c.get("db"), scope, c.req.valid("param").siteId);
       if ((c.req.header("Content-Type") ?? "").split(";")[0]!.trim() !== "application/zip")
         throw new ApiError(415, "A theme is uploaded as application/zip");
       const { name } = c.req.valid("query");
-      const stored = await uploadTheme(c.var.db, c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
+      const stored = await uploadTheme(c.get("db"), c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
       return { ...stored, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, name) };
     },
   });
@@ -121,11 +121,11 @@ export function themeRoutes(route: AdminRoute) {
     answer: "The site",
     handle: async (c, scope) => {
       const p = c.req.valid("param");
-      const site = await siteInScope(c.var.db, scope, p.siteId);
-      if (!(await themesOf(c.var.db, c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+      const site = await siteInScope(c.get("db"), scope, p.siteId);
+      if (!(await themesOf(c.get("db"), c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       // Read before the write, which is then the last call: a failure answers an activation that did not happen.
-      const [view] = await withDomains(c.var.db, scope, [site]);
-      return { ...view!, ...(await activateTheme(c.var.db, scope, site, p.name, scope.userId)) };
+      const [view] = await withDomains(c.get("db"), scope, [site]);
+      return { ...view!, ...(await activateTheme(c.get("db"), scope, site, p.name, scope.userId)) };
     },
   });
   route({
@@ -140,8 +140,8 @@ export function themeRoutes(route: AdminRoute) {
     answer: "The preview's address",
     handle: async (c, scope) => {
       const p = c.req.valid("param");
-      const site = await siteInScope(c.var.db, scope, p.siteId);
-      if (!(await themesOf(c.var.db, c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
+      const site = await siteInScope(c.get("db"), scope, p.siteId);
+      if (!(await themesOf(c.get("db"), c.env.THEMES, site.id)).includes(p.name)) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       return { name: p.name, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, p.name) };
     },
   });
@@ -156,8 +156,8 @@ export function themeRoutes(route: AdminRoute) {
     answer: "The zip, as an attachment named after the theme",
     handle: async (c, scope) => {
       const p = c.req.valid("param");
-      const site = await siteInScope(c.var.db, scope, p.siteId);
-      const zip = await themeZip(c.env.THEMES, themePrefix(site.id, p.name, await liveVersion(c.var.db, site.id, p.name)));
+      const site = await siteInScope(c.get("db"), scope, p.siteId);
+      const zip = await themeZip(c.env.THEMES, themePrefix(site.id, p.name, await liveVersion(c.get("db"), site.id, p.name)));
       if (!zip) throw new ApiError(404, `No theme ${p.name} for site ${site.id}`);
       return new Prebuilt<never>(
         new Response(zip, {
@@ -177,8 +177,8 @@ export function themeRoutes(route: AdminRoute) {
     errorTexts: { 409: "The theme is the site's active one" },
     handle: async (c, scope) => {
       const p = c.req.valid("param");
-      const site = await siteInScope(c.var.db, scope, p.siteId);
-      await deleteTheme(c.var.db, c.env.THEMES, scope, site, p.name, scope.userId);
+      const site = await siteInScope(c.get("db"), scope, p.siteId);
+      await deleteTheme(c.get("db"), c.env.THEMES, scope, site, p.name, scope.userId);
       return { deleted: true as const };
     },
   });

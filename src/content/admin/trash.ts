@@ -143,7 +143,7 @@ export function trashRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: trashAnswer,
     answer: "In the Trash",
-    handle: async (c, scope) => trashContent(c.var.db, scope, c.req.valid("param").id, scope.userId),
+    handle: async (c, scope) => trashContent(c.get("db"), scope, c.req.valid("param").id, scope.userId),
   });
   route({
     method: "get",
@@ -155,7 +155,7 @@ export function trashRoutes(route: AdminRoute) {
     answer: "A page of deleted contents",
     handle: async (c, scope) => {
       const { page = 1, size = 20, siteId } = c.req.valid("query");
-      return trashOf(c.var.db, scope, { siteId, page, size });
+      return trashOf(c.get("db"), scope, { siteId, page, size });
     },
   });
   route({
@@ -166,7 +166,7 @@ export function trashRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     data: contentSchema,
     answer: "The content, restored",
-    handle: async (c, scope) => restoreContent(c.var.db, scope, c.req.valid("param").id, scope.userId),
+    handle: async (c, scope) => restoreContent(c.get("db"), scope, c.req.valid("param").id, scope.userId),
   });
   route({
     method: "delete",
@@ -176,7 +176,7 @@ export function trashRoutes(route: AdminRoute) {
     request: inTenantPath({ id: idParam("id") }),
     ...deleted,
     handle: async (c, scope) => {
-      await eraseContent(c.var.db, scope, c.req.valid("param").id, scope.userId);
+      await eraseContent(c.get("db"), scope, c.req.valid("param").id, scope.userId);
       return { deleted: true as const };
     },
   });

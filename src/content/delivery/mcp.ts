@@ -51,15 +51,15 @@ const RESOURCE_PAGE = 100;
 
 /** The sites a key reads, in id order. */
 async function readableSites(c: Context<AppEnv>, scope: TenantScope) {
-  const rows = await c.var.db.select({ id: sites.id, slug: sites.slug }).from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
+  const rows = await c.get("db").select({ id: sites.id, slug: sites.slug }).from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
   return rows.filter((site) => !scope.siteIds || scope.siteIds.includes(site.id));
 }
 
 /** A site's published contents as Markdown resources; the list pages one site at a time (`<site index>.<page>`). */
 function contentResources(c: Context<AppEnv>): McpResources {
   const scope = () => {
-    if (!scopeAllows(c.var.principal.scopes, "content:read")) throw new ApiError(403, "Insufficient permission: requires scope content:read");
-    return keyScope(c.var.principal);
+    if (!scopeAllows(c.get("principal").scopes, "content:read")) throw new ApiError(403, "Insufficient permission: requires scope content:read");
+    return keyScope(c.get("principal"));
   };
   return {
     templates: [
@@ -77,8 +77,8 @@ function contentResources(c: Context<AppEnv>): McpResources {
       const all = await readableSites(c, keyScoped);
       const listed = all[index ?? 0];
       if (!listed || !Number.isInteger(page) || page! < 1) return { resources: [] };
-      const site = await siteForReaders(c.var.db, keyScoped, listed.id);
-      const found = await listPublished(c.var.db, keyScoped, site, { page: page!, size: RESOURCE_PAGE }, new Date().toISOString());
+      const site = await siteForReaders(c.get("db"), keyScoped, listed.id);
+      const found = await listPublished(c.get("db"), keyScoped, site, { page: page!, size: RESOURCE_PAGE }, new Date().toISOString());
       const next = page! * RESOURCE_PAGE < found.total ? `${index}.${page! + 1}` : all[index! + 1] ? `${index! + 1}.1` : undefined;
       return {
         resources: found.items.map((item) => ({
@@ -97,7 +97,8 @@ function contentResources(c: Context<AppEnv>): McpResources {
       if (!siteSlug || !language || !slug) throw new ApiError(400, `${uri} is not a content address: content://<site>/<language>/<slug>`);
       const site = (await readableSites(c, keyScoped)).find((s) => s.slug === siteSlug);
       const [content] = site
-        ? await c.var.db
+        ? await c
+            .get("db")
             .select({ title: contents.title, bodyMarkdown: contents.bodyMarkdown })
             .from(contents)
             .where(
@@ -120,7 +121,7 @@ const service = (c: Context<AppEnv>): McpService => ({
   name: "gateway-content",
   instructions:
     "The published contents of this tenant's sites, and AI skills for them. Start with site_info or list_contents (siteId); read a content with get_content or as a resource (content://<site>/<language>/<slug>).",
-  tools: () => contentTools(c.var.api.document()),
+  tools: () => contentTools(c.get("api").document()),
   resources: contentResources(c),
 });
 

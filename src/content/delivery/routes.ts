@@ -73,9 +73,9 @@ export function headlessRoutes() {
     answer: "A page of contents",
     handle: async (c) => {
       const { siteId, page = 1, size = 20, ...filters } = c.req.valid("query");
-      const scope = keyScope(c.var.principal);
-      const site = await siteForReaders(c.var.db, scope, siteId);
-      return cached(c, site, () => listPublished(c.var.db, scope, site, { ...filters, page, size }, now()));
+      const scope = keyScope(c.get("principal"));
+      const site = await siteForReaders(c.get("db"), scope, siteId);
+      return cached(c, site, () => listPublished(c.get("db"), scope, site, { ...filters, page, size }, now()));
     },
   });
   route({
@@ -96,17 +96,18 @@ export function headlessRoutes() {
     answer: "The content",
     handle: async (c) => {
       const { id } = c.req.valid("param");
-      const scope = keyScope(c.var.principal);
-      const [found] = await c.var.db
+      const scope = keyScope(c.get("principal"));
+      const [found] = await c
+        .get("db")
         .select({ siteId: contents.siteId })
         .from(contents)
         .where(inTenant(contents.tenantId, scope, eq(contents.id, id)))
         .limit(1);
       if (!found) throw new ApiError(404, `No published content with id ${id}`);
-      const site = await siteForReaders(c.var.db, scope, found.siteId).catch(() => {
+      const site = await siteForReaders(c.get("db"), scope, found.siteId).catch(() => {
         throw new ApiError(404, `No published content with id ${id}`);
       });
-      return cached(c, site, () => publishedContent(c.var.db, scope, id, now()));
+      return cached(c, site, () => publishedContent(c.get("db"), scope, id, now()));
     },
   });
   route({
@@ -118,9 +119,9 @@ export function headlessRoutes() {
     data: z.array(categoryNode),
     answer: "Top-level categories, each with its children",
     handle: async (c) => {
-      const scope = keyScope(c.var.principal);
-      const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
-      return cached(c, site, () => categoryTree(c.var.db, scope, site));
+      const scope = keyScope(c.get("principal"));
+      const site = await siteForReaders(c.get("db"), scope, c.req.valid("query").siteId);
+      return cached(c, site, () => categoryTree(c.get("db"), scope, site));
     },
   });
   route({
@@ -147,9 +148,9 @@ export function headlessRoutes() {
     }),
     answer: "The site",
     handle: async (c) => {
-      const scope = keyScope(c.var.principal);
-      const site = await siteForReaders(c.var.db, scope, c.req.valid("query").siteId);
-      return cached(c, site, () => siteInfo(c.var.db, scope, site));
+      const scope = keyScope(c.get("principal"));
+      const site = await siteForReaders(c.get("db"), scope, c.req.valid("query").siteId);
+      return cached(c, site, () => siteInfo(c.get("db"), scope, site));
     },
   });
   return router;

@@ -44,9 +44,9 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const locale = theme.locale(language);
   const versions = page.versions ?? {};
   const tags = await perSiteVersion(site, `tags:${language}:${theme.tagNames === "all" ? "*" : [...theme.tagNames].join(",")}`, () =>
-    resolvedTags(c.var.db, site, new Date().toISOString(), theme.tagNames, language),
+    resolvedTags(c.get("db"), site, new Date().toISOString(), theme.tagNames, language),
   );
-  const image = await imageGlobal(c.var.db, site, [page.data, tags, shownAds, site.seoImage]);
+  const image = await imageGlobal(c.get("db"), site, [page.data, tags, shownAds, site.seoImage]);
   return theme.render(`templates/${page.template}.html.j2`, {
     site: {
       id: site.id,
@@ -57,7 +57,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       defaultLanguage: site.defaultLanguage,
     },
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
-    menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.var.db, site, language)),
+    menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.get("db"), site, language)),
     tags,
     ads: shownAds,
     seo: {
@@ -108,11 +108,11 @@ export async function cachedPage(
   preview?: Preview,
 ): Promise<Response> {
   const flushSeconds = settingsOf(c.env, contentSettings).AD_FLUSH_SECONDS;
-  const count = (adIds: number[]) => countImpressions(c.var.db, site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
+  const count = (adIds: number[]) => countImpressions(c.get("db"), site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
   const render = async (): Promise<Fresh | Response> => {
     const built = await build();
     const page = preview ? { ...built, noindex: true } : built;
-    const shownAds = await adsForPage(c.var.db, site, new Date().toISOString());
+    const shownAds = await adsForPage(c.get("db"), site, new Date().toISOString());
     const adIds = Object.values(shownAds).map((ad) => ad.id);
     let html: string;
     try {
@@ -121,7 +121,7 @@ export async function cachedPage(
       if (!(error instanceof TemplateError)) throw error;
       c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
       // A live theme that outgrows its bounds is retired after a few renders; a preview is no one's page.
-      if (error instanceof TemplateLimitError && !preview?.theme) await themeFailed(c.var.db, site, theme.version, error.message);
+      if (error instanceof TemplateLimitError && !preview?.theme) await themeFailed(c.get("db"), site, theme.version, error.message);
       // The template's own fault, named in development; the theme's 404 page would hide a broken theme.
       const message = c.env.ENVIRONMENT === "development" ? error.message : "This page could not be shown.";
       return c.html(errorPage(500, `Template error: ${message}`), 500);

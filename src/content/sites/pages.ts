@@ -59,7 +59,7 @@ async function listed<T extends { id: number; slug: string; language: string; ta
   items: T[],
 ) {
   const facts = await readerFacts(
-    c.var.db,
+    c.get("db"),
     site,
     items.map((i) => i.id),
   );
@@ -73,7 +73,7 @@ async function listed<T extends { id: number; slug: string; language: string; ta
  */
 const listOf = (c: Context<AppEnv>, site: ReaderSite, query: Omit<ContentQuery, "size"> & { language: string }) =>
   perSiteVersion(site, `list:${JSON.stringify(query)}`, async () => {
-    const list = await listPublished(c.var.db, memberScope(site.tenantId), site, { ...query, size: PAGE_SIZE }, now());
+    const list = await listPublished(c.get("db"), memberScope(site.tenantId), site, { ...query, size: PAGE_SIZE }, now());
     return { total: list.total, items: await listed(c, site, query.language, list.items) };
   });
 
@@ -106,7 +106,7 @@ export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: st
   const pages = pagination(page, list.total);
   if (list.total === 0 || !pages) return notFoundIn(language);
   const path = `/tag/${encodeURIComponent(tag)}`;
-  const languages = await languagesWithTag(c.var.db, site, tag, now());
+  const languages = await languagesWithTag(c.get("db"), site, tag, now());
   return {
     template: "tag",
     status: 200,
@@ -128,7 +128,7 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
   const query = (c.req.query("q") ?? "").slice(0, 200);
   const words = query.match(/[\p{L}\p{N}]+/gu) ?? [];
   const list = words.length
-    ? await listPublished(c.var.db, memberScope(site.tenantId), site, { q: query, language, page, size: PAGE_SIZE }, now())
+    ? await listPublished(c.get("db"), memberScope(site.tenantId), site, { q: query, language, page, size: PAGE_SIZE }, now())
     : { items: [], total: 0 };
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
@@ -152,7 +152,7 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
 
 /** A category's page in one language: its contents and those of its subcategories. */
 export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string): Promise<Page> {
-  const category = await categoryBySlug(c.var.db, site, slug);
+  const category = await categoryBySlug(c.get("db"), site, slug);
   if (!category) return notFoundIn(language);
   const page = pageOf(c);
   const list = await listOf(c, site, { categoryId: category.id, language, page });
@@ -178,11 +178,11 @@ export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: s
 /** A content's page, with its article and breadcrumb JSON-LD; `previewId` a content shown before it is public. */
 export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: string, language: string, previewId?: number): Promise<Page> {
   // A slug is at most 80 characters (admin/params.ts): a longer path is no content, asked of no one.
-  const id = slug.length > 80 ? undefined : await publicContentId(c.var.db, site, slug, language, now(), previewId);
+  const id = slug.length > 80 ? undefined : await publicContentId(c.get("db"), site, slug, language, now(), previewId);
   if (id === undefined) return notFoundIn(language);
   const [content, facts] = await Promise.all([
-    publishedContent(c.var.db, memberScope(site.tenantId), id, now(), previewId),
-    readerFacts(c.var.db, site, [id]),
+    publishedContent(c.get("db"), memberScope(site.tenantId), id, now(), previewId),
+    readerFacts(c.get("db"), site, [id]),
   ]);
   const item = linkedIn(site);
   const origin = siteOrigin(c.env, site);

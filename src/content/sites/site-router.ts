@@ -36,7 +36,7 @@ function visitOf(c: { req: { raw: Request } }): Visit {
 }
 
 // From the isolate's cache of sites (10 s; a change made here forgets it at once).
-const siteOf = async (c: Context<AppEnv>) => (await siteById(c.var.db, visitOf(c).siteId))!;
+const siteOf = async (c: Context<AppEnv>) => (await siteById(c.get("db"), visitOf(c).siteId))!;
 const now = () => new Date().toISOString();
 
 /**
@@ -61,7 +61,7 @@ const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex
 async function openPreview(c: Context<AppEnv>) {
   const site = await siteOf(c);
   const valid = await previewedContent(c.env.JWT_SECRET, site, c.req.query("token") ?? "");
-  const address = valid && (await contentAddress(c.var.db, site, valid.contentId));
+  const address = valid && (await contentAddress(c.get("db"), site, valid.contentId));
   if (!valid || !address) return c.text("This preview link has expired or is not valid: ask for a new one in the console.", 403, PRIVATE);
   keepContentPreview(c, c.req.query("token")!, valid.expires);
   return c.redirect(address, 302);
@@ -81,8 +81,8 @@ function buildSiteRouter() {
   // an unexpected failure is logged with the request id and answered as an HTML error page.
   app.use("*", async (c, next) => {
     const { parent } = visitOf(c);
-    c.set("db", parent.var.db);
-    c.set("log", parent.var.log);
+    c.set("db", parent.get("db"));
+    c.set("log", parent.get("log"));
     c.set("envelope", "html");
     await next();
   });
@@ -103,7 +103,7 @@ function buildSiteRouter() {
   });
   // A redirect of the site wins over its pages.
   app.use("*", async (c, next) => {
-    const redirect = await redirectOf(c.var.db, (await siteById(c.var.db, visitOf(c).siteId))!, c.req.path);
+    const redirect = await redirectOf(c.get("db"), (await siteById(c.get("db"), visitOf(c).siteId))!, c.req.path);
     // The column holds what redirectWrite allowed: 301 or 302.
     if (redirect) return c.redirect(redirect.toUrl, redirect.status as 301 | 302);
     await next();
@@ -112,7 +112,7 @@ function buildSiteRouter() {
   app.get("/ads/:id{[0-9]{1,15}}/click", async (c) => {
     const to = adClickTarget.safeParse(c.req.query("to"));
     if (!to.success) throw new ApiError(400, "This ad does not link to that address.");
-    const link = await recordClick(c.var.db, await siteOf(c), Number(c.req.param("id")), to.data);
+    const link = await recordClick(c.get("db"), await siteOf(c), Number(c.req.param("id")), to.data);
     return link ? c.redirect(link, 302) : c.text("Not found", 404);
   });
   app.get("/favicon.ico", async (c) => {
@@ -120,9 +120,9 @@ function buildSiteRouter() {
   });
   app.get("/robots.txt", async (c) => c.text(robotsTxt(siteOrigin(c.env, await siteOf(c)))));
   app.get("/sitemap.xml", (c) => siteDocument(c, "application/xml", async (site, origin) => sitemapIndex(origin, site.updatedAt.slice(0, 10))));
-  app.get("/sitemap-contents.xml", (c) => siteDocument(c, "application/xml", (site, origin) => contentSitemap(c.var.db, site, origin, now())));
-  app.get("/sitemap-categories.xml", (c) => siteDocument(c, "application/xml", (site, origin) => categorySitemap(c.var.db, site, origin)));
-  app.get("/llms.txt", (c) => siteDocument(c, "text/plain", (site, origin) => llmsTxt(c.var.db, site, origin, now())));
+  app.get("/sitemap-contents.xml", (c) => siteDocument(c, "application/xml", (site, origin) => contentSitemap(c.get("db"), site, origin, now())));
+  app.get("/sitemap-categories.xml", (c) => siteDocument(c, "application/xml", (site, origin) => categorySitemap(c.get("db"), site, origin)));
+  app.get("/llms.txt", (c) => siteDocument(c, "text/plain", (site, origin) => llmsTxt(c.get("db"), site, origin, now())));
   app.get("/_preview", openPreview);
   app.get("/_preview/end", (c) => {
     endPreviews(c);
@@ -150,7 +150,7 @@ function buildSiteRouter() {
       const site = await siteOf(c);
       const language = languageOf(c, site);
       if (language === undefined) return withTheme(c, async () => notFoundIn());
-      return cachedDocument(c, site, `${type}; charset=utf-8`, () => write(c.var.db, site, siteOrigin(c.env, site), now(), language));
+      return cachedDocument(c, site, `${type}; charset=utf-8`, () => write(c.get("db"), site, siteOrigin(c.env, site), now(), language));
     };
     app.get(`${prefix}/feed.xml`, feed(rssFeed, "application/rss+xml"));
     app.get(`${prefix}/atom.xml`, feed(atomFeed, "application/atom+xml"));
@@ -166,7 +166,7 @@ function buildSiteRouter() {
       const found = () =>
         language === undefined || slug.length > 80
           ? Promise.resolve(undefined)
-          : contentMarkdown(c.var.db, site, siteOrigin(c.env, site), slug, language, now());
+          : contentMarkdown(c.get("db"), site, siteOrigin(c.env, site), slug, language, now());
       return cachedMarkdown(c, site, found);
     };
     // No slug has a dot (admin/params.ts): `<slug>.md` is always the Markdown of `<slug>`.

@@ -83,9 +83,9 @@ export function skillsRoutes() {
     errors: [502],
     handle: async (c) => {
       const input = c.req.valid("json");
-      const scope = keyScope(c.var.principal);
-      const site = await siteInScope(c.var.db, scope, input.siteId);
-      return generateArticle(c.env, c.var.db, scope, site, c.var.principal.userId, input);
+      const scope = keyScope(c.get("principal"));
+      const site = await siteInScope(c.get("db"), scope, input.siteId);
+      return generateArticle(c.env, c.get("db"), scope, site, c.get("principal").userId, input);
     },
   });
   route({

@@ -31,7 +31,8 @@ export const csrfTokenFor = (c: Context<AppEnv>, session: string) => hmacSha256H
 /** The user of a live session id, or a 401: unknown, ended, expired, or its user deactivated. */
 async function sessionUser(c: Context<AppEnv>, session: string): Promise<Principal> {
   if (!SESSION_ID.test(session)) throw new ApiError(401, "Invalid authentication credentials");
-  const [row] = await c.var.db
+  const [row] = await c
+    .get("db")
     .select({ user: users })
     .from(consoleSessions)
     .innerJoin(users, eq(users.id, consoleSessions.userId))
@@ -82,12 +83,16 @@ function withPersonLimit(c: Context<AppEnv>, principal: Principal): Principal {
 export async function startSession(c: Context<AppEnv>): Promise<string> {
   if (!/^Bearer\s+\S+$/i.test(c.req.header("Authorization") ?? ""))
     throw new ApiError(400, "A console session starts from the JWT in Authorization: Bearer");
-  const userId = c.var.principal.userId;
+  const userId = c.get("principal").userId;
   const session = randomBase62(40);
   const now = new Date();
-  await c.var.db.batch([
-    c.var.db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, now.toISOString()))),
-    c.var.db
+  await c.get("db").batch([
+    c
+      .get("db")
+      .delete(consoleSessions)
+      .where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, now.toISOString()))),
+    c
+      .get("db")
       .insert(consoleSessions)
       .values({ idHash: await sha256Hex(session), userId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString() }),
   ]);
@@ -111,6 +116,10 @@ export async function currentCsrfToken(c: Context<AppEnv>): Promise<string | nul
 /** Ends the session the cookie names (its row deleted: the value is dead everywhere) and clears the cookie. */
 export async function endSession(c: Context<AppEnv>) {
   const session = getCookie(c, SESSION_COOKIE);
-  if (session && SESSION_ID.test(session)) await c.var.db.delete(consoleSessions).where(eq(consoleSessions.idHash, await sha256Hex(session)));
+  if (session && SESSION_ID.test(session))
+    await c
+      .get("db")
+      .delete(consoleSessions)
+      .where(eq(consoleSessions.idHash, await sha256Hex(session)));
   deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH, secure: c.env.ENVIRONMENT !== "development" });
 }

@@ -98,7 +98,7 @@ const BEARER_TENANT_KEY = /^Bearer\s+(svc_tk_\S*)$/i;
 export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Principal> {
   const token = c.req.header("X-API-Key") ?? BEARER_TENANT_KEY.exec(c.req.header("Authorization") ?? "")?.[1];
   if (!token) throw new ApiError(401, "X-API-Key header required (or Authorization: Bearer with the tenant key)");
-  const found = await findTenantKey(c.var.db, token, database(c.env));
+  const found = await findTenantKey(c.get("db"), token, database(c.env));
   if (!found || !found.tenant.isActive) throw new ApiError(401, "Invalid authentication credentials");
   if (!found.key.isActive) throw new ApiError(401, "API key has been revoked");
   const owner = found.tenant.ownerId;

@@ -88,7 +88,7 @@ export function accessPolicy(
     } finally {
       // Once a key is known (a refusal for its rate limit included): its usage, counted off the request path.
       const keyId = c.get("principal")?.keyId;
-      if (keyId) countKeyRequest(c.var.db, (work) => c.executionCtx.waitUntil(work), keyId, rule.group ?? "other", status);
+      if (keyId) countKeyRequest(c.get("db"), (work) => c.executionCtx.waitUntil(work), keyId, rule.group ?? "other", status);
     }
     const recorded = c.get("recordedBeforeAnswer");
     if (recorded && !(await recorded)) throw new ApiError(503, "The request's nonce could not be recorded; retry with a new nonce");

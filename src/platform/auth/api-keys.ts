@@ -157,7 +157,8 @@ function noteKeyUse(c: Context<AppEnv>, { key }: KeyWithUser) {
   // The cached row remembers it too, so that a cached key writes at most once a minute as well.
   key.lastUsed = new Date(now).toISOString();
   c.executionCtx.waitUntil(
-    c.var.db
+    c
+      .get("db")
       .update(apiKeys)
       .set({ lastUsed: new Date(now).toISOString() })
       .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsed), lt(apiKeys.lastUsed, cutoff))))

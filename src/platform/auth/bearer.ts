@@ -22,7 +22,7 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
 
   if (token.startsWith(API_KEY_PREFIX)) {
     if (!accept.keys) throw new ApiError(401, "Invalid authentication credentials");
-    const found = await findKeyByToken(c.var.db, token, database(c.env));
+    const found = await findKeyByToken(c.get("db"), token, database(c.env));
     assertUsableKey(found);
     return keyPrincipal(c, found);
   }
@@ -33,7 +33,7 @@ export async function authenticateBearer(c: Context<AppEnv>, accept: { keys: boo
 /** The user of the service's JWT, wherever it came from (the header, or a console's cookie). */
 export async function sessionPrincipal(c: Context<AppEnv>, token: string): Promise<Principal> {
   const subject = await verifyAccessToken(c.env, token);
-  const [user] = await c.var.db.select().from(users).where(eq(users.casdoorId, subject)).limit(1);
+  const [user] = await c.get("db").select().from(users).where(eq(users.casdoorId, subject)).limit(1);
   return userPrincipal(user);
 }
 

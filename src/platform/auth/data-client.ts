@@ -125,7 +125,7 @@ export async function authenticateDataClient(c: Context<AppEnv>): Promise<Princi
   const token = c.req.header("X-API-Key");
   if (!token) throw unauthorized("X-API-Key header required");
   await refuseWhileThrottled(c, addressLimit(c));
-  const found = await findKeyByToken(c.var.db, token, database(c.env));
+  const found = await findKeyByToken(c.get("db"), token, database(c.env));
   if (!found) await failed(c, undefined, unauthorized("Invalid authentication credentials"));
   assertUsableKey(found);
   await refuseWhileThrottled(c, keyLimit(found.key.id));

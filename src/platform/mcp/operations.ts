@@ -154,7 +154,7 @@ export async function callOperation(c: Context<AppEnv>, tool: OperationTool, arg
     const value = args[name];
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") url.searchParams.set(name, String(value));
   }
-  const headers = new Headers({ Accept: "application/json", "X-Request-Id": c.var.requestId });
+  const headers = new Headers({ Accept: "application/json", "X-Request-Id": c.get("requestId") });
   for (const name of CARRIED_HEADERS) {
     const value = c.req.header(name);
     if (value) headers.set(name, value);
@@ -164,7 +164,7 @@ export async function callOperation(c: Context<AppEnv>, tool: OperationTool, arg
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(call.body === "bizContent" ? { bizContent: args } : args);
   }
-  const res = await c.var.api.dispatch(new Request(url, { method: call.method, headers, body }));
+  const res = await c.get("api").dispatch(new Request(url, { method: call.method, headers, body }));
   const text = await res.text();
   let answer: unknown;
   try {

@@ -39,7 +39,7 @@ export interface McpService {
 function protocolError(c: Context<AppEnv>, error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof ApiError) return new McpError(error.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidRequest, error.message);
-  c.var.log.error({ error: `mcp: ${String(error)}` });
+  c.get("log").error({ error: `mcp: ${String(error)}` });
   return new McpError(ErrorCode.InternalError, "Internal error; the request id is in the X-Request-Id header");
 }
 
