@@ -39,7 +39,7 @@ async function deposits<T = unknown>(path: string, body: Record<string, unknown>
     body: JSON.stringify(body),
   });
   expect(res.status, path).toBe(200);
-  return ((await res.json()) as { data: T }).data;
+  return (await res.json<{ data: T }>()).data;
 }
 
 /** WeChat's side: how the sandbox decides the next audit. */
@@ -299,8 +299,8 @@ describe("the console's mini-programs", () => {
     await form.getByRole("button", { name: "Start the rollout" }).click();
     await poll(() => heading().textContent()).toMatch(/^Rollout \d+: template 101 /);
     const rolloutId = Number(page.url().split("/").pop());
-    const [north, south, west] = fleet.map((mp) => page.locator("table.fleet tbody tr", { hasText: mp }));
-    const states = () => Promise.all([north, south, west].map((row) => row.locator("td").nth(1).innerText()));
+    const rowOf = (mp: string) => page.locator("table.fleet tbody tr", { hasText: mp });
+    const states = () => Promise.all(fleet.map((mp) => rowOf(mp).locator("td").nth(1).innerText()));
     await poll(states).toEqual(["Waiting to start", "Waiting to start", "Waiting to start"]);
 
     // Another person's session finds no such rollout; without a credential nothing answers.
@@ -314,20 +314,20 @@ describe("the console's mini-programs", () => {
     // next closes the rollout. Some are followed through the API (the page reads every 5 seconds): the page shows the rest by itself.
     const counts = async () => {
       const res = await fetch(`${gateway.base}/deposits/fleet/rollouts/${rolloutId}`, { headers: { Authorization: `Bearer ${gateway.ownerToken}` } });
-      return ((await res.json()) as { data: { counts: Record<string, number> } }).data.counts;
+      return (await res.json<{ data: { counts: Record<string, number> } }>()).data.counts;
     };
     await fireCron();
     await expect.poll(async () => (await counts()).committed).toBe(3);
     await fireCron();
     await poll(states).toEqual(["In WeChat's audit (expedited)", "In WeChat's audit (expedited)", "Stopped"]);
-    expect(await west!.innerText()).toContain("privacy: The privacy guide has no contact or no notice method");
+    expect(await rowOf(fleet[2]).innerText()).toContain("privacy: The privacy guide has no contact or no notice method");
     await fireCron();
     await expect.poll(async () => (await counts()).released).toBe(2);
     await fireCron();
     await poll(() => page.locator("section:has(> h2#rollout-summary) [role=status]").innerText()).toMatch(/^Finished /);
     expect(await page.locator("#rollout-summary").textContent()).toBe("3 of 3 finished");
     expect(await states()).toEqual(["Released (expedited)", "Released (expedited)", "Stopped"]);
-    expect(await north!.innerText()).toContain("Released to everyone at once: nothing was online for a phased release");
+    expect(await rowOf(fleet[0]).innerText()).toContain("Released to everyone at once: nothing was online for a phased release");
     expect(await page.locator(".counts").textContent()).toBe("2 released · 1 stopped");
     await shot("console-miniprograms-fleet");
 
