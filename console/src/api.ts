@@ -121,6 +121,8 @@ export type {
   AuditState,
   Categories,
   Domains,
+  FleetProgress,
+  FleetRolloutSummary,
   History,
   MiniprogramItem as Miniprogram,
   PhasedPlan,
@@ -131,7 +133,8 @@ export type {
   TemplateItem as Template,
   WeChatAnswer,
 } from "../../src/miniprograms/answers";
-export type { Stage } from "../../src/miniprograms/schema";
+export type { FleetState, Stage } from "../../src/miniprograms/schema";
+export type { FleetRolloutBody } from "../../src/miniprograms/params";
 import type { WeChatAnswer } from "../../src/miniprograms/answers";
 
 /** A group D call (every one a POST with a JSON body). */

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { STAGES } from "./schema";
+import { FLEET_STATES, STAGES } from "./schema";
 
 // The answers group D's routes document, written once: the routes declare them, the admin console reads their types.
 
@@ -142,6 +142,110 @@ export const auditStateAnswer = z
   .object({ status: z.number().int(), reason: z.string(), auditid: z.string().nullable(), screenshots: z.array(z.string()) })
   .openapi({ example: { status: 0, reason: "", auditid: "1234567890", screenshots: [] } });
 
+/** A fleet rollout's progress: counts per state, and where each of its mini-programs is. */
+export const fleetProgressAnswer = z
+  .object({
+    id: z.number().int(),
+    templateId: z.number().int(),
+    templateVersion: z.string(),
+    phases: z.array(z.number().int()),
+    stepMinutes: z.number().int(),
+    expediteBudget: z.number().int(),
+    expeditesUsed: z.number().int(),
+    maxJsErrors: z.number().int(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable().openapi({ description: "Set once every mini-program of it is released, reverted or failed" }),
+    total: z.number().int(),
+    counts: z.record(z.enum(FLEET_STATES), z.number().int()).openapi({ description: "How many mini-programs are in each state" }),
+    miniprograms: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        state: z.enum(FLEET_STATES),
+        stage: z.enum(STAGES),
+        percentage: z.number().int().nullable().openapi({ description: "The phased release's percentage reached (100 released, 0 reverted)" }),
+        auditId: z.string().nullable(),
+        expedited: z.boolean(),
+        lastStep: z.string(),
+        error: z.string().nullable().openapi({ description: "Why it stopped, or what failed and is tried again" }),
+        updatedAt: z.string(),
+      }),
+    ),
+  })
+  .openapi({
+    example: {
+      id: 4,
+      templateId: 3,
+      templateVersion: "1.4.0",
+      phases: [10, 50],
+      stepMinutes: 60,
+      expediteBudget: 2,
+      expeditesUsed: 2,
+      maxJsErrors: 20,
+      createdAt: "2026-11-26T09:00:00.000Z",
+      finishedAt: null,
+      total: 3,
+      counts: { pending: 0, committed: 0, quota_wait: 1, submitting: 0, auditing: 0, phased: 1, released: 0, reverted: 1, failed: 0 },
+      miniprograms: [
+        {
+          id: 12,
+          name: "Harbour Tickets",
+          state: "phased",
+          stage: "phased_release",
+          percentage: 50,
+          auditId: "1234567890",
+          expedited: true,
+          lastStep: "Phased release at 50 %",
+          error: null,
+          updatedAt: "2026-11-26T11:00:00.000Z",
+        },
+        {
+          id: 13,
+          name: "Harbour Café",
+          state: "reverted",
+          stage: "audit_passed",
+          percentage: 0,
+          auditId: "1234567891",
+          expedited: true,
+          lastStep: "Phased release reverted: users keep the version online before it",
+          error: "31 JS errors at 10 % (more than 20; most often: TypeError: Cannot read properties of undefined)",
+          updatedAt: "2026-11-26T10:00:00.000Z",
+        },
+        {
+          id: 14,
+          name: "Harbour Ferry",
+          state: "quota_wait",
+          stage: "code_committed",
+          percentage: null,
+          auditId: null,
+          expedited: false,
+          lastStep: "Waiting for the platform's audit quota (none left this month)",
+          error: null,
+          updatedAt: "2026-11-26T09:05:00.000Z",
+        },
+      ],
+    },
+  });
+
+/** The caller's rollouts, each with its counts per state. */
+export const fleetRolloutsAnswer = z
+  .array(
+    fleetProgressAnswer.pick({ id: true, templateId: true, templateVersion: true, total: true, createdAt: true, finishedAt: true, counts: true }),
+  )
+  .openapi({
+    example: [
+      {
+        id: 4,
+        templateId: 3,
+        templateVersion: "1.4.0",
+        total: 3,
+        createdAt: "2026-11-26T09:00:00.000Z",
+        finishedAt: null,
+        counts: { pending: 0, committed: 0, quota_wait: 1, submitting: 0, auditing: 0, phased: 1, released: 0, reverted: 1, failed: 0 },
+      },
+    ],
+  });
+
 export type MiniprogramItem = z.infer<typeof miniprogramItem>;
 export type TemplateItem = z.infer<typeof templateItem>;
 export type Steps = z.infer<typeof stepsAnswer>;
@@ -155,3 +259,5 @@ export type Quota = z.infer<typeof quotaAnswer>;
 export type PhasedPlan = z.infer<typeof phasedPlanAnswer>;
 export type History = z.infer<typeof historyAnswer>;
 export type AuditState = z.infer<typeof auditStateAnswer>;
+export type FleetProgress = z.infer<typeof fleetProgressAnswer>;
+export type FleetRolloutSummary = z.infer<typeof fleetRolloutsAnswer>[number];

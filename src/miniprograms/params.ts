@@ -275,3 +275,5 @@ export const fleetRollout = z
       .openapi({ description: "More JS errors than this during a phased step reverts that mini-program's phased release" }),
   })
   .openapi({ example: { templateId: 3, miniprogramIds: [12, 13, 14], phases: [10, 50], stepMinutes: 60, expediteBudget: 2, maxJsErrors: 20 } });
+/** What a rollout's request may send (the defaults left out): the console builds it. */
+export type FleetRolloutBody = z.input<typeof fleetRollout>;

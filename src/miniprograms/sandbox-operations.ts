@@ -155,11 +155,15 @@ export function sandboxOperations(app: Hono<{ Bindings: Bindings }>, tools: Sand
   route("post", "/cgi-bin/component/setprivacysetting", async ({ appId, db: d, state, b }) => {
     const owner = b.owner_setting as Record<string, unknown> | undefined;
     const settings = Array.isArray(b.setting_list) ? (b.setting_list as { privacy_key?: unknown; privacy_text?: unknown }[]) : [];
-    if (!owner || typeof owner !== "object" || !owner.notice_method) return fail(40097, "invalid args: owner_setting.notice_method is required");
+    // WeChat's 86069: a required field of owner_setting is missing (notice_method, or every contact).
+    if (!owner || typeof owner !== "object" || !owner.notice_method) return fail(86069, "owner_setting必填字段字段缺失: notice_method");
     if (!["contact_email", "contact_phone", "contact_weixin", "contact_qq"].some((k) => typeof owner[k] === "string" && owner[k]))
-      return fail(40097, "invalid args: owner_setting needs a contact");
+      return fail(86069, "owner_setting必填字段字段缺失: a contact (contact_email, contact_phone, contact_weixin or contact_qq)");
     if (settings.some((s) => typeof s.privacy_key !== "string" || typeof s.privacy_text !== "string" || !s.privacy_text))
       return fail(40097, "invalid args: setting_list");
+    // privacy_ver 1 changes the guide of the version online: there is none before a first release.
+    if (Number(b.privacy_ver) === 1 && (state.live === null || !state.privacy))
+      return fail(86074, "现网隐私协议不存在: no privacy guide online yet, set privacy_ver 2 (the version in development)");
     const settingList = settings.map((s) => ({ privacy_key: String(s.privacy_key), privacy_text: String(s.privacy_text) }));
     await saveState(d, appId, { ...state, privacy: { owner_setting: owner, setting_list: settingList, update_time: Math.floor(Date.now() / 1000) } });
     return ok();
@@ -300,16 +304,19 @@ export function sandboxOperations(app: Hono<{ Bindings: Bindings }>, tools: Sand
     const quota = await quotaOf(d);
     return ok({ rest: quota.rest, limit: QUOTA.limit, speedup_rest: quota.speedupRest, speedup_limit: QUOTA.speedupLimit });
   });
-  route("post", "/wxa/speedupaudit", async ({ c, appId, db: d, b }) => {
+  route("post", "/wxa/speedupaudit", async ({ c, appId, db: d, state, b }) => {
     const [audit] = await d
       .select()
       .from(sandboxAudits)
       .where(and(eq(sandboxAudits.auditId, Number(b.auditid)), eq(sandboxAudits.appId, appId)))
       .limit(1);
-    if (!audit || auditStatusOf(audit).status !== 2) return fail(85012, "invalid audit id: no audit running");
+    // WeChat's speedupaudit codes: 89404 an audit expedited already, 89402 none in the queue, 89405 no expedite left this month.
+    if (audit && state.expedited?.includes(audit.auditId)) return fail(89404, "本单已加速成功,请勿重复提交");
+    if (!audit || auditStatusOf(audit).status !== 2) return fail(89402, "该审核单不在待审核队列");
     const quota = await quotaOf(d);
-    if (quota.speedupRest <= 0) return fail(85085, "speedup audit reach limit this month");
+    if (quota.speedupRest <= 0) return fail(89405, "本月加急额度不足");
     await d.batch([
+      saveState(d, appId, { ...state, expedited: [...(state.expedited ?? []), audit.auditId].slice(-20) }),
       d
         .update(sandboxQuotas)
         .set({ speedupRest: quota.speedupRest - 1 })

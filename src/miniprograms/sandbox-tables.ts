@@ -60,6 +60,8 @@ export interface SandboxAppState {
   visitStatus: "open" | "close";
   /** When undocodeaudit succeeded (ISO times): WeChat allows 5 a day and 10 a month. */
   withdrawals: string[];
+  /** The audits expedited (speedupaudit), the newest 20: a second expedite of one is refused (89404). */
+  expedited?: number[];
   /** The JS errors WeChat's operations centre counted (jserr_list), set by POST /wechat-sandbox/js-errors. */
   jsErrors: { message: string; count: number; at: string }[];
 }

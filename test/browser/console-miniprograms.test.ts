@@ -8,7 +8,8 @@ import { type Gateway, gatewayReady, openBrowser, showConsoleOnFailure } from ".
  * at its field) and a category until the preflight check finds nothing; submitted, withdrawn,
  * submitted again, expedited and released, each after its question; a second version released in
  * phases, reverted, released and rolled back; the steps with WeChat's answers, the quota, and the
- * screen on a phone in the dark. SCREENSHOTS=1 writes docs/screenshots/console-miniprograms-*.png.
+ * screen on a phone in the dark; a fleet rollout of three started from the list, watched to its end
+ * while the cron is fired. SCREENSHOTS=1 writes docs/screenshots/console-miniprograms-*.png.
  */
 
 let gateway: Gateway;
@@ -30,23 +31,56 @@ async function shot(name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
 }
 
-/** Group D as the owner from Node, for what the mini-program's owner does on WeChat's side (D3, D4). */
-async function deposits(path: string, body: Record<string, unknown>) {
+/** Group D as the owner from Node, for what the mini-program's owner does on WeChat's side (D3, D4); the answer's data. */
+async function deposits<T = unknown>(path: string, body: Record<string, unknown>): Promise<T> {
   const res = await fetch(`${gateway.base}/deposits${path}`, {
     method: "POST",
     headers: { Authorization: `Bearer ${gateway.ownerToken}`, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
   expect(res.status, path).toBe(200);
+  return (await res.json<{ data: T }>()).data;
 }
 
 /** WeChat's side: how the sandbox decides the next audit. */
-async function steer(delaySeconds: number) {
+async function steer(delaySeconds: number, app = appId) {
   const res = await fetch(`${gateway.base}/wechat-sandbox/steer`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ appId, outcome: "pass", delaySeconds }),
+    body: JSON.stringify({ appId: app, outcome: "pass", delaySeconds }),
   });
+  expect(res.status).toBe(200);
+}
+
+/**
+ * A mini-program authorized (the owner's consent on the sandbox's page), named and profiled through
+ * the API, as a rollout needs it; `ready` ones with a privacy guide and an approved category too.
+ */
+async function profiled(label: string, ready: boolean) {
+  const named = `${label} ${stamp}`;
+  const { id: made } = await deposits<{ id: number }>("/minipram/create", { name: named });
+  const { authorizeUrl } = await deposits<{ authorizeUrl: string }>("/minipram/authorize", { id: made });
+  const consent = await fetch(authorizeUrl, { redirect: "manual" });
+  expect((await fetch(new URL(consent.headers.get("Location")!, authorizeUrl))).status).toBe(200);
+  await deposits("/wxa/nameverify", { id: made, name: named });
+  const sample = `${gateway.base}/wechat-sandbox/sample.png`;
+  await deposits("/wxa/update", { id: made, name: named, icon: sample, license: sample, licenseType: "business", explain: "Boats to the islands" });
+  if (ready) {
+    await deposits("/wxa/privacy/set", {
+      id: made,
+      ownerSetting: { contactEmail: "privacy@ferry.example", noticeMethod: "A pop-up on first use" },
+      settings: ["UserInfo", "Location", "PhoneNumber"].map((privacyKey) => ({ privacyKey, privacyText: `To sell you tickets (${privacyKey})` })),
+    });
+    await deposits("/wxa/category/add", { id: made, categories: [{ first: 2, second: 201 }] });
+    const listed = await deposits<{ Data: { Id: number; AppId: string }[] }>("/minipram/list", { pageSize: 100 });
+    await steer(600, listed.Data.find((mp) => mp.Id === made)!.AppId);
+  }
+  return named;
+}
+
+/** The scheduler's run every 5 minutes, now (the gateway's development trigger): the rollouts' steps that are due go to the queue. */
+async function fireCron() {
+  const res = await fetch(`${gateway.base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`, { method: "POST" });
   expect(res.status).toBe(200);
 }
 
@@ -243,4 +277,68 @@ describe("the console's mini-programs", () => {
     expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
     await shot("console-miniprograms-phone-dark");
   });
+
+  it("rolls a version out to three from the list, after a question, and shows each one's progress until the rollout ends", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: "light" });
+    // Two ready for audit (expedited, so WeChat decides at once); the third has no privacy guide, and the preflight stops it.
+    const fleet = await Promise.all([profiled("Ferry North", true), profiled("Ferry South", true), profiled("Ferry West", false)]);
+    await page.goto(`${gateway.base}/admin/miniprograms`, { waitUntil: "domcontentloaded" });
+    for (const mp of fleet) await page.getByLabel(`Roll out to ${mp}`).check();
+    const form = page.locator("form:has(> h2#rollout)");
+    await form.getByLabel("Template").selectOption("101");
+    await form.getByLabel("Audits to expedite").fill("2");
+    await form.getByRole("button", { name: "Review the rollout of 3 mini-programs" }).click();
+    const question = form.getByRole("region", { name: "What the rollout will do" });
+    await poll(() => question.innerText()).toMatch(/^Roll Shop [\d.]+ out to 3 mini-programs: /);
+    for (const mp of fleet) expect(await question.innerText()).toContain(mp);
+    expect(await question.innerText()).toMatch(/3 of the platform's submissions of this month, which has \d+ left/);
+    expect(await question.innerText()).toContain("Up to 2 audits are expedited");
+    expect(await question.innerText()).toContain("released to 10 %, then 50 % of users, each share held 60 minutes");
+    await shot("console-miniprograms-fleet-start");
+    await form.getByRole("button", { name: "Start the rollout" }).click();
+    await poll(() => heading().textContent()).toMatch(/^Rollout \d+: template 101 /);
+    const rolloutId = Number(page.url().split("/").pop());
+    const rowOf = (mp: string) => page.locator("table.fleet tbody tr", { hasText: mp });
+    const states = () => Promise.all(fleet.map((mp) => rowOf(mp).locator("td").nth(1).innerText()));
+    await poll(states).toEqual(["Waiting to start", "Waiting to start", "Waiting to start"]);
+
+    // Another person's session finds no such rollout; without a credential nothing answers.
+    const theirs = await fetch(`${gateway.base}/admin/api/deposits/fleet/rollouts/${rolloutId}`, {
+      headers: { Authorization: `Bearer ${gateway.viewerToken}` },
+    });
+    expect(theirs.status).toBe(404);
+    expect((await fetch(`${gateway.base}/admin/api/deposits/fleet/rollouts/${rolloutId}`)).status).toBe(401);
+
+    // Each run of the scheduler takes one step: commit, then preflight and submission (expedited), then the release; the
+    // next closes the rollout. Some are followed through the API (the page reads every 5 seconds): the page shows the rest by itself.
+    const counts = async () => {
+      const res = await fetch(`${gateway.base}/deposits/fleet/rollouts/${rolloutId}`, { headers: { Authorization: `Bearer ${gateway.ownerToken}` } });
+      return (await res.json<{ data: { counts: Record<string, number> } }>()).data.counts;
+    };
+    await fireCron();
+    await expect.poll(async () => (await counts()).committed).toBe(3);
+    await fireCron();
+    await poll(states).toEqual(["In WeChat's audit (expedited)", "In WeChat's audit (expedited)", "Stopped"]);
+    expect(await rowOf(fleet[2]).innerText()).toContain("privacy: The privacy guide has no contact or no notice method");
+    await fireCron();
+    await expect.poll(async () => (await counts()).released).toBe(2);
+    await fireCron();
+    await poll(() => page.locator("section:has(> h2#rollout-summary) [role=status]").innerText()).toMatch(/^Finished /);
+    expect(await page.locator("#rollout-summary").textContent()).toBe("3 of 3 finished");
+    expect(await states()).toEqual(["Released (expedited)", "Released (expedited)", "Stopped"]);
+    expect(await rowOf(fleet[0]).innerText()).toContain("Released to everyone at once: nothing was online for a phased release");
+    expect(await page.locator(".counts").textContent()).toBe("2 released · 1 stopped");
+    await shot("console-miniprograms-fleet");
+
+    await page.getByRole("link", { name: "All rollouts" }).click();
+    await poll(() => page.locator("tr", { hasText: `Rollout ${rolloutId}:` }).innerText()).toContain("3 of 3 finished: 2 released · 1 stopped");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`${gateway.base}/admin/miniprograms/rollouts/${rolloutId}`, { waitUntil: "domcontentloaded" });
+    await poll(() => page.locator("table.fleet tbody tr").count()).toBe(3);
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    await shot("console-miniprograms-fleet-phone-dark");
+  }, 90_000);
 });

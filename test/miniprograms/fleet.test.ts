@@ -11,6 +11,7 @@ import { issueApiKey } from "../../src/platform/auth/api-keys";
 import { database } from "../../src/platform/database";
 import type { Bindings } from "../../src/platform/env";
 import { logger } from "../../src/platform/logging";
+import { bearer, sessionFor, userRow } from "../helpers/accounts";
 import { createTestKey, type TestKey } from "../helpers/credentials";
 import { deposits, miniprogramKey, ORIGIN } from "../helpers/miniprograms";
 
@@ -432,5 +433,18 @@ describe("starting a fleet rollout", () => {
     expect((await progress(first.body.data.id, reader)).body.data).toMatchObject({ id: first.body.data.id, counts: { pending: 1 } });
     expect((await rollouts(reader, { templateId: 101, miniprogramIds: [mine!.id] })).status).toBe(403);
     expect((await db.select().from(miniprograms).where(eq(miniprograms.id, mine!.id)))[0]!.stage).toBe("profile_updated");
+
+    // The console's mount (a person's session, here their JWT): the same reads, their own rollouts only.
+    const viaConsole = async (path: string, userId: number) =>
+      SELF.fetch(`${ORIGIN}/admin/api/deposits/fleet/rollouts${path}`, { headers: bearer(await sessionFor((await userRow(userId))!)) });
+    const consoleList = await viaConsole("", key.userId);
+    expect(consoleList.status).toBe(200);
+    expect((await consoleList.json<{ data: { id: number }[] }>()).data[0]).toMatchObject({ id: first.body.data.id });
+    expect((await (await viaConsole(`/${first.body.data.id}`, key.userId)).json<{ data: Progress }>()).data).toMatchObject({
+      id: first.body.data.id,
+      counts: { pending: 1 },
+    });
+    expect((await viaConsole(`/${first.body.data.id}`, other.userId)).status).toBe(404);
+    expect((await SELF.fetch(`${ORIGIN}/admin/api/deposits/fleet/rollouts/${first.body.data.id}`)).status).toBe(401);
   });
 });

@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { submitAudit } from "../../src/miniprograms/service";
+import { asAuthorizer, submitAudit } from "../../src/miniprograms/service";
 import { miniprogramOf } from "../../src/miniprograms/service";
+import { callWeChat } from "../../src/miniprograms/wechat/client";
 import { WECHAT_ERRORS } from "../../src/miniprograms/wechat/errors";
 import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, deposits, miniprogramContext, miniprogramKey, ORIGIN, readyForAudit, steerAudit } from "../helpers/miniprograms";
@@ -48,6 +49,16 @@ async function committed(name: string) {
   vi.restoreAllMocks();
   await deposits("/wxa/codecommit", key, { id, tplId: 101 });
   return { id, appId };
+}
+
+/** The sandbox called as WeChat, with the mini-program's own token: its refusal as the errcode and our words for it. */
+async function weChatSays(id: string, path: string, body: unknown) {
+  const ctx = miniprogramContext();
+  const mp = await miniprogramOf(ctx.db, { userId: key.userId, keyId: key.keyId }, id);
+  return asAuthorizer(ctx, mp, (token) => callWeChat(ctx.upstream.transport, path, { access_token: token }, body)).then(
+    () => ({ errcode: 0, message: "" }),
+    (error: { errcode: number; message: string }) => ({ errcode: error.errcode, message: error.message }),
+  );
 }
 
 const stepsOf = async (id: string) =>
@@ -148,6 +159,46 @@ describe("privacy and the preflight check", () => {
       expect(res.status).toBe(400);
       expect(res.body.error!.message.toLowerCase()).toContain(message.toLowerCase());
     }
+  });
+});
+
+describe("the sandbox's setprivacysetting, as WeChat documents it", () => {
+  it("answers 86069 for a missing owner_setting field, 86074 for the online guide before a release, 40097 for other bad arguments", async () => {
+    const { id } = await authorizedMiniprogram(key, "Privacy Codes Shop");
+    const settingList = [{ privacy_key: "UserInfo", privacy_text: "Your name on your orders" }];
+    const owner = { contact_email: "privacy@shop.example", notice_method: "A pop-up on first use" };
+    expect(
+      await weChatSays(id, "/cgi-bin/component/setprivacysetting", { privacy_ver: 2, owner_setting: { contact_email: owner.contact_email } }),
+    ).toEqual({
+      errcode: 86069,
+      message: WECHAT_ERRORS[86069],
+    });
+    expect(
+      await weChatSays(id, "/cgi-bin/component/setprivacysetting", {
+        privacy_ver: 2,
+        owner_setting: { notice_method: "A pop-up" },
+        setting_list: settingList,
+      }),
+    ).toMatchObject({ errcode: 86069 });
+    expect(
+      await weChatSays(id, "/cgi-bin/component/setprivacysetting", {
+        privacy_ver: 2,
+        owner_setting: owner,
+        setting_list: [{ privacy_key: "UserInfo" }],
+      }),
+    ).toMatchObject({ errcode: 40097 });
+    expect(await weChatSays(id, "/cgi-bin/component/setprivacysetting", { privacy_ver: 1, owner_setting: owner, setting_list: settingList })).toEqual(
+      {
+        errcode: 86074,
+        message: WECHAT_ERRORS[86074],
+      },
+    );
+    expect(await weChatSays(id, "/cgi-bin/component/setprivacysetting", { privacy_ver: 2, owner_setting: owner, setting_list: settingList })).toEqual(
+      {
+        errcode: 0,
+        message: "",
+      },
+    );
   });
 });
 
@@ -266,6 +317,29 @@ describe("audit: withdraw, quota, expedite", () => {
     const ctx = miniprogramContext();
     const mp = await miniprogramOf(ctx.db, { userId: key.userId, keyId: key.keyId }, id);
     expect(await submitAudit(ctx, { userId: key.userId, keyId: key.keyId }, mp)).toMatchObject({ errcode: 85085, message: WECHAT_ERRORS[85085] });
+  });
+});
+
+describe("the sandbox's speedupaudit, as WeChat documents it", () => {
+  it("answers 89402 with no audit in the queue, 89404 for a second expedite, 89405 once the month's expedites are used up", async () => {
+    const { id, appId } = await committed("Expedite Codes Shop");
+    await readyForAudit(key, id);
+    // A month of its own, so that no other file's expedite meets the empty quota.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-04-10T10:00:00Z") });
+    await steerAudit(appId, "pass", 600);
+    const auditid = Number((await deposits<{ auditid: string }>("/wxa/submitaudit", key, { id })).body.data.auditid);
+    expect(await weChatSays(id, "/wxa/speedupaudit", { auditid: auditid + 1000 })).toEqual({ errcode: 89402, message: WECHAT_ERRORS[89402] });
+
+    await sandbox("/quota", { speedupRest: 0 });
+    // Through D: WeChat's refusal kept as it came, with our words for it.
+    expect((await deposits("/wxa/audit/speedup", key, { id })).body.data).toEqual({
+      errcode: 89405,
+      errmsg: "本月加急额度不足",
+      message: WECHAT_ERRORS[89405],
+    });
+    await sandbox("/quota", { speedupRest: 1 });
+    expect(await weChatSays(id, "/wxa/speedupaudit", { auditid })).toEqual({ errcode: 0, message: "" });
+    expect(await weChatSays(id, "/wxa/speedupaudit", { auditid })).toEqual({ errcode: 89404, message: WECHAT_ERRORS[89404] });
   });
 });
 

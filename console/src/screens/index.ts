@@ -12,6 +12,7 @@ import { MiniprogramScreen } from "./miniprogram";
 import { MiniprogramsScreen } from "./miniprograms";
 import { NotFoundScreen } from "./not-found";
 import { RedirectsScreen } from "./redirects";
+import { RolloutScreen, RolloutsScreen } from "./rollouts";
 import { SettingsScreen } from "./settings";
 import { TagsScreen } from "./tags";
 import { ThemesScreen } from "./themes";
@@ -58,6 +59,8 @@ const SCREENS: [RegExp, FC<ScreenProps>][] = [
   [/^\/settings$/, SettingsScreen],
   [/^\/miniprograms$/, MiniprogramsScreen],
   [/^\/miniprograms\/\d+$/, MiniprogramScreen],
+  [/^\/miniprograms\/rollouts$/, RolloutsScreen],
+  [/^\/miniprograms\/rollouts\/\d+$/, RolloutScreen],
 ];
 
 export const screenFor = (path: string): FC<ScreenProps> => SCREENS.find(([pattern]) => pattern.test(path))?.[1] ?? NotFoundScreen;

@@ -16,9 +16,8 @@ import {
 } from "../api";
 import { CONSOLE_BASE } from "../router";
 import { CheckField, CopyButton, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, When } from "../ui";
-import { QuotaPanel, STAGE_WORDS, StageBadge } from "./miniprograms";
+import { QuotaPanel, STAGE_ORDER, StageBadge } from "./miniprograms";
 
-const STAGE_ORDER = Object.keys(STAGE_WORDS) as Stage[];
 const reached = (stage: Stage, needed: Stage) => STAGE_ORDER.indexOf(stage) >= STAGE_ORDER.indexOf(needed);
 type Action = ReturnType<typeof useSubmit>;
 type Run = Action["run"];

@@ -2,6 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { deposits, type Miniprogram, type Quota, type Stage } from "../api";
 import { CONSOLE_BASE, navigate } from "../router";
 import { Loading, Outcome, Screen, TableHead, TextField, useLoad, useSubmit } from "../ui";
+import { RolloutForm } from "./rollout-form";
 
 /** A stage in words, in the order a mini-program goes through them. */
 export const STAGE_WORDS: Record<Stage, string> = {
@@ -15,6 +16,9 @@ export const STAGE_WORDS: Record<Stage, string> = {
   phased_release: "Phased release",
   released: "Released",
 };
+
+/** The stages in the order a mini-program goes through them. */
+export const STAGE_ORDER = Object.keys(STAGE_WORDS) as Stage[];
 
 export const StageBadge = ({ stage }: { stage: Stage }) => (
   <span class={`badge${stage === "released" ? " published" : stage === "phased_release" || stage === "audit_submitted" ? " scheduled" : ""}`}>
@@ -46,11 +50,16 @@ export function MiniprogramsScreen() {
   const create = useSubmit();
   const [name, setName] = useState("");
   const authorized = list.data?.Data.find((mp) => mp.Stage !== "configured");
+  // Ticked for a fleet rollout: those whose profile is set (a rollout commits code).
+  const [ticked, setTicked] = useState<number[]>([]);
+  const mayRollOut = (stage: Stage) => STAGE_ORDER.indexOf(stage) >= STAGE_ORDER.indexOf("profile_updated");
+  const chosen = (list.data?.Data ?? []).filter((mp) => ticked.includes(mp.Id) && mayRollOut(mp.Stage));
   return (
     <Screen title="Mini-programs">
       <p>
         Your WeChat mini-programs (yours, whichever tenant is chosen above), from configuration to release. Open one for its privacy guide, domains,
-        categories, audit and release, and every step taken with WeChat's answer.
+        categories, audit and release, and every step taken with WeChat's answer; tick several to roll a version out to them at once (
+        <a href={`${CONSOLE_BASE}/miniprograms/rollouts`}>fleet rollouts</a>).
       </p>
       {authorized ? <QuotaPanel miniprogramId={authorized.Id} /> : null}
       {!list.data ? (
@@ -59,10 +68,22 @@ export function MiniprogramsScreen() {
         <p>No mini-program yet.</p>
       ) : (
         <table>
-          <TableHead columns={["Name", "Stage", "App id"]} />
+          <TableHead columns={["Roll out", "Name", "Stage", "App id"]} />
           <tbody>
             {list.data.Data.map((mp) => (
               <tr>
+                <td>
+                  {mayRollOut(mp.Stage) ? (
+                    <input
+                      type="checkbox"
+                      aria-label={`Roll out to ${mp.Name}`}
+                      checked={ticked.includes(mp.Id)}
+                      onChange={(e: Event) =>
+                        setTicked((now) => ((e.target as HTMLInputElement).checked ? [...now, mp.Id] : now.filter((x) => x !== mp.Id)))
+                      }
+                    />
+                  ) : null}
+                </td>
                 <td>
                   <a href={`${CONSOLE_BASE}/miniprograms/${mp.Id}`}>{mp.Name}</a>
                 </td>
@@ -75,6 +96,7 @@ export function MiniprogramsScreen() {
           </tbody>
         </table>
       )}
+      {list.data?.Data.some((mp) => mayRollOut(mp.Stage)) ? <RolloutForm chosen={chosen} /> : null}
       <form
         class="panel"
         aria-labelledby="new-miniprogram"

@@ -13,8 +13,9 @@ export const CONSOLE_PATH = "/admin";
 export function consoleRoutes() {
   const router = new Hono<AppEnv>();
   router.get("/assets/*", (c) => c.env.ASSETS.fetch(c.req.raw));
-  router.get("/*", async (c) => {
-    if (c.req.path.startsWith(`${ADMIN_BASE_PATH}/`) || c.req.path === ADMIN_BASE_PATH) return c.notFound();
+  router.get("/*", async (c, next) => {
+    // The API's paths are not the page: a GET mounted after this one (group D's /admin/api/deposits) answers them, or none does (404).
+    if (c.req.path.startsWith(`${ADMIN_BASE_PATH}/`) || c.req.path === ADMIN_BASE_PATH) return next();
     const shell = await c.env.ASSETS.fetch(new URL(`${CONSOLE_PATH}/`, c.req.url));
     if (!shell.ok) throw new ApiError(503, "The console is not built: npm run build:console");
     return new Response(shell.body, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } });

@@ -14,7 +14,7 @@ export const WECHAT_ERRORS: Record<number, string> = {
   61039: "WeChat has not finished checking the committed code yet: try again in a minute",
   85008: "The mini-program has no approved service category: add one and wait for its approval before submitting",
   85009: "A version of this mini-program is already under audit: wait for its result (D8) before submitting again",
-  85012: "That audit is not running (or not this mini-program's): only an audit in progress can be expedited",
+  85012: "WeChat does not know that audit id for this mini-program",
   85013: "WeChat refused the ext_json of the commit: it must be valid JSON that the template accepts",
   85016: "Too many server domains: WeChat keeps at most 200 of each kind",
   85019: "There is no version under audit for this mini-program",
@@ -26,14 +26,20 @@ export const WECHAT_ERRORS: Record<number, string> = {
   85081: "The phased release percentage must be a whole number from 1 to 100",
   85082: "A phased release only grows: give a percentage higher than the current one",
   85085:
-    "The platform's audit quota for this month is used up (all its mini-programs share it): see the quota, and ask WeChat for a temporary quota or wait for next month",
+    "The platform's audit submissions for this month are used up (all its mini-programs share them): see the quota, and ask WeChat for a temporary quota or wait for next month",
   85086: "No code has been committed yet: commit the code (D5) before submitting it for audit",
   86004: "That is not a valid WeChat id for a tester",
+  86069: "The privacy guide lacks a required field: give how users are told (notice method) and at least one contact",
+  86074: "There is no privacy guide online yet to change: set the guide of the version in development (privacy_ver 2) and release it first",
   87011: "A phased release is running: revert or finish it before rolling back",
   87012: "This version cannot be rolled back: there is no earlier version, or this release was rolled back once already",
   87013: "The audit cannot be withdrawn now: WeChat allows 5 withdrawals a day and 10 a month",
   89029: "Too many webview (business) domains: WeChat keeps at most 100",
   89248: "The mini-program's privacy settings are incomplete: set the privacy guide for every privacy interface its code uses before the audit",
+  89402: "That audit is not waiting in WeChat's queue (not submitted, withdrawn or already decided): only an audit in progress can be expedited",
+  89403: "WeChat does not expedite this kind of audit",
+  89404: "This audit has been expedited already: WeChat expedites an audit once",
+  89405: "The platform's expedites for this month are used up (all its mini-programs share them): the audit goes on at its usual pace; see the quota",
 };
 
 /** A failed call to WeChat, with what it said. */
