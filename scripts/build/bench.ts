@@ -303,7 +303,12 @@ const scenarios: Scenario[] = [
     name: MCP_CACHED,
     path: "/api/mcp",
     method: "POST",
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_contents", arguments: { siteId: key.tenant.siteId } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_contents", arguments: { siteId: key.tenant.siteId } },
+    }),
     headers: () => ({ "X-API-Key": key.tenant.token, "Content-Type": "application/json", Accept: "application/json, text/event-stream" }),
   },
   {

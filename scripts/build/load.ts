@@ -188,23 +188,23 @@ const LIGHT: Kind[] = [
     request: () => {
       const n = unique();
       return json(
-          "/api/v1/carrier/pickup/submit",
-          {
-            request_id: `soak-${n}`,
-            service_code: "sandbox",
-            authorize_id: "soak",
-            sender_address: address,
-            loading_address: address,
-            consignee_address: address,
-            reference_order_number: `SOAK-${n}`,
-            loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
-            delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
-            item_lines: [{ weight: 1, length: 10, width: 10, height: 10, declare_name: "Books", weight_class: "kg", length_class: "cm" }],
-            webhook_url: receiverUrl,
-            sign_string: "soak",
-          },
-          { Authorization: `appToken ${setup.appToken}` },
-        );
+        "/api/v1/carrier/pickup/submit",
+        {
+          request_id: `soak-${n}`,
+          service_code: "sandbox",
+          authorize_id: "soak",
+          sender_address: address,
+          loading_address: address,
+          consignee_address: address,
+          reference_order_number: `SOAK-${n}`,
+          loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
+          delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
+          item_lines: [{ weight: 1, length: 10, width: 10, height: 10, declare_name: "Books", weight_class: "kg", length_class: "cm" }],
+          webhook_url: receiverUrl,
+          sign_string: "soak",
+        },
+        { Authorization: `appToken ${setup.appToken}` },
+      );
     },
   },
 ];
@@ -255,7 +255,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const sortedMs = (kind: Kind) => [...tallies.get(kind)!.ms].sort((a, b) => a - b);
 const totalRequests = () => [...tallies.values()].reduce((n, t) => n + t.ms.length, 0);
 /** Failures that are not a documented 429 (a rate limit, with Retry-After). */
-const errorCount = () => [...tallies.values()].reduce((n, t) => n + [...t.failures].filter(([status]) => status !== 429).reduce((m, [, c]) => m + c, 0), 0);
+const errorCount = () =>
+  [...tallies.values()].reduce((n, t) => n + [...t.failures].filter(([status]) => status !== 429).reduce((m, [, c]) => m + c, 0), 0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------- the run
@@ -327,21 +328,24 @@ try {
 
   console.log(`\nwrangler dev on loopback, ${seconds.toFixed(0)} s, ${CONCURRENCY} mixed + ${HEAVY} heavy workers\n`);
   console.table(
-    [...tallies].filter(([, tally]) => tally.ms.length > 0).map(([kind, tally]) => {
-      const sorted = [...tally.ms].sort((a, b) => a - b);
-      return {
-        kind: kind.name,
-        requests: sorted.length,
-        "req/s": Number((sorted.length / seconds).toFixed(1)),
-        p50: formatMs(percentile(sorted, 50)),
-        p99: formatMs(percentile(sorted, 99)),
-        "not 2xx": [...tally.failures].map(([status, count]) => `${status || "no answer"} × ${count}`).join(", ") || "-",
-      };
-    }),
+    [...tallies]
+      .filter(([, tally]) => tally.ms.length > 0)
+      .map(([kind, tally]) => {
+        const sorted = [...tally.ms].sort((a, b) => a - b);
+        return {
+          kind: kind.name,
+          requests: sorted.length,
+          "req/s": Number((sorted.length / seconds).toFixed(1)),
+          p50: formatMs(percentile(sorted, 50)),
+          p99: formatMs(percentile(sorted, 99)),
+          "not 2xx": [...tally.failures].map(([status, count]) => `${status || "no answer"} × ${count}`).join(", ") || "-",
+        };
+      }),
   );
   const healthP99 = percentile(sortedMs(HEALTH), 99);
   // The heap is a sawtooth between collections: the highest reading of the second quarter against that of the last.
-  const highest = (from: number, to: number) => Math.max(...heap.filter((h) => h.at >= from * SECONDS * 1000 && h.at <= to * SECONDS * 1000).map((h) => h.mib));
+  const highest = (from: number, to: number) =>
+    Math.max(...heap.filter((h) => h.at >= from * SECONDS * 1000 && h.at <= to * SECONDS * 1000).map((h) => h.mib));
   const settled = highest(WARM_UP_SHARE, 2 * WARM_UP_SHARE);
   const ended = highest(1 - WARM_UP_SHARE, 1.01);
   const memoryFlat = Number.isFinite(settled) && Number.isFinite(ended) && ended <= settled * (1 + MEMORY_DRIFT);
@@ -355,7 +359,11 @@ try {
         `${memory.at(0)?.mib ?? "?"} → ${memory.at(-1)?.mib ?? "?"} MiB)`,
       met: memoryFlat,
     },
-    { target: `/health p99 ≤ ${HEALTH_BUDGET_MS} ms`, measured: `p99 ${formatMs(healthP99)}, max ${formatMs(sortedMs(HEALTH).at(-1) ?? 0)}`, met: healthP99 <= HEALTH_BUDGET_MS },
+    {
+      target: `/health p99 ≤ ${HEALTH_BUDGET_MS} ms`,
+      measured: `p99 ${formatMs(healthP99)}, max ${formatMs(sortedMs(HEALTH).at(-1) ?? 0)}`,
+      met: healthP99 <= HEALTH_BUDGET_MS,
+    },
   ];
   console.log(`\nTotal ${totalRequests()} requests, ${(totalRequests() / seconds).toFixed(0)} req/s. Targets:`);
   console.table(verdicts.map((v) => ({ ...v, met: v.met ? "yes" : "NO" })));

@@ -20,7 +20,12 @@ export function openInspector(port: number, timeoutMs = 10_000): Promise<Inspect
       host: "127.0.0.1",
       port,
       path: "/ws",
-      headers: { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": randomBytes(16).toString("base64") },
+      headers: {
+        Connection: "Upgrade",
+        Upgrade: "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": randomBytes(16).toString("base64"),
+      },
       timeout: timeoutMs,
     });
     upgrade.on("timeout", () => upgrade.destroy(new Error(`the inspector did not answer within ${timeoutMs} ms`)));
@@ -68,10 +73,12 @@ function session(socket: Socket, head: Buffer): Inspector {
           waiting.delete(id);
           reject(new Error(`the inspector did not answer ${method} within ${timeoutMs} ms`));
         }, timeoutMs);
-        const settle = <A extends unknown[]>(then: (...args: A) => void) => (...args: A) => {
-          clearTimeout(timer);
-          then(...args);
-        };
+        const settle =
+          <A extends unknown[]>(then: (...args: A) => void) =>
+          (...args: A) => {
+            clearTimeout(timer);
+            then(...args);
+          };
         waiting.set(id, { resolve: settle((result: unknown) => resolve(result as T)), reject: settle(reject) });
         socket.write(maskedTextFrame(JSON.stringify({ id, method })));
       }),
@@ -82,7 +89,12 @@ function session(socket: Socket, head: Buffer): Inspector {
 /** A client's text frame: final, masked (RFC 6455 §5.3: every frame a client sends is masked). */
 function maskedTextFrame(text: string): Buffer {
   const payload = Buffer.from(text, "utf8");
-  const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : payload.length < 65_536 ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff]) : undefined;
+  const length =
+    payload.length < 126
+      ? Buffer.from([0x80 | payload.length])
+      : payload.length < 65_536
+        ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff])
+        : undefined;
   if (!length) throw new Error("an inspector call this long is not needed here");
   const mask = randomBytes(4);
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));

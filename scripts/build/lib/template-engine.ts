@@ -56,7 +56,7 @@ function readLeb128(bytes: Uint8Array, at: number): [number, number] {
 /** Each section of the module: its id, where it starts in the file, where its content starts, and its size. */
 function sectionsOf(wasm: Uint8Array): { id: number; at: number; start: number; size: number }[] {
   const sections = [];
-  for (let at = 8; at < wasm.length; ) {
+  for (let at = 8; at < wasm.length;) {
     const [size, start] = readLeb128(wasm, at + 1);
     sections.push({ id: wasm[at]!, at, start, size });
     at = start + size;
