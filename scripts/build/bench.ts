@@ -12,6 +12,7 @@ import { createLocalKey, findOrCreateLocalUser } from "../lib/keys";
 import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangler } from "../lib/local";
 import { runSeed } from "../dev/seed";
 import { installTheme } from "../lib/themes";
+import { quietInspector } from "./lib/inspector";
 import { measureStartup } from "./lib/startup";
 
 const { values } = parseArgs({
@@ -30,6 +31,8 @@ const CONCURRENCY = Number(values.concurrency);
 const SCENARIO_TIME_CAP_MS = 60_000;
 const base = `http://127.0.0.1:${values.port}`;
 const barePort = String(Number(values.port) + 2);
+/** The inspectors of the gateway and of the bare route (the port after --port is the webhook receiver's). */
+const inspectorPorts = [Number(values.port) + 3, Number(values.port) + 4] as const;
 const bareBase = `http://127.0.0.1:${barePort}`;
 const siteBase = `http://localhost:${values.port}`;
 
@@ -124,7 +127,7 @@ async function waitUntilReady(url: string): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  fail("wrangler dev did not become ready in 60 s");
+  fail(`wrangler dev did not answer ${url} within 60 s`);
 }
 
 step("bench: building the Worker and timing its global scope (5 fresh Node processes)");
@@ -227,8 +230,9 @@ async function webhookDelay(samples: number): Promise<Result> {
 }
 
 step(`bench: starting wrangler dev on port ${values.port}, and the bare route on ${barePort}`);
-const server = startLocalServer(values.port, {}, ["--var", `PUBLIC_ORIGIN:${base}`]);
-const bare = startLocalServer(barePort, {}, ["--config", "scripts/build/bench-bare/wrangler.toml"]);
+// Each with an inspector port: the bench turns off what wrangler dev forwards through it (lib/inspector.ts).
+const server = startLocalServer(values.port, {}, ["--var", `PUBLIC_ORIGIN:${base}`, "--inspector-port", String(inspectorPorts[0])]);
+const bare = startLocalServer(barePort, {}, ["--config", "scripts/build/bench-bare/wrangler.toml", "--inspector-port", String(inspectorPorts[1])]);
 
 /** The targets (issues 16 and 34): each scenario's requests/s against the bare route's, in the same run. */
 const TARGETS: { scenario: string; share: number }[] = [
@@ -369,6 +373,8 @@ async function firstRequests(): Promise<{ group: string; ms: number; status: num
 try {
   await waitUntilReady(`${base}/health`);
   await waitUntilReady(`${bareBase}/`);
+  // The gateway logs a line a request and the bare route none: forwarded to wrangler's process, those lines weighed on the gateway alone.
+  const inspectors = await Promise.all(inspectorPorts.map((port) => quietInspector(port)));
   const firsts = await firstRequests();
   const results: Result[] = [];
   const wanted = values.only?.split(",").map((part) => part.trim().toLowerCase());
@@ -407,6 +413,7 @@ try {
   );
   if (missed.length) process.stderr.write(`✗ bench: below target: ${missed.map((t) => t.scenario).join("; ")}\n`);
   if (errors > 0 || missed.length > 0) process.exitCode = 1;
+  for (const inspector of inspectors) inspector.close();
 } finally {
   server.stop();
   bare.stop();

@@ -17,7 +17,7 @@ import { encode } from "fast-png";
 import { createDemoTenant } from "../../seed/content-demo";
 import { tenants } from "../../src/content/schema";
 import { MAX_SUMMARY_SENTENCES, TEXT_LIMITS } from "../../src/intelligence/params";
-import { openInspector } from "./lib/inspector";
+import { quietInspector } from "./lib/inspector";
 import { MAX_LOGO_SIDE } from "../../src/intelligence/qrcode";
 import { createApp } from "../../src/pickup/apps";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
@@ -278,12 +278,10 @@ try {
   }
   for (const tally of tallies.values()) tally.ms.length = 0;
   // Attached before the clock starts: attaching holds the isolate for a second or more.
-  const inspector = await openInspector(INSPECTOR_PORT).catch((error: unknown) => {
+  const inspector = await quietInspector(INSPECTOR_PORT).catch((error: unknown) => {
     step(`load: the isolate's heap cannot be read (${error instanceof Error ? error.message : String(error)}); workerd's RSS only`);
     return undefined;
   });
-  // The proxy turns on every request's network events and console lines for the session: the soak reads only the heap.
-  for (const domain of ["Network", "Runtime", "Debugger", "Profiler"]) await inspector?.call(`${domain}.disable`).catch(() => undefined);
 
   step(`load: ${SECONDS} s: ${CONCURRENCY} workers of mixed traffic, ${HEAVY} of the largest group I inputs, /health every 250 ms`);
   const started = performance.now();
