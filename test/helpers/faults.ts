@@ -1,6 +1,6 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import worker from "../../src/index";
+import { callWorker } from "./requests";
 
 /** The bindings whose calls can be made to fail: D1, KV, the R2 buckets and the queues. */
 export type Part = "DB" | "KV" | "THEMES" | "MEDIA" | "WEBHOOKS" | "WEBHOOKS_DLQ" | "PICKUPS";
@@ -111,12 +111,8 @@ export class Faults {
   }
 
   /** The Worker's answer to `request`, with this run's bindings, after its `waitUntil` work is done. */
-  async fetch(input: string, init?: RequestInit): Promise<Response> {
-    const context = createExecutionContext();
-    const url = input.startsWith("/") ? `https://gateway.test${input}` : input;
-    const response = await worker.fetch(new Request(url, init), this.env, context);
-    await waitOnExecutionContext(context);
-    return response;
+  fetch(input: string, init?: RequestInit): Promise<Response> {
+    return callWorker(input, init, this.env);
   }
 }
 

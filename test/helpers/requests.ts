@@ -1,5 +1,7 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { vi } from "vitest";
+import worker from "../../src/index";
+import type { Bindings } from "../../src/platform/env";
 import type { TestKey } from "./credentials";
 
 const BASE = "https://gateway.test";
@@ -10,6 +12,18 @@ export function secretHeaders(key: Pick<TestKey, "token" | "secret">): Record<st
 
 export function call(path: string, init: RequestInit = {}) {
   return SELF.fetch(`${BASE}${path}`, init);
+}
+
+/**
+ * The Worker's exported `fetch` called directly, with `bindings`, answered once its `waitUntil` work
+ * is done: the same code as through `SELF` without the binding's round trip (about 3.5 ms a request).
+ */
+export async function callWorker(path: string, init: RequestInit = {}, bindings: Bindings = env): Promise<Response> {
+  const context = createExecutionContext();
+  const url = path.startsWith("/") ? `${BASE}${path}` : path;
+  const response = await worker.fetch(new Request(url, init), bindings, context);
+  await waitOnExecutionContext(context);
+  return response;
 }
 
 export function getWithSecret(path: string, key: Pick<TestKey, "token" | "secret">) {

@@ -1,9 +1,8 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
 import type { AccessRule } from "../../src/platform/auth/access-policy";
-import worker from "../../src/index";
 import { apps } from "../../src/pickup/schema";
 import { database } from "../../src/platform/database";
 import { surfaceResolver } from "../../src/platform/group";
@@ -11,6 +10,7 @@ import { createUser, sessionFor } from "./accounts";
 import { createTestKey, deactivateUser, revokeKey, type TestKey } from "./credentials";
 import { createTestTenant, deactivateTenant, revokeTenantKeys, tenantKey } from "./content";
 import { createTestApp, type TestApp } from "./pickups";
+import { callWorker } from "./requests";
 
 const envelopeOf = surfaceResolver([...FALLBACK_SURFACES, ...GROUPS.flatMap((g) => g.surfaces)], "data");
 
@@ -155,14 +155,11 @@ export async function wrongCredentials(rule: AccessRule, creds: Credentials): Pr
  */
 export async function expectRefused(route: Route, attempt: Attempt) {
   const hasBody = route.method !== "GET" && route.method !== "DELETE";
-  const request = new Request(`https://gateway.test${route.path}`, {
+  const res = await callWorker(route.path, {
     method: route.method,
     headers: { ...attempt.headers, ...(hasBody ? { "Content-Type": "application/json" } : {}) },
     body: hasBody ? JSON.stringify({ bizContent: {} }) : undefined,
   });
-  const context = createExecutionContext();
-  const res = await worker.fetch(request, env, context);
-  await waitOnExecutionContext(context);
   const label = `${route.method} ${route.path}: ${attempt.name}`;
   expect(res.status, label).toBe(attempt.status);
   const body = await res.json<Record<string, unknown>>();
