@@ -13,6 +13,7 @@ import { ensureDevVars, fail, startLocalServer, step, withLocalBindings, wrangle
 import { runSeed } from "../dev/seed";
 import { installTheme } from "../lib/themes";
 import { quietInspector } from "./lib/inspector";
+import { pickupSubmission } from "./lib/pickup-submission";
 import { measureStartup } from "./lib/startup";
 
 const { values } = parseArgs({
@@ -185,24 +186,8 @@ const receiver = createServer((req, res) => {
 }).listen(RECEIVER_PORT, "127.0.0.1");
 
 let submissionSerial = 0;
-const pickupSubmission = () => {
-  const n = `${process.pid}-${Date.now()}-${++submissionSerial}`;
-  const address = { postal_code: "10115", country_code: "DE", city: "Berlin", address_1: "Invalidenstr. 1" };
-  return JSON.stringify({
-    request_id: `bench-${n}`,
-    service_code: "sandbox",
-    authorize_id: "bench",
-    sender_address: address,
-    loading_address: address,
-    consignee_address: address,
-    reference_order_number: `BENCH-${n}`,
-    loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
-    delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
-    item_lines: [{ weight: 1, length: 10, width: 10, height: 10, declare_name: "Books", weight_class: "kg", length_class: "cm" }],
-    webhook_url: `http://127.0.0.1:${RECEIVER_PORT}/hook`,
-    sign_string: "bench",
-  });
-};
+const pickupBody = () =>
+  JSON.stringify(pickupSubmission("bench", `${process.pid}-${Date.now()}-${++submissionSerial}`, `http://127.0.0.1:${RECEIVER_PORT}/hook`));
 
 /** Submits tasks one at a time and waits for each one's first webhook: the latency a caller sees. */
 async function webhookDelay(samples: number): Promise<Result> {
@@ -212,7 +197,7 @@ async function webhookDelay(samples: number): Promise<Result> {
     const res = await fetch(`${base}/api/v1/carrier/pickup/submit`, {
       method: "POST",
       headers: { Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" },
-      body: pickupSubmission(),
+      body: pickupBody(),
     });
     const taskId = (await res.json<{ data: { task_id: number } }>()).data.task_id;
     while (!firstDelivery.has(taskId) && performance.now() - sent < 30_000) await new Promise((r) => setTimeout(r, 5));
@@ -333,7 +318,7 @@ const scenarios: Scenario[] = [
     name: "P1 pickup submission (sandbox)",
     path: "/api/v1/carrier/pickup/submit",
     method: "POST",
-    body: pickupSubmission,
+    body: pickupBody,
     headers: () => ({ Authorization: `appToken ${key.appToken}`, "Content-Type": "application/json" }),
   },
 ];

@@ -18,6 +18,7 @@ import { createDemoTenant } from "../../seed/content-demo";
 import { tenants } from "../../src/content/schema";
 import { MAX_SUMMARY_SENTENCES, TEXT_LIMITS } from "../../src/intelligence/params";
 import { quietInspector } from "./lib/inspector";
+import { pickupSubmission } from "./lib/pickup-submission";
 import { MAX_LOGO_SIDE } from "../../src/intelligence/qrcode";
 import { createApp } from "../../src/pickup/apps";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
@@ -157,7 +158,6 @@ function signedHeaders(params: Record<string, string>): Record<string, string> {
 let serial = 0;
 let pages = 0;
 const unique = () => `${process.pid}-${Date.now()}-${++serial}`;
-const address = { postal_code: "10115", country_code: "DE", city: "Berlin", address_1: "Invalidenstr. 1" };
 
 const LIGHT: Kind[] = [
   { name: "T2 tax rate, secret", request: () => ({ path: "/std/api/bigdata/taxrate/country/DE", headers: withSecret }) },
@@ -185,27 +185,8 @@ const LIGHT: Kind[] = [
   },
   {
     name: "P1 pickup submission",
-    request: () => {
-      const n = unique();
-      return json(
-        "/api/v1/carrier/pickup/submit",
-        {
-          request_id: `soak-${n}`,
-          service_code: "sandbox",
-          authorize_id: "soak",
-          sender_address: address,
-          loading_address: address,
-          consignee_address: address,
-          reference_order_number: `SOAK-${n}`,
-          loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
-          delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
-          item_lines: [{ weight: 1, length: 10, width: 10, height: 10, declare_name: "Books", weight_class: "kg", length_class: "cm" }],
-          webhook_url: receiverUrl,
-          sign_string: "soak",
-        },
-        { Authorization: `appToken ${setup.appToken}` },
-      );
-    },
+    request: () =>
+      json("/api/v1/carrier/pickup/submit", pickupSubmission("soak", unique(), receiverUrl), { Authorization: `appToken ${setup.appToken}` }),
   },
 ];
 const HEAVY_KINDS: Kind[] = LARGEST_INPUTS.map((input) => ({
