@@ -13,6 +13,7 @@ import { database } from "../../src/platform/database";
 import { findOrCreateLocalUser } from "../../scripts/lib/keys";
 import { type LocalServer, startLocalServer, withLocalBindings } from "../../scripts/lib/local";
 import { installTheme } from "../../scripts/lib/themes";
+import { type Inspector, quietInspector } from "../../scripts/build/lib/inspector";
 import { startFakeIdentityProvider } from "./identity-provider";
 
 /**
@@ -83,7 +84,11 @@ async function ready(base: string, timeoutMs: number) {
 }
 
 /** Migrates and seeds the state folder, then starts `wrangler dev` on it (its logins going to `identityProvider`) and waits for it to answer. */
-async function startGateway(state: string, port: number, identityProvider: string): Promise<{ server: LocalServer; ready: GatewayReady }> {
+async function startGateway(
+  state: string,
+  port: number,
+  identityProvider: string,
+): Promise<{ server: LocalServer; inspector: Inspector; ready: GatewayReady }> {
   const migrations = await readD1Migrations("migrations");
   const seeded = await withLocalBindings(
     async (env) => {
@@ -117,15 +122,20 @@ async function startGateway(state: string, port: number, identityProvider: strin
     AD_FLUSH_SECONDS: "0",
     PUBLIC_ORIGIN: `http://localhost:${port}`,
   }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const server = startLocalServer(String(port), {}, ["--persist-to", state, ...vars]);
+  const inspectorPort = await freePort();
+  const server = startLocalServer(String(port), {}, ["--persist-to", state, "--inspector-port", String(inspectorPort), ...vars]);
+  let inspector: Inspector;
   try {
     await ready(`http://localhost:${port}`, 90_000);
+    // Without it wrangler copies every request's network events and console lines out of the isolate.
+    inspector = await quietInspector(inspectorPort);
   } catch (error) {
     server.stop();
     throw error;
   }
   return {
     server,
+    inspector,
     ready: { ownerToken: seeded.ownerToken, viewerToken: seeded.viewerToken, tenantId: seeded.demo.tenantId, siteId: seeded.demo.siteId },
   };
 }
@@ -154,9 +164,9 @@ export default async function setup(project: TestProject) {
     browserEndpoint: chromiumServer.wsEndpoint(),
   });
   const started = startGateway(state, port, identityProvider.endpoint).then(
-    ({ server, ready }) => {
+    ({ server, inspector, ready }) => {
       announce(readyFile, ready);
-      return server;
+      return { server, inspector };
     },
     (error: unknown) => {
       announce(readyFile, { error: error instanceof Error ? error.message : String(error) });
@@ -166,7 +176,9 @@ export default async function setup(project: TestProject) {
   return async () => {
     await chromiumServer.close();
     await identityProvider.close();
-    (await started)?.stop();
+    const gateway = await started;
+    gateway?.inspector.close();
+    gateway?.server.stop();
     rmSync(state, { recursive: true, force: true });
   };
 }
