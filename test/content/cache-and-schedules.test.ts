@@ -127,4 +127,40 @@ describe("cached answers and scheduled contents", () => {
     const again = await sitePage(slug, "/already-out", { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
   });
+
+  it("keeps the site's cached pages while an editor writes a draft, and renews them when a published content changes", async () => {
+    const own = await createTestTenant();
+    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await installDefaultTheme(own.siteId);
+    const published = await seedContent(own, { title: "Quay market opens" });
+    const base = `/tenants/${own.tenantId}/contents`;
+    const cachedHome = async () => (await sitePage(ownSlug, "/")).headers.get("X-Cache");
+    await sitePage(ownSlug, "/");
+    expect(await cachedHome()).toBe("HIT");
+
+    // A new draft, a save and two autosaves of it: readers see none of it, so nothing is purged.
+    const created = await admin("POST", base, own.session, {
+      siteId: own.siteId,
+      title: "Half-written notes",
+      slug: "half-written-notes",
+      language: "en",
+    });
+    expect(created.status).toBe(201);
+    const draft = (await created.json<{ data: { id: number } }>()).data.id;
+    expect((await admin("PATCH", `${base}/${draft}`, own.session, { bodyMarkdown: "First lines." })).status).toBe(200);
+    for (const text of ["First lines, more.", "First lines, more and more."])
+      expect((await admin("PUT", `${base}/${draft}/autosave`, own.session, { bodyMarkdown: text })).status).toBe(200);
+    expect(await cachedHome()).toBe("HIT");
+    expect(await (await sitePage(ownSlug, "/")).text()).not.toContain("Half-written notes");
+
+    // A published content's new title is on the home page at the next request.
+    expect((await admin("PATCH", `${base}/${published}`, own.session, { title: "Quay market opens early" })).status).toBe(200);
+    const home = await sitePage(ownSlug, "/");
+    expect(home.headers.get("X-Cache")).toBe("MISS");
+    expect(await home.text()).toContain("Quay market opens early");
+    // Its move to the Trash takes it off the cached page too.
+    expect(await cachedHome()).toBe("HIT");
+    expect((await admin("DELETE", `${base}/${published}`, own.session)).status).toBe(200);
+    expect(await (await sitePage(ownSlug, "/")).text()).not.toContain("Quay market opens early");
+  });
 });

@@ -21,7 +21,7 @@ import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
-import { bumpVersion, isUniqueViolation } from "./writes";
+import { bumpVersion, bumpVersionIfPublic, isUniqueViolation } from "./writes";
 
 const contentRow = rowAnswer(createSelectSchema(contents), "ContentRecord");
 export const contentSchema = contentRow.extend({ categoryIds: z.array(z.number().int()) }).openapi("Content");
@@ -202,7 +202,7 @@ async function autosaveContent(db: Database, scope: TenantScope, id: number, use
   return updateContent(db, scope, id, userId, given, { existing, replaceLatest });
 }
 
-/** A new draft, its first version recorded beside it. */
+/** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */
 export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
   const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;
@@ -228,7 +228,6 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
         savedBy: authorId,
       }),
       ...(categoryIds ?? []).map((categoryId) => db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: newId, categoryId })),
-      bumpVersion(db, scope, input.siteId),
     ]);
     return { ...content!, categoryIds: categoryIds ?? [] };
   });
@@ -276,7 +275,7 @@ export async function updateContent(
             .set({ ...text, savedAt: now })
             .where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id), eq(contentVersions.version, version)))
         : db.insert(contentVersions).values({ tenantId: scope.tenantId, contentId: id, version, ...text }),
-      bumpVersion(db, scope, existing.siteId),
+      bumpVersionIfPublic(db, scope, existing.siteId, id),
     ];
     if (categoryIds) {
       statements.push(db.delete(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))));

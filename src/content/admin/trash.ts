@@ -15,7 +15,7 @@ import { contentDetail, contentInScope, contentSchema } from "./contents";
 import { type AdminRoute, as } from "./guard";
 import { trashListQuery } from "./params";
 import { deleted, inTenantPath, tenantPath } from "./shapes";
-import { bumpVersion } from "./writes";
+import { bumpVersionIfPublic } from "./writes";
 
 /**
  * The Trash: a deleted content keeps its row, versions and categories with `deletedAt` set, so it is
@@ -53,7 +53,7 @@ export async function trashContent(db: Database, scope: TenantScope, id: number,
       .update(contents)
       .set({ deletedAt, deletedBy: userId })
       .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
-    bumpVersion(db, scope, existing.siteId),
+    bumpVersionIfPublic(db, scope, existing.siteId, id),
     audit(db, scope, userId, "delete", `content ${id} (${existing.title})`, id),
   ]);
   return { deleted: true as const, purgeAt: purgeAtOf(deletedAt) };
@@ -67,7 +67,7 @@ export async function restoreContent(db: Database, scope: TenantScope, id: numbe
       .update(contents)
       .set({ deletedAt: null, deletedBy: null })
       .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
-    bumpVersion(db, scope, trashed.siteId),
+    bumpVersionIfPublic(db, scope, trashed.siteId, id),
     audit(db, scope, userId, "restore", `content ${id} (${trashed.title})`, id),
   ]);
   return contentDetail(db, scope, id);

@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
-import { sites } from "../schema";
+import { contents, sites } from "../schema";
 import { forgetSiteForReaders, inTenant, type TenantScope } from "../tenancy/scope";
 
 /** Whether a unique index refused the write (Drizzle wraps D1's error: the constraint is named in the cause). */
@@ -26,4 +26,22 @@ export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
     .update(sites)
     .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
     .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
+}
+
+/**
+ * The same for a change to one content, taking effect only when readers can see that content
+ * (published, or scheduled to be): a draft is on no page, list or feed, so an editor's saves of it
+ * leave every cached answer of the site valid. Read in the write's batch, after the content's own
+ * statement, so a publication at the same moment is never missed.
+ */
+export function bumpVersionIfPublic(db: Database, scope: TenantScope, siteId: number, contentId: number) {
+  forgetSiteForReaders(siteId);
+  const isPublic = db
+    .select({ id: contents.id })
+    .from(contents)
+    .where(and(eq(contents.id, contentId), inArray(contents.status, ["published", "scheduled"])));
+  return db
+    .update(sites)
+    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId), exists(isPublic)));
 }
