@@ -1,4 +1,5 @@
 import { ApiError } from "../platform/errors";
+import { othersInFlight } from "../platform/in-flight";
 
 /**
  * The embedded engines are CPU work, and an isolate runs one piece of JavaScript at a time. Run
@@ -38,5 +39,12 @@ export async function oneAtATime<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * How long a step boundary gives way while other requests are in flight. One turn of the event
+ * loop (a 0 ms timer) lets each waiting request run only up to its next await, so a request that
+ * reads D1 four times waited four steps; a few milliseconds let their answers arrive and run.
+ */
+const GIVE_WAY_MS = 10;
+
 /** A step boundary of a long computation: the isolate answers whatever else has arrived, then goes on. */
-export const pauseForOtherRequests = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const pauseForOtherRequests = () => new Promise<void>((resolve) => setTimeout(resolve, othersInFlight() ? GIVE_WAY_MS : 0));

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { countedWhileAnswered } from "./in-flight";
 import { requestDatabase } from "./database";
 import type { AppEnv } from "./env";
 import { logger } from "./logging";
@@ -49,7 +50,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { db, session } = requestDatabase(c.env, c.req.method, c.req.header("X-D1-Bookmark"));
   c.set("db", db);
   const started = Date.now();
-  await next();
+  await countedWhileAnswered(c.req.raw, next);
   await drainUnreadBody(c.req.raw);
   c.header("X-Request-Id", requestId);
   const bookmark = session.getBookmark();
