@@ -4,16 +4,18 @@ import { seedParts } from "../../seed";
 import { step, wrangler } from "../lib/local";
 
 /** Loads the seed into the local D1 (or the deployed one with --remote); rows already there are kept. */
-export async function runSeed(target: "local" | "remote"): Promise<void> {
+/** Loads the seed into the local database (the default state folder, or `persistTo`) or the remote one. */
+export async function runSeed(target: "local" | "remote", persistTo?: string): Promise<void> {
+  const where = [`--${target}`, ...(persistTo ? ["--persist-to", persistTo] : [])];
   const parts = await seedParts();
   mkdirSync(".wrangler", { recursive: true });
   const file = ".wrangler/seed.sql";
   writeFileSync(file, parts.flatMap((p) => p.statements).join("\n"));
   for (const part of parts) step(`seed: ${part.name}, ${part.rows} rows in ${part.statements.length} statements`);
-  wrangler(["d1", "execute", "DB", `--${target}`, "--file", file]);
+  wrangler(["d1", "execute", "DB", ...where, "--file", file]);
 
   const counts = parts.map((p) => `(SELECT count(*) FROM ${p.table}) AS "${p.name}"`).join(", ");
-  const [result] = JSON.parse(wrangler(["d1", "execute", "DB", `--${target}`, "--json", "--command", `SELECT ${counts}`])) as {
+  const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", `SELECT ${counts}`])) as {
     results: Record<string, number>[];
   }[];
   const summary = Object.entries(result!.results[0]!)
