@@ -33,8 +33,8 @@ const SOURCES = {
   goEmotions: { repo: "monologg/GoEmotions-pytorch", commit: "b75f9d3a8b76bc1060687925b04ca98a1b8ea66b" },
   tweetEval: { repo: "cardiffnlp/tweeteval", commit: "4fbd22cd78421f05b1ecdb4fc5725bc7a7bd8f66" },
   movieSentences: { repo: "yoonkim/CNN_sentence", commit: "23e0e1f7355705bb083043fda05c031b15acb38c" },
-  youtubePsy: { repo: "ECE457-A/FeatureSelection", commit: "c570c1e17ca2998e690f4c0c194304ab484866c9" },
-  youtubeShakira: { repo: "jeevanchavan143/CommentSpam", commit: "d459b9d42f211d02af5e87a3921fc1de24c4beca" },
+  // All five videos of the UCI YouTube Spam Collection as UCI publishes them; the single-video copies read before had lost bytes (data/corpora/README.md).
+  youtube: { repo: "sadhukruz/YOUTUBE-Spam-Classifier", commit: "e754c316b60d7ec5cb3fcf3a309afca9385ea685" },
 } satisfies Record<string, Source>;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -430,8 +430,11 @@ const CORPORA: Record<CorpusFile, () => string> = {
           .map((line) => `${label}\t${oneLine(line)}\n`),
       )
       .join(""),
-  "spam/youtube-psy.tsv": () => youtubeComments(SOURCES.youtubePsy, "Youtube01-Psy.csv"),
-  "spam/youtube-shakira.tsv": () => youtubeComments(SOURCES.youtubeShakira, "Youtube05-Shakira.csv"),
+  "spam/youtube-psy.tsv": () => youtubeComments(SOURCES.youtube, "Youtube01-Psy.csv"),
+  "spam/youtube-katyperry.tsv": () => youtubeComments(SOURCES.youtube, "Youtube02-KatyPerry.csv"),
+  "spam/youtube-lmfao.tsv": () => youtubeComments(SOURCES.youtube, "Youtube03-LMFAO.csv"),
+  "spam/youtube-eminem.tsv": () => youtubeComments(SOURCES.youtube, "Youtube04-Eminem.csv"),
+  "spam/youtube-shakira.tsv": () => youtubeComments(SOURCES.youtube, "Youtube05-Shakira.csv"),
   "ner/wnut17-test.tsv": () =>
     nerFile(
       conllSentences(read(SOURCES.nerDatasets, "data/WNUT17/CONLL-format/data/test/emerging.test.annotated"), /\t/, [0, 1], HASH).map(

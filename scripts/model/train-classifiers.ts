@@ -10,7 +10,7 @@ import type { LanguageCalibration } from "../../src/intelligence/language";
 import type { LinearModel } from "../../src/intelligence/linear-model";
 import { features, type NaiveBayesModel } from "../../src/intelligence/naive-bayes";
 import type { EntityTaggerModel, PersonNames } from "../../src/intelligence/entity-tagger";
-import { calibrationSplit, languageSentences, nerSentences, personNames, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
+import { languageSentences, nerSentences, personNames, projectSentences, requireCorpora, type LabelledText } from "./lib/corpora";
 import { trainEntityTagger } from "./lib/entity-tagger-training";
 import { familiarityBounds } from "./lib/familiarity-bounds";
 import { calibrateLanguage } from "./lib/language-calibration";
@@ -76,7 +76,7 @@ const steps: [string, () => string][] = [
     name,
     () => {
       const { options } = recipe;
-      const split = calibrationSplit(recipe.examples());
+      const split = recipe.parts();
       // Lexicon entries teach the weights only: the calibration is of real texts.
       const fit = [...split.fit, ...("lexicon" in recipe ? recipe.lexicon() : [])];
       const { calibration } = split;

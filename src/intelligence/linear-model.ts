@@ -201,6 +201,8 @@ export function weightsOf(model: { weights: PackedWeights }): Map<number, number
   return table;
 }
 
+const LENGTH_CLASS_WORD = /^(?:(?:short|long)\|)?w:(.*)$/;
+
 /**
  * The raw score of a text (before calibration), the words that moved it, how many features the
  * model knew, and `coverage`: the share of the text's distinct words the model has a weight for.
@@ -215,6 +217,7 @@ export function scoreText(
   let score = model.bias;
   let evidence = 0;
   let wordFeatures = 0;
+  let knownWords = 0;
   const seen = new Set<number>();
   for (const feature of textFeatures(text, model.features, valences)) {
     const bucket = featureBucket(feature, model.buckets);
@@ -223,10 +226,15 @@ export function scoreText(
     const weight = table.get(bucket) ?? 0;
     score += weight;
     if (weight !== 0) evidence++;
-    if (feature.startsWith("w:")) wordFeatures++;
-    if (weight !== 0 && feature.startsWith("w:")) contributions.set(feature.slice(2), weight);
+    if (feature.startsWith("w:")) {
+      wordFeatures++;
+      if (weight !== 0) knownWords++;
+    }
+    // A word's weight is its shared copy and its copy for the text's length class together.
+    const word = LENGTH_CLASS_WORD.exec(feature)?.[1];
+    if (weight !== 0 && word !== undefined) contributions.set(word, (contributions.get(word) ?? 0) + weight);
   }
-  return { score, contributions, evidence, coverage: wordFeatures ? contributions.size / wordFeatures : 0 };
+  return { score, contributions, evidence, coverage: wordFeatures ? knownWords / wordFeatures : 0 };
 }
 
 /** The calibrated probability of `labels[1]` for a text of the given length. */

@@ -51,6 +51,22 @@ describe("I7 classifiers", () => {
     expect(body.data.spamIndicators).toEqual([]);
   });
 
+  // Self-promotion under a video, none of it in the training comments: the model that learned from Psy's video alone missed these (0.05–0.31).
+  it.each([
+    ["Guys please take a look at my art, link in my profile"],
+    ["Visit my website for cheap concert tickets"],
+    ["Hey guys, I just started a cooking show, give it a look and tell me what you think"],
+  ])("flags comment spam that promotes the writer's own page: %s", async (text) => {
+    const { body } = await callAi<Classification>("/classify", { text, classifier: "spam" });
+    expect(body.data.classification).toBe("spam");
+  });
+
+  it("lets an ordinary comment on a song pass as ham", async () => {
+    const { body } = await callAi<Classification>("/classify", { text: "This song never gets old, her voice is amazing", classifier: "spam" });
+    expect(body.data.classification).toBe("ham");
+    expect(body.data.confidence).toBeGreaterThan(0.9);
+  });
+
   it.each([
     ["topic", "The striker scored twice and the team won the league match.", "sports"],
     ["topic", "The central bank raised interest rates as inflation kept rising.", "business"],

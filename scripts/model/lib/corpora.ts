@@ -26,6 +26,9 @@ export const CORPUS_FILES = [
   "sentiment/tweeteval-test.tsv",
   "sentiment/rt-polarity.tsv",
   "spam/youtube-psy.tsv",
+  "spam/youtube-katyperry.tsv",
+  "spam/youtube-lmfao.tsv",
+  "spam/youtube-eminem.tsv",
   "spam/youtube-shakira.tsv",
   "ner/wnut17-test.tsv",
   "ner/sec-filings.tsv",
@@ -131,8 +134,12 @@ export const movieReviewSentences = () => labelledLines(corpusText("sentiment/rt
 /** TweetEval's sentiment test part (SemEval 2017 task 4, tweets of 2016–2017), its positive and negative tweets; eval only. */
 export const tweets = () => labelledLines(corpusText("sentiment/tweeteval-test.tsv"));
 
+/** The five videos of the UCI YouTube Spam Collection, in its order. */
+export const YOUTUBE_VIDEOS = ["psy", "katyperry", "lmfao", "eminem", "shakira"] as const;
+export type YoutubeVideo = (typeof YOUTUBE_VIDEOS)[number];
+
 /** The UCI YouTube Spam Collection (Alberto, Lochter and Almeida 2015; CC BY 4.0): the comments under one video, `spam` or `ham`. */
-export const youtubeComments = (video: "psy" | "shakira") => labelledLines(corpusText(`spam/youtube-${video}.tsv`));
+export const youtubeComments = (video: YoutubeVideo) => labelledLines(corpusText(`spam/youtube-${video}.tsv`));
 
 /** `count` items spread evenly over `items` (all of them when there are no more). */
 export function evenSample<T>(items: T[], count: number): T[] {

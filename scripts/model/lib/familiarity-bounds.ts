@@ -4,11 +4,14 @@ import type { FamiliarBounds, FamiliarModel } from "../../../src/intelligence/fa
 import { scoreText, type LinearModel } from "../../../src/intelligence/linear-model";
 import { VALENCES } from "../../../src/intelligence/sentiment";
 import { words } from "../../../src/intelligence/text";
-import { calibrationSplit, nerSentences } from "./corpora";
+import { nerSentences } from "./corpora";
 import { LINEAR_MODELS } from "./linear-model-recipes";
 
 /** I4 tags any length a group of sentences at a time: its bound is the route's (20,000 characters), in words. */
 const ENTITY_TEXT_WORDS = 20_000;
+
+/** A classifier's answer on fewer words than this is not `reliable`, whatever its training texts' lengths. */
+const MIN_WORDS_TO_JUDGE = 2;
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -33,10 +36,12 @@ function boundsOf(texts: string[], coverage: (text: string) => number, maxWords?
  * tenth of the classifiers' training part, and GUM's news sentences for the tagger (never trained on).
  */
 export function familiarityBounds(): { models: Record<FamiliarModel, FamiliarBounds>; source: string } {
-  const linear = (name: "spam" | "sentiment") => {
+  const linear = (name: "spam" | "sentiment"): FamiliarBounds => {
     const model = shipped<LinearModel>(name);
-    const texts = calibrationSplit(LINEAR_MODELS[name].examples()).calibration.map((e) => e.text);
-    return boundsOf(texts, (text) => scoreText(model, text, name === "sentiment" ? VALENCES : undefined).coverage);
+    const texts = LINEAR_MODELS[name].parts().calibration.map((e) => e.text);
+    const bounds = boundsOf(texts, (text) => scoreText(model, text, name === "sentiment" ? VALENCES : undefined).coverage);
+    // Replies of one word ("Ok", "Amazing") are 1 % of spam's training texts, but a word alone is too little to judge a message by.
+    return { ...bounds, words: [Math.max(MIN_WORDS_TO_JUDGE, bounds.words[0]), bounds.words[1]] };
   };
   const tagger = shipped<EntityTaggerModel>("entities");
   const entityCoverage = (text: string) => {
