@@ -16,8 +16,13 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/** Each byte's two hex digits, made once: key and signature digests are written in hex on the hot path. */
+const HEX_OF_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const byte of new Uint8Array(bytes)) hex += HEX_OF_BYTE[byte]!;
+  return hex;
 }
 
 export function toBase64(bytes: ArrayBuffer | Uint8Array): string {

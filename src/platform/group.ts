@@ -72,7 +72,9 @@ export interface GroupModule {
 
 /** The surface of a path: the longest prefix that contains it, else the fallback. */
 export function surfaceResolver(surfaces: Surface[], fallback: EnvelopeKind): (path: string) => EnvelopeKind {
-  const byLength = [...surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
-  return (path) =>
-    byLength.find((s) => path === s.prefix || path.startsWith(s.prefix.endsWith("/") ? s.prefix : `${s.prefix}/`))?.envelope ?? fallback;
+  // Each prefix with its closing slash written once: this runs for every request.
+  const byLength = [...surfaces]
+    .sort((a, b) => b.prefix.length - a.prefix.length)
+    .map((s) => ({ ...s, folder: s.prefix.endsWith("/") ? s.prefix : `${s.prefix}/` }));
+  return (path) => byLength.find((s) => path === s.prefix || path.startsWith(s.folder))?.envelope ?? fallback;
 }
