@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { setAnswerHeaders } from "./answer-headers";
 import { countedWhileAnswered } from "./in-flight";
 import { requestDatabase } from "./database";
 import type { AppEnv } from "./env";
@@ -52,9 +53,10 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = Date.now();
   await countedWhileAnswered(c.req.raw, next);
   await drainUnreadBody(c.req.raw);
-  c.header("X-Request-Id", requestId);
   const bookmark = session.getBookmark();
-  if (bookmark) c.header("X-D1-Bookmark", bookmark);
+  const headers: [string, string][] = [["X-Request-Id", requestId]];
+  if (bookmark) headers.push(["X-D1-Bookmark", bookmark]);
+  setAnswerHeaders(c, headers);
   const ms = Date.now() - started;
   // Every invocation is in Workers' own logs (observability in wrangler.toml): the Worker writes
   // a line of its own for what needs a look, a client error, a failure or a slow answer.

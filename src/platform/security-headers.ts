@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { setAnswerHeaders } from "./answer-headers";
 import type { AppEnv } from "./env";
 
 /** The service's own pages (docs, console) load scripts and styles from the service alone. */
@@ -20,12 +21,10 @@ const PAGE_POLICY = [
  */
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  c.header("X-Content-Type-Options", "nosniff");
-  if (c.res.headers.get("Content-Type")?.startsWith("text/html")) {
-    c.header("Content-Security-Policy", PAGE_POLICY);
-    c.header("X-Frame-Options", "DENY");
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-  }
-  if (c.get("envelope") === "account" && !c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
-  if (c.env.ENVIRONMENT === "production") c.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  const headers: [string, string][] = [["X-Content-Type-Options", "nosniff"]];
+  if (c.res.headers.get("Content-Type")?.startsWith("text/html"))
+    headers.push(["Content-Security-Policy", PAGE_POLICY], ["X-Frame-Options", "DENY"], ["Referrer-Policy", "strict-origin-when-cross-origin"]);
+  if (c.get("envelope") === "account" && !c.res.headers.has("Cache-Control")) headers.push(["Cache-Control", "no-store"]);
+  if (c.env.ENVIRONMENT === "production") headers.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
+  setAnswerHeaders(c, headers);
 };

@@ -40,4 +40,20 @@ describe("API8 · headers every answer carries", () => {
     expect(inProduction.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
     expect((await call("/health")).headers.get("Strict-Transport-Security")).toBeNull();
   });
+
+  it("a static asset the Worker fetched, whose headers cannot change, carries them too", async () => {
+    const asset = await call("/docs/reference.css");
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(asset.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("gives each answer its own request id, a kept answer's too", async () => {
+    const key = await createTestKey();
+    const [first, second] = [await getWithSecret("/std/api/bigdata/taxrate/types", key), await getWithSecret("/std/api/bigdata/taxrate/types", key)];
+    expect(second.headers.get("X-Request-Id")).not.toBe(first.headers.get("X-Request-Id"));
+    const mine = await call("/health", { headers: { "X-Request-Id": "trace-1" } });
+    expect(mine.headers.get("X-Request-Id")).toBe("trace-1");
+    expect((await call("/health")).headers.get("X-Request-Id")).not.toBe("trace-1");
+  });
 });
