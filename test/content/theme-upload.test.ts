@@ -115,6 +115,13 @@ describe("theme upload, preview and activation", () => {
     for (let at = 0; at < bomb.length - 46; at++) if (view.getUint32(at, true) === 0x02014b50) view.setUint32(at + 24, 0xfffffff0, true);
     expect((await upload(bomb, "bad")).body.error!.message).toBe("theme: more than 60 MB once unpacked");
 
+    // One file declaring 11 MB: refused before it is inflated, since the upload holds one file at a time, each at most 10 MB.
+    const large = zipDeclaring([
+      ...defaultThemeEntries(),
+      { name: "assets/css/large.css", data: deflateSync(strToU8("a{}")), method: 8, size: 11 * 1024 * 1024 },
+    ]);
+    expect((await upload(large, "bad")).body.error!.message).toBe("theme: assets/css/large.css is more than 10 MB once unpacked");
+
     expect((await upload(strToU8("not a zip"), "bad")).body.error!.message).toBe("theme: the body is not a zip file");
     expect((await upload(themeZip(), "bad", tenant.session, "application/octet-stream")).status).toBe(415);
   });

@@ -12,6 +12,8 @@ export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
 /** What the files may add up to once unpacked: checked on the sizes the zip declares, each file then held to its own. */
 const MAX_UNPACKED_BYTES = 60 * 1024 * 1024;
+/** One file unpacked, at most: the upload holds one at a time beside the zip, well inside an isolate's 128 MB. */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const FOLDERS = ["layouts", "templates", "assets", "locales"];
 const EXTENSIONS = new Set(["j2", "css", "js", "png", "jpg", "jpeg", "gif", "webp", "svg", "woff", "woff2", "ico", "json"]);
 const REQUIRED = ["templates/index.html.j2", "templates/404.html.j2"];
@@ -173,10 +175,11 @@ async function unpacked(zip: Uint8Array, entry: ZipEntry): Promise<Uint8Array> {
 }
 
 /**
- * A theme zip, checked before anything is stored: at most 20 MB, 2,000 files and 60 MB unpacked
- * (counted as it is inflated; each file must hold the size the zip declares), relative paths
- * inside layouts/, templates/, assets/ and locales/, allowed types only, the required templates
- * present, every template parsing and every extends/include/import resolving.
+ * A theme zip, checked before anything is stored: at most 20 MB, 2,000 files, 60 MB unpacked and
+ * 10 MB a file as declared, relative paths inside layouts/, templates/, assets/ and locales/,
+ * allowed types only, the required templates present, every template parsing and every
+ * extends/include/import resolving. The other files are unpacked one at a time as they are stored,
+ * each held to the size the zip declares (counted as it is inflated).
  * Stored as a new version of the theme (themes.ts), which replaces the site's theme of that name in one
  * write once every file is stored: until then its pages show the version they showed.
  */
@@ -187,27 +190,30 @@ export async function uploadTheme(
   name: string,
   zip: Uint8Array,
 ): Promise<{ name: string; files: number }> {
-  const entries: (readonly [string, Uint8Array])[] = [];
+  // Only the templates are unpacked to be checked; every other file is unpacked as it is stored, one at a time.
+  let files: { path: string; entry: ZipEntry }[];
+  const templateBytes: (readonly [string, Uint8Array])[] = [];
   try {
     const listed = centralDirectory(zip).filter((entry) => !entry.name.endsWith("/"));
     if (listed.length > MAX_FILES) throw refuse(`more than ${MAX_FILES} files`);
     // What the files declare is checked before anything is inflated; unpacked() holds each to it.
     if (listed.reduce((sum, entry) => sum + entry.size, 0) > MAX_UNPACKED_BYTES)
       throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
-    const files = listed.map((entry) => ({ path: checkedPath(entry.name), entry }));
-    for (const { path, entry } of files) entries.push([path, await unpacked(zip, entry)]);
+    const large = listed.find((entry) => entry.size > MAX_FILE_BYTES);
+    if (large) throw refuse(`${large.name} is more than ${MAX_FILE_BYTES / 1024 / 1024} MB once unpacked`);
+    files = listed.map((entry) => ({ path: checkedPath(entry.name), entry }));
+    for (const { path, entry } of files) if (path.endsWith(".j2")) templateBytes.push([path, await unpacked(zip, entry)]);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw refuse("the body is not a zip file");
   }
-  const paths = new Set(entries.map(([path]) => path));
+  const paths = new Set(files.map(({ path }) => path));
   const missing = REQUIRED.filter((path) => !paths.has(path));
   if (missing.length) throw refuse(`missing ${missing.join(", ")}`);
 
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const templates: Record<string, string> = {};
-  for (const [path, bytes] of entries) {
-    if (!path.endsWith(".j2")) continue;
+  for (const [path, bytes] of templateBytes) {
     try {
       templates[path] = decoder.decode(bytes);
     } catch {
@@ -237,9 +243,15 @@ export async function uploadTheme(
   const version = newThemeVersion();
   await db.insert(themeVersions).values({ siteId, name, version, updatedAt: new Date().toISOString() });
   const prefix = themePrefix(siteId, name, version);
-  for (const [path, bytes] of entries) await bucket.put(`${prefix}${path}`, bytes);
+  // A file found broken here leaves its version unfinished and never live: the storage cleanup removes it.
+  for (const { path, entry } of files) {
+    const bytes = await unpacked(zip, entry).catch((error: unknown) => {
+      throw error instanceof ApiError ? error : refuse("the body is not a zip file");
+    });
+    await bucket.put(`${prefix}${path}`, bytes);
+  }
   await makeLive(db, siteId, name, version);
-  return { name, files: entries.length };
+  return { name, files: files.length };
 }
 
 /**
