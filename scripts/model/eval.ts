@@ -9,7 +9,7 @@ import { classify } from "../../src/intelligence/classify";
 import { entityTextLooksFamiliar, extractEntities } from "../../src/intelligence/entities";
 import { looksFamiliar } from "../../src/intelligence/familiarity";
 import { detectLanguage, DETECTABLE_LANGUAGES } from "../../src/intelligence/language";
-import { probabilityOf, scoreText, textLength, type LinearModel } from "../../src/intelligence/linear-model";
+import { probabilityOf, scoreText, type LinearModel } from "../../src/intelligence/linear-model";
 import { analyzeSentiment, VALENCES } from "../../src/intelligence/sentiment";
 import { summarize } from "../../src/intelligence/summarize";
 import { sentences, words } from "../../src/intelligence/text";
@@ -147,7 +147,7 @@ function sentimentRecipeOn(examples: LabelledText[]): (text: string) => Predicti
   const model: LinearModel = trainLinearModel(fit, calibration, LINEAR_MODELS.sentiment.options, () => undefined);
   return (text) => {
     const { score, coverage } = scoreText(model, text, VALENCES);
-    const p = probabilityOf(model, score, textLength(text));
+    const p = probabilityOf(model, score, text);
     const reliable = looksFamiliar("sentiment", text, coverage);
     return p >= 0.5 ? { label: "positive", confidence: p, reliable } : { label: "negative", confidence: 1 - p, reliable };
   };
@@ -163,7 +163,7 @@ function spamRecipeWithout(video: YoutubeVideo): (text: string) => Prediction {
   const model = trainLinearModel(fit, calibration, LINEAR_MODELS.spam.options, () => undefined);
   return (text) => {
     const { score, coverage } = scoreText(model, text);
-    const p = probabilityOf(model, score, textLength(text));
+    const p = probabilityOf(model, score, text);
     const reliable = looksFamiliar("spam", text, coverage);
     return p >= 0.5 ? { label: "spam", confidence: p, reliable } : { label: "ham", confidence: 1 - p, reliable };
   };

@@ -81,7 +81,7 @@ const steps: [string, () => string][] = [
       const fit = [...split.fit, ...("lexicon" in recipe ? recipe.lexicon() : [])];
       const { calibration } = split;
       const model = trainLinearModel(fit, calibration, options, (message) => process.stdout.write(`\r  ${name}: ${message}   `));
-      if ("sources" in recipe) model.calibration = crossSourceCalibration(recipe.sources(), "lexicon" in recipe ? recipe.lexicon() : [], options);
+      if ("sources" in recipe) Object.assign(model, crossSourceCalibration(recipe.sources(), "lexicon" in recipe ? recipe.lexicon() : [], options));
       process.stdout.write("\r");
       return `logistic regression, ${fit.length} examples + ${calibration.length} for calibration, ${model.weights.count} weights, ${write(name, model)}`;
     },

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { looksFamiliar } from "./familiarity";
-import { featureBucket, probabilityOf, scoreText, textLength, weightsOf, type LinearModel } from "./linear-model";
+import { featureBucket, probabilityOf, scoreText, weightsOf, type LinearModel } from "./linear-model";
 import { classifyText, features, type NaiveBayesModel } from "./naive-bayes";
 import type { classifySchema } from "./schema";
 import { STOP_WORDS } from "./text";
@@ -41,7 +41,7 @@ async function labelProbabilities(trained: TrainedModel, text: string, labels?: 
   const { model } = trained;
   const valences = model.features.valences ? (await import("./sentiment")).VALENCES : undefined;
   const { score, contributions, coverage } = scoreText(model, text, valences);
-  const p = probabilityOf(model, score, textLength(text));
+  const p = probabilityOf(model, score, text);
   const all: Record<string, number> = { [model.labels[0]]: 1 - p, [model.labels[1]]: p };
   const kept = labels ?? model.labels;
   return {

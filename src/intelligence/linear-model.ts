@@ -18,6 +18,8 @@ export interface LinearModel {
   weights: PackedWeights;
   /** Platt scaling fitted on held-out data, p = σ(a·score + b), for short texts and for long ones. */
   calibration: Record<TextLength, Calibration>;
+  /** Given, the raw score is shrunk by the text's length before the scaling (`lengthDoubt`). */
+  lengthDoubt?: LengthDoubt;
   /** Where the training data came from, for the docs and the eval. */
   source: string;
 }
@@ -28,6 +30,17 @@ export interface Calibration {
 }
 
 export type TextLength = "short" | "long";
+
+/**
+ * The raw score's distance from `center` (where the model is undecided) divided by (words + 1)^power, words counted up
+ * to `cap`: a linear model adds a weight per word, so a longer sentence sums more of them and is surer than it is right.
+ * Fitted with the scaling on sources the weights never saw; the decision itself stays where it was.
+ */
+export interface LengthDoubt {
+  power: number;
+  cap: number;
+  center: number;
+}
 
 export interface FeatureOptions {
   /** Character n-grams of each word (with its boundaries), from 3 to this length; 0 for none. */
@@ -54,7 +67,12 @@ const FEATURE_TEXT_MAX = 1_500;
 
 /** Up to this many words a text is a short message. */
 const SHORT_TEXT_WORDS = 60;
-export const textLength = (text: string): TextLength => (words(text.slice(0, FEATURE_TEXT_MAX)).length <= SHORT_TEXT_WORDS ? "short" : "long");
+export const wordCount = (text: string) => words(text.slice(0, FEATURE_TEXT_MAX)).length;
+export const textLength = (text: string): TextLength => (wordCount(text) <= SHORT_TEXT_WORDS ? "short" : "long");
+
+/** A raw score shrunk by the text's length, as the model's scaling expects it (unchanged without `lengthDoubt`). */
+export const lengthShrunk = (doubt: LengthDoubt | undefined, score: number, count: number) =>
+  doubt ? doubt.center + (score - doubt.center) * (Math.min(count, doubt.cap) + 1) ** -doubt.power : score;
 
 const NEGATORS = new Set(["not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "without", "hardly", "barely", "cannot"]);
 const NEGATION_ENDS = /[.,;:!?]/;
@@ -237,7 +255,8 @@ export function scoreText(
   return { score, contributions, evidence, coverage: wordFeatures ? knownWords / wordFeatures : 0 };
 }
 
-/** The calibrated probability of `labels[1]` for a text of the given length. */
-export function probabilityOf(model: LinearModel, score: number, length: TextLength): number {
-  return plattScaled(model.calibration[length], score);
+/** The calibrated probability of `labels[1]` for a text of the given raw score. */
+export function probabilityOf(model: LinearModel, score: number, text: string): number {
+  const count = wordCount(text);
+  return plattScaled(model.calibration[count <= SHORT_TEXT_WORDS ? "short" : "long"], lengthShrunk(model.lengthDoubt, score, count));
 }

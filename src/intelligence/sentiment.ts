@@ -1,6 +1,6 @@
 import english from "sentiment/languages/en/index.js";
 import { looksFamiliar } from "./familiarity";
-import { probabilityOf, scoreText, textLength, type LinearModel, type Valences } from "./linear-model";
+import { probabilityOf, scoreText, type LinearModel, type Valences } from "./linear-model";
 import sentimentModel from "./models/sentiment.json";
 import { words } from "./text";
 import { roundScore, topScore } from "./scores";
@@ -207,7 +207,7 @@ const NEUTRAL_AT_MOST = 0.5;
 export function analyzeSentiment(text: string): SentimentResult {
   const { score, evidence, coverage } = scoreText(SENTIMENT_MODEL, text, VALENCES);
   // A text with nothing the model knows is an even chance (not the training set's prior): neutral.
-  const positive = evidence === 0 ? 0.5 : probabilityOf(SENTIMENT_MODEL, score, textLength(text));
+  const positive = evidence === 0 ? 0.5 : probabilityOf(SENTIMENT_MODEL, score, text);
   const neutral = NEUTRAL_AT_MOST * Math.max(0, 1 - Math.abs(positive - 0.5) / UNDECIDED);
   const scores = {
     positive: roundScore(positive * (1 - neutral)),

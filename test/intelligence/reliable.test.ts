@@ -38,6 +38,15 @@ describe("reliable: whether the text looks like what the embedded engine learned
     expect(body.data.confidence).toBeLessThan(0.6);
   });
 
+  it("is no surer of a long sentence piling up praise than of a short one: its words are not independent evidence", async () => {
+    const short = await callAi<Sentiment>("/sentiment", { text: "The acting is superb." });
+    const long = await callAi<Sentiment>("/sentiment", {
+      text: "What a film: the acting is superb, the script is witty and warm, the music is beautiful, and the last scene left the whole audience smiling on the way out.",
+    });
+    expect([short.body.data.overallSentiment, long.body.data.overallSentiment]).toEqual(["positive", "positive"]);
+    expect(long.body.data.confidence).toBeLessThan(short.body.data.confidence);
+  });
+
   it("gives text with no word the model knows an even chance, not a confident guess", async () => {
     const { body } = await callAi<Sentiment>("/sentiment", { text: GIBBERISH });
     expect(body.data).toMatchObject({ overallSentiment: "neutral", confidence: 0.5, reliable: false });

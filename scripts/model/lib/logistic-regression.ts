@@ -1,13 +1,17 @@
 import {
   hashedFeatures,
+  lengthShrunk,
   packWeights,
+  plattScaled,
   scoreText,
   textLength,
   type Calibration,
   type FeatureOptions,
+  type LengthDoubt,
   type LinearModel,
   type TextLength,
   type Valences,
+  wordCount,
 } from "../../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
 import { seededRandom } from "./random";
@@ -157,6 +161,7 @@ export function trainLinearModel(
 
 interface ScoredText {
   length: TextLength;
+  words: number;
   score: number;
   y: number;
 }
@@ -165,6 +170,7 @@ interface ScoredText {
 const scoredBy = (model: LinearModel, texts: LabelledText[], options: TrainingOptions): ScoredText[] =>
   texts.map((e) => ({
     length: textLength(e.text),
+    words: wordCount(e.text),
     score: scoreText(model, e.text, options.valences).score,
     y: e.label === options.positive ? 1 : 0,
   }));
@@ -187,12 +193,55 @@ function fitCalibrations(scored: ScoredText[]): Record<TextLength, Calibration> 
  * from the others and scores that one; the scores of all, pooled, fit the scaling. Its scores
  * then carry the doubt of a new source, not the ease of a held-out part of a known one.
  */
-export function crossSourceCalibration(sources: LabelledText[][], extra: LabelledText[], options: TrainingOptions): Record<TextLength, Calibration> {
+export function crossSourceCalibration(
+  sources: LabelledText[][],
+  extra: LabelledText[],
+  options: TrainingOptions,
+): { calibration: Record<TextLength, Calibration>; lengthDoubt: LengthDoubt } {
   const scored = sources.flatMap((source, i) => {
     const others = sources.filter((_, j) => j !== i).flat();
     const tenth = others.filter((_, k) => k % 10 === 9);
     const model = trainLinearModel([...others.filter((_, k) => k % 10 !== 9), ...extra], tenth, options, () => undefined);
     return scoredBy(model, source, options);
   });
-  return fitCalibrations(scored);
+  // Where the plain scaling of short texts (nearly all of them) is undecided: the shrinkage keeps those decisions and moves only the confidences.
+  const plain = fitCalibrations(scored).short;
+  const center = -plain.b / plain.a;
+  // The length shrinkage whose scaling loses least on these unseen-source scores: powers 0 (none) to 1, by twentieths.
+  const counts = scored.map((s) => s.words).sort((a, b) => a - b);
+  const cap = counts[Math.floor(0.99 * (counts.length - 1))]!;
+  const fits = Array.from({ length: 21 }, (_, i) => {
+    const lengthDoubt = { power: i / 20, cap, center: Number(center.toFixed(4)) };
+    const distances = scored.map((s) => lengthShrunk(lengthDoubt, s.score, s.words) - lengthDoubt.center);
+    const a = fitSlope(
+      distances,
+      scored.map((s) => s.y),
+    );
+    const scaling = { a, b: Number((-a * lengthDoubt.center).toFixed(4)) };
+    const loss = logLoss(
+      distances.map((d) => plattScaled({ a, b: 0 }, d)),
+      scored.map((s) => s.y),
+    );
+    return { calibration: { short: scaling, long: scaling }, lengthDoubt, loss };
+  });
+  const { calibration, lengthDoubt } = fits.reduce((best, fit) => (fit.loss < best.loss ? fit : best));
+  return { calibration, lengthDoubt };
+}
+
+/** The a of σ(a·d) that minimises the log loss of distances d from the undecided point (Newton's method). */
+function fitSlope(distances: number[], ys: number[]): number {
+  let a = 1;
+  for (let step = 0; step < 50; step++) {
+    let gradient = 0;
+    let curvature = 1e-9;
+    distances.forEach((d, i) => {
+      const p = plattScaled({ a, b: 0 }, d);
+      gradient += (p - ys[i]!) * d;
+      curvature += p * (1 - p) * d * d;
+    });
+    const move = gradient / curvature;
+    a -= move / Math.max(1, Math.abs(move));
+    if (Math.abs(move) < 1e-9) break;
+  }
+  return Number(a.toFixed(4));
 }
