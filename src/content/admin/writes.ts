@@ -1,4 +1,4 @@
-import { and, eq, exists, inArray, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { contents, sites } from "../schema";
@@ -18,14 +18,14 @@ export async function unlessTaken<T>(what: string, write: () => Promise<T>): Pro
   }
 }
 
-/** The statement that tells the edge cache a site's content changed (delivery/cache.ts). */
-export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
+/** The statement that tells the edge cache a site's content changed (delivery/cache.ts), when `onlyIf` holds (always without it). */
+export function bumpVersion(db: Database, scope: TenantScope, siteId: number, onlyIf?: SQL) {
   // This isolate's cached copy of the site goes too: its version names the edge cache's key.
   forgetSiteForReaders(siteId);
   return db
     .update(sites)
     .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
-    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)));
+    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId), onlyIf));
 }
 
 /**
@@ -35,13 +35,9 @@ export function bumpVersion(db: Database, scope: TenantScope, siteId: number) {
  * statement, so a publication at the same moment is never missed.
  */
 export function bumpVersionIfPublic(db: Database, scope: TenantScope, siteId: number, contentId: number) {
-  forgetSiteForReaders(siteId);
   const isPublic = db
     .select({ id: contents.id })
     .from(contents)
     .where(and(eq(contents.id, contentId), inArray(contents.status, ["published", "scheduled"])));
-  return db
-    .update(sites)
-    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
-    .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId), exists(isPublic)));
+  return bumpVersion(db, scope, siteId, exists(isPublic));
 }

@@ -21,6 +21,8 @@ const REQUIRED = ["templates/index.html.j2", "templates/404.html.j2"];
 const REFERENCES = /\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']/g;
 
 const refuse = (message: string) => new ApiError(400, `theme: ${message}`);
+/** A failure while reading the zip: our own refusal as it is, anything else (a DataView past the end, fflate's) as a broken zip. */
+const asRefusal = (error: unknown) => (error instanceof ApiError ? error : refuse("the body is not a zip file"));
 
 const sampleContent = {
   id: 1,
@@ -204,8 +206,7 @@ export async function uploadTheme(
     files = listed.map((entry) => ({ path: checkedPath(entry.name), entry }));
     for (const { path, entry } of files) if (path.endsWith(".j2")) templateBytes.push([path, await unpacked(zip, entry)]);
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw refuse("the body is not a zip file");
+    throw asRefusal(error);
   }
   const paths = new Set(files.map(({ path }) => path));
   const missing = REQUIRED.filter((path) => !paths.has(path));
@@ -246,7 +247,7 @@ export async function uploadTheme(
   // A file found broken here leaves its version unfinished and never live: the storage cleanup removes it.
   for (const { path, entry } of files) {
     const bytes = await unpacked(zip, entry).catch((error: unknown) => {
-      throw error instanceof ApiError ? error : refuse("the body is not a zip file");
+      throw asRefusal(error);
     });
     await bucket.put(`${prefix}${path}`, bytes);
   }
