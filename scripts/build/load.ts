@@ -46,10 +46,18 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-const SECONDS = Number(values.seconds);
-const RATE = Number(values.rate);
-const CONCURRENCY = Number(values.concurrency);
-const HEAVY = Number(values.heavy);
+/** A flag's whole number, at least `least`: anything else stops the run before it starts anything. */
+function wholeFlag(name: "seconds" | "rate" | "concurrency" | "heavy", least: number): number {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < least) fail(`--${name} takes a whole number of at least ${least}, not "${values[name]}"`);
+  return value;
+}
+const SECONDS = wholeFlag("seconds", 1);
+const RATE = wholeFlag("rate", 0);
+const CONCURRENCY = wholeFlag("concurrency", 0);
+const HEAVY = wholeFlag("heavy", 0);
+// The paced traffic waits for a free place when it is behind: it needs one at least.
+if (RATE > 0 && CONCURRENCY < 1) fail("--concurrency is the mixed requests in flight at most: at least 1 with --rate above 0");
 const base = `http://127.0.0.1:${values.port}`;
 const HEALTH_BUDGET_MS = 100;
 const PROGRESS_EVERY_MS = 5000;
