@@ -1,5 +1,5 @@
 import { ApiError } from "../platform/errors";
-import { othersInFlight } from "../platform/in-flight";
+import { requestsInFlight } from "../platform/in-flight";
 
 /**
  * The embedded engines are CPU work, and an isolate runs one piece of JavaScript at a time. Run
@@ -47,4 +47,4 @@ export async function oneAtATime<T>(work: () => T | Promise<T>): Promise<T> {
 const GIVE_WAY_MS = 10;
 
 /** A step boundary of a long computation: the isolate answers whatever else has arrived, then goes on. */
-export const pauseForOtherRequests = () => new Promise<void>((resolve) => setTimeout(resolve, othersInFlight() ? GIVE_WAY_MS : 0));
+export const pauseForOtherRequests = () => new Promise<void>((resolve) => setTimeout(resolve, requestsInFlight.othersWaiting() ? GIVE_WAY_MS : 0));

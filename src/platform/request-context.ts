@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { setAnswerHeaders } from "./answer-headers";
-import { countedWhileAnswered } from "./in-flight";
+import { requestsInFlight } from "./in-flight";
 import { requestDatabase } from "./database";
 import type { AppEnv } from "./env";
 import { logger } from "./logging";
@@ -51,7 +51,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { db, session } = requestDatabase(c.env, c.req.method, c.req.header("X-D1-Bookmark"));
   c.set("db", db);
   const started = Date.now();
-  await countedWhileAnswered(c.req.raw, next);
+  await requestsInFlight.countWhileAnswered(c.req.raw, next);
   await drainUnreadBody(c.req.raw);
   const bookmark = session.getBookmark();
   const headers: [string, string][] = [["X-Request-Id", requestId]];

@@ -1,12 +1,18 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { countedWhileAnswered, othersInFlight } from "../../src/platform/in-flight";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RequestsInFlight } from "../../src/platform/in-flight";
 
+// A count of its own per test: the shared isolate's holds whatever the other files left answering.
+let inFlight: RequestsInFlight;
+const othersInFlight = () => inFlight.othersWaiting();
+beforeEach(() => {
+  inFlight = new RequestsInFlight();
+});
 afterEach(() => vi.useRealTimers());
 
 /** A request being answered until `finish` is called. */
 function answering() {
   let finish!: () => void;
-  const done = countedWhileAnswered(new Request("https://gateway.test/std/ai/ner"), () => new Promise<void>((resolve) => (finish = resolve)));
+  const done = inFlight.countWhileAnswered(new Request("https://gateway.test/std/ai/ner"), () => new Promise<void>((resolve) => (finish = resolve)));
   return { finish, done };
 }
 
@@ -25,7 +31,7 @@ describe("requests in flight, as the long computations see them", () => {
   });
 
   it("stops counting a request that failed, and one whose end never came after a minute", async () => {
-    await expect(countedWhileAnswered(new Request("https://gateway.test/"), () => Promise.reject(new Error("D1 is down")))).rejects.toThrow();
+    await expect(inFlight.countWhileAnswered(new Request("https://gateway.test/"), () => Promise.reject(new Error("D1 is down")))).rejects.toThrow();
     vi.useFakeTimers({ toFake: ["Date"] });
     answering(); // a client that went away: its `finally` never runs
     const own = answering();
