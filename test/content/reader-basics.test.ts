@@ -157,6 +157,24 @@ describe("HTML ads", () => {
     expect(srcdoc).toContain("background:transparent");
   });
 
+  it("shows the ad's new HTML on the next page after an edit, its link through the click counter", async () => {
+    const site = await createTestTenant();
+    const own = await slugOf(site.siteId);
+    await installDefaultTheme(site.siteId);
+    const { body } = await htmlAd(site, AD);
+    const srcdocOf = async () => unescaped(/srcdoc="([^"]*)"/.exec(await (await sitePage(own)).text())?.[1] ?? "");
+    expect(await srcdocOf()).toContain("Winter market");
+    const edited = await admin("PATCH", `/tenants/${site.tenantId}/ads/${body.data.id}`, site.session, {
+      html: '<p>Spring fair <a href="https://shop.example/fair">stands</a></p>',
+    });
+    expect(edited.status).toBe(200);
+    const after = await srcdocOf();
+    expect(after).not.toContain("Winter market");
+    expect(after).toContain(
+      `<a href="/ads/${body.data.id}/click?to=https%3A%2F%2Fshop.example%2Ffair" target="_blank" rel="sponsored noopener">stands</a>`,
+    );
+  });
+
   it("counts a click on each of its links on the way to it, and sends no one anywhere else", async () => {
     const site = await createTestTenant();
     const own = await slugOf(site.siteId);

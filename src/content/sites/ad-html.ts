@@ -1,7 +1,9 @@
+import { IsolateCache } from "../../platform/isolate-cache";
+
 /**
  * An HTML ad is written by whoever owns the tenant: anyone. It is shown in a sandboxed frame
  * (no scripts, no same-origin), its links go through the site's click counter to addresses the ad
- * itself names, and it is checked when saved and cleaned again each time it is drawn (a row saved
+ * itself names, and it is checked when saved and cleaned again when it is drawn (a row saved
  * before these rules holds whatever it held). Both read it with HTMLRewriter, the parser browsers'
  * rules are written into, never with patterns over the text.
  */
@@ -125,6 +127,17 @@ const FRAME_HEAD =
  * the whole page (`target="_top"`).
  */
 export async function adFrameDocument(adId: number, html: string): Promise<string> {
+  // Every render of a page draws its ads: the same ad and HTML are cleaned once per isolate.
+  const key = `${adId}\n${html}`;
+  let document = frameDocuments.get(key);
+  if (document === undefined) frameDocuments.set(key, (document = await cleanedFrameDocument(adId, html)));
+  return document;
+}
+
+/** At most 50 ads' documents (an ad's HTML is at most 20,000 characters): a few megabytes at worst. */
+const frameDocuments = new IsolateCache<string>(50);
+
+async function cleanedFrameDocument(adId: number, html: string): Promise<string> {
   const body = await rewrite(html, [
     [FORBIDDEN_ELEMENTS.join(", "), (el) => void el.remove()],
     [

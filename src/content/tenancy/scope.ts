@@ -76,8 +76,10 @@ export type ReaderSite = Site & {
  * cache past its time. Stable across reloads of the site (it is the latest such moment, ever).
  */
 export function scheduleMark(site: ReaderSite, now = new Date().toISOString()): string {
-  const live = [site.lastLiveScheduled, ...site.upcoming.filter((at) => at <= now)].filter((at): at is string => at !== null).sort();
-  return live.length ? `s${Date.parse(live.at(-1)!)}` : "s0";
+  // One pass, no arrays: every page and cached answer of the site asks for it.
+  let latest = site.lastLiveScheduled;
+  for (const at of site.upcoming) if (at <= now && (latest === null || at > latest)) latest = at;
+  return latest === null ? "s0" : `s${Date.parse(latest)}`;
 }
 
 /**
