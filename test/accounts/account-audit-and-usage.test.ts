@@ -165,8 +165,11 @@ describe("usage per key", () => {
         .run();
     }
     await keyUpkeep(database(env));
-    const { results } = await env.DB.prepare("SELECT day FROM key_usage_daily WHERE key_id = ?").bind(id).all<{ day: string }>();
+    // Only the days this test wrote: the pool reuses key ids after a rollback, and another test's
+    // counts of today, written after the answer, can land under this id.
+    const { results } = await env.DB.prepare("SELECT day FROM key_usage_daily WHERE key_id = ? AND day < ?").bind(id, day(0)).all<{ day: string }>();
     expect(results.map((r) => r.day)).toEqual([day(89)]);
-    expect((await (await usageOf(id)).json<Usage>()).data).toEqual([{ day: day(89), group: "tax", status: 200, requests: 3 }]);
+    const shown = (await (await usageOf(id)).json<Usage>()).data.filter((row) => row.day < day(0));
+    expect(shown).toEqual([{ day: day(89), group: "tax", status: 200, requests: 3 }]);
   });
 });
