@@ -11,6 +11,8 @@ declare module "../platform/auth/principal" {
   interface Principal {
     /** Set for an app token (group P). */
     appId?: number;
+    /** Whether that app has its carrier key (the hot API key) configured: P1 refuses a submission without it. */
+    appHasHotApiKey?: boolean;
   }
 }
 
@@ -34,6 +36,7 @@ export async function authenticateAppToken(c: Context<AppEnv>): Promise<Principa
   return {
     keyId: null,
     appId: found.app.id,
+    appHasHotApiKey: found.app.encryptedHotApiKey !== null && found.app.encryptedHotApiKey !== "",
     credential: `app:${found.app.id}`,
     userId: found.user.id,
     role: found.user.role,

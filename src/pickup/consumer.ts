@@ -35,10 +35,10 @@ async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessa
   }
 
   // A retried message finds the task already processing; anything else is a stale message.
-  const task = row.task.process === "pending" ? await moveTask(db, env, taskId, ["pending"], { process: "processing" }) : row.task;
+  const task = row.task.process === "pending" ? await moveTask(db, env, row.task, ["pending"], { process: "processing" }) : row.task;
   if (!task || task.process !== "processing") return message.ack();
   if (!carrier) {
-    await moveTask(db, env, taskId, ["processing"], { process: "failed", state: false, failureReason: `no carrier for service ${task.serviceCode}` });
+    await moveTask(db, env, task, ["processing"], { process: "failed", state: false, failureReason: `no carrier for service ${task.serviceCode}` });
     return message.ack();
   }
   // Only the carrier's own failures decide the task's fate; a storage failure after its answer is retried (below).
@@ -50,10 +50,10 @@ async function handleCarrierMessage(env: Bindings, message: Message<CarrierMessa
     if (!(error instanceof CarrierRejected) && message.attempts < CARRIER_ATTEMPTS) {
       return message.retry({ delaySeconds: CARRIER_RETRY_SECONDS });
     }
-    await moveTask(db, env, taskId, ["processing"], { process: "failed", state: false, failureReason: reason });
+    await moveTask(db, env, task, ["processing"], { process: "failed", state: false, failureReason: reason });
     return message.ack();
   }
-  await moveTask(db, env, taskId, ["processing"], { process: "create", state: true, carrierOrderId: orderId });
+  await moveTask(db, env, task, ["processing"], { process: "create", state: true, carrierOrderId: orderId });
   message.ack();
 }
 

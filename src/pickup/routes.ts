@@ -111,7 +111,12 @@ export function pickupRoutes() {
     answer: "Stored; process pending",
     errors: [409, 412],
     handle: async (c) => {
-      const task = await submitTask(c.get("db"), c.env, appId(c), c.req.valid("json"));
+      const task = await submitTask(
+        c.get("db"),
+        c.env,
+        { id: appId(c), hasHotApiKey: c.get("principal").appHasHotApiKey === true },
+        c.req.valid("json"),
+      );
       return { task_id: task.id, request_id: task.requestId, process: task.process };
     },
   });

@@ -7,7 +7,7 @@ import { logger } from "../platform/logging";
 import { existingCountryCodes } from "../reference/service";
 import { carrierFor } from "./carriers";
 import type { listSchema, submissionSchema } from "./params";
-import { apps, type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
+import { type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
 import { enqueueAttempt } from "../platform/webhooks";
 import { firstAttempt } from "./webhooks";
 import { assertPublicWebhookUrl } from "./webhook-targets";
@@ -73,17 +73,18 @@ async function notify(db: Database, env: Bindings, task: PickupTask): Promise<st
 /**
  * Moves a task on, if it is still in one of the states it is expected in. The move and its
  * notification are one batch (an outbox): the event row exists exactly when the move happened,
- * and the queue send comes after.
+ * and the queue send comes after. `current` is the task as the caller last read it: the update
+ * itself checks the state, and a task changes only through moves, so it is not read again.
  */
 export async function moveTask(
   db: Database,
   env: Bindings,
-  taskId: number,
+  current: PickupTask,
   from: Process[],
   changes: Partial<Pick<PickupTask, "process" | "state" | "carrierOrderId" | "failureReason">>,
 ): Promise<PickupTask | undefined> {
-  const [current] = await db.select().from(pickupTasks).where(eq(pickupTasks.id, taskId)).limit(1);
-  if (!current || !from.includes(current.process)) return undefined;
+  if (!from.includes(current.process)) return undefined;
+  const taskId = current.id;
   const updatedAt = new Date().toISOString();
   const eventId = newEventId();
   const payload = eventPayload({ ...current, ...changes, updatedAt });
@@ -107,9 +108,9 @@ export async function moveTask(
 export type Submission = z.output<typeof submissionSchema>;
 
 /** P1: checked, stored, answered; the carrier is called by the queue consumer. */
-export async function submitTask(db: Database, env: Bindings, appId: number, input: Submission): Promise<PickupTask> {
-  const [app] = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
-  if (!app?.encryptedHotApiKey) throw new ApiError(412, "please configure hot api key first");
+export async function submitTask(db: Database, env: Bindings, app: { id: number; hasHotApiKey: boolean }, input: Submission): Promise<PickupTask> {
+  const appId = app.id;
+  if (!app.hasHotApiKey) throw new ApiError(412, "please configure hot api key first");
   if (!carrierFor(env, input.service_code)) throw new ApiError(400, `service_code: ${input.service_code} is not an available carrier service`);
   const addressFields = ["sender_address", "loading_address", "consignee_address"] as const;
   const known = await existingCountryCodes(
@@ -199,7 +200,7 @@ export async function resendNotification(db: Database, env: Bindings, appId: num
 export async function recreateOrder(db: Database, env: Bindings, appId: number, taskId: number) {
   const task = await ownTask(db, appId, taskId);
   if (task.process === "processing") throw new ApiError(409, "the task is in the processing");
-  const moved = await moveTask(db, env, task.id, ["failed"], { process: "pending", state: true, failureReason: null });
+  const moved = await moveTask(db, env, task, ["failed"], { process: "pending", state: true, failureReason: null });
   if (!moved) throw new ApiError(409, "the task is not in the pickup state");
   await queueCarrierCall(env, { taskId: task.id, action: "create" });
   return { task_id: task.id, process: moved.process };

@@ -1,8 +1,10 @@
-import { and, asc, count, eq, inArray, isNull, like, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, isNull, like, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
+import { IsolateCache } from "../platform/isolate-cache";
+import { dataVersion } from "../platform/read-cache";
 import type { countryListParams, hsCodeListParams, unitListParams, zoneQueryParams } from "./params";
 import { type CountryRow, countries, currencies, type HsCodeRow, hsCodes, languages, platforms, units, zones, type ZoneRow } from "./schema";
 
@@ -78,13 +80,18 @@ export async function countryByCode(db: Database, code: string) {
   return country;
 }
 
-/** Which of the given alpha-2 codes are countries, in one query. */
+/** Every country's alpha-2 code, kept per isolate under the reference data's version (a job run that changes them bumps it). */
+const countryCodeSets = new IsolateCache<Set<string>>(2);
+
+/** Which of the given alpha-2 codes are countries: a pickup submission asks it three times a task. */
 export async function existingCountryCodes(db: Database, codes: string[]): Promise<Set<string>> {
-  const rows = await db
-    .select({ code: countries.code })
-    .from(countries)
-    .where(inArray(countries.code, [...new Set(codes)]));
-  return new Set(rows.map((r) => r.code));
+  const version = `v${await dataVersion(db)}`;
+  let all = countryCodeSets.get(version);
+  if (!all) {
+    all = new Set((await db.select({ code: countries.code }).from(countries)).map((r) => r.code));
+    countryCodeSets.set(version, all);
+  }
+  return new Set(codes.filter((code) => all.has(code)));
 }
 
 /** ISO alpha-3 to alpha-2, for feeds that name countries by alpha-3. */

@@ -66,7 +66,7 @@ function taskValues(app: TestApp, url: string) {
 /** A task stored as P1 stores it, moved on by the service so that its notification is queued here. */
 async function taskWithEvent(app: TestApp, url: string) {
   const [task] = await database(env).insert(pickupTasks).values(taskValues(app, url)).returning();
-  await moveTask(database(env), testEnv, task!.id, ["pending"], { process: "processing" });
+  await moveTask(database(env), testEnv, task!, ["pending"], { process: "processing" });
   const message = scheduled.find((s) => s.body.attempt === 1)!.body;
   scheduled.length = 0;
   return { taskId: task!.id, message };
