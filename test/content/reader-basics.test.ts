@@ -175,6 +175,18 @@ describe("HTML ads", () => {
     );
   });
 
+  it("is read once per version of the site: later renders draw from the list kept in the isolate", async () => {
+    const site = await createTestTenant();
+    const own = await slugOf(site.siteId);
+    await installDefaultTheme(site.siteId);
+    const { body } = await htmlAd(site, AD);
+    const srcdocAt = async (path: string) => unescaped(/srcdoc="([^"]*)"/.exec(await (await sitePage(own, path)).text())?.[1] ?? "");
+    expect(await srcdocAt("/?render=1")).toContain("Winter market");
+    // Changed behind the service's back, so the site's version stays: a render that read the ads again would show it.
+    await env.DB.prepare("UPDATE ads SET html = '<p>Changed behind</p>' WHERE id = ?").bind(body.data.id).run();
+    expect(await srcdocAt("/?render=2")).toContain("Winter market");
+  });
+
   it("counts a click on each of its links on the way to it, and sends no one anywhere else", async () => {
     const site = await createTestTenant();
     const own = await slugOf(site.siteId);

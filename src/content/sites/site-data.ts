@@ -14,7 +14,8 @@ export function perSiteVersion<T>(site: ReaderSite, what: string, load: () => Pr
   const found = kept.get(key);
   // Each key is written below with the value of its own `load`, so it holds a T.
   if (found) return found.value as Promise<T>;
-  const value = load();
+  // A Drizzle query is a thenable that runs again at each `await`: kept as the promise of its one run.
+  const value = Promise.resolve(load());
   kept.set(key, { site: site.id, value });
   value.catch(() => kept.forget((entry) => entry.value === value));
   return value;
