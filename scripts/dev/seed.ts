@@ -3,8 +3,7 @@ import { parseArgs } from "node:util";
 import { seedParts } from "../../seed";
 import { step, wrangler } from "../lib/local";
 
-/** Loads the seed into the local D1 (or the deployed one with --remote); rows already there are kept. */
-/** Loads the seed into the local database (the default state folder, or `persistTo`) or the remote one. */
+/** Loads the seed into the local D1 (the default state folder, or `persistTo`) or the deployed one; rows already there are kept. */
 export async function runSeed(target: "local" | "remote", persistTo?: string): Promise<void> {
   const where = [`--${target}`, ...(persistTo ? ["--persist-to", persistTo] : [])];
   const parts = await seedParts();

@@ -67,8 +67,10 @@ const FEATURE_TEXT_MAX = 1_500;
 
 /** Up to this many words a text is a short message. */
 const SHORT_TEXT_WORDS = 60;
-export const wordCount = (text: string) => words(text.slice(0, FEATURE_TEXT_MAX)).length;
-export const textLength = (text: string): TextLength => (wordCount(text) <= SHORT_TEXT_WORDS ? "short" : "long");
+const lengthClass = (wordsRead: number): TextLength => (wordsRead <= SHORT_TEXT_WORDS ? "short" : "long");
+/** The words the features read: those of the text's first FEATURE_TEXT_MAX characters (text.ts's wordCount counts them all). */
+export const featureWordCount = (text: string) => words(text.slice(0, FEATURE_TEXT_MAX)).length;
+export const textLength = (text: string): TextLength => lengthClass(featureWordCount(text));
 
 /** A raw score shrunk by the text's length, as the model's scaling expects it (unchanged without `lengthDoubt`). */
 export const lengthShrunk = (doubt: LengthDoubt | undefined, score: number, count: number) =>
@@ -135,7 +137,7 @@ export function textFeatures(full: string, options: FeatureOptions, valences?: V
     out.push(`s:length${length < 5 ? "<5" : length < 15 ? "<15" : length < 40 ? "<40" : "40+"}`);
   }
   if (!options.lengthDomains) return out;
-  const domain: TextLength = length <= SHORT_TEXT_WORDS ? "short" : "long";
+  const domain = lengthClass(length);
   return [...out, ...out.map((feature) => `${domain}|${feature}`)];
 }
 
@@ -257,6 +259,6 @@ export function scoreText(
 
 /** The calibrated probability of `labels[1]` for a text of the given raw score. */
 export function probabilityOf(model: LinearModel, score: number, text: string): number {
-  const count = wordCount(text);
-  return plattScaled(model.calibration[count <= SHORT_TEXT_WORDS ? "short" : "long"], lengthShrunk(model.lengthDoubt, score, count));
+  const count = featureWordCount(text);
+  return plattScaled(model.calibration[lengthClass(count)], lengthShrunk(model.lengthDoubt, score, count));
 }

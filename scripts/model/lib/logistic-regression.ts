@@ -1,4 +1,5 @@
 import {
+  featureWordCount,
   hashedFeatures,
   lengthShrunk,
   packWeights,
@@ -11,7 +12,6 @@ import {
   type LinearModel,
   type TextLength,
   type Valences,
-  wordCount,
 } from "../../../src/intelligence/linear-model";
 import type { LabelledText } from "./corpora";
 import { seededRandom } from "./random";
@@ -170,7 +170,7 @@ interface ScoredText {
 const scoredBy = (model: LinearModel, texts: LabelledText[], options: TrainingOptions): ScoredText[] =>
   texts.map((e) => ({
     length: textLength(e.text),
-    words: wordCount(e.text),
+    words: featureWordCount(e.text),
     score: scoreText(model, e.text, options.valences).score,
     y: e.label === options.positive ? 1 : 0,
   }));
