@@ -201,6 +201,36 @@ describe("ads, as the site's owner runs them", () => {
       await shot(page, viewport === PHONE ? "console-ads-phone-dark" : "console-ads-chart");
     }
   });
+
+  it("turns the ad into an HTML snippet, a reader sees it in its frame, and each later edit of the snippet shows on the next page", async () => {
+    const page = await consoleOn(DESKTOP, "/ads");
+    const reader = await page.context().newPage();
+    // A reader who had the site open reloads it, as a person checking an edit does: the browser keeps a page for a minute (its Cache-Control).
+    await reader.goto(`${site.base}/`);
+    const frameText = async () => {
+      await reader.reload();
+      return reader.frameLocator('iframe[title="Advertisement"]').locator("body").innerText({ timeout: 5000 });
+    };
+    for (const [words, path] of [
+      ["Spring fair", "fair"],
+      ["Summer market", "market"],
+    ] as const) {
+      await page.getByRole("button", { name: `Edit ad #${adId} (sidebar)` }).click();
+      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ad #${adId} (sidebar)` }) });
+      await edit.getByLabel("Kind", { exact: true }).selectOption("html");
+      await edit.getByLabel("HTML", { exact: true }).fill(`<p>${words} <a href="${link}/${path}">on the map</a></p>`);
+      await edit.getByRole("button", { name: "Save changes" }).click();
+      await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
+      await expect.poll(() => page.locator("table.ads").innerText()).toContain("HTML snippet");
+      // The reader's next page: the snippet just saved, not the one the page showed before.
+      await expect.poll(frameText).toContain(`${words} on the map`);
+      expect(await reader.frameLocator('iframe[title="Advertisement"]').locator("a").getAttribute("href")).toBe(
+        `/ads/${adId}/click?to=${encodeURIComponent(`${link}/${path}`)}`,
+      );
+    }
+    await reader.locator('iframe[title="Advertisement"]').scrollIntoViewIfNeeded();
+    await shot(reader, "site-html-ad-edited");
+  });
 });
 
 describe("themes, as the site's owner manages them", () => {
