@@ -568,6 +568,9 @@ async function auditItems(ctx: TokenContext, token: string): Promise<AuditItem[]
   }));
 }
 
+/** The stages of a mini-program whose audit is under way or just decided. */
+const IN_AUDIT: readonly Stage[] = ["audit_submitted", "audit_passed"];
+
 /** An audit's outcome (push, D8 or the poll) written to the configuration, once per change. */
 export async function applyAuditResult(
   db: Database,
@@ -576,11 +579,16 @@ export async function applyAuditResult(
   source: string,
   actorKeyId: number | null = null,
 ) {
-  const stage: Stage = result.status === AUDIT_STATES.passed ? (mp.stage === "released" ? "released" : "audit_passed") : "audit_submitted";
+  // The result moves the stage only while the mini-program is in its audit: WeChat pushes a result
+  // again when our answer was late, and that must not take back a release begun since.
+  const inAudit = IN_AUDIT.includes(mp.stage);
+  const stage: Stage = !inAudit ? mp.stage : result.status === AUDIT_STATES.passed ? "audit_passed" : "audit_submitted";
   if (mp.auditStatus === result.status && mp.stage === stage) return mp;
   // A push and a D8 may bring the same result at once: only the one that changes the row records it.
   const changes = and(
     eq(miniprograms.id, mp.id),
+    // The row as read: a step that moved it on since keeps its stage.
+    inAudit ? inArray(miniprograms.stage, IN_AUDIT) : eq(miniprograms.stage, mp.stage),
     or(isNull(miniprograms.auditStatus), ne(miniprograms.auditStatus, result.status), ne(miniprograms.stage, stage)),
   );
   const [, updated] = await db.batch([

@@ -1,6 +1,10 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { AUDIT_STATES, miniprograms } from "../../src/miniprograms/schema";
+import { applyAuditResult } from "../../src/miniprograms/service";
 import { upstreamOf } from "../../src/miniprograms/upstream";
+import { database } from "../../src/platform/database";
 import { encryptMessage, messageSignature, querySignature, xmlOf } from "../../src/miniprograms/wechat/message-crypto";
 import type { TestKey } from "../helpers/credentials";
 import { authorizedMiniprogram, componentAppId, deposits, miniprogramKey, push, pushTicket } from "../helpers/miniprograms";
@@ -92,6 +96,39 @@ describe("WeChat's pushes", () => {
     expect(await stage()).toMatchObject({ stage: "audit_passed", audit_status: 0 });
     const steps = await deposits<{ steps: { step: string; request: { source: string } }[] }>("/minipram/steps", key, { id });
     expect(steps.body.data.steps.filter((s) => s.step === "audit_result").map((s) => s.request.source)).toEqual(["push", "push", "push"]);
+  });
+
+  it("keeps a mini-program in phased release or released when its audit's success is pushed again late", async () => {
+    const { id, appId } = await authorizedMiniprogram(key, "Released Shop");
+    const succeeded = () =>
+      push(`/wechat/miniprogram/events/${appId}`, {
+        ToUserName: "gh_x",
+        FromUserName: "o_x",
+        CreateTime: now(),
+        MsgType: "event",
+        Event: "weapp_audit_success",
+        SuccTime: now(),
+      });
+    const stage = async () => (await env.DB.prepare("SELECT stage, audit_status FROM miniprograms WHERE id = ?").bind(Number(id)).first())!;
+    // WeChat sends a push again when the first answer was late: the phased release has begun by then.
+    for (const released of ["phased_release", "released"]) {
+      await env.DB.prepare("UPDATE miniprograms SET stage = ?, audit_id = '8', audit_status = 0 WHERE id = ?").bind(released, Number(id)).run();
+      expect(await (await succeeded()).text()).toBe("success");
+      expect(await stage()).toEqual({ stage: released, audit_status: 0 });
+    }
+    // A push that read the row while the audit was still running, and writes after the release began.
+    const [read] = await database(env)
+      .select()
+      .from(miniprograms)
+      .where(eq(miniprograms.id, Number(id)));
+    await env.DB.prepare("UPDATE miniprograms SET stage = 'phased_release' WHERE id = ?").bind(Number(id)).run();
+    await applyAuditResult(
+      database(env),
+      { ...read!, stage: "audit_submitted", auditStatus: AUDIT_STATES.auditing },
+      { status: AUDIT_STATES.passed },
+      "push",
+    );
+    expect(await stage()).toEqual({ stage: "phased_release", audit_status: 0 });
   });
 
   it("records one authorization when the owner's redirect and WeChat's push bring the same code at once", async () => {
