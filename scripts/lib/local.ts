@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import type { Bindings } from "../../src/platform/env";
 
@@ -82,6 +82,8 @@ export async function withLocalBindings<T>(work: (env: Bindings) => Promise<T>, 
 export interface LocalServer {
   /** Resident memory of this server's runtime processes (workerd), in MiB. */
   memoryMiB(): number | undefined;
+  /** How wrangler ended, if it did before `stop` (a crash in the middle of a run). */
+  ended(): string | undefined;
   /** Stops wrangler and the runtime it started: the whole process group. */
   stop(): void;
 }
@@ -91,14 +93,23 @@ export interface LocalServer {
  * Killing only wrangler would leave its workerd serving the port, and the next run would measure
  * the old one.
  */
-export function startLocalServer(port: string, env: Record<string, string> = {}, extraArgs: string[] = []): LocalServer {
+export function startLocalServer(port: string, env: Record<string, string> = {}, extraArgs: string[] = [], errorLog?: string): LocalServer {
+  // Its errors (the only lines at --log-level error) go to `errorLog` when given, for a run that has to explain a failure.
+  const output = errorLog ? openSync(errorLog, "a") : "ignore";
   const server = spawn(WRANGLER, ["dev", "--port", port, "--ip", "127.0.0.1", "--log-level", "error", ...extraArgs], {
-    stdio: "ignore",
+    stdio: ["ignore", output, output],
     detached: true,
     env: { ...quietWrangler, ...env },
   });
+  if (typeof output === "number") closeSync(output);
   const group = server.pid!;
+  let stopping = false;
+  let ended: string | undefined;
+  server.on("exit", (code, signal) => {
+    if (!stopping) ended = `wrangler dev ended by itself (${signal ? `signal ${signal}` : `exit code ${code}`})`;
+  });
   const stop = () => {
+    stopping = true;
     try {
       process.kill(-group, "SIGTERM");
     } catch {
@@ -116,6 +127,7 @@ export function startLocalServer(port: string, env: Record<string, string> = {},
       const kib = pids.map((pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0));
       return kib.length ? Math.round(kib.reduce((sum, n) => sum + n, 0) / 1024) : undefined;
     },
+    ended: () => ended,
     stop,
   };
 }

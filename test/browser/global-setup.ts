@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,7 +123,7 @@ async function startGateway(
     PUBLIC_ORIGIN: `http://localhost:${port}`,
   }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const inspectorPort = await freePort();
-  const server = startLocalServer(String(port), {}, ["--persist-to", state, "--inspector-port", String(inspectorPort), ...vars]);
+  const server = startLocalServer(String(port), {}, ["--persist-to", state, "--inspector-port", String(inspectorPort), ...vars], errorLogOf(state));
   let inspector: Inspector;
   try {
     await ready(`http://localhost:${port}`, 90_000);
@@ -138,6 +138,19 @@ async function startGateway(
     inspector,
     ready: { ownerToken: seeded.ownerToken, viewerToken: seeded.viewerToken, tenantId: seeded.demo.tenantId, siteId: seeded.demo.siteId },
   };
+}
+
+const errorLogOf = (state: string) => join(state, "wrangler-errors.log");
+
+/**
+ * What went wrong with the gateway during the run, for the log of a run whose browser files
+ * failed to connect: wrangler ending by itself, and the last of its error lines.
+ */
+function gatewayTrouble(state: string, server: LocalServer): string | undefined {
+  const log = existsSync(errorLogOf(state)) ? readFileSync(errorLogOf(state), "utf8").trim() : "";
+  const ended = server.ended();
+  if (!ended && !log) return undefined;
+  return [ended ?? "wrangler dev was still running at the end", ...(log ? ["its last error lines:", ...log.split("\n").slice(-40)] : [])].join("\n");
 }
 
 /** Writes the ready file whole (a rename), so that a test polling for it never reads half of it. */
@@ -178,6 +191,8 @@ export default async function setup(project: TestProject) {
     await identityProvider.close();
     const gateway = await started;
     gateway?.inspector.close();
+    const trouble = gateway && gatewayTrouble(state, gateway.server);
+    if (trouble) process.stderr.write(`\nThe browser tests' gateway (wrangler dev): ${trouble}\n`);
     gateway?.server.stop();
     rmSync(state, { recursive: true, force: true });
   };
