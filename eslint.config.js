@@ -44,6 +44,8 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         { selector: "MemberExpression[object.property.name='var']", message: "Read a request variable with c.get(name): c.var copies them all." },
+        // A cast to never switches off the check of whatever it is passed to (a route's answer, a validated body).
+        { selector: "TSAsExpression > TSNeverKeyword", message: "No `as never`: it hides a type the checker should compare." },
       ],
     },
   },
