@@ -247,9 +247,9 @@ async function entityRow(set: string, domain: Domain, sentences: NerSentence[]):
   };
 }
 
-/** The engine's answer for each held-out Tatoeba sentence, Galician's included. */
-function languageAnswers() {
-  return languageSentences("test").map((s) => {
+/** The engine's answer for each sentence of a language set, Galician's included. */
+function languageAnswers(part: "test" | "treebanks") {
+  return languageSentences(part).map((s) => {
     const detected = detectLanguage(s.text);
     return {
       ...s,
@@ -266,13 +266,13 @@ const percentOf = (items: LanguageAnswer[], test: (a: LanguageAnswer) => boolean
   `${((100 * items.filter(test).length) / Math.max(items.length, 1)).toFixed(1)} %`;
 
 /** How `reliable` sorts the answers: the share marked, how many of those are right, and how many Galician (unknown) ones slip through. */
-function reliableRow(answers: LanguageAnswer[]): Row {
+function reliableRow(answers: LanguageAnswer[], domain: Domain): Row {
   const reliable = answers.filter((a) => a.reliable);
   const unknown = answers.filter((a) => !a.known);
   return {
     task: "I6 `reliable`",
-    set: "the same with 200 Galician ones (a language eld does not know)",
-    domain: "in",
+    set: `the same with ${unknown.length} Galician ones (a language eld does not know)`,
+    domain,
     reliable: "—",
     items: answers.length,
     score: `${percentOf(answers, (a) => a.reliable)} of answers reliable, ${percentOf(reliable, (a) => a.label === a.language)} of those right; Galician: ${percentOf(unknown, (a) => a.reliable)} reliable`,
@@ -345,8 +345,9 @@ function summaryRow(set: "news" | "other"): Row {
 
 requireCorpora();
 const started = Date.now();
-const language = languageAnswers();
-const languageByText = new Map(language.map((a) => [a.text, a]));
+const language = languageAnswers("test");
+const treebankLanguage = languageAnswers("treebanks");
+const languageByText = new Map([...language, ...treebankLanguage].map((a) => [a.text, a]));
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
 const SENTIMENT = "I3/I7 sentiment";
 const SPAM = "I7 spam";
@@ -438,7 +439,17 @@ const steps: [string, () => Promise<Row>][] = [
       (text) => languageByText.get(text)!,
     ),
   ),
-  step("language id, reliable", () => reliableRow(language)),
+  step("language id, reliable", () => reliableRow(language, "in")),
+  step("language id, treebanks", () =>
+    row(
+      "I6 language id",
+      "Universal Dependencies treebanks' test sentences (news, Wikipedia, blogs, fiction, law) in 11 of eld's languages",
+      "out",
+      treebankLanguage.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })),
+      (text) => languageByText.get(text)!,
+    ),
+  ),
+  step("language id, treebanks, reliable", () => reliableRow(treebankLanguage, "out")),
   step("summaries, news", () => summaryRow("news")),
   step("summaries, other genres", () => summaryRow("other")),
 ];

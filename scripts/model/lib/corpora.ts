@@ -36,6 +36,7 @@ export const CORPUS_FILES = [
   "summaries/gum-other.jsonl",
   "language/tatoeba-calibration.tsv",
   "language/tatoeba-test.tsv",
+  "language/ud-test.tsv",
 ] as const;
 export type CorpusFile = (typeof CORPUS_FILES)[number];
 
@@ -217,7 +218,7 @@ export function nerSentences(set: NerSet = "uner-pud"): NerSentence[] {
     });
 }
 
-/** A sentence of Tatoeba with its language (ISO 639-1). */
+/** A sentence with its language (ISO 639-1). */
 export interface LanguageSentence {
   text: string;
   language: string;
@@ -226,10 +227,12 @@ export interface LanguageSentence {
 /**
  * Short Tatoeba sentences (CC BY 2.0 FR) in ten languages, nine of them eld's and Galician, which
  * it does not know: `calibration` fits the confidences, `test` (none of the same sentences) is
- * what `npm run eval` scores (data/corpora/language/; source in data/corpora/README.md).
+ * what `npm run eval` scores in domain. `treebanks`: sentences of news, Wikipedia, blogs, fiction
+ * and law from Universal Dependencies treebanks in eleven of eld's languages and Galician, scored out
+ * of domain (data/corpora/language/; sources in data/corpora/README.md).
  */
-export function languageSentences(part: "calibration" | "test"): LanguageSentence[] {
-  return corpusText(`language/tatoeba-${part}.tsv`)
+export function languageSentences(part: "calibration" | "test" | "treebanks"): LanguageSentence[] {
+  return corpusText(part === "treebanks" ? "language/ud-test.tsv" : `language/tatoeba-${part}.tsv`)
     .split("\n")
     .filter(Boolean)
     .map((line) => {
