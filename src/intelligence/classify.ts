@@ -57,7 +57,7 @@ async function labelProbabilities(trained: TrainedModel, text: string, labels?: 
 /** Whether a word of a text, seen alone, is evidence for `label` more than for the others. */
 function leansTowards(trained: TrainedModel, token: string, label: string): boolean {
   if (trained.kind === "linear") {
-    const weight = weightsOf(trained.model).get(featureBucket(`w:${token}`, trained.model.buckets)) ?? 0;
+    const weight = weightsOf(trained.model).weightOf(featureBucket(`w:${token}`, trained.model.buckets));
     return label === trained.model.labels[1] ? weight > 0 : weight < 0;
   }
   const { model } = trained;

@@ -256,7 +256,7 @@ export function tagEntities(
   hints: readonly TokenHints[],
 ): (TaggedEntity & { confidence: number })[] {
   const weights = weightsOf(model);
-  const { tags, probabilities } = decode(tokens, hints, model.buckets, (index) => weights.get(index) ?? 0, model.temperature);
+  const { tags, probabilities } = decode(tokens, hints, model.buckets, (index) => weights.weightOf(index), model.temperature);
   return entitySpans(tokens, tags, probabilities).map((span) => ({ ...span, confidence: entityConfidence(model, span.probability) }));
 }
 
@@ -264,5 +264,5 @@ export function tagEntities(
 export function taggerKnows(model: EntityTaggerModel, word: string): boolean {
   const weights = weightsOf(model);
   const row = featureBucket(`w=${word}`, model.buckets) * TAGS.length;
-  return TAGS.some((_, tag) => (weights.get(row + tag) ?? 0) !== 0);
+  return TAGS.some((_, tag) => weights.weightOf(row + tag) !== 0);
 }

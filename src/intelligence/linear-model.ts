@@ -191,33 +191,66 @@ export function packWeights(weights: [number, number][]): PackedWeights {
   };
 }
 
-export function unpackWeights(packed: PackedWeights): Map<number, number> {
-  const gaps = fromBase64(packed.gaps);
-  const values = new Int16Array(fromBase64(packed.values).buffer);
-  const table = new Map<number, number>();
-  let bucket = 0;
-  let at = 0;
-  for (let i = 0; i < packed.count; i++) {
-    let gap = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = gaps[at++]!;
-      gap |= (byte & 0x7f) << shift;
-      if (byte < 0x80) break;
+/**
+ * A model's weights by bucket, unpacked once per isolate into an open-addressing table of typed
+ * arrays: the garbage collector does not walk their contents, where Maps of the models' 320,000
+ * weights (each a heap number) lengthened every full collection of the isolate.
+ */
+export class WeightTable {
+  /** Bucket + 1 at its slot; 0 marks an empty slot. */
+  readonly #keys: Uint32Array;
+  readonly #values: Int16Array;
+  readonly #scale: number;
+  readonly #shift: number;
+
+  constructor(packed: PackedWeights) {
+    const gaps = fromBase64(packed.gaps);
+    const values = new Int16Array(fromBase64(packed.values).buffer);
+    // At most half full, so that a lookup probes a slot or two.
+    const bits = Math.max(4, Math.ceil(Math.log2(packed.count * 2 + 1)));
+    this.#keys = new Uint32Array(1 << bits);
+    this.#values = new Int16Array(1 << bits);
+    this.#scale = packed.scale;
+    this.#shift = 32 - bits;
+    let bucket = 0;
+    let at = 0;
+    for (let i = 0; i < packed.count; i++) {
+      let gap = 0;
+      for (let shift = 0; ; shift += 7) {
+        const byte = gaps[at++]!;
+        gap |= (byte & 0x7f) << shift;
+        if (byte < 0x80) break;
+      }
+      bucket += gap;
+      const slot = this.#slotOf(bucket);
+      this.#keys[slot] = bucket + 1;
+      this.#values[slot] = values[i]!;
     }
-    bucket += gap;
-    table.set(bucket, values[i]! * packed.scale);
   }
-  return table;
+
+  /** The slot holding `bucket`, or the empty one where it would go. */
+  #slotOf(bucket: number): number {
+    const mask = this.#keys.length - 1;
+    let slot = Math.imul(bucket + 1, 0x9e3779b1) >>> this.#shift;
+    while (this.#keys[slot] !== 0 && this.#keys[slot] !== bucket + 1) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  /** The bucket's weight; 0 for a bucket the model has none for. */
+  weightOf(bucket: number): number {
+    const slot = this.#slotOf(bucket);
+    return this.#keys[slot] === 0 ? 0 : this.#values[slot]! * this.#scale;
+  }
 }
 
 /** Platt scaling: the calibrated probability σ(a·x + b) of a raw score x. */
 export const plattScaled = ({ a, b }: Calibration, x: number) => 1 / (1 + Math.exp(-(a * x + b)));
 
-const weightTables = new WeakMap<{ weights: PackedWeights }, Map<number, number>>();
+const weightTables = new WeakMap<{ weights: PackedWeights }, WeightTable>();
 /** A model's weights by bucket (or table index), unpacked once per isolate. */
-export function weightsOf(model: { weights: PackedWeights }): Map<number, number> {
+export function weightsOf(model: { weights: PackedWeights }): WeightTable {
   let table = weightTables.get(model);
-  if (!table) weightTables.set(model, (table = unpackWeights(model.weights)));
+  if (!table) weightTables.set(model, (table = new WeightTable(model.weights)));
   return table;
 }
 
@@ -243,7 +276,7 @@ export function scoreText(
     const bucket = featureBucket(feature, model.buckets);
     if (seen.has(bucket)) continue;
     seen.add(bucket);
-    const weight = table.get(bucket) ?? 0;
+    const weight = table.weightOf(bucket);
     score += weight;
     if (weight !== 0) evidence++;
     if (feature.startsWith("w:")) {

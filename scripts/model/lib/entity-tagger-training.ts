@@ -133,7 +133,7 @@ function fitTaggerCalibration(
 ): Pick<EntityTaggerModel, "temperature" | "calibration"> {
   const weights = scored.map(({ model }) => {
     const table = weightsOf(model);
-    return (index: number) => table.get(index) ?? 0;
+    return (index: number) => table.weightOf(index);
   });
   const fits = TEMPERATURES.map((temperature) => {
     const found = scored.flatMap(({ model, held }, i) => scoreEntities(held, model, weights[i]!, temperature));
