@@ -127,6 +127,8 @@ describe.each(readers)("a reader of the demo site on a $name", ({ name, options 
     const frame = page.frameLocator(".ad iframe");
     const link = frame.getByRole("link", { name: /Winter market/ });
     await page.locator(".ad iframe").scrollIntoViewIfNeeded();
+    // The frame's document loads after the page's: its link is there once it has.
+    await link.waitFor();
     // The frame follows the reader's dark scheme: its text is light, its background the page's own.
     const adFrame = page.frames().find((f) => f.url() === "about:srcdoc")!;
     const colors = await adFrame.evaluate<{ text: string; root: string }>(
