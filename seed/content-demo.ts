@@ -146,7 +146,7 @@ export interface DemoTenant {
 /**
  * A tenant with one site, for `npm run dev` and `tenants:create`; with `demo`, the site is filled:
  * a category tree, the stories above in English and German by two writers, an About page, a main and
- * a footer menu, a posts tag and an ad. Returns a tenant key with full scopes (shown only now).
+ * a footer menu in each language, a posts tag and an ad. Returns a tenant key with full scopes (shown only now).
  */
 export async function createDemoTenant(db: Database, ownerId: number, options: { name: string; slug: string; demo: boolean }): Promise<DemoTenant> {
   const tenant = await createTenant(db, ownerId, { name: options.name, slug: options.slug });
@@ -243,6 +243,18 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, site
         { label: "Stadt", link: { category: ids.city } },
         { label: "Kultur", link: { category: ids.culture } },
         { label: "Sport", link: { category: ids.sport }, children: [{ label: "Fußball", link: { category: ids.football } }] },
+      ],
+    },
+  });
+  // German pages' `menus.footer`: the German search and tag pages (the About page has no German version).
+  await putContentTag(db, scope, {
+    siteId,
+    type: "menu",
+    name: "footer.de",
+    definition: {
+      items: [
+        { label: "Suche", link: { url: "/de/search" } },
+        { label: "Verkehr", link: { tag: "transport" } },
       ],
     },
   });

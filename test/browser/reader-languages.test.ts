@@ -152,4 +152,18 @@ describe.each(DEVICES)("a German reader on the $name", ({ name, options }) => {
       ["x-default", `${gateway.siteBase}/`],
     ]);
   });
+
+  it("searches from the German footer: the German search page, one German story, counted in German", async () => {
+    await page.goto(`${gateway.siteBase}/de/`, { waitUntil: "domcontentloaded" });
+    const footer = page.getByRole("navigation", { name: "Website" });
+    expect(await footer.getByRole("link").allTextContents()).toEqual(["Suche", "Verkehr"]);
+    await follow(footer.getByRole("link", { name: "Suche" }));
+    expect(new URL(page.url()).pathname).toBe("/de/search");
+    const box = page.getByLabel("Die Website durchsuchen");
+    await box.fill("Nachtbusse");
+    await Promise.all([page.waitForURL(/\/de\/search\?q=Nachtbusse/), box.press("Enter")]);
+    expect(await page.locator(".results-count").textContent()).toBe("1 Ergebnis für „Nachtbusse“");
+    expect(await page.locator("main article.card h2 a").allTextContents()).toEqual(["Nachtbusse fahren ab Dezember alle 15 Minuten"]);
+    if (SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/site-german-search-${name}.png`, fullPage: true });
+  });
 });

@@ -156,6 +156,7 @@ describe("a reader of the default theme on a desktop", () => {
     await Promise.all([page.waitForNavigation(), box.press("Enter")]);
     expect(new URL(page.url()).pathname).toBe("/search");
     await expect.poll(() => page.locator(".card-title a").allTextContents()).toEqual([post.title]);
+    expect(await page.locator(".results-count").textContent()).toBe(`1 result for “${word}”`);
   });
 
   it("shows an article with its cover, author, tags, reading time and a readable date, without layout shift", async () => {

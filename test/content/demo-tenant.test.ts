@@ -6,7 +6,7 @@ import { createUser, uniqueTag } from "../helpers/accounts";
 import { headless } from "../helpers/content";
 
 describe("the demo tenant of npm run dev and tenants:create --demo", () => {
-  it("fills one site with a category tree, a dozen stories in two languages and an About page, a main menu in each language and a footer menu, a posts tag and an ad, readable with its key", async () => {
+  it("fills one site with a category tree, a dozen stories in two languages and an About page, a main and a footer menu in each language, a posts tag and an ad, readable with its key", async () => {
     const owner = await createUser();
     const slug = `demo-${uniqueTag()
       .toLowerCase()
@@ -32,7 +32,7 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     ).json<{
       data: { menus: { code: string; items: unknown[] }[] };
     }>();
-    expect(info.data.menus.map((m) => m.code).sort()).toEqual(["footer", "main", "main.de"]);
+    expect(info.data.menus.map((m) => m.code).sort()).toEqual(["footer", "footer.de", "main", "main.de"]);
     expect(info.data.menus).toContainEqual({
       code: "main",
       items: expect.arrayContaining([{ label: "About", link: { content: expect.any(Number) } }]),
@@ -44,6 +44,7 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
     const { results } = await env.DB.prepare("SELECT type, name FROM content_tags WHERE site_id = ? ORDER BY name").bind(demo.siteId).all();
     expect(results).toEqual([
       { type: "menu", name: "footer" },
+      { type: "menu", name: "footer.de" },
       { type: "posts", name: "latest-culture" },
       { type: "menu", name: "main" },
       { type: "menu", name: "main.de" },

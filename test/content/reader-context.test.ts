@@ -101,5 +101,11 @@ describe("the demo site's menus", () => {
     expect(links).toEqual(["/c/city", "/c/culture", "/c/sport", "/c/football", "/about", "/about", "/search", "/tag/transport"]);
     for (const link of links) expect((await sitePage(demoSlug, link)).status, link).toBe(200);
     expect(await (await sitePage(demoSlug, "/about")).text()).toContain("About Demo");
+    // The German pages' menus lead to German pages, the footer's too.
+    const german = (await (await sitePage(demoSlug, "/de/")).text()).replaceAll("&#x2f;", "/");
+    const germanMenus = [...german.matchAll(/<nav class="(site-nav|footer-nav)"[\s\S]*?<\/nav>/g)].map((m) => m[0]).join("");
+    const germanLinks = [...germanMenus.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(germanLinks).toEqual(["/de/c/city", "/de/c/culture", "/de/c/sport", "/de/c/football", "/de/search", "/de/tag/transport"]);
+    for (const link of germanLinks) expect((await sitePage(demoSlug, link)).status, link).toBe(200);
   });
 });
