@@ -265,6 +265,19 @@ type LanguageAnswer = ReturnType<typeof languageAnswers>[number];
 const percentOf = (items: LanguageAnswer[], test: (a: LanguageAnswer) => boolean) =>
   `${((100 * items.filter(test).length) / Math.max(items.length, 1)).toFixed(1)} %`;
 
+/** Language identification's score on the known languages of a set: each sentence's answer, already computed. */
+function languageIdRow(set: string, domain: Domain, answers: LanguageAnswer[]): Row {
+  const known = answers.filter((a) => a.known);
+  const byText = new Map(known.map((a) => [a.text, a]));
+  return row(
+    "I6 language id",
+    set,
+    domain,
+    known.map((a) => ({ text: a.text, label: a.language })),
+    (text) => byText.get(text)!,
+  );
+}
+
 /** How `reliable` sorts the answers: the share marked, how many of those are right, and how many Galician (unknown) ones slip through. */
 function reliableRow(answers: LanguageAnswer[], domain: Domain): Row {
   const reliable = answers.filter((a) => a.reliable);
@@ -347,7 +360,6 @@ requireCorpora();
 const started = Date.now();
 const language = languageAnswers("test");
 const treebankLanguage = languageAnswers("treebanks");
-const languageByText = new Map([...language, ...treebankLanguage].map((a) => [a.text, a]));
 const held = { sentiment: split(sentimentSentences()).test, sms: split(smsMessages()).test, email: split(spamAssassinEmails()).test };
 const SENTIMENT = "I3/I7 sentiment";
 const SPAM = "I7 spam";
@@ -430,23 +442,13 @@ const steps: [string, () => Promise<Row>][] = [
   step("entities, GUM news", () =>
     entityRow("GUM's Wikinews articles, its entities as names: where the training recipe was chosen", "tuned on", nerSentences("gum-news")),
   ),
-  step("language id", () =>
-    row(
-      "I6 language id",
-      "Tatoeba sentences in 9 of eld's languages",
-      "in",
-      language.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })),
-      (text) => languageByText.get(text)!,
-    ),
-  ),
+  step("language id", () => languageIdRow("Tatoeba sentences in 9 of eld's languages", "in", language)),
   step("language id, reliable", () => reliableRow(language, "in")),
   step("language id, treebanks", () =>
-    row(
-      "I6 language id",
+    languageIdRow(
       "Universal Dependencies treebanks' test sentences (news, Wikipedia, blogs, fiction, law) in 11 of eld's languages",
       "out",
-      treebankLanguage.filter((a) => a.known).map((a) => ({ text: a.text, label: a.language })),
-      (text) => languageByText.get(text)!,
+      treebankLanguage,
     ),
   ),
   step("language id, treebanks, reliable", () => reliableRow(treebankLanguage, "out")),
