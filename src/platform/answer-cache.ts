@@ -98,12 +98,19 @@ const NOTE_HEADER = "X-Answer-Note";
 export const digestHex = async (data: string | Uint8Array) =>
   toHex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
 
-async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
-  const url = new URL(c.req.url);
+/** The path and sorted query of a request: a URL without a query or fragment (a page's, most often) is not parsed. */
+function pathAndQuery(c: Context<AppEnv>): string {
+  const href = c.req.url;
+  if (!href.includes("?") && !href.includes("#")) return `${href.slice(href.indexOf("/", href.indexOf("//") + 2))}?`;
+  const url = new URL(href);
   url.searchParams.sort();
+  return `${url.pathname}?${url.searchParams.toString()}`;
+}
+
+async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
   // The body's digest is a path segment: the Cache API drops a URL's fragment from its keys.
   const vary = spec.vary ? await digestHex(spec.vary) : "-";
-  return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${url.pathname}?${url.searchParams.toString()}`;
+  return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${pathAndQuery(c)}`;
 }
 
 function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
@@ -126,19 +133,19 @@ export async function versionedAnswer(
   onHit: (note: string) => void = () => {},
 ): Promise<Response> {
   const key = await keyOf(c, spec);
-  let answer = spec.inIsolate && !spec.bypass ? kept.get(key) : undefined;
-  if (!answer && !spec.bypass) {
-    const edge = await caches.default.match(key);
-    if (edge) {
-      answer = {
-        body: new Uint8Array(await edge.arrayBuffer()),
-        contentType: edge.headers.get("Content-Type")!,
-        etag: edge.headers.get("ETag")!,
-        note: edge.headers.get(NOTE_HEADER) ?? "",
-      };
-    }
+  const inIsolate = spec.inIsolate && !spec.bypass ? kept.get(key) : undefined;
+  if (inIsolate) {
+    onHit(inIsolate.note);
+    return respond(c, inIsolate, spec, true);
   }
-  if (answer) {
+  const edge = spec.bypass ? undefined : await caches.default.match(key);
+  if (edge) {
+    const answer: Answer = {
+      body: new Uint8Array(await edge.arrayBuffer()),
+      contentType: edge.headers.get("Content-Type")!,
+      etag: edge.headers.get("ETag")!,
+      note: edge.headers.get(NOTE_HEADER) ?? "",
+    };
     if (spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);
     onHit(answer.note);
     return respond(c, answer, spec, true);

@@ -22,6 +22,19 @@ describe("T and O answers kept under the data's version", () => {
     expect(await revalidated.text()).toBe("");
   });
 
+  it("keeps one answer for a query written in any order, and one for a path with or without an empty query", async () => {
+    const key = await createTestKey();
+    const LIST = "/std/api/bigdata/taxrate/list";
+    const first = await getWithSecret(`${LIST}?page=0&size=7`, key);
+    expect(first.headers.get("X-Cache")).toBe("MISS");
+    const reordered = await getWithSecret(`${LIST}?size=7&page=0`, key);
+    expect(reordered.headers.get("X-Cache")).toBe("HIT");
+    expect(await reordered.text()).toBe(await first.text());
+    expect((await getWithSecret(`${LIST}?page=1&size=7`, key)).headers.get("X-Cache")).toBe("MISS");
+    expect((await getWithSecret("/std/api/bigdata/taxrate/types", key)).headers.get("X-Cache")).toBe("MISS");
+    expect((await getWithSecret("/std/api/bigdata/taxrate/types?", key)).headers.get("X-Cache")).toBe("HIT");
+  });
+
   it("misses once a job run or seed bumps the version", async () => {
     const key = await createTestKey();
     const before = await getWithSecret(COUNTRY_DE, key);
