@@ -88,6 +88,31 @@ describe("API2 · signed requests", () => {
     expect((await envelope<{ number: number; size: number }>(res)).data).toMatchObject({ number: 1, size: 5 });
   });
 
+  it("signs a POST's array in bizContent as compact JSON, as documented, and a query parameter sent twice value by value", async () => {
+    const key = await createTestKey();
+    const timestamp = String(Date.now());
+    const post = async (canonical: string, nonce = freshNonce()) =>
+      call("/std/open/country/special", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-API-Key": key.token,
+          "X-Timestamp": timestamp,
+          "X-Nonce": nonce,
+          "X-Signature": await hmacHex(key.secret, `${canonical}&timestamp=${timestamp}&nonce=${nonce}`),
+        },
+        body: JSON.stringify({ bizContent: { fields: ["flag", "capital"], ccode: "JP" } }),
+      });
+    expect((await post('ccode=JP&fields=["flag","capital"]')).status).toBe(200);
+    expect((await post("ccode=JP&fields=capital&fields=flag")).status).toBe(401);
+    const nonce = freshNonce();
+    const signature = await hmacHex(key.secret, `page=1&size=5&size=6&timestamp=${timestamp}&nonce=${nonce}`);
+    const twice = await call("/std/api/bigdata/taxrate/list?size=6&page=1&size=5", {
+      headers: { "X-API-Key": key.token, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature },
+    });
+    expect(twice.status).not.toBe(401);
+  });
+
   it("accepts the plain SHA-256 of the string followed by the secret", async () => {
     const key = await createTestKey();
     const headers = await signedHeaders(key, { method: "sha256" });

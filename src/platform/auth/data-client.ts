@@ -8,7 +8,7 @@ import { clientAddress } from "../ip-ranges";
 import { consumeRateLimit, type RateWindow } from "../rate-limit";
 import { assertUsableKey, findKeyByToken, keyPrincipal, keySecret } from "./api-keys";
 import type { Principal } from "./principal";
-import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, signatureMatches, signingString, signingStringV2 } from "./signature";
+import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, type SignedParam, signatureMatches, signedValue, signingString, signingStringV2 } from "./signature";
 
 const unauthorized = (message: string) => new ApiError(401, message);
 
@@ -53,10 +53,14 @@ async function failed(c: Context<AppEnv>, keyId: number | undefined, error: ApiE
 const TIMESTAMP = /^\d{10,16}$/;
 const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
 
-/** Style G (and a DELETE, which has no body) signs its query parameters; style F the top-level keys of bizContent. */
-async function businessParams(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  if (c.req.method === "GET" || c.req.method === "DELETE") return c.req.queries();
-  return readBizContent(c);
+/**
+ * Style G (and a DELETE, which has no body) signs its query parameters, each value of a parameter
+ * sent twice; style F the top-level keys of bizContent, an array among them as one JSON value.
+ */
+async function signedParams(c: Context<AppEnv>): Promise<SignedParam[]> {
+  if (c.req.method === "GET" || c.req.method === "DELETE")
+    return Object.entries(c.req.queries()).flatMap(([name, values]) => values.map((value): SignedParam => [name, value]));
+  return Object.entries(await readBizContent(c)).map(([name, value]): SignedParam => [name, signedValue(value)]);
 }
 
 async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: string, signature: string) {
@@ -85,7 +89,7 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
   const usedElsewhere = nonceSeenHere(nonceKey) ? Promise.resolve("here") : c.env.KV.get(nonceKey);
   // A bad signature throws before the read is awaited: its failure, if any, must not go unhandled.
   usedElsewhere.catch(() => undefined);
-  const params = await businessParams(c);
+  const params = await signedParams(c);
   const canonical = version === "2" ? signingStringV2(c.req.method, c.req.path, params, timestamp, nonce) : signingString(params, timestamp, nonce);
   if (!(await signatureMatches(secret, canonical, signature))) await failed(c, keyId, unauthorized("Invalid signature"));
   // Memory again after the awaits: two requests with one nonce at the same moment in one isolate

@@ -3,20 +3,19 @@ import { constantTimeEqual, hmacSha256Hex, sha256Hex } from "../crypto";
 export const SIGNATURE_WINDOW_MS = 300_000;
 export const NONCE_TTL_SECONDS = 600;
 
-function paramValue(value: unknown): string {
+/** One signed parameter as the string to sign holds it: a query parameter's value, or a top-level key of bizContent. */
+export type SignedParam = [name: string, value: string];
+
+/** A bizContent value in the string to sign: a string as it is, objects and arrays as compact JSON (JSON.stringify). */
+export function signedValue(value: unknown): string {
   if (typeof value === "string") return value;
-  // Objects and arrays are signed as compact JSON, the way JSON.stringify writes them.
   return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
-/** `name=value` pairs sorted by name, joined with `&`, then `timestamp=…&nonce=…`. */
-export function signingString(params: Record<string, unknown>, timestamp: string, nonce: string): string {
-  const pairs: string[] = [];
-  for (const name of Object.keys(params).sort()) {
-    const value = params[name];
-    const values = Array.isArray(value) && value.every((v) => typeof v === "string") ? [...value].sort() : [value];
-    for (const v of values) pairs.push(`${name}=${paramValue(v)}`);
-  }
+/** `name=value` pairs sorted by name (a query parameter sent twice by value too), joined with `&`, then `timestamp=…&nonce=…`. */
+export function signingString(params: SignedParam[], timestamp: string, nonce: string): string {
+  const byNameThenValue = ([a, x]: SignedParam, [b, y]: SignedParam) => (a !== b ? (a < b ? -1 : 1) : x < y ? -1 : x > y ? 1 : 0);
+  const pairs = [...params].sort(byNameThenValue).map(([name, value]) => `${name}=${value}`);
   pairs.push(`timestamp=${timestamp}`, `nonce=${nonce}`);
   return pairs.join("&");
 }
@@ -25,7 +24,7 @@ export function signingString(params: Record<string, unknown>, timestamp: string
  * Version 2 also binds the request's method and path, so a signature made for one request cannot
  * be replayed on another with the same parameters: `METHOD\npath\n` before the version 1 string.
  */
-export function signingStringV2(method: string, path: string, params: Record<string, unknown>, timestamp: string, nonce: string): string {
+export function signingStringV2(method: string, path: string, params: SignedParam[], timestamp: string, nonce: string): string {
   return `${method.toUpperCase()}\n${path}\n${signingString(params, timestamp, nonce)}`;
 }
 
