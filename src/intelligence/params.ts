@@ -34,6 +34,8 @@ const engine = z
 
 const languageCode = z.string().regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, { error: "must be a language code such as en, de or zh-CN" });
 
+const DEFAULT_MIN_SUMMARY_WORDS = 40;
+
 export const summarizeParams = z
   .strictObject({
     text: textOfAtMost(TEXT_LIMITS.summarize)
@@ -51,12 +53,14 @@ export const summarizeParams = z
       .int({ error: "must be an integer" })
       .min(0, { error: "must be 0 or more" })
       .max(2000, { error: "must be at most 2000" })
-      .default(40)
-      .openapi({ description: "Words" }),
+      .optional()
+      .openapi({ description: `Words; by default ${DEFAULT_MIN_SUMMARY_WORDS}, or maxLength when that is smaller` }),
     style: z.enum(["paragraph", "bullet"], { error: "must be paragraph or bullet" }).default("paragraph"),
     engine,
   })
-  .refine((p) => p.minLength <= p.maxLength, { error: "must not be greater than maxLength", path: ["minLength"] });
+  .refine((p) => p.minLength === undefined || p.minLength <= p.maxLength, { error: "must not be greater than maxLength", path: ["minLength"] })
+  // A short maxLength alone (the reference's example asks for 20 words) is not refused for the default's sake.
+  .transform((p) => ({ ...p, minLength: p.minLength ?? Math.min(DEFAULT_MIN_SUMMARY_WORDS, p.maxLength) }));
 
 export const sentimentParams = z.strictObject({ text: textOfAtMost(TEXT_LIMITS.sentiment), language: languageCode.optional(), engine });
 

@@ -281,6 +281,14 @@ describe("I2 summarization", () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
 
+  it("takes a maxLength under the default minLength alone, as the reference's example sends it", async () => {
+    const text =
+      "The harbour gallery in Hamburg opens until midnight on Saturday. Anna Schmidt of the city museum guides visitors every hour. Tickets cost 12 euros at the door.";
+    const { status, body } = await callAi<{ summary: string; summaryLength: number }>("/summarize", { text, maxLength: 20, style: "paragraph" });
+    expect(status).toBe(200);
+    expect(body.data.summaryLength).toBeLessThanOrEqual(20);
+  });
+
   it("prefers the opening sentence to a later one that says the same", async () => {
     // Without the lead bias TextRank takes the fourth sentence: it shares a word more with the rest.
     const text =
