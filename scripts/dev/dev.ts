@@ -113,11 +113,12 @@ const summary = `
       -H "X-API-Key: ${key.token}" \\
       -H "X-API-Secret: ${key.secret}"
 
-  Group D, the demo mini-program in the WeChat sandbox (README: from configuration to release):
+  Group D, the demo mini-program in the WeChat sandbox (docs/miniprograms.md: from configuration to release):
     curl -s -X POST ${base}/deposits/minipram/list -H "Authorization: Bearer ${key.token}"
 
   API reference: ${base}/docs    OpenAPI: ${base}/openapi.json
   Cron triggers fire on their schedule (one line each); at once: curl -X POST "${base}/__scheduled?cron=*/5+*+*+*+*"
+    (wrangler's own /cdn-cgi/handler/scheduled, which its warning names, does not reach a Worker with static assets)
   Wrangler's full output: npm run dev -- --verbose    Stop: Ctrl+C
 `;
 

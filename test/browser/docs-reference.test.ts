@@ -103,6 +103,12 @@ describe("the API reference at /docs", () => {
     await submit.scrollIntoViewIfNeeded({ timeout: 10_000 });
     await shot(page, "operation");
 
+    // A summary with code in it reads as one line of text in the sidebar, its code not stacked a letter a line.
+    await search.fill("standard rate");
+    const withCode = page.locator(".tags li[data-search]:visible code", { hasText: "date" }).first();
+    const box = (await withCode.boundingBox())!;
+    expect(box.width).toBeGreaterThan(box.height);
+
     await search.fill("");
     await page.locator(".guide-links a", { hasText: "Authentication and signing" }).click({ timeout: 10_000 });
     const authentication = page.locator("section#authentication");

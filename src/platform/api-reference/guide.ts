@@ -29,7 +29,8 @@ console's link; set them once in your shell:</p>
 <pre><code>BASE={base}
 KEY=svc_sk_…   SECRET=svc_ss_…      # data services (T, I, O), printed by npm run dev
 TENANT_KEY=svc_tk_…                 # content API of one tenant (C)
-TOKEN=svc_sk_…                      # groups A and D, and the admin API: a key or the JWT of a login</code></pre>
+TOKEN=svc_sk_…                      # groups A and D, and the admin API: a key or the JWT of a login
+APP_TOKEN=svc_at_…                  # pickup tasks (P): npm run apps:create prints one (docs/pickup.md)</code></pre>
 <p>The machine-readable document is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1): generate a client from it.</p>`,
   },
   {
@@ -120,7 +121,7 @@ give and what they mean there. The body is one of these, whatever the status:</p
 <code>{ total, page, size, items }</code>.</li>
 <li>C content: <code>?page=</code> from 1 and <code>&amp;size=</code> up to 100 (default 20); the answer is
 <code>{ items, total, page, size }</code>, newest first.</li>
-<li>P pickup tasks and D's lists follow the interfaces they reproduce (<code>currPage</code>, <code>Total</code>).</li>
+<li>P pickup tasks (<code>currPage</code>, <code>total</code>, <code>data</code>) and D's lists (<code>CurrPage</code>, <code>Total</code>, <code>Data</code>) follow the interfaces they reproduce.</li>
 </ul>`,
   },
   {

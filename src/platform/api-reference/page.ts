@@ -201,7 +201,7 @@ export function referencePage(document: OpenAPIObject, base: string): string {
         .filter((o) => o.tag === tag)
         .map(
           (o) =>
-            `<li data-search="${escapeHtml(searchText(o))}"><a href="#${o.anchor}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> ${describe(o.operation.summary ?? o.path)}</a></li>`,
+            `<li data-search="${escapeHtml(searchText(o))}"><a href="#${o.anchor}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> <span>${describe(o.operation.summary ?? o.path)}</span></a></li>`,
         )
         .join("");
       return `<li class="tag"><p class="tag-title">${escapeHtml(tag)}</p><ul>${links}</ul></li>`;
