@@ -1,12 +1,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { TrieRouter } from "hono/router/trie-router";
 import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { addExamples } from "./platform/api-reference/examples";
 import { referencePage } from "./platform/api-reference/page";
 import { accessPolicy } from "./platform/auth/access-policy";
 import { declareScopeResources } from "./platform/auth/scopes";
 import type { AppEnv } from "./platform/env";
-import { ApiError, handleError, handleNotFound, respondWithError } from "./platform/errors";
+import { ApiError, handleError, handleNotFound, methodNotAllowed, respondWithError } from "./platform/errors";
 import { type GroupModule, type SecurityScheme, type Surface, surfaceResolver } from "./platform/group";
 import { drainBody, requestContext } from "./platform/request-context";
 import { securityHeaders } from "./platform/security-headers";
@@ -106,7 +107,11 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
     ),
   );
   app.onError(handleError);
-  app.notFound(handleNotFound);
+  const methodsOf = routeMethods(app);
+  app.notFound((c) => {
+    const allowed = methodsOf(c.req.path);
+    return allowed.length > 0 ? methodNotAllowed(c, allowed) : handleNotFound(c);
+  });
 
   // The document and its reference page are made from the whole app's registry when first asked for, once per isolate and origin.
   const references = new Map<string, { document: OpenAPIObject; page: string }>();
@@ -137,6 +142,27 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
 
   registerSecuritySchemes(app, groups);
   return app;
+}
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/**
+ * The methods the app's routes take on a path, for a request no route took: a router of the routes
+ * alone (no middleware), made at the first such request, when every group's routes are in.
+ */
+function routeMethods(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let router: TrieRouter<true> | undefined;
+  const routesAlone = () => {
+    const made = new TrieRouter<true>();
+    for (const route of app.routes) if (route.method !== "ALL") made.add(route.method, route.path, true);
+    return made;
+  };
+  return (path) => {
+    const routes = (router ??= routesAlone());
+    const takes = (method: string) => routes.match(method, path)[0].length > 0;
+    // Hono answers HEAD with a GET route.
+    return METHODS.filter((method) => takes(method) || (method === "HEAD" && takes("GET")));
+  };
 }
 
 /** The platform credentials' schemes (data-key, bearer), then those the groups declare. */

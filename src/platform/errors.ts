@@ -143,3 +143,10 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
 };
 
 export const handleNotFound: NotFoundHandler<AppEnv> = (c) => respondWithError(c, 404, "Not found");
+
+/** A path the service has, asked for with a method it does not take: a 405 naming, in `Allow` too, the ones it does. */
+export function methodNotAllowed(c: Context<AppEnv>, allowed: string[]) {
+  c.header("Allow", allowed.join(", "));
+  const methods = allowed.length === 1 ? `${allowed[0]} only` : `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`;
+  return respondWithError(c, 405, `${c.req.method} is not a method of ${c.req.path}: it takes ${methods}`);
+}

@@ -40,6 +40,8 @@ describe("the admin console's page", () => {
 
   it("answers a missing asset with 404, and takes no writes", async () => {
     expect((await call("/admin/assets/nothing-here.js")).status).toBe(404);
-    expect((await call("/admin/contents", { method: "POST" })).status).toBe(404);
+    const write = await call("/admin/contents", { method: "POST" });
+    expect(write.status).toBe(405);
+    expect(write.headers.get("Allow")).toBe("GET, HEAD");
   });
 });

@@ -1,7 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { call } from "../helpers/requests";
+import { createTestKey } from "../helpers/credentials";
+import { call, secretHeaders } from "../helpers/requests";
 
 describe("service basics", () => {
   it("answers /health without authentication", async () => {
@@ -22,6 +23,28 @@ describe("service basics", () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ code: 404, msg: "Not found", data: null });
     expect(res.headers.get("X-Request-Id")).toBeTruthy();
+  });
+
+  it("answers a known path asked with a method it does not take with 405, its envelope and Allow", async () => {
+    const key = await createTestKey();
+    const deleted = await call("/std/api/bigdata/taxrate/country/DE/standard", { method: "DELETE", headers: secretHeaders(key) });
+    expect(deleted.status).toBe(405);
+    expect(deleted.headers.get("Allow")).toBe("GET, HEAD");
+    expect(await deleted.json()).toEqual({
+      code: 405,
+      msg: "DELETE is not a method of /std/api/bigdata/taxrate/country/DE/standard: it takes GET or HEAD",
+      data: null,
+    });
+    const read = await call("/std/ai/summarize", { headers: secretHeaders(key) });
+    expect(read.status).toBe(405);
+    expect(read.headers.get("Allow")).toBe("POST");
+    expect((await read.json<{ msg: string }>()).msg).toBe("GET is not a method of /std/ai/summarize: it takes POST only");
+    const account = await call("/api/users/me", { method: "POST", headers: { Authorization: `Bearer ${key.token}` } });
+    expect(account.status).toBe(405);
+    expect(await account.json()).toEqual({ detail: expect.stringMatching(/^POST is not a method of \/api\/users\/me: it takes /) });
+    // Who calls is checked first, and a path no route has is still a 404.
+    expect((await call("/std/api/bigdata/taxrate/country/DE/standard", { method: "DELETE" })).status).toBe(401);
+    expect((await call("/std/api/bigdata/taxrate/country/DE/standard/nothing", { headers: secretHeaders(key) })).status).toBe(404);
   });
 
   it("answers an unknown account route with {detail}", async () => {
