@@ -12,6 +12,7 @@ import { siteRelativeMedia } from "../media/addresses";
 import { imageSizesIn } from "../media/service";
 import { statusAt } from "../publication";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
+import { contentPath } from "../sites/languages";
 import { contentPreviewToken, PREVIEW_LINK_SECONDS } from "../sites/previews";
 import { siteOrigin } from "../tenancy/domains";
 import { inTenant, siteById, siteInScope, type TenantScope } from "../tenancy/scope";
@@ -19,6 +20,7 @@ import { page, versionSchema, versionTextSchema } from "./answers";
 import { audit } from "./audit";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
+import { movedAddress } from "./redirects";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion, bumpVersionIfPublic, isUniqueViolation } from "./writes";
@@ -263,12 +265,16 @@ export async function updateContent(
     slug: input.slug ?? existing.slug,
     field: input.slug === undefined ? "body.language" : "body.slug",
   };
+  // A public content that moves keeps its old address working: links to it are out there already.
+  const moves = statusAt(existing, now) === "published" && (taken.slug !== existing.slug || taken.language !== existing.language);
+  const site = moves ? await siteInScope(db, scope, existing.siteId) : undefined;
   return unlessSlugTaken(db, scope, taken, async () => {
     const statements: BatchItem<"sqlite">[] = [
       db
         .update(contents)
         .set({ ...fields, bodyHtml, version, updatedAt: now })
         .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
+      ...(site ? movedAddress(db, scope, site.id, contentPath(site, existing), contentPath(site, taken)) : []),
       options.replaceLatest
         ? db
             .update(contentVersions)

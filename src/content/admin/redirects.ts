@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
@@ -41,6 +42,26 @@ export async function putRedirect(db: Database, scope: TenantScope, input: z.inf
     bumpVersion(db, scope, input.siteId),
   ]);
   return row!;
+}
+
+/**
+ * When a public content's address changes (its slug or language): the old address redirects to the
+ * new one (301), a redirect that led to the old address leads to the new one (no chains), and a
+ * redirect from the new address goes (a redirect wins over a page). Statements for the save's batch.
+ */
+export function movedAddress(db: Database, scope: TenantScope, siteId: number, from: string, to: string): BatchItem<"sqlite">[] {
+  const ofSite = (...more: SQL[]) => inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId), ...more);
+  return [
+    db.delete(redirects).where(ofSite(eq(redirects.fromPath, to))),
+    db
+      .update(redirects)
+      .set({ toUrl: to })
+      .where(ofSite(eq(redirects.toUrl, from))),
+    db
+      .insert(redirects)
+      .values({ tenantId: scope.tenantId, siteId, fromPath: from, toUrl: to, status: 301 })
+      .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: to, status: 301 } }),
+  ];
 }
 
 export async function deleteRedirect(db: Database, scope: TenantScope, id: number) {
