@@ -22,7 +22,8 @@ export const notFound = (message = "Not found") => new ApiError(404, message);
 
 function fieldErrors(error: ZodError, prefix?: string): FieldError[] {
   return error.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "body",
+    // A query's own fault (a parameter it does not take) is named by that parameter.
+    field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || (issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "request"),
     message: issue.message,
   }));
 }
@@ -112,7 +113,10 @@ export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: st
     return new ApiError(400, said[0]!.message, said);
   }
   const first = fields[0]!;
-  return new ApiError(400, `${first.field}: ${first.message}`);
+  const issue = error.issues[0]!;
+  // A parameter the request does not take, named in words as the tenant envelope names it; zod's own texts said as predicates.
+  if (prefix === undefined && issue.path.length === 0) return new ApiError(400, sentenceOf(issue, true));
+  return new ApiError(400, `${first.field}: ${ZOD_OWN_TEXT.test(first.message) ? predicateOf(issue, prefix === undefined) : first.message}`);
 }
 
 export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {

@@ -47,7 +47,7 @@ const rateList = z.array(taxRateSchema);
 const FIRST_DAY = "1990-01-01";
 const LAST_DAY = "2099-12-31";
 
-const dateQuery = z.object({
+const dateQuery = z.strictObject({
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "date must be a day as YYYY-MM-DD, e.g. 2026-01-01", abort: true })
@@ -65,10 +65,13 @@ const dateQuery = z.object({
     }),
 });
 
+/** A route that takes no query: a misspelt parameter (`?dat=`) is a 400, not today's answer in silence. */
+const noQuery = z.strictObject({});
+
 /** The most changes one page of T12 holds. */
 const MAX_CHANGES_PAGE = 200;
 
-const rateChangesQuery = z.object({
+const rateChangesQuery = z.strictObject({
   since: z
     .string({ error: "since is required: a UTC time as YYYY-MM-DDTHH:mm:ss, e.g. 2026-11-01T00:00:00" })
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$/, {
@@ -136,7 +139,7 @@ export function taxRoutes() {
     method: "get",
     path: "/list",
     summary: "T1 · All tax rate records, history and announced changes included, page by page; with `date`, those in force that day",
-    request: { query: zeroBasedPageQuery.extend(dateQuery.shape) },
+    request: { query: z.strictObject({ ...zeroBasedPageQuery.shape, ...dateQuery.shape }) },
     data: pageObjectSchema(taxRateSchema),
     answer: "A page of records",
     errors: [400],
@@ -152,6 +155,8 @@ export function taxRoutes() {
     summary: "T9 · The tax type codes",
     data: z.array(z.enum(TAX_TYPES)),
     answer: "Tax type codes",
+    request: { query: noQuery },
+    errors: [400],
     handle: async () => [...TAX_TYPES],
   });
   route({
@@ -160,6 +165,8 @@ export function taxRoutes() {
     summary: "T10 · The rate levels",
     data: z.array(z.enum(RATE_LEVELS)),
     answer: "Rate levels",
+    request: { query: noQuery },
+    errors: [400],
     handle: async () => [...RATE_LEVELS],
   });
   route({
@@ -254,12 +261,12 @@ export function taxRoutes() {
       "only one it can belong to; when several remain, `countryCode` is null, `alternatives` lists them and `rates` is " +
       "empty: ask again with `country`.",
     request: {
-      query: z.object({
+      query: z.strictObject({
         country: z
           .string()
           .regex(/^[A-Z]{2}$/, { error: "country must be an upper-case ISO 3166-1 alpha-2 code, e.g. PY" })
           .optional()
-          .openapi({ description: "The country the number is from, where the caller knows it", example: "PY" }),
+          .openapi({ description: "The country the number is from, where the caller knows it", example: "DE" }),
       }),
       params: z.object({
         taxNumber: z
@@ -303,7 +310,7 @@ export function taxRoutes() {
     method: "get",
     path: "/{id}",
     summary: "T11 · One record by id, current or historical",
-    request: { params: z.object({ id: idParam("id") }) },
+    request: { params: z.object({ id: idParam("id") }), query: noQuery },
     data: taxRateSchema,
     answer: "The record",
     errors: [400, 404],

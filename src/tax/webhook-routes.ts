@@ -138,7 +138,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     summary: "T17 · An endpoint's latest delivery attempts, newest first: status, latency, error, next attempt",
     request: {
       params: endpointId,
-      query: z.object({
+      query: z.strictObject({
         limit: z.coerce
           .number({ error: "limit must be an integer" })
           .int({ error: "limit must be an integer" })

@@ -59,7 +59,9 @@ describe("a refused form says what is wrong in a person's words, at its field", 
     expect(missing.status).toBe(400);
     expect((await missing.json<Failure>()).error.message).toBe("siteId is required");
     const unknown = await headless(`/api/mcp/contents?siteId=${tenant.siteId}&limit=5`, tenant.token);
-    expect((await unknown.json<Failure>()).error.message).toBe("The request does not take the parameter limit");
+    const failure = await unknown.json<Failure & { error: { fields: { field: string }[] } }>();
+    expect(failure.error.message).toBe("The request does not take the parameter limit");
+    expect(failure.error.fields.map((f) => f.field)).toEqual(["limit"]);
   });
 });
 

@@ -24,6 +24,9 @@ describe("T and O answers kept under the data's version", () => {
 
   it("keeps one answer for a query written in any order, and one for a path with or without an empty query", async () => {
     const key = await createTestKey();
+    // A new version: no other test's answer is kept under it.
+    forgetDataVersions();
+    await bumpDataVersion(database(env));
     const LIST = "/std/api/bigdata/taxrate/list";
     const first = await getWithSecret(`${LIST}?page=0&size=7`, key);
     expect(first.headers.get("X-Cache")).toBe("MISS");

@@ -50,7 +50,7 @@ describe("O2 one country", () => {
     [{ ccode: "JP", country: "France" }, 404, 'Country JP is Japan, which does not match "France"'],
     [{ ccode: "JP", shipCountry: "QQ" }, 404, "No country with code QQ"],
     [{ ccode: "jp" }, 400, "bizContent.ccode: ccode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE"],
-    [{}, 400, "bizContent.ccode: Invalid input: expected string, received undefined"],
+    [{}, 400, "bizContent.ccode: is required"],
   ])("answers %j with %i", async (bizContent, status, msg) => {
     const res = await post("/country/special", bizContent);
     expect(res.status).toBe(status);

@@ -94,6 +94,19 @@ describe("rates in force on a day", () => {
     }
   });
 
+  it("refuses a misspelt or unknown parameter rather than answering today's rate in silence", async () => {
+    for (const [path, parameter] of [
+      ["/country/DE/standard?dat=2019-01-01", "dat"],
+      ["/list?sise=5", "sise"],
+      ["/types?date=2024-01-01", "date"],
+      ["/taxnumber/DE136695976?county=DE", "county"],
+    ]) {
+      const { res, body } = await getTax(path!);
+      expect(res.status, path).toBe(400);
+      expect(body, path).toEqual({ code: 400, msg: `The request does not take the parameter ${parameter}`, data: null });
+    }
+  });
+
   it("documents `date` with an example on T1–T7", async () => {
     const doc = await (
       await call("/openapi.json")
