@@ -205,10 +205,35 @@ async function autosaveContent(db: Database, scope: TenantScope, id: number, use
 }
 
 /** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */
+/** Free tags as the site's contents already spell them: `Waterfront` joins the page of `waterfront` rather than starting its own. */
+async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, tags: string[] | undefined) {
+  if (!tags?.length) return tags;
+  const tag = sql<string>`tag.value`;
+  const known = await db
+    .selectDistinct({ tag })
+    .from(sql`${contents}, json_each(${contents.tags}) as tag`)
+    .where(
+      inTenant(
+        contents.tenantId,
+        scope,
+        eq(contents.siteId, siteId),
+        inArray(
+          sql`lower(${tag})`,
+          tags.map((t) => t.toLowerCase()),
+        ),
+      ),
+    )
+    .orderBy(tag);
+  const spelling = new Map<string, string>();
+  for (const { tag: existing } of known) if (!spelling.has(existing.toLowerCase())) spelling.set(existing.toLowerCase(), existing);
+  return tags.map((t) => spelling.get(t.toLowerCase()) ?? t);
+}
+
 export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
   const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;
   await siteInScope(db, scope, input.siteId);
+  fields.tags = await inSiteSpelling(db, scope, input.siteId, fields.tags);
   await assertCategories(db, scope, input.siteId, categoryIds);
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, input.siteId, input.translationOf);
   const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "", await imageSizesIn(db, scope.tenantId, input.siteId, input.bodyMarkdown ?? ""));
@@ -251,6 +276,7 @@ export async function updateContent(
   const input = withSiteRelativeMedia(given, scope.tenantId, existing.siteId);
   const { categoryIds, ...fields } = input;
   await assertCategories(db, scope, existing.siteId, categoryIds);
+  fields.tags = await inSiteSpelling(db, scope, existing.siteId, fields.tags);
   // The same checks as at creation: a PATCH cannot tie a content to another site's.
   if (input.translationOf) fields.translationOf = await originalOf(db, scope, existing.siteId, input.translationOf, id);
   const version = options.replaceLatest ? existing.version : existing.version + 1;

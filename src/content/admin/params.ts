@@ -117,6 +117,20 @@ export const categoryOrder = z.strictObject({
 /** A body is bounded before it is rendered: 200,000 characters of Markdown. */
 export const MAX_BODY_CHARACTERS = 200_000;
 
+/**
+ * A content's free tags as an editor types them: spaces trimmed and collapsed, and each tag once,
+ * whatever its case (the first spelling kept), so that `festival, Festival ` is one tag, one page.
+ */
+const contentTags = z
+  .array(z.string().max(60))
+  .max(30)
+  .transform((tags) => {
+    const seen = new Set<string>();
+    return tags
+      .map((tag) => tag.trim().replace(/\s+/g, " "))
+      .filter((tag) => tag !== "" && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()));
+  });
+
 export const contentCreate = z.strictObject({
   siteId: z.number().int().positive(),
   title: name(200),
@@ -130,7 +144,7 @@ export const contentCreate = z.strictObject({
   language: languageCode,
   translationOf: z.number().int().positive().nullable().optional(),
   categoryIds: z.array(z.number().int().positive()).max(20).optional(),
-  tags: z.array(z.string().trim().min(1).max(60)).max(30).optional(),
+  tags: contentTags.optional(),
   seoTitle: z.string().max(120).nullable().optional(),
   seoDescription: z.string().max(300).nullable().optional(),
   canonical: linkOrPath.nullable().optional(),
