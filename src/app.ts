@@ -22,7 +22,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * held, and the caller's next request on the connection fails: "Your worker restarted mid-request").
  */
 function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
-  const tooLarge = () => new ApiError(413, `Request body is larger than ${maxSize} bytes`);
+  const limit = maxSize % (1024 * 1024) === 0 ? `${maxSize / (1024 * 1024)} MB` : `${maxSize} bytes`;
+  const tooLarge = () => new ApiError(413, `Request body is larger than ${limit}, the most this takes`);
   return async (c, next) => {
     const body = c.req.raw.body;
     const declared = c.req.raw.headers.has("Transfer-Encoding") ? undefined : c.req.header("Content-Length");

@@ -92,6 +92,7 @@ import type {
 } from "../../src/content/schema";
 import type { TenantMembership } from "../../src/content/admin/answers";
 import type { MemberRole } from "../../src/content/roles";
+import { MAX_MEDIA_BYTES } from "../../src/content/media/limits";
 export type { Ad, Category, ContentTag, Redirect, Site };
 export type {
   AdDay,
@@ -114,6 +115,20 @@ export type TenantKey = Omit<TenantKeyRow, "tokenHash">;
 
 /** Whether a member's role reaches the one an action needs (the API checks it again). */
 export { roleReaches as reaches } from "../../src/content/roles";
+
+/**
+ * Uploads a file to a site's media; one over the service's limit is refused here at once, in words
+ * a person can act on, rather than after sending megabytes for a 413.
+ */
+export function uploadMedia<T>(tenantId: number, siteId: number, file: File): Promise<T> {
+  if (file.size > MAX_MEDIA_BYTES) {
+    const size = `${(file.size / (1024 * 1024)).toFixed(1)} MB`;
+    const limit = `${MAX_MEDIA_BYTES / (1024 * 1024)} MB`;
+    const said = `${file.name} is ${size}, and a site's media takes files of at most ${limit}: save it smaller (fewer pixels or a lower quality) and upload it again.`;
+    return Promise.reject(new ApiFailure(413, said));
+  }
+  return api<T>("POST", `/tenants/${tenantId}/media?siteId=${siteId}&filename=${encodeURIComponent(file.name)}`, file);
+}
 
 // Group D's routes for the console: /admin/api/deposits answers as /deposits does for API keys, for the person's own mini-programs.
 export type {

@@ -205,6 +205,19 @@ describe("the content editor, as a writer uses it", () => {
     expect((await adminApi<ContentAnswer>("GET", `/contents/${id}`)).bodyMarkdown.match(/!\[/g)).toHaveLength(3);
     await body(page).scrollIntoViewIfNeeded();
     await shot(page, "image");
+
+    // A phone's photo over the media's limit is refused at once, in words, and nothing is inserted.
+    const before = await body(page).inputValue();
+    const photo = { name: "phone-photo.jpg", mimeType: "image/jpeg", buffer: Buffer.alloc(6 * 1024 * 1024) };
+    await page.getByLabel("Insert image").setInputFiles(photo);
+    const refused = page.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6.0 MB" });
+    await expect.poll(() => refused.isVisible()).toBe(true);
+    expect(await refused.textContent()).toBe(
+      "phone-photo.jpg is 6.0 MB, and a site's media takes files of at most 5 MB: save it smaller (fewer pixels or a lower quality) and upload it again.",
+    );
+    expect(await body(page).inputValue()).toBe(before);
+    await refused.scrollIntoViewIfNeeded();
+    await shot(page, "image-too-large");
   });
 
   it("publishes in one step with a confirmation, offers Update and Unpublish once published, and unpublishes only after a question", async () => {

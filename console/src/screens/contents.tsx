@@ -12,6 +12,7 @@ import {
   type Page,
   type Version,
   type VersionText,
+  uploadMedia,
 } from "../api";
 import { diffLines } from "../diff";
 import { CONSOLE_BASE, guardLeaving, navigate } from "../router";
@@ -572,8 +573,7 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
     const stored = await upload.run(
       async () => {
         const list: Media[] = [];
-        for (const file of images)
-          list.push(await api<Media>("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file));
+        for (const file of images) list.push(await uploadMedia<Media>(tenant.id, site.id, file));
         return list;
       },
       `Inserted ${images.map((file) => file.name).join(", ")}.`,
@@ -668,10 +668,7 @@ function CoverField(props: { value: string; onValue: (v: string) => void; error?
   const upload = useSubmit();
   const send = async (file: File | undefined) => {
     if (!file) return;
-    const stored = await upload.run(
-      () => api<Media>("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file),
-      `Uploaded ${file.name}.`,
-    );
+    const stored = await upload.run(() => uploadMedia<Media>(tenant.id, site.id, file), `Uploaded ${file.name}.`);
     if (stored) props.onValue(stored.url);
   };
   return (

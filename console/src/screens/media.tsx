@@ -1,4 +1,4 @@
-import { api, get, type Media } from "../api";
+import { get, type Media, uploadMedia } from "../api";
 import { useWorkspace } from "../session";
 import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton, CopyButton } from "../ui";
 
@@ -20,10 +20,7 @@ export function MediaScreen() {
   const action = useSubmit();
   const upload = async (files: File[]) => {
     for (const file of files) {
-      await action.run(
-        () => api("POST", `/tenants/${tenant.id}/media?siteId=${site.id}&filename=${encodeURIComponent(file.name)}`, file),
-        `Uploaded ${file.name}.`,
-      );
+      await action.run(() => uploadMedia(tenant.id, site.id, file), `Uploaded ${file.name}.`);
     }
     load.reload();
   };

@@ -7,7 +7,7 @@ import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 
-export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
+export { MAX_MEDIA_BYTES } from "./limits";
 
 /** The types a site may upload, each known by its first bytes. SVG is left out: it can carry script. */
 const SIGNATURES: Record<string, { ext: string; matches: (b: Uint8Array) => boolean }> = {
