@@ -27,6 +27,8 @@ const configurationId = z
   .union([z.string().regex(/^\d{1,12}$/, { error: "id must be a configuration id (digits)" }), z.number().int().positive()], {
     error: "id is required: the configuration id",
   })
+  // The demo's configuration in `npm run dev`: a pasted example reaches it.
+  .openapi({ example: 1 })
   .transform(String);
 const text = (field: string, max: number) =>
   z
@@ -37,7 +39,7 @@ const text = (field: string, max: number) =>
 const url = (field: string) => z.url({ protocol: /^https?$/, error: `${field} must be an http(s) URL` }).max(1000);
 
 export const byId = z.strictObject({ id: configurationId });
-export const nameVerify = z.strictObject({ id: configurationId, name: text("name", 30) }).openapi({ example: { id: 12, name: "Harbour Tickets" } });
+export const nameVerify = z.strictObject({ id: configurationId, name: text("name", 30) }).openapi({ example: { id: 1, name: "Harbour Tickets" } });
 export const profileUpdate = z
   .strictObject({
     id: configurationId,
@@ -49,7 +51,7 @@ export const profileUpdate = z
   })
   .openapi({
     example: {
-      id: 12,
+      id: 1,
       name: "Harbour Tickets",
       icon: "https://cdn.example.com/harbour/icon.png",
       license: "https://cdn.example.com/harbour/business-licence.jpg",
@@ -62,10 +64,10 @@ export const codeCommit = z
     id: configurationId,
     tplId: z.number({ error: "tplId is required: a template id of D2" }).int().positive(),
   })
-  .openapi({ example: { id: 12, tplId: 3 } });
+  .openapi({ example: { id: 1, tplId: 3 } });
 export const testerBind = z
   .strictObject({ id: configurationId, messengerId: text("messengerId", 64) })
-  .openapi({ example: { id: 12, messengerId: "harbour_tester" } });
+  .openapi({ example: { id: 1, messengerId: "harbour_tester" } });
 export const miniprogramCreate = z
   .strictObject({ name: text("name", 30), configType: text("configType", 40).optional() })
   .openapi({ example: { name: "Harbour Tickets", configType: "ticketing" } });
@@ -139,7 +141,7 @@ export const privacySet = z
   })
   .openapi({
     example: {
-      id: 12,
+      id: 1,
       ownerSetting: { contactEmail: "privacy@harbour.example", noticeMethod: "A pop-up on first use" },
       settings: [
         { privacyKey: "UserInfo", privacyText: "To show your name on your tickets" },
@@ -174,13 +176,13 @@ export const serverDomains = z
     uploadDomains: domains("uploadDomains", "https", DOMAIN_LIMITS.server).optional(),
     downloadDomains: domains("downloadDomains", "https", DOMAIN_LIMITS.server).optional(),
   })
-  .openapi({ example: { id: 12, action: "add", requestDomains: ["https://api.harbour.example"], socketDomains: ["wss://live.harbour.example"] } });
+  .openapi({ example: { id: 1, action: "add", requestDomains: ["https://api.harbour.example"], socketDomains: ["wss://live.harbour.example"] } });
 export const webviewDomains = z
   .strictObject({ id: configurationId, action: domainAction, domains: domains("domains", "https", DOMAIN_LIMITS.webview) })
-  .openapi({ example: { id: 12, action: "set", domains: ["https://www.harbour.example"] } });
+  .openapi({ example: { id: 1, action: "set", domains: ["https://www.harbour.example"] } });
 export const prefetchDomains = z
   .strictObject({ id: configurationId, domains: domains("domains", "https", DOMAIN_LIMITS.prefetch) })
-  .openapi({ example: { id: 12, domains: ["https://api.harbour.example"] } });
+  .openapi({ example: { id: 1, domains: ["https://api.harbour.example"] } });
 
 const categoryId = (field: string) =>
   z
@@ -206,10 +208,10 @@ export const categoryAdd = z
       .min(1, { error: "categories must name at least one category" })
       .max(5, { error: "categories takes at most 5 (WeChat's limit for a mini-program)" }),
   })
-  .openapi({ example: { id: 12, categories: [{ first: 2, second: 201 }] } });
+  .openapi({ example: { id: 1, categories: [{ first: 2, second: 201 }] } });
 export const categoryDelete = z
   .strictObject({ id: configurationId, first: categoryId("first"), second: categoryId("second") })
-  .openapi({ example: { id: 12, first: 2, second: 201 } });
+  .openapi({ example: { id: 1, first: 2, second: 201 } });
 export const phasedRelease = z
   .strictObject({
     id: configurationId,
@@ -219,16 +221,16 @@ export const phasedRelease = z
       .min(1, { error: "percentage must be from 1 to 100" })
       .max(100, { error: "percentage must be from 1 to 100" }),
   })
-  .openapi({ example: { id: 12, percentage: 10 } });
+  .openapi({ example: { id: 1, percentage: 10 } });
 export const rollbackTo = z
   .strictObject({
     id: configurationId,
     appVersion: z.number({ error: "appVersion must be a version number of the history" }).int().positive().max(1_000_000_000).optional(),
   })
-  .openapi({ example: { id: 12, appVersion: 3 } });
+  .openapi({ example: { id: 1, appVersion: 3 } });
 export const visitStatus = z
   .strictObject({ id: configurationId, action: z.enum(["open", "close"], { error: "action must be open or close" }) })
-  .openapi({ example: { id: 12, action: "close" } });
+  .openapi({ example: { id: 1, action: "close" } });
 
 // Fleet rollouts (fleet.ts).
 

@@ -89,7 +89,10 @@ export function miniprogramPublicRoutes() {
             .regex(/^[0-9a-f]{64}$/, { error: "state must be the link's" })
             .openapi({ example: "3f9c2a7e1b5d8c4f6a0e9b2d7c1f5a8e3b6d9c2f7a1e4b8d5c0f3a6e9b2d7c1f" }),
         }),
-        query: z.object({ auth_code: z.string().min(1, { error: "auth_code is required" }).max(512), expires_in: z.string().max(10).optional() }),
+        query: z.object({
+          auth_code: z.string().min(1, { error: "auth_code is required" }).max(512).openapi({ example: "queryauthcode@@@Hb7Qx2Lp9Vb4" }),
+          expires_in: z.string().max(10).optional(),
+        }),
       },
       responses: {
         200: text("Authorized: a page the owner can close"),
@@ -116,7 +119,7 @@ export function miniprogramPublicRoutes() {
           miniprogram: z
             .string()
             .regex(/^\d{1,12}$/, { error: "not a configuration id" })
-            .openapi({ example: "12" }),
+            .openapi({ example: "1" }),
           file: z
             .string()
             .regex(/^[a-z]+-[A-Za-z0-9]{20}\.png$/, { error: "not a code image's name" })

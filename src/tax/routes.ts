@@ -207,7 +207,8 @@ export function taxRoutes() {
     method: "get",
     path: "/country/{countryCode}/region/{regionCode}",
     summary: "T3 · Rates of a region (state, province) in force today or on `date`",
-    request: { params: z.object({ countryCode, regionCode }), query: dateQuery },
+    // The example asks for a region of the country the example names.
+    request: { params: z.object({ countryCode: countryCode.openapi({ example: "US" }), regionCode }), query: dateQuery },
     data: rateList,
     answer: "Rates of the region in force",
     errors: [400, 404],

@@ -142,8 +142,9 @@ const taxRateRow = createSelectSchema(taxRates, {
       description:
         "What the rate is: `statutory` (the rate the law states) or `oecd_combined_statutory` (corporate income tax: the OECD's combined rate)",
     }),
-  effectiveFrom: (s) => dateTime(s).openapi({ description: "UTC; the record is in force from this second" }),
-  effectiveTo: (s) => dateTime(s).openapi({ description: "UTC; the last second the record is in force, null while no end is known" }),
+  rateLevelName: (s) => s.openapi({ example: "Standard rate" }),
+  effectiveFrom: (s) => dateTime(s).openapi({ example: "2021-01-01T00:00:00", description: "UTC; the record is in force from this second" }),
+  effectiveTo: (s) => dateTime(s).openapi({ example: null, description: "UTC; the last second the record is in force, null while no end is known" }),
   currencyCode: (s) => s.openapi({ example: "EUR" }),
   versionDate: dateTime,
   lastSyncTime: dateTime,
@@ -163,7 +164,7 @@ export type TaxRate = z.infer<typeof taxRateSchema>;
 const offlineCheckSchema = z.object({
   valid: z.boolean(),
   /** Null when several countries' formats fit and nothing singles one out. */
-  countryCode: z.string().nullable(),
+  countryCode: z.string().nullable().openapi({ example: "DE" }),
   normalized: z.string(),
   /** True when a check-digit algorithm confirmed the number, not only its pattern. */
   checkDigitVerified: z.boolean(),

@@ -94,7 +94,9 @@ export const siteUpdate = siteCreate
   .extend({
     primaryDomain: domain.nullable().optional(),
     aliases: z.array(domain).max(20, { error: "A site has at most 20 aliases" }).optional(),
-  });
+  })
+  // A change of two fields: an example with every field would rename the site and claim domains for whoever pastes it.
+  .openapi({ example: { name: "Demo City Magazine", seoDescription: "News, culture and sport from Demo City" } });
 export const domainVerify = z.strictObject({ host: domain });
 
 export const categoryCreate = z.strictObject({
@@ -150,7 +152,11 @@ export const contentCreate = z.strictObject({
   canonical: linkOrPath.nullable().optional(),
   noindex: z.boolean().optional(),
 });
-export const contentUpdate = contentCreate.omit({ siteId: true }).partial();
+export const contentUpdate = contentCreate
+  .omit({ siteId: true })
+  .partial()
+  // A change of two fields, not a new slug and language for whatever content the example names.
+  .openapi({ example: { title: "Museum night at the harbour gallery", intro: "Guided tours every hour until midnight." } });
 
 /** Publish now, or at `publishAt` (scheduled). */
 export const publishRequest = z.strictObject({ publishAt: isoInstant.optional() });
