@@ -17,6 +17,8 @@ const SCREENSHOTS = process.env.SCREENSHOTS === "1";
 const ZONE = "Europe/Berlin";
 const DESKTOP = { viewport: { width: 1280, height: 900 }, timezoneId: ZONE, colorScheme: "light" as const };
 const PHONE = { viewport: { width: 390, height: 844 }, timezoneId: ZONE, colorScheme: "dark" as const, isMobile: true, hasTouch: true };
+/** An editor of the same site away from home, in another time zone than the site's. */
+const AWAY = { ...DESKTOP, timezoneId: "America/New_York" };
 // One context a device: Chromium starts a renderer process for each.
 const contexts = new Map<string, BrowserContext>();
 let page: Page;
@@ -26,10 +28,10 @@ async function shot(target: Page, name: string) {
 }
 
 /** A tab of the console on a device, signed in as the demo tenant's owner, at a path. */
-async function consoleAt(path: string, device: "desktop" | "phone" = "desktop") {
+async function consoleAt(path: string, device: "desktop" | "phone" | "away" = "desktop") {
   let context = contexts.get(device);
   const first = !context;
-  if (!context) contexts.set(device, (context = await browser.newContext(device === "desktop" ? DESKTOP : PHONE)));
+  if (!context) contexts.set(device, (context = await browser.newContext({ desktop: DESKTOP, phone: PHONE, away: AWAY }[device])));
   const tab = await context.newPage();
   // Signed in once a device: a second sign-in would start a new session, and the first tab's CSRF token would be another's.
   await tab.goto(`${gateway.base}/admin${path}${first ? `#token=${gateway.ownerToken}` : ""}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
@@ -245,6 +247,20 @@ describe("the content editor, as a writer uses it", () => {
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => questions).toEqual([`Unpublish “${retitled}”? It leaves the site at once and becomes a draft again.`]);
     expect(await badge(page)).toBe("published");
+    // Once a menu links to it, the question says so: readers following that item would find no page.
+    const menu = `linked-${stamp}`;
+    const linking = await adminApi<{ id: number }>("PUT", "/tags", {
+      siteId: gateway.siteId,
+      type: "menu",
+      name: menu,
+      definition: { items: [{ label: "Fireworks", link: { content: id } }] },
+    });
+    await bar(page).getByRole("button", { name: "Unpublish" }).click();
+    await expect.poll(() => questions.length).toBe(2);
+    expect(questions[1]).toBe(
+      `Unpublish “${retitled}”? It leaves the site at once and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: readers who follow it will find no page until you change the menu (Content tags).`,
+    );
+    await adminApi("DELETE", `/tags/${linking.id}`);
     answer = true;
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => badge(page)).toBe("draft");
@@ -256,7 +272,7 @@ describe("the content editor, as a writer uses it", () => {
     await bar(page).getByRole("button", { name: "Publish", exact: true }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("At a date and time").check();
-    const when = dialog.getByLabel(`Date and time (${ZONE})`);
+    const when = dialog.getByLabel(`Date and time, your time (${ZONE})`);
     const tomorrow = new Date(Date.now() + 24 * 3600_000);
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(tomorrow);
     await when.fill(`${day}T09:30`);
@@ -272,12 +288,23 @@ describe("the content editor, as a writer uses it", () => {
     expect((await fromSite(gateway, `/${slug}-2`)).status).toBe(404);
     // A time gone by is refused in the dialog, not sent.
     await bar(page).getByRole("button", { name: "Reschedule" }).click();
-    await dialog.getByLabel(`Date and time (${ZONE})`).fill("2020-01-01T09:30");
+    await dialog.getByLabel(`Date and time, your time (${ZONE})`).fill("2020-01-01T09:30");
     await dialog.getByRole("button", { name: /^Schedule for / }).click();
     await expect.poll(() => dialog.getByText("Pick a time in the future, or publish now.").count()).toBe(1);
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.count()).toBe(0);
     expect((await adminApi<ContentAnswer>("GET", `/contents/${id}`)).publishAt).toBe(stored.publishAt);
+
+    // Away in New York, the editor types New York's time and is told the time the site's readers will see.
+    const away = await consoleAt(`/contents/${id}`, "away");
+    await bar(away).getByRole("button", { name: "Reschedule" }).click();
+    const awayDialog = away.getByRole("dialog");
+    await awayDialog.getByLabel("Date and time, your time (America/New_York)").fill(`${day}T09:30`);
+    await expect
+      .poll(() => awayDialog.locator("#site-time").textContent())
+      .toMatch(/^The site's time \((?!America\/New_York)[A-Za-z_/]+\): \S.*\d:30/);
+    await shot(away, "schedule-away");
+    await away.close();
   });
 
   it("keeps Preview on site working from the bar", async () => {

@@ -85,6 +85,10 @@ describe("sites", () => {
 
     // A wrong time zone is not offered; a wrong language code is said in words beside its field.
     const settings = page.locator("form", { has: page.locator("#site-settings") });
+    // A new site has no image to offer yet, and says where images come from.
+    await expect
+      .poll(() => settings.locator("p.hint").last().textContent())
+      .toBe("The social image and the favicon come from this site's Media, which has no image yet: upload one there first.");
     await settings.getByLabel("Languages").fill("en, xx");
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => settings.locator(".field-error").first().textContent()).toContain("xx is not a language code we know");

@@ -8,6 +8,7 @@ import {
   type Category,
   type Content,
   type ContentStatus,
+  type ContentTag,
   type Media,
   type Page,
   type Version,
@@ -18,6 +19,7 @@ import { diffLines } from "../diff";
 import { CONSOLE_BASE, guardLeaving, navigate } from "../router";
 import { MoveToTrash } from "./trash";
 import { siteAddress, useWorkspace } from "../session";
+import type { MenuItem } from "./menu-editor";
 import {
   asFailure,
   CheckField,
@@ -760,7 +762,7 @@ function Publication(props: {
   failure?: ApiFailure;
   onChanged: (content: Content) => void;
 }) {
-  const { tenant } = useWorkspace();
+  const { tenant, site } = useWorkspace();
   const [open, setOpen] = useState(false);
   const [when, setWhen] = useState<"now" | "later">(props.content.status === "scheduled" ? "later" : "now");
   const [at, setAt] = useState(isoToLocalInput(props.content.publishAt ?? new Date(Date.now() + 24 * 3600_000).toISOString()));
@@ -798,10 +800,28 @@ function Publication(props: {
     close();
     props.onChanged(changed);
   };
+  /** The site's menu items that link to this content, as "“Fireworks” in main": readers following them would find no page. */
+  const menuItemsLinkingHere = async () => {
+    const tags = await get<ContentTag[]>(`/tenants/${tenant.id}/sites/${site.id}/tags`).catch(() => []);
+    const found: string[] = [];
+    const walk = (items: MenuItem[] | undefined, menu: string) => {
+      for (const item of items ?? []) {
+        if (item.link.content === props.content.id) found.push(`“${item.label}” in ${menu}`);
+        walk(item.children, menu);
+      }
+    };
+    // A menu's definition is the items tree the API validated when it was saved (admin/params.ts).
+    for (const tag of tags) if (tag.type === "menu") walk((tag.definition as { items?: MenuItem[] }).items, tag.name);
+    return found;
+  };
   const takeBack = async () => {
+    const linking = status === "published" ? await menuItemsLinkingHere() : [];
+    const menus = linking.length
+      ? ` The menu item${linking.length === 1 ? "" : "s"} ${linking.join(", ")} link${linking.length === 1 ? "s" : ""} to it: readers who follow ${linking.length === 1 ? "it" : "them"} will find no page until you change the menu (Content tags).`
+      : "";
     const question =
       status === "published"
-        ? `Unpublish “${props.title}”? It leaves the site at once and becomes a draft again.`
+        ? `Unpublish “${props.title}”? It leaves the site at once and becomes a draft again.${menus}`
         : `Unschedule “${props.title}”? It will not be published on ${formatDate(props.content.publishAt)} and becomes a draft again.`;
     if (!confirm(question)) return;
     const changed = await props.run(
@@ -840,7 +860,7 @@ function Publication(props: {
               </fieldset>
               {when === "later" ? (
                 <TextField
-                  label={`Date and time (${zone})`}
+                  label={`Date and time, your time (${zone})`}
                   name="publishAt"
                   type="datetime-local"
                   value={at}
@@ -848,6 +868,13 @@ function Publication(props: {
                   error={refusal || props.failure?.fields.publishAt}
                   required
                 />
+              ) : null}
+              {/* The site dates its pages in its own zone (Settings): an editor elsewhere sees what its readers will. */}
+              {when === "later" && atIso && site.timezone !== zone ? (
+                <p class="hint" id="site-time">
+                  The site's time ({site.timezone}):{" "}
+                  {new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: site.timezone }).format(new Date(atIso))}
+                </p>
               ) : null}
               {props.unsaved ? <p class="hint">Your unsaved changes are saved first.</p> : null}
               {props.failure && !props.failure.fields.publishAt ? (

@@ -30,14 +30,15 @@ export function SettingsScreen() {
     <Screen title="Site settings">
       {can("owner") ? null : <p class="alert">Only an owner of the tenant can change these settings; you can read them.</p>}
       {/* The key resets the form when another site is chosen in the header. */}
-      <SiteForm key={site.id} site={site} images={(images.data ?? []).filter((m) => m.contentType.startsWith("image/"))} />
+      <SiteForm key={site.id} site={site} images={images.data?.filter((m) => m.contentType.startsWith("image/"))} />
       {can("owner") ? <Domains key={site.id} site={site} /> : null}
       {can("owner") ? <NewSite /> : null}
     </Screen>
   );
 }
 
-function SiteForm(props: { site: Site; images: Media[] }) {
+/** `images`: the site's images, once they are read. */
+function SiteForm(props: { site: Site; images?: Media[] }) {
   const { tenant, can, refreshSites, siteUrl } = useWorkspace();
   const { site } = props;
   const readOnly = !can("owner");
@@ -54,8 +55,8 @@ function SiteForm(props: { site: Site; images: Media[] }) {
   const listed = languageList(languages);
   const imageOptions = (current: string): [string, string][] => [
     ["", "None"],
-    ...(current && !props.images.some((m) => m.url === current) ? [[current, current] as [string, string]] : []),
-    ...props.images.map((m): [string, string] => [m.url, m.filename]),
+    ...(current && !props.images?.some((m) => m.url === current) ? [[current, current] as [string, string]] : []),
+    ...(props.images ?? []).map((m): [string, string] => [m.url, m.filename]),
   ];
   return (
     <form
@@ -168,7 +169,13 @@ function SiteForm(props: { site: Site; images: Media[] }) {
         {seoImage ? <img class="setting-preview" src={seoImage} alt="The social image" /> : null}
         {favicon ? <img class="setting-preview icon" src={favicon} alt="The favicon" /> : null}
       </div>
-      <p class="hint">Images come from this site's Media: upload one there first.</p>
+      {props.images ? (
+        <p class="hint">
+          {props.images.length === 0
+            ? "The social image and the favicon come from this site's Media, which has no image yet: upload one there first."
+            : "The social image and the favicon come from this site's Media: a new image uploaded there shows in these lists."}
+        </p>
+      ) : null}
       {readOnly ? null : (
         <button class="primary" type="submit" disabled={save.busy}>
           Save settings
