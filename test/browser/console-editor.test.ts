@@ -307,11 +307,27 @@ describe("the content editor, as a writer uses it", () => {
     await away.close();
   });
 
-  it("keeps Preview on site working from the bar", async () => {
+  it("keeps Preview on site working from the bar, and copies a preview link a colleague can open", async () => {
     const [preview] = await Promise.all([page.context().waitForEvent("page"), bar(page).getByRole("button", { name: "Preview on site" }).click()]);
     await preview.waitForURL(`${gateway.siteBase}/${slug}-2`);
     expect(await preview.locator("h1").first().textContent()).toContain(title);
     await preview.close();
+
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: gateway.base });
+    await bar(page).getByRole("button", { name: "Copy preview link" }).click();
+    await expect
+      .poll(() => bar(page).getByRole("status").filter({ hasText: "Preview link copied" }).textContent())
+      .toMatch(/^ ?Preview link copied: anyone who has it sees this content until .+\.$/);
+    const copiedLink = await page.evaluate<string>("navigator.clipboard.readText()");
+    expect(copiedLink).toMatch(new RegExp(`^${gateway.siteBase}/_preview\\?token=`));
+    // A colleague's browser, with no session of the console and no cookie of the site, opens it.
+    const colleague = await browser.newContext();
+    const theirs = await colleague.newPage();
+    await theirs.goto(copiedLink, { waitUntil: "domcontentloaded" });
+    expect(theirs.url()).toBe(`${gateway.siteBase}/${slug}-2`);
+    expect(await theirs.locator("h1").first().textContent()).toContain(title);
+    await shot(page, "preview-link");
+    await colleague.close();
   });
 
   it("publishes on a phone, in the dark, with the dialog on the screen", async () => {

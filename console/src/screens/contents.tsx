@@ -518,20 +518,41 @@ function ContentId(props: { id: number }) {
 function PreviewButton(props: { content: Content }) {
   const { tenant } = useWorkspace();
   const action = useSubmit();
+  const link = () => api<{ url: string; expiresAt: string }>("POST", `/tenants/${tenant.id}/contents/${props.content.id}/preview-link`);
   const open = async () => {
     const tab = window.open("", "_blank");
-    const link = await action.run(() => api<{ url: string }>("POST", `/tenants/${tenant.id}/contents/${props.content.id}/preview-link`));
+    const made = await action.run(link);
     if (!tab) return;
-    if (!link) return tab.close();
+    if (!made) return tab.close();
     // The site must not reach back into the console through window.opener.
     tab.opener = null;
-    tab.location.href = link.url;
+    tab.location.href = made.url;
   };
+  // The address a preview ends on is the content's own, which shows nothing to others until it is published: a colleague needs the link itself.
+  const copy = () =>
+    action.run(async () => {
+      const made = await link();
+      await navigator.clipboard.writeText(made.url);
+      return made;
+    }, "");
+  const [copied, setCopied] = useState<string>();
   return (
     <>
       <button type="button" disabled={action.busy} onClick={() => void open()}>
         Preview on site
       </button>
+      <button
+        type="button"
+        disabled={action.busy}
+        onClick={() =>
+          void copy().then(
+            (made) => made && setCopied(`Preview link copied: anyone who has it sees this content until ${formatDate(made.expiresAt)}.`),
+          )
+        }
+      >
+        Copy preview link
+      </button>
+      {copied && !action.failure ? <span role="status"> {copied}</span> : null}
       {action.failure ? <span role="alert"> {action.failure.message}</span> : null}
     </>
   );
