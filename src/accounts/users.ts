@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { forgetCachedKeys } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
 import { users, type User } from "../platform/auth/tables";
@@ -29,6 +30,26 @@ export async function updateUser(db: Database, actor: Principal, id: number, cha
       actor,
       detail: { from: { full_name: before.fullName, email: before.email }, to: { full_name: changes.full_name, email: changes.email } },
     }),
+  ]);
+  if (!user) throw new ApiError(404, "Not found");
+  return user;
+}
+
+/**
+ * A user's own name, changed by the user (the console's profile): recorded as A10's change is, in
+ * one batch with the statements the caller adds (the sites whose bylines show the name).
+ */
+export async function renameSelf(db: Database, actor: Principal, fullName: string, alongside: BatchItem<"sqlite">[] = []): Promise<User> {
+  const before = await userById(db, actor.userId);
+  const [[user]] = await db.batch([
+    db.update(users).set({ fullName, updatedAt: new Date().toISOString() }).where(eq(users.id, actor.userId)).returning(),
+    auditEvent(db, {
+      userId: actor.userId,
+      action: "user.updated",
+      actor,
+      detail: { from: { full_name: before.fullName }, to: { full_name: fullName } },
+    }),
+    ...alongside,
   ]);
   if (!user) throw new ApiError(404, "Not found");
   return user;

@@ -112,6 +112,29 @@ describe("members: an invitation accepted at the first sign-in", () => {
     expect(await menu.getByRole("link", { name: "API keys" }).count()).toBe(0);
     await page.getByRole("heading", { name: /^Drafts/ }).waitFor();
     await shot(page, "first-sign-in");
+
+    // Their name, as their contents' bylines will show it: the one they signed in with, theirs to change (and change back).
+    await menu.getByRole("link", { name: "Members" }).click();
+    const yours = page.locator("section", { has: page.getByRole("heading", { name: "Your name" }) });
+    const field = yours.getByLabel("Name shown as the author of your contents");
+    await expect.poll(() => field.inputValue()).toBe(INVITED_NAME);
+    const ownRow = page.locator("table.members tr", { hasText: INVITED });
+    const save = async (name: string) => {
+      await field.fill(name);
+      await yours.getByRole("button", { name: "Save your name" }).click();
+    };
+    const saved = "Saved: your contents show this name as their author.";
+    await save(`Ada King ${TAG}`);
+    await expect.poll(() => yours.getByRole("status").innerText()).toBe(saved);
+    await expect.poll(() => ownRow.locator("td").first().innerText()).toBe(`Ada King ${TAG}`);
+    await shot(page, "your-name");
+    await save("ada@example.com");
+    await expect.poll(() => yours.locator(".field-error").innerText()).toBe("Full name must be a name, not an email address: bylines never show one");
+    await save(INVITED_NAME);
+    await expect.poll(() => yours.getByRole("status").innerText()).toBe(saved);
+    await expect.poll(() => ownRow.locator("td").first().innerText()).toBe(INVITED_NAME);
+    // Back where the next test expects a signed-out console to be (an address with only another #token is not a new page load).
+    await menu.getByRole("link", { name: "Dashboard" }).click();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
   });

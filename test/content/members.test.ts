@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, createTestTenant, memberWith, type TestTenant } from "../helpers/content";
+import { env } from "cloudflare:test";
+import { admin, createTestTenant, installDefaultTheme, memberWith, seedContent, sitePage, type TestTenant } from "../helpers/content";
 import { createUser, sessionFor } from "../helpers/accounts";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
@@ -74,5 +75,35 @@ describe("API5 · members: removal", () => {
     const editor = await memberWith(tenant, "editor");
     const viewer = await memberWith(tenant, "viewer");
     expect((await send(tenant, "DELETE", `/members/${viewer.userId}`, editor.session)).status).toBe(403);
+  });
+});
+
+describe("a member's own name, as bylines show it", () => {
+  it("is read and changed by the member, and the site's cached pages show the new byline at once", async () => {
+    const own = await createTestTenant();
+    await installDefaultTheme(own.siteId);
+    const slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    await seedContent(own, { title: "Ferries at dusk" });
+    const before = await (await sitePage(slug, "/ferries-at-dusk")).text();
+    expect(before).not.toContain("Mara Lind");
+
+    const renamed = await admin("PATCH", "/me", own.session, { fullName: "  Mara Lind " });
+    expect(renamed.status).toBe(200);
+    expect((await renamed.json<Envelope<{ userId: number; fullName: string }>>()).data).toMatchObject({ userId: own.ownerId, fullName: "Mara Lind" });
+    expect((await (await admin("GET", "/me", own.session)).json<Envelope<{ fullName: string }>>()).data.fullName).toBe("Mara Lind");
+    // The page was kept under the site's version: the rename gave the site a new one.
+    expect(await (await sitePage(slug, "/ferries-at-dusk")).text()).toContain("Mara Lind");
+  });
+
+  it("refuses an email address or an empty name, in words", async () => {
+    const own = await createTestTenant();
+    for (const [fullName, message] of [
+      ["mara@example.com", "Full name must be a name, not an email address: bylines never show one"],
+      ["   ", "Full name must not be empty"],
+    ]) {
+      const res = await admin("PATCH", "/me", own.session, { fullName });
+      expect(res.status, fullName).toBe(400);
+      expect((await res.json<Envelope<never>>()).error!.message).toBe(message);
+    }
   });
 });

@@ -82,6 +82,7 @@ export function MembersScreen() {
           </tbody>
         </table>
       )}
+      <YourName onRenamed={load.reload} />
       {owner ? (
         <section class="panel" aria-labelledby="invitations">
           <h2 id="invitations">Invitations</h2>
@@ -154,5 +155,57 @@ export function MembersScreen() {
         </section>
       ) : null}
     </Screen>
+  );
+}
+
+interface Profile {
+  userId: number;
+  email: string;
+  fullName: string | null;
+}
+
+/** The signed-in member's own name: what the bylines of their contents show (an address never is). */
+function YourName(props: { onRenamed: () => void }) {
+  const profile = useLoad(() => get<Profile>("/me"), []);
+  const rename = useSubmit();
+  const [name, setName] = useState<string>();
+  const known = profile.data?.fullName?.includes("@") ? "" : (profile.data?.fullName ?? "");
+  const shown = name ?? known;
+  return (
+    <section class="panel" aria-labelledby="your-name">
+      <h2 id="your-name">Your name</h2>
+      {!profile.data ? (
+        <Loading failure={profile.failure} />
+      ) : (
+        <form
+          onSubmit={async (e: Event) => {
+            e.preventDefault();
+            const saved = await rename.run(
+              () => api<Profile>("PATCH", "/me", { fullName: shown }),
+              "Saved: your contents show this name as their author.",
+            );
+            if (saved) props.onRenamed();
+          }}
+        >
+          <Outcome failure={rename.failure} done={rename.done} />
+          <div class="row">
+            <TextField
+              label="Name shown as the author of your contents"
+              name="fullName"
+              value={shown}
+              onValue={setName}
+              error={rename.fieldError("fullName")}
+              hint={
+                known ? `Signed in as ${profile.data.email}` : `Signed in as ${profile.data.email}; until you give a name, your contents show none`
+              }
+              required
+            />
+          </div>
+          <button class="primary" type="submit" disabled={rename.busy}>
+            Save your name
+          </button>
+        </form>
+      )}
+    </section>
   );
 }

@@ -1,16 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { renameSelf } from "../../accounts/users";
+import type { Principal } from "../../platform/auth/principal";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { type MemberRole, tenantMembers } from "../schema";
-import { inTenant, type TenantScope } from "../tenancy/scope";
+import { contents, type MemberRole, sites, tenantMembers } from "../schema";
+import { forgetSiteForReaders, inTenant, type TenantScope } from "../tenancy/scope";
 import { INVITATION_DAYS, invitationsOf, invite, MAX_PENDING_INVITATIONS, withdrawInvitation } from "../tenancy/invitations";
 import { invitationSchema, memberSchema } from "./answers";
 import { auditIf } from "./audit";
 import { type AdminRoute, as } from "./guard";
-import { memberAdd, memberInvite } from "./params";
+import { memberAdd, memberInvite, memberRename } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 
 export const membersOf = (db: Database, scope: TenantScope) =>
@@ -106,8 +108,52 @@ export async function removeMember(db: Database, scope: TenantScope, actorId: nu
   if (removed.length === 0) throw new ApiError(409, LAST_OWNER);
 }
 
+const profileSchema = z.object({ userId: z.number().int(), email: z.string(), fullName: z.string().nullable() }).openapi("MemberProfile", {
+  example: { userId: 1, email: "mara@example.com", fullName: "Mara Lind" },
+});
+
+async function ownProfile(db: Database, userId: number) {
+  const [user] = await db.select({ userId: users.id, email: users.email, fullName: users.fullName }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new ApiError(404, "Not found");
+  return user;
+}
+
+/**
+ * The signed-in member's name, as the bylines of their contents show it: every site with a content
+ * of theirs gets a new version in the same batch, so that no cached page keeps the old byline.
+ */
+async function renameMember(db: Database, principal: Principal, fullName: string) {
+  const authored = await db.selectDistinct({ siteId: contents.siteId }).from(contents).where(eq(contents.authorId, principal.userId));
+  const siteIds = authored.map((row) => row.siteId);
+  const bump = db
+    .update(sites)
+    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+    .where(inArray(sites.id, siteIds));
+  const user = await renameSelf(db, principal, fullName, siteIds.length ? [bump] : []);
+  for (const siteId of siteIds) forgetSiteForReaders(siteId);
+  return { userId: user.id, email: user.email, fullName: user.fullName };
+}
+
 /** A tenant's members and their roles, and the invitations of people who have not joined yet. */
 export function memberRoutes(route: AdminRoute) {
+  route({
+    method: "get",
+    path: "/me",
+    summary: "The signed-in member: the name the bylines of their contents show",
+    data: profileSchema,
+    answer: "The member",
+    handle: async (c) => ownProfile(c.get("db"), c.get("principal").userId),
+  });
+  route({
+    method: "patch",
+    path: "/me",
+    summary: "Change one's own name, as bylines show it (an email address is never shown as a name)",
+    request: json(memberRename),
+    data: profileSchema,
+    answer: "The member, renamed",
+    errors: [400],
+    handle: async (c) => renameMember(c.get("db"), c.get("principal"), c.req.valid("json").fullName),
+  });
   route({
     method: "get",
     path: "/tenants/{tenantId}/members",

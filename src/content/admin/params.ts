@@ -55,6 +55,11 @@ export const memberInvite = z.strictObject({
   role: z.enum(MEMBER_ROLES, { error: `role must be one of ${MEMBER_ROLES.join(", ")}` }),
 });
 
+/** A member's own name: what bylines show; an email address is not a name, and is never shown as one. */
+export const memberRename = z.strictObject({
+  fullName: name(100).refine((given) => !given.includes("@"), { error: "must be a name, not an email address: bylines never show one" }),
+});
+
 export const siteCreate = z.strictObject({
   name: name(100),
   slug,
