@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Bindings } from "../platform/env";
-import { ApiError } from "../platform/errors";
+import { notConfigured } from "../platform/errors";
 import { logEvent } from "../platform/logging";
 import { providerUrl, settingsOf } from "../platform/settings";
 
@@ -56,7 +56,7 @@ export const aiTimeoutMs = (env: Bindings) => settingsOf(env, intelligenceSettin
 
 /** The Workers AI binding, or a 503 that says how to configure it. */
 export function workersAi(env: Bindings): Ai {
-  if (!env.AI) throw new ApiError(503, 'engine: workers-ai needs the Workers AI binding AI ([ai] binding = "AI" in wrangler.toml)');
+  if (!env.AI) throw notConfigured('engine: workers-ai needs the Workers AI binding AI ([ai] binding = "AI" in wrangler.toml)');
   return env.AI;
 }
 

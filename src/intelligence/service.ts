@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Bindings } from "../platform/env";
-import { ApiError } from "../platform/errors";
+import { ApiError, notConfigured } from "../platform/errors";
 import { settingsOf } from "../platform/settings";
 import { aiTimeoutMs, intelligenceSettings, runModel } from "./engines";
 
@@ -61,7 +61,7 @@ export async function generateText(env: Bindings, system: string, prompt: string
     return { text: answer.response.trim(), engine: "workers-ai" };
   }
   const { OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL } = settingsOf(env, intelligenceSettings);
-  if (!OPENAI_BASE_URL || !OPENAI_API_KEY) throw new ApiError(503, GENERATION_NOT_CONFIGURED);
+  if (!OPENAI_BASE_URL || !OPENAI_API_KEY) throw notConfigured(GENERATION_NOT_CONFIGURED);
   let response: Response;
   try {
     response = await fetch(`${OPENAI_BASE_URL.replace(/\/$/, "")}/chat/completions`, {

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from "hono";
 import { database } from "../platform/database";
 import type { Bindings } from "../platform/env";
-import { ApiError } from "../platform/errors";
+import { notConfigured } from "../platform/errors";
 import { settingsOf } from "../platform/settings";
 import { receiveComponentPush, receiveMiniprogramPush, type PushQuery } from "./push";
 import { miniprogramSettings } from "./settings";
@@ -97,8 +97,7 @@ export function upstreamOf(env: Bindings, waitUntil: WaitUntil): Upstream {
   const messageToken = settings.WECHAT_MESSAGE_TOKEN;
   const encodingAesKey = settings.WECHAT_ENCODING_AES_KEY;
   if (!appId || !secret || !messageToken || !encodingAesKey)
-    throw new ApiError(
-      503,
+    throw notConfigured(
       "Mini-program management is not configured: set WECHAT_COMPONENT_APPID, WECHAT_COMPONENT_SECRET, WECHAT_MESSAGE_TOKEN and WECHAT_ENCODING_AES_KEY",
     );
   return {

@@ -12,12 +12,16 @@ export class ApiError extends HTTPException {
     status: ContentfulStatusCode,
     message: string,
     readonly fields?: FieldError[],
+    /** A 503 is answered with Retry-After unless a retry cannot help (a setting is missing). */
+    readonly retryHelps = true,
   ) {
     super(status, { message });
   }
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
+/** A 503 for a provider or setting the operator has not configured: no Retry-After, since waiting changes nothing. */
+export const notConfigured = (message: string) => new ApiError(503, message, undefined, false);
 export const notFound = (message = "Not found") => new ApiError(404, message);
 
 function fieldErrors(error: ZodError, prefix?: string): FieldError[] {
@@ -132,7 +136,7 @@ export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable; retr
 
 export const handleError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) {
-    if (err.status === 503) c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    if (err.status === 503 && err.retryHelps) c.header("Retry-After", String(RETRY_AFTER_SECONDS));
     return respondWithError(c, err.status, err.message, err.fields);
   }
   if (err instanceof HTTPException && err.status < 500) {

@@ -17,7 +17,7 @@ async function skill<T>(path: string, token: string, body: unknown, settings: Re
   });
   const response = await worker.fetch(request, { ...env, ...settings }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: response.status, body: await response.json<Envelope<T>>() };
+  return { status: response.status, headers: response.headers, body: await response.json<Envelope<T>>() };
 }
 
 /** An OpenAI-compatible endpoint that writes the same short article, or fails with `status`. */
@@ -92,9 +92,10 @@ describe("C5 generate an article", () => {
     expect(again.body.data.slug).toBe("night-trains-are-back-2");
   });
 
-  it("answers 503 naming the settings when no language model is configured", async () => {
-    const { status, body } = await skill<never>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "night trains" });
+  it("answers 503 naming the settings when no language model is configured, with no Retry-After: waiting changes nothing", async () => {
+    const { status, headers, body } = await skill<never>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "night trains" });
     expect(status).toBe(503);
+    expect(headers.get("Retry-After")).toBeNull();
     expect(body.error).toEqual({
       code: "unavailable",
       message:

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../platform/env";
-import { ApiError } from "../../platform/errors";
+import { notConfigured } from "../../platform/errors";
 import { ADMIN_BASE_PATH } from "./routes";
 
 export const CONSOLE_PATH = "/admin";
@@ -17,7 +17,7 @@ export function consoleRoutes() {
     // The API's paths are not the page: a GET mounted after this one (group D's /admin/api/deposits) answers them, or none does (404).
     if (c.req.path.startsWith(`${ADMIN_BASE_PATH}/`) || c.req.path === ADMIN_BASE_PATH) return next();
     const shell = await c.env.ASSETS.fetch(new URL(`${CONSOLE_PATH}/`, c.req.url));
-    if (!shell.ok) throw new ApiError(503, "The console is not built: npm run build:console");
+    if (!shell.ok) throw notConfigured("The console is not built: npm run build:console");
     return new Response(shell.body, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } });
   });
   return router;

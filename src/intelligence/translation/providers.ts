@@ -1,5 +1,5 @@
 import type { Bindings } from "../../platform/env";
-import { ApiError } from "../../platform/errors";
+import { ApiError, notConfigured } from "../../platform/errors";
 import { settingsOf } from "../../platform/settings";
 import { aiTimeoutMs, intelligenceSettings, modelFor, runModel } from "../engines";
 
@@ -31,20 +31,20 @@ export function translatorFor(env: Bindings): Translator {
           : undefined);
   switch (chosen) {
     case undefined:
-      throw new ApiError(503, NOT_CONFIGURED);
+      throw notConfigured(NOT_CONFIGURED);
     case "workers-ai":
       if (!env.AI)
-        throw new ApiError(503, 'TRANSLATION_PROVIDER is workers-ai but the Workers AI binding AI is missing ([ai] binding = "AI" in wrangler.toml)');
+        throw notConfigured('TRANSLATION_PROVIDER is workers-ai but the Workers AI binding AI is missing ([ai] binding = "AI" in wrangler.toml)');
       return workersAiTranslator(env);
     case "libretranslate":
-      if (!settings.LIBRETRANSLATE_URL) throw new ApiError(503, "TRANSLATION_PROVIDER is libretranslate but LIBRETRANSLATE_URL is not set");
+      if (!settings.LIBRETRANSLATE_URL) throw notConfigured("TRANSLATION_PROVIDER is libretranslate but LIBRETRANSLATE_URL is not set");
       return libreTranslator(env, settings.LIBRETRANSLATE_URL);
     case "openai":
       if (!settings.OPENAI_BASE_URL || !settings.OPENAI_API_KEY)
-        throw new ApiError(503, "TRANSLATION_PROVIDER is openai but OPENAI_BASE_URL or OPENAI_API_KEY is not set");
+        throw notConfigured("TRANSLATION_PROVIDER is openai but OPENAI_BASE_URL or OPENAI_API_KEY is not set");
       return openAiTranslator(env, settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY);
     default:
-      throw new ApiError(503, `TRANSLATION_PROVIDER must be one of ${TRANSLATION_PROVIDERS.join(", ")}, not "${String(chosen)}"`);
+      throw notConfigured(`TRANSLATION_PROVIDER must be one of ${TRANSLATION_PROVIDERS.join(", ")}, not "${String(chosen)}"`);
   }
 }
 

@@ -35,12 +35,26 @@ export interface McpService {
   resources?: McpResources;
 }
 
+/**
+ * A JSON-RPC error as the SDK sends it (its `code` and `message`). The SDK's McpError writes "MCP
+ * error <code>:" into its message, and a client adds the same again when it reads one: ours are
+ * sent in their own words only.
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** An error of ours as the protocol's error, in the same words as the REST answer; anything else says no more than that it failed. */
-function protocolError(c: Context<AppEnv>, error: unknown): McpError {
-  if (error instanceof McpError) return error;
-  if (error instanceof ApiError) return new McpError(error.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidRequest, error.message);
+function protocolError(c: Context<AppEnv>, error: unknown): Error {
+  if (error instanceof McpError || error instanceof ProtocolError) return error;
+  if (error instanceof ApiError) return new ProtocolError(error.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidRequest, error.message);
   c.get("log").error({ error: `mcp: ${String(error)}` });
-  return new McpError(ErrorCode.InternalError, "Internal error; the request id is in the X-Request-Id header");
+  return new ProtocolError(ErrorCode.InternalError, "Internal error; the request id is in the X-Request-Id header");
 }
 
 const guarded =
@@ -74,7 +88,7 @@ export async function serveMcp(c: Context<AppEnv>, service: McpService, body: st
     CallToolRequestSchema,
     guarded(c, async (request) => {
       const tool = byName.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
+      if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
       return callOperation(c, tool, request.params.arguments ?? {});
     }),
   );
