@@ -40,6 +40,7 @@ const FOOTER_MENU = [
   { label: "Transport", heading: "#transport" },
 ];
 let plainSiteBase: string;
+let plainSiteId: number;
 
 const admin = <T>(method: string, path: string, body?: unknown, type?: string) => ownerAdmin<T>(gateway, method, path, body, type);
 
@@ -96,6 +97,7 @@ beforeAll(async () => {
   const site = await admin<{ id: number }>("POST", "/sites", { name: "Plain Paper", slug });
   await admin("POST", `/sites/${site.id}/themes?name=default`, zipSync(defaultThemeFiles()), "application/zip");
   plainSiteBase = gateway.siteBase.replace("//demo.", `//${slug}.`);
+  plainSiteId = site.id;
 });
 
 afterAll(async () => {
@@ -129,6 +131,36 @@ describe("a reader of the default theme on a desktop", () => {
       expect(response?.status(), label).toBe(200);
       expect(await page.locator("h1").first().textContent(), label).toBe(heading);
     }
+  });
+
+  it("keeps the header's shape with a long menu: the brand above, every item on the screen, none over another or the search", async () => {
+    // A site of its own: the demo's menu is read by other files at the same time.
+    const labels = ["City", "Culture", "Sport", "Business", "Transport", "Weather", "Events", "Districts", "Opinion"];
+    await admin("PUT", "/tags", {
+      siteId: plainSiteId,
+      type: "menu",
+      name: "main",
+      definition: { items: labels.map((label) => ({ label, link: { url: `/${label.toLowerCase()}` } })) },
+    });
+    await open(page, "/", plainSiteBase);
+    const brand = (await page.locator(".brand").first().boundingBox())!;
+    const search = (await page.locator(".site-search").boundingBox())!;
+    const nav = page.getByRole("navigation", { name: "Main menu" });
+    const boxes = await Promise.all(labels.map(async (label) => (await nav.getByRole("link", { name: label, exact: true }).boundingBox())!));
+    for (const [i, box] of boxes.entries()) {
+      expect(box.y, `${labels[i]} is below the brand`).toBeGreaterThanOrEqual(brand.y + brand.height);
+      expect(box.x + box.width, `${labels[i]} is on the screen`).toBeLessThanOrEqual(DESKTOP.viewport.width);
+      const overSearch =
+        box.x < search.x + search.width && box.x + box.width > search.x && box.y < search.y + search.height && box.y + box.height > search.y;
+      expect(overSearch, `${labels[i]} is not under the search box`).toBe(false);
+      for (const other of boxes.slice(i + 1)) {
+        const overlaps =
+          box.x < other.x + other.width && box.x + box.width > other.x && box.y < other.y + other.height && box.y + box.height > other.y;
+        expect(overlaps, `${labels[i]} overlaps another item`).toBe(false);
+      }
+    }
+    expect((await page.locator(".site-header").boundingBox())!.height).toBeLessThan(200);
+    await shot(page, "theme-long-menu-desktop");
   });
 
   it("reaches the second level of the menu with the keyboard alone", async () => {
