@@ -134,13 +134,19 @@ export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCod
 export const RETRY_AFTER_SECONDS = 5;
 export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable; retry in a few seconds";
 
+/** Hono's validator's own texts, said as the rest of the service says them (biz-content.ts). */
+const HONO_TEXTS: Record<string, string> = {
+  "Malformed JSON in request body": "Request body is not valid JSON",
+  "Malformed FormData request.": "Request body is not a valid form",
+};
+
 export const handleError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) {
     if (err.status === 503 && err.retryHelps) c.header("Retry-After", String(RETRY_AFTER_SECONDS));
     return respondWithError(c, err.status, err.message, err.fields);
   }
   if (err instanceof HTTPException && err.status < 500) {
-    return respondWithError(c, err.status, err.message || "Bad request");
+    return respondWithError(c, err.status, HONO_TEXTS[err.message] ?? (err.message || "Bad request"));
   }
   // The stack stays in the log, tied to the request id the caller sees; the body says nothing of it.
   const transient = isStorageFailure(err);

@@ -119,7 +119,7 @@ describe("A4–A7 key lifecycle", () => {
     const { jwt } = await session();
     const malformed = await call("/api/tokens", { method: "POST", headers: { ...bearer(jwt), "Content-Type": "application/json" }, body: "{" });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ detail: "Malformed JSON in request body" });
+    expect(await malformed.json()).toEqual({ detail: "Request body is not valid JSON" });
     const form = await call("/api/tokens", { method: "POST", headers: bearer(jwt), body: "name=x" });
     expect(form.status).toBe(415);
   });

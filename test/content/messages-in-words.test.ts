@@ -45,6 +45,16 @@ describe("a refused form says what is wrong in a person's words, at its field", 
       expect((await refused("POST", "/categories", { slug: "nav", ...(body as object) })).message, message).toBe(message);
   });
 
+  it("says a body that is not JSON in the words every group uses", async () => {
+    const res = await call(`/admin/api/tenants/${tenant.tenantId}/contents`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "application/json" },
+      body: "{title:",
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json<Failure>()).error.message).toBe("Request body is not valid JSON");
+  });
+
   it("lists every failing field, each as its own sentence", async () => {
     const error = await refused("POST", "/contents", { siteId: tenant.siteId, title: "", slug: "Not A Slug", language: "en" });
     expect(error.message).toBe("Title must not be empty");
