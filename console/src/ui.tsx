@@ -200,6 +200,15 @@ export function Loading({ failure }: { failure?: ApiFailure }) {
   return failure ? <FailureText failure={failure} /> : <p aria-busy="true">Loading…</p>;
 }
 
+/** A language's name as the browser names it ("German" for de); undefined for a code it does not know. */
+export const languageName = (code: string) => {
+  try {
+    return new Intl.DisplayNames([navigator.language, "en"], { type: "language", fallback: "none" }).of(code);
+  } catch {
+    return undefined;
+  }
+};
+
 export const formatDate = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";
 

@@ -112,6 +112,10 @@ describe("the content editor, as a writer uses it", () => {
   it("puts a taken slug's message at the field, scrolled to and focused, and takes the free slug it suggests in one click", async () => {
     await adminApi("POST", "/contents", { siteId: gateway.siteId, title: "The first harbour", slug, language: "en" });
     page = await consoleAt("/contents/new");
+    // Languages by name, as Settings names them.
+    await expect
+      .poll(() => page.getByLabel("Language", { exact: true }).locator("option").allTextContents())
+      .toEqual(["English (en)", "German (de)"]);
     await page.getByLabel("Title", { exact: true }).fill(title);
     expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe(slug);
     await body(page).fill("The harbour at dawn.\n\nBoats come in.");

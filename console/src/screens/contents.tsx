@@ -26,6 +26,7 @@ import {
   DropZone,
   formatDate,
   isoToLocalInput,
+  languageName,
   Loading,
   localInputToIso,
   Outcome,
@@ -440,7 +441,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
               name="language"
               value={draft.language}
               onValue={set("language")}
-              options={site.languages.map((l): [string, string] => [l, l])}
+              options={site.languages.map((l): [string, string] => [l, `${languageName(l) ?? l} (${l})`])}
               error={fieldError("language")}
             />
           </div>

@@ -2,17 +2,10 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Media, type Site } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, languageName, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
 
 /** Every IANA time zone this browser knows (the server checks with the same Intl), UTC first. */
 const TIME_ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
-const languageName = (code: string) => {
-  try {
-    return new Intl.DisplayNames([navigator.language, "en"], { type: "language", fallback: "none" }).of(code);
-  } catch {
-    return undefined;
-  }
-};
 /** "en, de" as the list the API takes. */
 const languageList = (text: string) =>
   text
