@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { ads } from "../../src/content/schema";
 import { memberScope } from "../../src/content/tenancy/scope";
+import { users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
+import { eq } from "drizzle-orm";
 import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
 
 /** An attribute's value as the browser reads it: MarkupSafe's five entities written back. */
@@ -59,6 +61,18 @@ describe("the title of a page", () => {
     // `$&` and `{site}` in a title are the title's own characters, not the pattern's.
     await seedContent(tenant, { title: "Save $& {site} now" });
     expect(await (await sitePage(slug, "/save-site-now")).text()).toContain(`<title>Save $&amp; {site} now · ${siteName}</title>`);
+  });
+});
+
+describe("what a shared link's card and a search engine read of a content", () => {
+  it("names its language, publication time, author and tags", async () => {
+    await database(env).update(users).set({ fullName: "Ada Reader" }).where(eq(users.id, tenant.ownerId));
+    await seedContent(tenant, { title: "Card story", tags: ["harbour", "night"] });
+    const html = await (await sitePage(slug, "/card-story")).text();
+    expect(html).toContain('<meta property="og:locale" content="en">');
+    expect(html).toMatch(/<meta property="article:published_time" content="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z">/);
+    expect(html).toContain('<meta name="author" content="Ada Reader">');
+    expect(html).toContain('<meta property="article:tag" content="harbour">\n<meta property="article:tag" content="night">');
   });
 });
 
