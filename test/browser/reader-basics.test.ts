@@ -135,6 +135,11 @@ describe.each(readers)("a reader of the demo site on a $name", ({ name, options 
       "({ text: getComputedStyle(document.body).color, root: getComputedStyle(document.documentElement).backgroundColor })",
     );
     expect(colors).toEqual({ text: "rgb(255, 255, 255)", root: "rgba(0, 0, 0, 0)" });
+    // A line of text reads as an ad: set in from the frame's edge, its link in bold.
+    const [frameBox, linkBox] = [(await page.locator(".ad iframe").boundingBox())!, (await link.boundingBox())!];
+    expect(linkBox.x - frameBox.x).toBeGreaterThanOrEqual(12);
+    expect(linkBox.y - frameBox.y).toBeGreaterThanOrEqual(8);
+    expect(await adFrame.evaluate<string>("getComputedStyle(document.querySelector('a')).fontWeight")).toBe("600");
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/reader-basics-${name}-dark.png` });
 
     const opened = context.waitForEvent("page");
