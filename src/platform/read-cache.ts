@@ -5,6 +5,7 @@ import { readBizContent } from "./biz-content";
 import { versionedAnswer } from "./answer-cache";
 import { IsolateCache } from "./isolate-cache";
 import type { AppEnv } from "./env";
+import { ApiError } from "./errors";
 import { dataVersions } from "./jobs/tables";
 
 /** The reference data of groups T and O: one version for both, bumped by each job run that changes rows and by the seed. */
@@ -45,7 +46,16 @@ export function cachedReads(name = REFERENCE_DATA, varyBy?: () => string): Middl
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "POST") return next();
     // A POST query is its business parameters (style F), whatever their encoding: read once, as the handler reads them.
-    const body = c.req.method === "POST" ? JSON.stringify(await readBizContent(c)) : undefined;
+    let body: string | undefined;
+    if (c.req.method === "POST") {
+      try {
+        body = JSON.stringify(await readBizContent(c));
+      } catch (error) {
+        // No query this cache can name: the route says what is wrong with it (or, with no route for a POST here, that it takes another method).
+        if (error instanceof ApiError) return next();
+        throw error;
+      }
+    }
     // What else an answer depends on (group T: the day an undated answer is for).
     const vary = [body, varyBy?.()].filter((part) => part !== undefined).join("\n") || undefined;
     const version = await dataVersion(c.get("db"), name);

@@ -42,6 +42,14 @@ describe("service basics", () => {
     const account = await call("/api/users/me", { method: "POST", headers: { Authorization: `Bearer ${key.token}` } });
     expect(account.status).toBe(405);
     expect(await account.json()).toEqual({ detail: expect.stringMatching(/^POST is not a method of \/api\/users\/me: it takes /) });
+    // A POST with no body to a path that takes GET is told the method, not that bizContent is missing.
+    const posted = await call("/std/api/bigdata/taxrate/country/DE/standard", { method: "POST", headers: secretHeaders(key) });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get("Allow")).toBe("GET, HEAD");
+    // A POST route still says what is wrong with its body.
+    const empty = await call("/std/open/country/special", { method: "POST", headers: secretHeaders(key) });
+    expect(empty.status).toBe(400);
+    expect((await empty.json<{ msg: string }>()).msg).toBe("bizContent is required");
     // Who calls is checked first, and a path no route has is still a 404.
     expect((await call("/std/api/bigdata/taxrate/country/DE/standard", { method: "DELETE" })).status).toBe(401);
     expect((await call("/std/api/bigdata/taxrate/country/DE/standard/nothing", { headers: secretHeaders(key) })).status).toBe(404);
