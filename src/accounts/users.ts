@@ -1,4 +1,3 @@
-import type { z } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { forgetCachedKeys } from "../platform/auth/api-keys";
@@ -7,7 +6,7 @@ import { users, type User } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
 import { auditEvent, auditEventWhere } from "./audit";
-import { refreshTokens, type userUpdateSchema } from "./schema";
+import { refreshTokens } from "./schema";
 
 export async function userById(db: Database, id: number): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -15,9 +14,20 @@ export async function userById(db: Database, id: number): Promise<User> {
   return user;
 }
 
-/** A10: the route lets an admin or the user themself change the record; the event says what was before and after. */
-export async function updateUser(db: Database, actor: Principal, id: number, changes: z.output<typeof userUpdateSchema>): Promise<User> {
+/**
+ * A10: the route lets an admin or the user themself change the record; the event says what was
+ * before and after. A change of the name alone (the console's own profile) leaves the email as it
+ * is; `alongside` are statements of the same batch (the sites whose bylines show the name).
+ */
+export async function updateUser(
+  db: Database,
+  actor: Principal,
+  id: number,
+  changes: { full_name: string; email?: string },
+  alongside: BatchItem<"sqlite">[] = [],
+): Promise<User> {
   const before = await userById(db, id);
+  const email = (value: string | undefined) => (changes.email === undefined ? {} : { email: value });
   const [[user]] = await db.batch([
     db
       .update(users)
@@ -28,26 +38,7 @@ export async function updateUser(db: Database, actor: Principal, id: number, cha
       userId: id,
       action: "user.updated",
       actor,
-      detail: { from: { full_name: before.fullName, email: before.email }, to: { full_name: changes.full_name, email: changes.email } },
-    }),
-  ]);
-  if (!user) throw new ApiError(404, "Not found");
-  return user;
-}
-
-/**
- * A user's own name, changed by the user (the console's profile): recorded as A10's change is, in
- * one batch with the statements the caller adds (the sites whose bylines show the name).
- */
-export async function renameSelf(db: Database, actor: Principal, fullName: string, alongside: BatchItem<"sqlite">[] = []): Promise<User> {
-  const before = await userById(db, actor.userId);
-  const [[user]] = await db.batch([
-    db.update(users).set({ fullName, updatedAt: new Date().toISOString() }).where(eq(users.id, actor.userId)).returning(),
-    auditEvent(db, {
-      userId: actor.userId,
-      action: "user.updated",
-      actor,
-      detail: { from: { full_name: before.fullName }, to: { full_name: fullName } },
+      detail: { from: { full_name: before.fullName, ...email(before.email) }, to: { full_name: changes.full_name, ...email(changes.email) } },
     }),
     ...alongside,
   ]);

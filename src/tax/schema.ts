@@ -143,7 +143,7 @@ const taxRateRow = createSelectSchema(taxRates, {
         "What the rate is: `statutory` (the rate the law states) or `oecd_combined_statutory` (corporate income tax: the OECD's combined rate)",
     }),
   rateLevelName: (s) => s.openapi({ example: "Standard rate" }),
-  effectiveFrom: (s) => dateTime(s).openapi({ example: "2021-01-01T00:00:00", description: "UTC; the record is in force from this second" }),
+  effectiveFrom: (s) => dateTime(s).openapi({ description: "UTC; the record is in force from this second" }),
   effectiveTo: (s) => dateTime(s).openapi({ example: null, description: "UTC; the last second the record is in force, null while no end is known" }),
   currencyCode: (s) => s.openapi({ example: "EUR" }),
   versionDate: dateTime,

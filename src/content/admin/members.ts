@@ -1,19 +1,20 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
-import { renameSelf } from "../../accounts/users";
+import { and, eq, ne, or, sql } from "drizzle-orm";
+import { updateUser } from "../../accounts/users";
 import type { Principal } from "../../platform/auth/principal";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { contents, type MemberRole, sites, tenantMembers } from "../schema";
-import { forgetSiteForReaders, inTenant, type TenantScope } from "../tenancy/scope";
+import { contents, type MemberRole, tenantMembers } from "../schema";
+import { inTenant, type TenantScope } from "../tenancy/scope";
 import { INVITATION_DAYS, invitationsOf, invite, MAX_PENDING_INVITATIONS, withdrawInvitation } from "../tenancy/invitations";
 import { invitationSchema, memberSchema } from "./answers";
 import { auditIf } from "./audit";
 import { type AdminRoute, as } from "./guard";
 import { memberAdd, memberInvite, memberRename } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
+import { bumpVersions } from "./writes";
 
 export const membersOf = (db: Database, scope: TenantScope) =>
   db
@@ -125,12 +126,7 @@ async function ownProfile(db: Database, userId: number) {
 async function renameMember(db: Database, principal: Principal, fullName: string) {
   const authored = await db.selectDistinct({ siteId: contents.siteId }).from(contents).where(eq(contents.authorId, principal.userId));
   const siteIds = authored.map((row) => row.siteId);
-  const bump = db
-    .update(sites)
-    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
-    .where(inArray(sites.id, siteIds));
-  const user = await renameSelf(db, principal, fullName, siteIds.length ? [bump] : []);
-  for (const siteId of siteIds) forgetSiteForReaders(siteId);
+  const user = await updateUser(db, principal, principal.userId, { full_name: fullName }, siteIds.length ? [bumpVersions(db, siteIds)] : []);
   return { userId: user.id, email: user.email, fullName: user.fullName };
 }
 

@@ -18,14 +18,22 @@ export async function unlessTaken<T>(what: string, write: () => Promise<T>): Pro
   }
 }
 
+const nextVersion = () => ({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() });
+
 /** The statement that tells the edge cache a site's content changed (delivery/cache.ts), when `onlyIf` holds (always without it). */
 export function bumpVersion(db: Database, scope: TenantScope, siteId: number, onlyIf?: SQL) {
   // This isolate's cached copy of the site goes too: its version names the edge cache's key.
   forgetSiteForReaders(siteId);
   return db
     .update(sites)
-    .set({ contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
+    .set(nextVersion())
     .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId), onlyIf));
+}
+
+/** The same for several sites of any tenants (a member's name is on every site they wrote for). */
+export function bumpVersions(db: Database, siteIds: number[]) {
+  for (const siteId of siteIds) forgetSiteForReaders(siteId);
+  return db.update(sites).set(nextVersion()).where(inArray(sites.id, siteIds));
 }
 
 /**
