@@ -209,8 +209,9 @@ export const languageName = (code: string) => {
   }
 };
 
-export const formatDate = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";
+/** A moment as the reader's locale writes it, in the browser's time zone or the one named (a site's). */
+export const formatDate = (iso: string | null | undefined, timeZone?: string) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZone }) : "—";
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 365 * 86_400_000],

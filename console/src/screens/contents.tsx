@@ -19,7 +19,7 @@ import { diffLines } from "../diff";
 import { CONSOLE_BASE, guardLeaving, navigate } from "../router";
 import { MoveToTrash } from "./trash";
 import { siteAddress, useWorkspace } from "../session";
-import type { MenuItem } from "./menu-editor";
+import { type MenuItem, rowsOf } from "./menu-editor";
 import {
   asFailure,
   CheckField,
@@ -825,16 +825,14 @@ function Publication(props: {
   /** The site's menu items that link to this content, as "“Fireworks” in main": readers following them would find no page. */
   const menuItemsLinkingHere = async () => {
     const tags = await get<ContentTag[]>(`/tenants/${tenant.id}/sites/${site.id}/tags`).catch(() => []);
-    const found: string[] = [];
-    const walk = (items: MenuItem[] | undefined, menu: string) => {
-      for (const item of items ?? []) {
-        if (item.link.content === props.content.id) found.push(`“${item.label}” in ${menu}`);
-        walk(item.children, menu);
-      }
-    };
     // A menu's definition is the items tree the API validated when it was saved (admin/params.ts).
-    for (const tag of tags) if (tag.type === "menu") walk((tag.definition as { items?: MenuItem[] }).items, tag.name);
-    return found;
+    return tags
+      .filter((tag) => tag.type === "menu")
+      .flatMap((tag) =>
+        rowsOf((tag.definition as { items?: MenuItem[] }).items ?? [])
+          .filter((row) => row.kind === "content" && row.target === String(props.content.id))
+          .map((row) => `“${row.label}” in ${tag.name}`),
+      );
   };
   const takeBack = async () => {
     const linking = status === "published" ? await menuItemsLinkingHere() : [];
@@ -894,8 +892,7 @@ function Publication(props: {
               {/* The site dates its pages in its own zone (Settings): an editor elsewhere sees what its readers will. */}
               {when === "later" && atIso && site.timezone !== zone ? (
                 <p class="hint" id="site-time">
-                  The site's time ({site.timezone}):{" "}
-                  {new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: site.timezone }).format(new Date(atIso))}
+                  The site's time ({site.timezone}): {formatDate(atIso, site.timezone)}
                 </p>
               ) : null}
               {props.unsaved ? <p class="hint">Your unsaved changes are saved first.</p> : null}
