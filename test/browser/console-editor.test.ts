@@ -224,6 +224,17 @@ describe("the content editor, as a writer uses it", () => {
     expect(await body(page).inputValue()).toBe(before);
     await refused.scrollIntoViewIfNeeded();
     await shot(page, "image-too-large");
+    // The same for the cover, and on the Media screen: nothing is uploaded.
+    await page.locator('input[name="cover"]').setInputFiles(photo);
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6.0 MB" }).count()).toBe(2);
+    const media = await consoleAt("/media");
+    await media.getByLabel("Choose files").setInputFiles(photo);
+    await expect.poll(() => media.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6.0 MB" }).isVisible()).toBe(true);
+    await shot(media, "media-too-large");
+    await media.close();
+    // Other files upload to the demo site meanwhile: what is checked is that no such file arrived.
+    const stored = await adminApi<{ filename: string }[]>("GET", `/sites/${gateway.siteId}/media`);
+    expect(stored.map((m) => m.filename)).not.toContain("phone-photo.jpg");
   });
 
   it("publishes in one step with a confirmation, offers Update and Unpublish once published, and unpublishes only after a question", async () => {
