@@ -136,4 +136,12 @@ describe("free tags as an editor types them", () => {
     expect(edited.status).toBe(200);
     expect(edited.body.data.tags).toEqual(["Night Life", "Ferries"]);
   });
+
+  it("are refused past their bounds, by count and by length, naming the field", async () => {
+    for (const tags of [Array.from({ length: 31 }, (_, i) => `tag${i}`), ["x".repeat(61)], [42]]) {
+      const refused = await send("POST", contentsPath, tenant.session, draft(`bounded-${tags.length}-${typeof tags[0]}`, { tags }));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error!.fields!.map((f) => f.field)[0]).toMatch(/^body\.tags/);
+    }
+  });
 });

@@ -100,6 +100,7 @@ describe("a member's own name, as bylines show it", () => {
     for (const [fullName, message] of [
       ["mara@example.com", "Full name must be a name, not an email address: bylines never show one"],
       ["   ", "Full name must not be empty"],
+      ["M".repeat(101), "Full name must be at most 100 characters"],
     ]) {
       const res = await admin("PATCH", "/me", own.session, { fullName });
       expect(res.status, fullName).toBe(400);
