@@ -19,7 +19,7 @@ function serviceRoutes() {
     answer: "The service is up",
     handle: async (c) => ({ status: "ok" as const, version: c.env.BUILD_VERSION }),
   });
-  // The reference's page is made with the document (app.ts); its style and script are static assets, served before the Worker runs: this answers when a request reaches it anyway.
+  // The reference's page is made with the document (app.ts); its style and script are static assets.
   router.get("/docs/*", (c) => c.env.ASSETS.fetch(c.req.raw));
   dataMcpRoutes(router);
   return router;
