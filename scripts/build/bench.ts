@@ -37,7 +37,7 @@ const inspectorPorts = [Number(values.port) + 3, Number(values.port) + 4] as con
 const bareBase = `http://127.0.0.1:${barePort}`;
 const siteBase = `http://localhost:${values.port}`;
 
-const BARE = "bare Hono route (its own Worker)";
+const BARE = "bare Hono route (its own Worker, with the same static assets)";
 const HEALTH = "GET /health (the gateway, no auth)";
 const T2_SECRET = "T2 country/DE, secret";
 const T2_SIGNED = "T2 country/DE, signed";
