@@ -84,7 +84,7 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
       const siteId = await sites.siteFor(c);
       if (siteId !== null) {
         c.set("envelope", "html");
-        return sites.pages(siteId, c).fetch(c.req.raw, c.env, c.executionCtx);
+        return sites.serve(siteId, c);
       }
     }
     await next();

@@ -60,6 +60,8 @@ export interface Answer {
   etag: string;
   /** What the caller stored beside the answer (the ads a page showed), given back on a hit. */
   note: string;
+  /** A request header the answer varies on beyond its kind's (`Accept` for a content's address). */
+  vary?: string;
 }
 
 /** A freshly computed answer; `keep: false` (an error page, a preview) is answered but not kept. */
@@ -69,6 +71,8 @@ export interface Fresh {
   status: ContentfulStatusCode;
   keep: boolean;
   note?: string;
+  /** A request header the answer varies on beyond its kind's: kept with it, sent on every hit. */
+  vary?: string;
   /** Headers of the fresh answer only (a preview's `X-Robots-Tag`). */
   headers?: Record<string, string>;
 }
@@ -94,6 +98,7 @@ export interface AnswerSpec {
 const kept = new IsolateCache<Answer>(500);
 const KEPT_BODY_BYTES = 256 * 1024;
 const NOTE_HEADER = "X-Answer-Note";
+const VARY_HEADER = "X-Answer-Vary";
 
 export const digestHex = async (data: string | Uint8Array) =>
   toHex(await crypto.subtle.digest("SHA-1", typeof data === "string" ? new TextEncoder().encode(data) : data));
@@ -115,10 +120,25 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
 
 function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
   const cacheControl = clientCacheControl(spec.kind, secondsUntil(spec.until));
-  const { vary } = POLICIES[spec.kind];
+  const vary = [POLICIES[spec.kind].vary, answer.vary].filter(Boolean).join(", ");
   const headers = { ETag: answer.etag, "Cache-Control": cacheControl, ...(vary ? { Vary: vary } : {}), "X-Cache": hit ? "HIT" : "MISS", ...extra };
   if (c.req.header("If-None-Match") === answer.etag) return c.body(null, 304, headers);
   return c.body(answer.body, 200, { ...headers, "Content-Type": answer.contentType });
+}
+
+/**
+ * The answer to this request under `spec` when this isolate keeps it (`spec.inIsolate`), else
+ * undefined: what a caller may answer before any other work (a site's page before its router).
+ */
+export async function keptAnswer(c: Context<AppEnv>, spec: AnswerSpec, onHit: (note: string) => void = () => {}): Promise<Response | undefined> {
+  return isolateHit(c, spec, await keyOf(c, spec), onHit);
+}
+
+function isolateHit(c: Context<AppEnv>, spec: AnswerSpec, key: string, onHit: (note: string) => void): Response | undefined {
+  const found = spec.inIsolate && !spec.bypass ? kept.get(key) : undefined;
+  if (!found) return undefined;
+  onHit(found.note);
+  return respond(c, found, spec, true);
 }
 
 /**
@@ -133,11 +153,8 @@ export async function versionedAnswer(
   onHit: (note: string) => void = () => {},
 ): Promise<Response> {
   const key = await keyOf(c, spec);
-  const inIsolate = spec.inIsolate && !spec.bypass ? kept.get(key) : undefined;
-  if (inIsolate) {
-    onHit(inIsolate.note);
-    return respond(c, inIsolate, spec, true);
-  }
+  const inIsolate = isolateHit(c, spec, key, onHit);
+  if (inIsolate) return inIsolate;
   const edge = spec.bypass ? undefined : await caches.default.match(key);
   if (edge) {
     const answer: Answer = {
@@ -145,6 +162,7 @@ export async function versionedAnswer(
       contentType: edge.headers.get("Content-Type")!,
       etag: edge.headers.get("ETag")!,
       note: edge.headers.get(NOTE_HEADER) ?? "",
+      vary: edge.headers.get(VARY_HEADER) ?? undefined,
     };
     if (spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);
     onHit(answer.note);
@@ -162,12 +180,14 @@ export async function versionedAnswer(
     contentType: fresh.contentType,
     etag: `"${spec.version}-${(await digestHex(body)).slice(0, 16)}"`,
     note: fresh.note ?? "",
+    vary: fresh.vary,
   };
   const stored = new Response(made.body, {
     headers: {
       "Content-Type": made.contentType,
       ETag: made.etag,
       [NOTE_HEADER]: made.note,
+      ...(made.vary ? { [VARY_HEADER]: made.vary } : {}),
       // At least a second: the Cache API does not keep an answer of max-age=0.
       "Cache-Control": `max-age=${Math.max(1, Math.min(POLICIES[spec.kind].edgeSeconds, secondsUntil(spec.until)))}`,
     },

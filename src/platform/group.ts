@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import type { z } from "zod";
 import type { AccessRule, Authenticator } from "./auth/access-policy";
 import type { EnvelopeKind } from "./envelope";
@@ -65,7 +65,7 @@ export interface GroupModule {
    * Web sites chosen by the Host header (group C's tenant sites): a request whose host names a site
    * goes to that site's pages instead of the API. `siteFor` is asked for every request: keep it cheap.
    */
-  hostSites?: { siteFor(c: Context<AppEnv>): Promise<number | null>; pages(siteId: number, parent: Context<AppEnv>): Hono<AppEnv> };
+  hostSites?: { siteFor(c: Context<AppEnv>): Promise<number | null>; serve(siteId: number, parent: Context<AppEnv>): Promise<Response> };
   /** The settings the group reads, checked once per isolate before any request is answered. */
   settings?: z.ZodObject;
 }

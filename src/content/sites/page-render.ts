@@ -1,19 +1,19 @@
 import type { Context } from "hono";
-import { type Fresh, versionedAnswer } from "../../platform/answer-cache";
+import { type Fresh, keptAnswer, versionedAnswer } from "../../platform/answer-cache";
 import { errorPage } from "../../platform/envelope";
 import type { AppEnv } from "../../platform/env";
 import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
 import { siteOrigin } from "../tenancy/domains";
-import { nextScheduled, type ReaderSite, scheduleMark } from "../tenancy/scope";
+import { nextScheduled, type ReaderSite, scheduleMark, siteById } from "../tenancy/scope";
 import { adsForPage, countImpressions, type ShownAd } from "./ads";
 import { alternates, dateFormat, pageLanguages, urlFor } from "./languages";
 import { imageGlobal } from "./images";
-import { type Preview, withPreviewBanner } from "./previews";
+import { mayOpenPreview, type Preview, withPreviewBanner } from "./previews";
 import { perSiteVersion } from "./site-data";
 import { resolvedMenus, resolvedTags } from "./template-tags";
 import { TemplateError, TemplateLimitError } from "./templates";
-import { type LoadedTheme, themeFailed } from "./themes";
+import { type LoadedTheme, loadTheme, themeFailed } from "./themes";
 
 /** What a page builder answers: the template that renders it, its status, its head, and what its template reads. */
 export type Page = {
@@ -29,6 +29,8 @@ export type Page = {
   language?: string;
   /** The path of this page in each language it exists in, itself included: the switcher's and hreflang's addresses. */
   versions?: Record<string, string>;
+  /** A request header its address also answers by: a content's address answers Markdown to a caller that prefers it. */
+  vary?: "Accept";
   data: Record<string, unknown>;
 };
 
@@ -107,8 +109,7 @@ export async function cachedPage(
   build: () => Promise<Page>,
   preview?: Preview,
 ): Promise<Response> {
-  const flushSeconds = settingsOf(c.env, contentSettings).AD_FLUSH_SECONDS;
-  const count = (adIds: number[]) => countImpressions(c.get("db"), site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
+  const { count, countNoted } = adCounter(c, site);
   const render = async (): Promise<Fresh | Response> => {
     const built = await build();
     const page = preview ? { ...built, noindex: true } : built;
@@ -133,10 +134,32 @@ export async function cachedPage(
       status: page.status,
       keep: page.status === 200,
       note: adIds.join(","),
+      vary: page.vary,
       headers: preview ? { "X-Robots-Tag": "noindex" } : {},
     };
   };
-  return versionedAnswer(c, pageSpec(site, theme.version, preview), render, (note) => count(note.split(",").filter(Boolean).map(Number)));
+  return versionedAnswer(c, pageSpec(site, theme.version, preview), render, countNoted);
+}
+
+/** Counts the ads a page showed at each view of it, rendered (their ids) or kept (the note kept with it). */
+function adCounter(c: Context<AppEnv>, site: ReaderSite) {
+  const flushSeconds = settingsOf(c.env, contentSettings).AD_FLUSH_SECONDS;
+  const count = (adIds: number[]) => countImpressions(c.get("db"), site.tenantId, adIds, flushSeconds, (work) => c.executionCtx.waitUntil(work));
+  return { count, countNoted: (note: string) => count(note.split(",").filter(Boolean).map(Number)) };
+}
+
+/**
+ * The page this isolate keeps for the request, answered before the site's router runs, so that a
+ * reader's most frequent request costs what a cached API answer does; undefined where the router
+ * must decide: a request that may open a preview, one that may prefer Markdown, a method other
+ * than GET or HEAD, a page not kept. Redirects need no look: a redirect's write moves the site's version.
+ */
+export async function keptPage(c: Context<AppEnv>, siteId: number): Promise<Response | undefined> {
+  if ((c.req.method !== "GET" && c.req.method !== "HEAD") || mayOpenPreview(c) || c.req.header("Accept")?.includes("markdown")) return undefined;
+  const site = await siteById(c.get("db"), siteId);
+  const theme = site && (await loadTheme(c.env.THEMES, site, site.theme));
+  if (!site || !theme) return undefined;
+  return keptAnswer(c, pageSpec(site, theme.version, undefined), adCounter(c, site).countNoted);
 }
 
 /** A feed or sitemap through the answer cache, under the same version and schedule as the site's pages. */

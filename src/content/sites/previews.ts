@@ -66,6 +66,15 @@ const themeTokenFits = async (secret: string, siteId: number, theme: string, tok
  * The preview this request is in, from its cookies or, for a theme, from the link itself
  * (`?theme_preview=<name>&token=<hmac>`, which is then kept in a cookie). Undefined: an ordinary reader.
  */
+/**
+ * Whether the request may open a preview (a preview's cookie, a theme preview's link): such a
+ * request goes through previewOf, never straight to a page this isolate keeps.
+ */
+export function mayOpenPreview(c: Context<AppEnv>): boolean {
+  const cookies = c.req.header("Cookie") ?? "";
+  return cookies.includes(`${CONTENT_COOKIE}=`) || cookies.includes(`${THEME_COOKIE}=`) || c.req.url.includes("theme_preview=");
+}
+
 export async function previewOf(c: Context<AppEnv>, site: Site): Promise<Preview | undefined> {
   const secret = c.env.JWT_SECRET;
   const preview: Preview = {};

@@ -12,7 +12,7 @@ import { siteFavicon } from "./favicon";
 import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapIndex } from "./feeds";
 import { isOtherLanguage } from "./languages";
 import { contentMarkdown, llmsTxt } from "./markdown-pages";
-import { cachedDocument, cachedMarkdown, cachedPage, notFoundIn, type Page } from "./page-render";
+import { cachedDocument, cachedMarkdown, cachedPage, keptPage, notFoundIn, type Page } from "./page-render";
 import { contentAddress, redirectOf } from "./page-queries";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { endPreviews, keepContentPreview, type Preview, previewedContent, previewOf } from "./previews";
@@ -175,9 +175,12 @@ function buildSiteRouter() {
       const slug = c.req.param("slug");
       const answer = wantsMarkdown(c)
         ? await markdown(c, slug)
-        : await inLanguage(c, (site, language, preview) => contentPage(c, site, slug, language, preview?.contentId));
-      // One address, two answers: a shared cache must tell them apart by what was asked for.
-      answer.headers.append("Vary", "Accept");
+        : await inLanguage(c, async (site, language, preview) => ({
+            ...(await contentPage(c, site, slug, language, preview?.contentId)),
+            vary: "Accept",
+          }));
+      // One address, two answers: a shared cache must tell them apart by what was asked for (a kept page says so itself).
+      if (!answer.headers.get("Vary")?.includes("Accept")) answer.headers.append("Vary", "Accept");
       return answer;
     });
   }
@@ -187,8 +190,13 @@ function buildSiteRouter() {
 
 let siteRouter: Hono<AppEnv> | undefined;
 
-/** A tenant's web site, chosen by Host: the one router of every site (built once per isolate), told which site this request is for. */
-export function sitePages(siteId: number, parent: Context<AppEnv>): Hono<AppEnv> {
+/**
+ * A tenant's web site, chosen by Host: a page this isolate keeps at once, anything else through
+ * the one router of every site (built once per isolate), told which site this request is for.
+ */
+export async function serveSite(siteId: number, parent: Context<AppEnv>): Promise<Response> {
+  const kept = await keptPage(parent, siteId);
+  if (kept) return kept;
   visits.set(parent.req.raw, { siteId, parent });
-  return (siteRouter ??= buildSiteRouter());
+  return (siteRouter ??= buildSiteRouter()).fetch(parent.req.raw, parent.env, parent.executionCtx);
 }
