@@ -28,6 +28,9 @@ describe("the admin console's page", () => {
     expect(js.status).toBe(200);
     expect(js.headers.get("Content-Type")).toMatch(/javascript/);
     expect((await call(style!)).headers.get("Content-Type")).toMatch(/^text\/css/);
+    // Named by their content's hash: a browser keeps them for good, and asks only for the page again.
+    expect(js.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect((await call(style!)).headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
   });
 
   it("leaves the admin API's paths to the API, known or not: its credential check and envelope, never the page", async () => {

@@ -12,7 +12,14 @@ export const CONSOLE_PATH = "/admin";
  */
 export function consoleRoutes() {
   const router = new Hono<AppEnv>();
-  router.get("/assets/*", (c) => c.env.ASSETS.fetch(c.req.raw));
+  // Vite names each file by a hash of its content, so a name never changes its bytes: browsers keep it for good.
+  router.get("/assets/*", async (c) => {
+    const asset = await c.env.ASSETS.fetch(c.req.raw);
+    if (asset.status !== 200) return asset;
+    const kept = new Response(asset.body, asset);
+    kept.headers.set("Cache-Control", "public, max-age=31536000, immutable");
+    return kept;
+  });
   router.get("/*", async (c, next) => {
     // The API's paths are not the page: a GET mounted after this one (group D's /admin/api/deposits) answers them, or none does (404).
     if (c.req.path.startsWith(`${ADMIN_BASE_PATH}/`) || c.req.path === ADMIN_BASE_PATH) return next();
