@@ -33,9 +33,10 @@ const POLICIES: Record<AnswerKind, Policy> = {
   data: { audience: "private", maxAge: 0, staleSeconds: 0, edgeSeconds: 86_400 },
   // C1–C4: per key; a minute in the browser, revalidated in the background.
   content: { audience: "private", maxAge: 60, staleSeconds: 300, edgeSeconds: 60 },
-  // Tenant pages: public, shared caches may keep them as browsers do. A page differs for a reader
-  // whose cookie opened a preview: a browser must not show the page it kept from before the cookie.
-  page: { audience: "public", maxAge: 60, staleSeconds: 300, edgeSeconds: 60, vary: "Cookie" },
+  // Tenant pages: public, and revalidated at each view with their ETag (a kept page answers 304 in
+  // microseconds), so that an unpublished or corrected content is gone from a reader's next page,
+  // as the console tells its editor. A page differs for a reader whose cookie opened a preview.
+  page: { audience: "public", maxAge: 0, staleSeconds: 0, edgeSeconds: 60, vary: "Cookie" },
 };
 
 /**

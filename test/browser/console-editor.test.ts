@@ -260,7 +260,7 @@ describe("the content editor, as a writer uses it", () => {
     };
     page.on("dialog", onDialog);
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
-    await expect.poll(() => questions).toEqual([`Unpublish “${retitled}”? It leaves the site at once and becomes a draft again.`]);
+    await expect.poll(() => questions).toEqual([`Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again.`]);
     expect(await badge(page)).toBe("published");
     // Once a menu links to it, the question says so: readers following that item would find no page.
     const menu = `linked-${stamp}`;
@@ -273,7 +273,7 @@ describe("the content editor, as a writer uses it", () => {
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => questions.length).toBe(2);
     expect(questions[1]).toBe(
-      `Unpublish “${retitled}”? It leaves the site at once and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: readers who follow it will find no page until you change the menu (Content tags).`,
+      `Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: readers who follow it will find no page until you change the menu (Content tags).`,
     );
     await adminApi("DELETE", `/tags/${linking.id}`);
     answer = true;

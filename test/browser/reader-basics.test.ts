@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * A reader on the demo site, on a desktop and on a phone (issue 34): addresses written as Jinja2
@@ -150,5 +150,34 @@ describe.each(readers)("a reader of the demo site on a $name", ({ name, options 
     expect(await advertiser.locator("h1").textContent()).toBe("Winter market tickets");
     expect(clickAnswers).toEqual([{ status: 302, location: ADVERTISER }]);
     await expect.poll(() => clicksOfAd(ad!.id)).toBe(before + 1);
+  });
+});
+
+describe("a reader who had a page before an editor unpublished a post", () => {
+  it("finds the post gone on the next page they open, without reloading", async () => {
+    const stamp = Date.now();
+    const title = `Ferry strike called off ${stamp}`;
+    const post = await ownerAdmin<{ id: number }>(gateway, "POST", "/contents", {
+      siteId: gateway.siteId,
+      title,
+      slug: `strike-${stamp}`,
+      language: "en",
+    });
+    await ownerAdmin(gateway, "POST", `/contents/${post.id}/publish`, {});
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${gateway.siteBase}/`);
+    expect(await page.getByRole("link", { name: title }).count()).toBe(1);
+    // The reader goes on to another page while the editor takes the post back.
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "City" }).click();
+    await page.waitForURL((url) => url.pathname === "/c/city");
+    await ownerAdmin(gateway, "POST", `/contents/${post.id}/unpublish`, {});
+    // Back home by the site's own link: the browser asks again, and the post is gone.
+    await page.locator("a.brand").click();
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(await page.locator("h1").first().textContent()).toBe("Demo City Magazine");
+    expect(await page.getByRole("link", { name: title }).count()).toBe(0);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/reader-basics-after-unpublish.png` });
+    await context.close();
   });
 });

@@ -841,7 +841,7 @@ function Publication(props: {
       : "";
     const question =
       status === "published"
-        ? `Unpublish “${props.title}”? It leaves the site at once and becomes a draft again.${menus}`
+        ? `Unpublish “${props.title}”? It leaves the site within seconds and becomes a draft again.${menus}`
         : `Unschedule “${props.title}”? It will not be published on ${formatDate(props.content.publishAt)} and becomes a draft again.`;
     if (!confirm(question)) return;
     const changed = await props.run(

@@ -13,8 +13,8 @@ export function TrashScreen() {
   return (
     <Screen title="Trash">
       <p class="hint">
-        A deleted content is gone from the site at once and waits here for 30 days, then it is deleted for good. Its address stays reserved until
-        then: restore it, or delete it for good to use the address again.
+        A deleted content is gone from the site within seconds and waits here for 30 days, then it is deleted for good. Its address stays reserved
+        until then: restore it, or delete it for good to use the address again.
       </p>
       <Outcome failure={action.failure} done={action.done} />
       {!load.data ? (
@@ -82,7 +82,7 @@ export function MoveToTrash(props: { content: Pick<Content, "id" | "title"> }) {
         class="danger"
         disabled={action.busy}
         onClick={async () => {
-          if (!confirm(`Delete “${props.content.title}”? It leaves the site at once; you can restore it from the Trash for 30 days.`)) return;
+          if (!confirm(`Delete “${props.content.title}”? It leaves the site within seconds; you can restore it from the Trash for 30 days.`)) return;
           if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`))) navigate("/trash");
         }}
       >
