@@ -250,6 +250,24 @@ describe("language versions", () => {
 });
 
 describe("tag, search and paged lists", () => {
+  it("leads a tag's address typed in another case to the page of the site's spelling", async () => {
+    await seedContent(tenant, { title: "Library hours", tags: ["Bibliothek", "Öffnungszeiten"] });
+    await seedContent(tenant, { title: "Bibliothek offen", language: "de", tags: ["Lesesaal"] });
+    const moved = async (path: string) => {
+      const res = await sitePage(slug, path, { redirect: "manual" });
+      return [res.status, res.headers.get("Location")];
+    };
+    expect(await moved("/tag/bibliothek")).toEqual([301, "/tag/Bibliothek"]);
+    expect(await moved("/tag/BIBLIOTHEK?page=1")).toEqual([301, "/tag/Bibliothek?page=1"]);
+    // Beyond ASCII, which SQLite's lower() leaves alone.
+    expect(await moved("/tag/%C3%B6ffnungszeiten")).toEqual([301, "/tag/%C3%96ffnungszeiten"]);
+    expect(await moved("/de/tag/lesesaal")).toEqual([301, "/de/tag/Lesesaal"]);
+    expect((await sitePage(slug, "/tag/Bibliothek")).status).toBe(200);
+    // No public content has it in any case: the theme's 404, no redirect.
+    expect(await moved("/tag/bibliothe")).toEqual([404, null]);
+    expect(await moved(`/tag/${"b".repeat(61)}`)).toEqual([404, null]);
+  });
+
   it("lists a tag's contents, finds contents by words, and pages a list", async () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;

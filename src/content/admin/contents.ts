@@ -204,7 +204,6 @@ async function autosaveContent(db: Database, scope: TenantScope, id: number, use
   return updateContent(db, scope, id, userId, given, { existing, replaceLatest });
 }
 
-/** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */
 /** Free tags as the site's contents already spell them: `Waterfront` joins the page of `waterfront` rather than starting its own. */
 async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, tags: string[] | undefined) {
   if (!tags?.length) return tags;
@@ -229,6 +228,7 @@ async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, 
   return tags.map((t) => spelling.get(t.toLowerCase()) ?? t);
 }
 
+/** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */
 export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
   const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;

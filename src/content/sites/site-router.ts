@@ -13,7 +13,7 @@ import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapI
 import { isOtherLanguage } from "./languages";
 import { contentMarkdown, llmsTxt } from "./markdown-pages";
 import { cachedDocument, cachedMarkdown, cachedPage, keptPage, notFoundIn, type Page } from "./page-render";
-import { contentAddress, redirectOf } from "./page-queries";
+import { contentAddress, redirectOf, tagAsSpelled } from "./page-queries";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { endPreviews, keepContentPreview, type Preview, previewedContent, previewOf } from "./previews";
 import { loadTheme, themeAsset } from "./themes";
@@ -155,7 +155,16 @@ function buildSiteRouter() {
     app.get(`${prefix}/feed.xml`, feed(rssFeed, "application/rss+xml"));
     app.get(`${prefix}/atom.xml`, feed(atomFeed, "application/atom+xml"));
     app.get(`${prefix}/`, (c) => inLanguage(c, (site, language) => homePage(c, site, language)));
-    app.get(`${prefix}/tag/:tag`, (c) => inLanguage(c, (site, language) => tagPage(c, site, c.req.param("tag"), language)));
+    // A tag's address typed in another case than the site's (`/tag/bibliothek`) leads to its page.
+    app.get(`${prefix}/tag/:tag`, async (c) => {
+      const tag = c.req.param("tag");
+      const answer = await inLanguage(c, (site, language) => tagPage(c, site, tag, language));
+      if (answer.status !== 404 || tag.length > 60) return answer;
+      const spelled = await tagAsSpelled(c.get("db"), await siteOf(c), tag, now());
+      if (spelled === undefined || spelled === tag) return answer;
+      const language = prefix ? `/${c.req.param("lang")}` : "";
+      return c.redirect(`${language}/tag/${encodeURIComponent(spelled)}${new URL(c.req.url).search}`, 301);
+    });
     app.get(`${prefix}/search`, (c) => inLanguage(c, (site, language) => searchPage(c, site, language)));
     app.get(`${prefix}/c/:slug`, (c) => inLanguage(c, (site, language) => categoryPage(c, site, c.req.param("slug"), language)));
     // A content's Markdown version shows its public text only: a preview link opens its HTML page.
