@@ -181,6 +181,31 @@ describe("a reader of the default theme on a desktop", () => {
     expect(await page.locator("h1").textContent()).toBe("Football");
   });
 
+  it("closes the second level with Escape, and when focus or a click goes elsewhere", async () => {
+    await open(page, "/");
+    const nav = page.getByRole("navigation", { name: "Main menu" });
+    const sport = nav.locator('summary[aria-label="More in Sport"]');
+    const football = nav.getByRole("link", { name: "Football", exact: true });
+    await sport.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string>("document.activeElement.textContent")).toBe("Football");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => football.isVisible()).toBe(false);
+    expect(await page.evaluate<string>("document.activeElement.getAttribute('aria-label')")).toBe("More in Sport");
+    // Open again, then on past its last link with Tab: it closes behind the reader.
+    await page.keyboard.press("Enter");
+    await expect.poll(() => football.isVisible()).toBe(true);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect.poll(() => football.isVisible()).toBe(false);
+    // Opened with the mouse, closed by a click on the page.
+    await sport.click();
+    await expect.poll(() => football.isVisible()).toBe(true);
+    await page.locator("main h1").first().click();
+    await expect.poll(() => football.isVisible()).toBe(false);
+  });
+
   it("finds a post with the search box in the header", async () => {
     await open(page, "/");
     const box = page.getByRole("search").getByRole("searchbox");
