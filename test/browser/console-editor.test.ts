@@ -194,6 +194,14 @@ describe("the content editor, as a writer uses it", () => {
     const chosen = Buffer.from(await drawnPng(page, "#0b57d0"), "base64");
     await page.getByLabel("Insert image").setInputFiles({ name: "harbour-map.png", mimeType: "image/png", buffer: chosen });
     await expect.poll(() => body(page).inputValue()).toMatch(/^The harbour at dawn\.\n\n!\[harbour map\]\(\/media\/[^)]+\.png\)\n\nBoats come in\./);
+    // The file's name stands in for the image's description, selected: the writer types over it.
+    expect(await page.getByText("Inserted harbour-map.png: type what it shows over the selected words").isVisible()).toBe(true);
+    const selected = `(({ value, selectionStart, selectionEnd }) => value.slice(selectionStart, selectionEnd))(document.querySelector('textarea[name="bodyMarkdown"]'))`;
+    await expect.poll(() => page.evaluate<string>(selected)).toBe("harbour map");
+    await page.keyboard.type("The harbour's quays and the ferry stop");
+    expect(await body(page).inputValue()).toMatch(
+      /^The harbour at dawn\.\n\n!\[The harbour's quays and the ferry stop\]\(\/media\/[^)]+\.png\)\n\nBoats/,
+    );
 
     // Pasted, as from a screenshot tool: the clipboard holds a file.
     const png = await drawnPng(page, "#146c2e");

@@ -600,7 +600,10 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
         for (const file of images) list.push(await uploadMedia<Media>(tenant.id, site.id, file));
         return list;
       },
-      `Inserted ${images.map((file) => file.name).join(", ")}.`,
+      // The file's name stands in for a description until the writer gives one: it is selected, to be typed over.
+      images.length === 1
+        ? `Inserted ${images[0]!.name}: type what it shows over the selected words, for readers who cannot see it.`
+        : `Inserted ${images.map((file) => file.name).join(", ")}: write what each shows between its [ and ], for readers who cannot see them.`,
     );
     if (!stored) return;
     const text = latest.current;
@@ -612,10 +615,11 @@ function MarkdownField(props: { value: string; onValue: (v: string) => void; err
     const markdown = stored.map((media) => `![${altFrom(media.filename)}](${media.url})`).join("\n\n");
     const inserted = `${opening}${markdown}${closing}`;
     props.onValue(before + inserted + after);
-    const caret = before.length + inserted.length;
+    // The first image's description, selected: what the writer types next replaces the file's name.
+    const described = before.length + opening.length + "![".length;
     setTimeout(() => {
       textarea?.focus();
-      textarea?.setSelectionRange(caret, caret);
+      textarea?.setSelectionRange(described, described + altFrom(stored[0]!.filename).length);
     });
   };
   const describedBy = [`${id}-hint`, props.error ? `${id}-error` : ""].filter(Boolean).join(" ");
