@@ -142,8 +142,17 @@ describe("each language's lists and feeds", () => {
   });
 
   it("lists each language's home and category pages in the sitemap, and every language's contents", async () => {
+    // A category without a public content in a language has no page worth indexing in it; a parent's page shows its children's.
+    const db = database(env);
+    const scope = memberScope(tenant.tenantId);
+    await createCategory(db, scope, { siteId: tenant.siteId, name: "Empty", slug: "empty" });
+    const port = await createCategory(db, scope, { siteId: tenant.siteId, name: "Port", slug: "port" });
+    const ferries = await createCategory(db, scope, { siteId: tenant.siteId, name: "Ferries", slug: "ferries", parentId: port.id });
+    await seedContent(tenant, { title: "Night ferry", categoryIds: [ferries.id], publishAt: "2026-03-02T09:00:00Z" });
+    await seedContent(tenant, { title: "Nachtfaehre", language: "de", categoryIds: [ferries.id], publishAt: null });
     const pages = await (await sitePage(slug, "/sitemap-categories.xml")).text();
-    for (const path of ["/", "/c/news", "/de/", "/de/c/news"]) expect(pages).toContain(`<loc>${origin}${path}</loc>`);
+    const listed = [...pages.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.slice(origin.length));
+    expect(listed).toEqual(["/", "/c/news", "/c/port", "/c/ferries", "/de/", "/de/c/news"]);
     const contents = await (await sitePage(slug, "/sitemap-contents.xml")).text();
     for (const path of ["/ferry-timetable", "/de/faehrplan", "/only-in-english"]) expect(contents).toContain(`<loc>${origin}${path}</loc>`);
   });

@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
-import { categories, contents, type Site } from "../schema";
+import { categories, contentCategories, contents, type Site } from "../schema";
 import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { ofSite } from "./page-queries";
 
@@ -45,17 +45,41 @@ export async function contentSitemap(db: Database, site: Site, origin: string, n
   );
 }
 
-/** Each language's home and category pages. */
-export async function categorySitemap(db: Database, site: Site, origin: string): Promise<string> {
-  const rows = await db
-    .select({ slug: categories.slug })
-    .from(categories)
-    .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)));
+/**
+ * Each language's home, and the category pages that show something in that language: a category
+ * with a public content of it, its own or a subcategory's (a category's page lists both). An empty
+ * page is no page for a search engine to index.
+ */
+export async function categorySitemap(db: Database, site: Site, origin: string, now: string): Promise<string> {
+  const [tree, shown] = await db.batch([
+    db
+      .select({ id: categories.id, slug: categories.slug, parentId: categories.parentId })
+      .from(categories)
+      .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)))
+      .orderBy(categories.id),
+    db
+      .selectDistinct({ categoryId: contentCategories.categoryId, language: contents.language })
+      .from(contentCategories)
+      .innerJoin(contents, eq(contents.id, contentCategories.contentId))
+      .where(ofSite(site, isPublic(now))),
+  ]);
+  const parentOf = new Map(tree.map((category) => [category.id, category.parentId]));
+  const showing = new Set<string>();
+  for (const { categoryId, language } of shown) {
+    // The category and each one above it; a cycle (none is written, but a row is data) ends the walk.
+    const walked = new Set<number>();
+    for (let id: number | null | undefined = categoryId; id != null && !walked.has(id); id = parentOf.get(id)) {
+      walked.add(id);
+      showing.add(`${id}:${language}`);
+    }
+  }
   const lastmod = site.updatedAt.slice(0, 10);
   return urlset(
     siteLanguages(site).flatMap((language) => [
       { loc: `${origin}${languageHome(site, language)}`, lastmod },
-      ...rows.map((r) => ({ loc: `${origin}${languagePrefix(site, language)}/c/${r.slug}`, lastmod })),
+      ...tree
+        .filter((category) => showing.has(`${category.id}:${language}`))
+        .map((category) => ({ loc: `${origin}${languagePrefix(site, language)}/c/${category.slug}`, lastmod })),
     ]),
   );
 }

@@ -121,7 +121,7 @@ function buildSiteRouter() {
   app.get("/robots.txt", async (c) => c.text(robotsTxt(siteOrigin(c.env, await siteOf(c)))));
   app.get("/sitemap.xml", (c) => siteDocument(c, "application/xml", async (site, origin) => sitemapIndex(origin, site.updatedAt.slice(0, 10))));
   app.get("/sitemap-contents.xml", (c) => siteDocument(c, "application/xml", (site, origin) => contentSitemap(c.get("db"), site, origin, now())));
-  app.get("/sitemap-categories.xml", (c) => siteDocument(c, "application/xml", (site, origin) => categorySitemap(c.get("db"), site, origin)));
+  app.get("/sitemap-categories.xml", (c) => siteDocument(c, "application/xml", (site, origin) => categorySitemap(c.get("db"), site, origin, now())));
   app.get("/llms.txt", (c) => siteDocument(c, "text/plain", (site, origin) => llmsTxt(c.get("db"), site, origin, now())));
   app.get("/_preview", openPreview);
   app.get("/_preview/end", (c) => {
