@@ -281,7 +281,7 @@ describe("the content editor, as a writer uses it", () => {
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => questions.length).toBe(2);
     expect(questions[1]).toBe(
-      `Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: readers who follow it will find no page until you change the menu (Content tags).`,
+      `Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: readers who follow it will find no page until you change the menu (Menus & tags).`,
     );
     await adminApi("DELETE", `/tags/${linking.id}`);
     answer = true;

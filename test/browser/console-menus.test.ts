@@ -91,7 +91,7 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
   });
 
   it("picks a content, a category and a tag by typing part of their titles, and warns of a link to a draft", async () => {
-    await page.getByRole("link", { name: "Content tags" }).click();
+    await page.getByRole("link", { name: "Menus & tags" }).click();
     await page.getByRole("button", { name: "New content tag" }).click();
     await page.getByLabel("Name", { exact: true }).fill("main");
     await addPicked("Content", `keeper ${stamp}`, keeper, "console-menus-picker");

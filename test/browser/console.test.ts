@@ -133,7 +133,7 @@ describe("the admin console, in a browser", () => {
   });
 
   it("edits the main menu, which the site renders at once", async () => {
-    await page.getByRole("link", { name: "Content tags" }).click();
+    await page.getByRole("link", { name: "Menus & tags" }).click();
     await page.getByRole("button", { name: "Edit main", exact: true }).click();
     await page.getByRole("button", { name: "Add an item" }).click();
     const labels = page.getByLabel(/^Item \d+ label$/);

@@ -841,7 +841,7 @@ function Publication(props: {
   const takeBack = async () => {
     const linking = status === "published" ? await menuItemsLinkingHere() : [];
     const menus = linking.length
-      ? ` The menu item${linking.length === 1 ? "" : "s"} ${linking.join(", ")} link${linking.length === 1 ? "s" : ""} to it: readers who follow ${linking.length === 1 ? "it" : "them"} will find no page until you change the menu (Content tags).`
+      ? ` The menu item${linking.length === 1 ? "" : "s"} ${linking.join(", ")} link${linking.length === 1 ? "s" : ""} to it: readers who follow ${linking.length === 1 ? "it" : "them"} will find no page until you change the menu (Menus & tags).`
       : "";
     const question =
       status === "published"

@@ -28,7 +28,7 @@ export const NAVIGATION: { path: string; label: string; role: Role }[] = [
   { path: "/", label: "Dashboard", role: "viewer" },
   { path: "/contents", label: "Contents", role: "viewer" },
   { path: "/categories", label: "Categories", role: "viewer" },
-  { path: "/tags", label: "Content tags", role: "viewer" },
+  { path: "/tags", label: "Menus & tags", role: "viewer" },
   { path: "/media", label: "Media", role: "viewer" },
   { path: "/ads", label: "Ads", role: "viewer" },
   { path: "/themes", label: "Themes", role: "viewer" },

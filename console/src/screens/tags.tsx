@@ -19,7 +19,7 @@ export function TagsScreen() {
   const action = useSubmit();
   return (
     <Screen
-      title="Content tags"
+      title="Menus and content tags"
       actions={
         can("editor") ? (
           <button type="button" class="primary" onClick={() => (setSaved(""), setEditing("new"))}>
