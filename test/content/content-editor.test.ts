@@ -135,6 +135,15 @@ describe("free tags as an editor types them", () => {
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data.tags).toEqual(["Night Life", "Ferries"]);
+    // Beyond ASCII too, which SQLite's lower() leaves as it is.
+    await seedContent(tenant, { title: "Library hours", tags: ["Öffnungszeiten"] });
+    const umlaut = await send<ContentAnswer & { tags: string[] }>(
+      "POST",
+      contentsPath,
+      tenant.session,
+      draft("umlaut", { tags: ["öffnungszeiten", "ÖFFNUNGSZEITEN"] }),
+    );
+    expect(umlaut.body.data.tags).toEqual(["Öffnungszeiten"]);
   });
 
   it("are refused past their bounds, by count and by length, naming the field", async () => {
