@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, count, desc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { Database } from "../../platform/database";
@@ -11,6 +11,7 @@ import { renderMarkdown } from "../markdown";
 import { siteRelativeMedia } from "../media/addresses";
 import { imageSizesIn } from "../media/service";
 import { statusAt } from "../publication";
+import { tagSpellings } from "../tag-spellings";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
 import { contentPath } from "../sites/languages";
 import { contentPreviewToken, PREVIEW_LINK_SECONDS } from "../sites/previews";
@@ -204,29 +205,10 @@ async function autosaveContent(db: Database, scope: TenantScope, id: number, use
   return updateContent(db, scope, id, userId, given, { existing, replaceLatest });
 }
 
-/**
- * Free tags as the site's contents already spell them: `Waterfront` joins the page of `waterfront`,
- * `öffnungszeiten` that of `Öffnungszeiten`, rather than starting its own. SQLite's lower() folds
- * ASCII alone: tags with other letters are fetched by their length and compared here.
- */
+/** Free tags as the site's contents already spell them: `Waterfront` joins the page of `waterfront` rather than starting its own. */
 async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, tags: string[] | undefined) {
   if (!tags?.length) return tags;
-  const tag = sql<string>`tag.value`;
-  const sameLetters = or(
-    inArray(
-      sql`lower(${tag})`,
-      tags.map((t) => t.toLowerCase()),
-    ),
-    and(inArray(sql`length(${tag})`, [...new Set(tags.map((t) => [...t].length))]), sql`${tag} GLOB '*[^ -~]*'`),
-  );
-  const known = await db
-    .selectDistinct({ tag })
-    .from(sql`${contents}, json_each(${contents.tags}) as tag`)
-    .where(inTenant(contents.tenantId, scope, eq(contents.siteId, siteId), sameLetters))
-    .orderBy(tag)
-    .limit(1000);
-  const spelling = new Map<string, string>();
-  for (const { tag: existing } of known) if (!spelling.has(existing.toLowerCase())) spelling.set(existing.toLowerCase(), existing);
+  const spelling = await tagSpellings(db, inTenant(contents.tenantId, scope, eq(contents.siteId, siteId)), tags);
   return tags.map((t) => spelling.get(t.toLowerCase()) ?? t);
 }
 

@@ -4,6 +4,7 @@ import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contents, redirects, type Site } from "../schema";
 import type { ReaderSite } from "../tenancy/scope";
+import { tagSpellings } from "../tag-spellings";
 import { contentPath } from "./languages";
 import { perSiteVersion } from "./site-data";
 
@@ -73,21 +74,9 @@ export async function languagesWithTag(db: Database, site: Site, tag: string, no
   return rows.map((r) => r.language);
 }
 
-/**
- * How the site spells a tag of its public contents, asked in another case (`bibliothek`,
- * `öffnungszeiten`): its page's own address. SQLite folds the case of ASCII letters alone, so the
- * tags of the same length are compared here, at most a thousand of them.
- */
+/** How the site spells a tag of its public contents, asked in another case (`bibliothek`, `öffnungszeiten`): its page's own address. */
 export async function tagAsSpelled(db: Database, site: Site, tag: string, now: string): Promise<string | undefined> {
-  const value = sql<string>`tag.value`;
-  const sameLength = await db
-    .selectDistinct({ tag: value })
-    .from(sql`${contents}, json_each(${contents.tags}) as tag`)
-    .where(ofSite(site, isPublic(now), sql`length(${value}) = ${[...tag].length}`))
-    .orderBy(value)
-    .limit(1000);
-  const folded = tag.toLowerCase();
-  return sameLength.find((row) => row.tag.toLowerCase() === folded)?.tag;
+  return (await tagSpellings(db, ofSite(site, isPublic(now)), [tag])).get(tag.toLowerCase());
 }
 
 /** Words a reader reads in a minute: reading time is the body's words over this, at least one minute. */

@@ -1,0 +1,43 @@
+import { and, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../platform/database";
+import { contents } from "./schema";
+
+/** The tags with letters beyond ASCII compared in one look-up, at most: a bound on its work. */
+const MAX_COMPARED = 1000;
+
+/**
+ * How the contents that `where` selects spell each of `tags`, by its lower case (`waterfront` →
+ * `Waterfront`, `öffnungszeiten` → `Öffnungszeiten`), the first in binary order where they spell a
+ * tag several ways. SQLite's lower() folds ASCII alone: tags with other letters are fetched by
+ * their length, at most a thousand, and compared here.
+ */
+export async function tagSpellings(db: Database, where: SQL | undefined, tags: string[]): Promise<Map<string, string>> {
+  const tag = sql<string>`tag.value`;
+  const ofContents = sql`${contents}, json_each(${contents.tags}) as tag`;
+  const [ascii, otherLetters] = await db.batch([
+    db
+      .selectDistinct({ tag })
+      .from(ofContents)
+      .where(
+        and(
+          where,
+          inArray(
+            sql`lower(${tag})`,
+            tags.map((t) => t.toLowerCase()),
+          ),
+        ),
+      ),
+    db
+      .selectDistinct({ tag })
+      .from(ofContents)
+      .where(and(where, inArray(sql`length(${tag})`, [...new Set(tags.map((t) => [...t].length))]), sql`${tag} GLOB '*[^ -~]*'`))
+      .orderBy(tag)
+      .limit(MAX_COMPARED),
+  ]);
+  const spelling = new Map<string, string>();
+  for (const { tag: existing } of [...ascii, ...otherLetters].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))) {
+    const folded = existing.toLowerCase();
+    if (!spelling.has(folded)) spelling.set(folded, existing);
+  }
+  return spelling;
+}
