@@ -31,15 +31,14 @@ function themeFiles(dir: string): Record<string, string> {
 /** A `[[queues.consumers]]` entry of wrangler.toml: wrangler's type (its readConfig is typed from a package it does not ship). */
 type QueueConsumer = NonNullable<Unstable_Config["queues"]["consumers"]>[number];
 
-const ISOLATED = [
-  // Refresh jobs rewrite the reference data.
+// Refresh jobs rewrite the reference data: their files share a workerd that empties its storage before each.
+const JOBS = [
   "test/scheduler/**/*.test.ts",
-  "test/tax/{eu-vat-job,corrections-kept,feed-jobs,rate-webhooks}.test.ts",
-  "test/reference/feed-jobs.test.ts",
-  "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts",
-  "test/tax/seed-corrections.test.ts",
-  "test/reference/shipped-catalogues.test.ts",
+  "test/tax/{eu-vat-job,corrections-kept,feed-jobs,seed-corrections}.test.ts",
+  "test/reference/{feed-jobs,shipped-catalogues}.test.ts",
 ];
+// These leave queued work behind, which a next file in the same workerd would receive: each has its own.
+const ISOLATED = ["test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts", "test/tax/rate-webhooks.test.ts"];
 const FUZZ = "test/fuzz/**/*.test.ts";
 const BROWSER = "test/browser/**";
 const SCRIPTS = "test/scripts/**/*.test.ts";
@@ -155,9 +154,14 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Loading the Worker into a new workerd costs seconds per file, so most files share one and
     // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
-    // shared reference data and the pickups leave queued work behind: their files run alone.
+    // reference data: their files share a workerd whose storage is emptied before each. The pickups
+    // leave queued work behind: each of their files has a workerd of its own.
     projects: [
-      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ISOLATED, FUZZ, BROWSER, SCRIPTS] } },
+      {
+        extends: true,
+        test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...JOBS, ...ISOLATED, FUZZ, BROWSER, SCRIPTS] },
+      },
+      { extends: true, test: { name: "jobs", isolate: false, include: JOBS, provide: { storagePerFile: true } } },
       { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED } },
       // The admin console in headless Chromium against `wrangler dev` (test/browser/global-setup.ts):
       // Node, not workerd, and none of the pool's bindings.

@@ -6,6 +6,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     fuzzCases: number;
     fuzzSeed: number;
+    /** The `jobs` project: each file starts from an empty database and KV (test/helpers/fresh-storage.ts). */
+    storagePerFile: boolean;
   }
 }
 
