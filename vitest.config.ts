@@ -150,8 +150,9 @@ export default defineConfig({
         },
       },
     },
-    // The files wait on workerd more than on the CPU: two at a time even on two cores.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The browser files wait on the gateway and on the clock: three at a time on two cores (126 s
+    // against 131–139 s with two, 132 s with four; docs/testing.md).
+    maxWorkers: Math.max(3, availableParallelism()),
     // Loading the Worker into a new workerd costs seconds per file, so most files share one and
     // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
     // reference data: their files share a workerd whose storage is emptied before each. The pickups
