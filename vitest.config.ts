@@ -31,14 +31,14 @@ function themeFiles(dir: string): Record<string, string> {
 /** A `[[queues.consumers]]` entry of wrangler.toml: wrangler's type (its readConfig is typed from a package it does not ship). */
 type QueueConsumer = NonNullable<Unstable_Config["queues"]["consumers"]>[number];
 
-// Refresh jobs rewrite the reference data: their files share a workerd that empties its storage before each.
+// Refresh jobs rewrite the reference data, and pickups leave queued work behind: their files share a
+// workerd that empties its storage before each and starts each table's ids past any an earlier one used.
 const JOBS = [
   "test/scheduler/**/*.test.ts",
-  "test/tax/{eu-vat-job,corrections-kept,feed-jobs,seed-corrections}.test.ts",
+  "test/tax/{eu-vat-job,corrections-kept,feed-jobs,seed-corrections,rate-webhooks}.test.ts",
   "test/reference/{feed-jobs,shipped-catalogues}.test.ts",
+  "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts",
 ];
-// These leave queued work behind, which a next file in the same workerd would receive: each has its own.
-const ISOLATED = ["test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts", "test/tax/rate-webhooks.test.ts"];
 const FUZZ = "test/fuzz/**/*.test.ts";
 const BROWSER = "test/browser/**";
 const SCRIPTS = "test/scripts/**/*.test.ts";
@@ -104,7 +104,7 @@ const poolOptions = (async () => ({
 
 export default defineConfig({
   plugins: [
-    // The pool asks for its options at every workerd it starts (each isolated file): they are made once.
+    // The pool asks for its options at every workerd it starts: they are made once.
     cloudflareTest(() => poolOptions),
   ],
   test: {
@@ -157,16 +157,14 @@ export default defineConfig({
     // against 131–139 s with two, 132 s with four; docs/testing.md).
     maxWorkers: Math.max(3, availableParallelism()),
     // Loading the Worker into a new workerd costs seconds per file, so most files share one and
-    // its storage (docs/testing.md says how a file gets its data). The refresh jobs rewrite the
-    // reference data: their files share a workerd whose storage is emptied before each. The pickups
-    // leave queued work behind: each of their files has a workerd of its own.
+    // its storage (docs/testing.md says how a file gets its data). The files of JOBS share a
+    // workerd of their own whose storage is emptied before each.
     projects: [
       {
         extends: true,
-        test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...JOBS, ...ISOLATED, FUZZ, BROWSER, SCRIPTS] },
+        test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...JOBS, FUZZ, BROWSER, SCRIPTS] },
       },
       { extends: true, test: { name: "jobs", isolate: false, include: JOBS, provide: { storagePerFile: true } } },
-      { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED } },
       // The admin console in headless Chromium against `wrangler dev` (test/browser/global-setup.ts):
       // Node, not workerd, and none of the pool's bindings.
       {

@@ -12,6 +12,8 @@ declare module "vitest" {
 }
 
 declare global {
+  /** How many files of the `jobs` project's workerd have had their storage emptied (test/helpers/fresh-storage.ts). */
+  var testFilesEmptied: number | undefined;
   namespace Cloudflare {
     interface Env extends OptionalSettings {
       TEST_MIGRATIONS: D1Migration[];

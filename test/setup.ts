@@ -1,7 +1,7 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { inject } from "vitest";
 import { forgetPendingKeyUsage } from "../src/platform/auth/key-usage";
-import { emptyStorage, freshDataVersions } from "./helpers/fresh-storage";
+import { emptyStorage, freshNumbers } from "./helpers/fresh-storage";
 
 // Production refuses code generation from strings; the pool allows it unless told otherwise. Once
 // per isolate: the files of a project with `isolate: false` share it.
@@ -31,6 +31,6 @@ else {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
   await env.DB.batch(env.TEST_SEED.map((sql) => env.DB.prepare(sql)));
 }
-if (storagePerFile) await freshDataVersions(env);
+if (storagePerFile) await freshNumbers(env);
 // The storage may have been rolled back since the last file (ids are reused): no counts of its keys carry over.
 forgetPendingKeyUsage();

@@ -28,11 +28,25 @@ export async function emptyStorage(env: Cloudflare.Env) {
   forgetDataVersions();
 }
 
+const IDS_PER_FILE = 1_000_000;
+
 /**
- * Moves the data versions past any an earlier file of the same workerd used: the answers it kept
- * (in this isolate and in the Cache API) are under those versions and must not be found again.
+ * Moves what an earlier file of the same workerd may still hold by number past anything it saw:
+ * the data versions (the answers it kept, in this isolate and in the Cache API, are under them),
+ * and each table's next id, a million further for each file, so that a message it left queued,
+ * delivered now, names no row of this file's.
  */
-export async function freshDataVersions(env: Cloudflare.Env) {
-  await env.DB.prepare("UPDATE data_versions SET version = version + ?").bind(Date.now()).run();
+export async function freshNumbers(env: Cloudflare.Env) {
+  // The isolate outlives each file, and with it this count.
+  const files = (globalThis.testFilesEmptied ?? 0) + 1;
+  globalThis.testFilesEmptied = files;
+  const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%AUTOINCREMENT%'").all<{
+    name: string;
+  }>();
+  await env.DB.batch([
+    env.DB.prepare("UPDATE data_versions SET version = version + ?").bind(Date.now()),
+    env.DB.prepare("DELETE FROM sqlite_sequence"),
+    ...results.map((table) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, files * IDS_PER_FILE)),
+  ]);
   forgetDataVersions();
 }
