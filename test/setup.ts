@@ -18,7 +18,8 @@ if (!(REFUSES_CODE_FROM_STRINGS in globalThis)) {
   Object.defineProperty(globalThis, REFUSES_CODE_FROM_STRINGS, { value: true });
 }
 
-// The `jobs` project shares a workerd between files that rewrite the seeded data: each starts empty.
+// The `jobs` project shares a workerd between files that rewrite the seeded data or leave queued
+// work behind: each starts from empty storage, its ids past those of the files before it.
 const storagePerFile = inject("storagePerFile");
 if (storagePerFile) await emptyStorage(env);
 // The seed is some 850 KB of SQL: run once per storage (its data version row says it ran); a later
