@@ -17,10 +17,17 @@ export const languageCode = z
   .string()
   .regex(/^[a-z]{2}(-[A-Z]{2})?$/, { error: "language must be an ISO 639-1 code, optionally with a region: en, pt-BR" });
 
+/** The longest free tag, in UTF-16 units as zod and JS count: what an editor may give, and so what a reader may ask for. */
+export const MAX_TAG_LENGTH = 60;
+
 export const contentListQuery = z.strictObject({
   siteId: queryInteger("siteId", 1, 1e12),
   categoryId: queryInteger("categoryId", 1, 1e12).optional().openapi({ description: "A category; its descendants' contents are included" }),
-  tag: z.string().min(1).max(60, { error: "tag must be at most 60 characters" }).optional(),
+  tag: z
+    .string()
+    .min(1)
+    .max(MAX_TAG_LENGTH, { error: `tag must be at most ${MAX_TAG_LENGTH} characters` })
+    .optional(),
   language: languageCode.optional(),
   q: z
     .string()

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
-import { languageCode, queryInteger } from "../params";
+import { languageCode, MAX_TAG_LENGTH, queryInteger } from "../params";
 import { adHtmlProblems } from "../sites/ad-html";
 
 const slug = z
@@ -132,7 +132,7 @@ export const MAX_BODY_CHARACTERS = 200_000;
  * whatever its case (the first spelling kept), so that `festival, Festival ` is one tag, one page.
  */
 const contentTags = z
-  .array(z.string().max(60))
+  .array(z.string().max(MAX_TAG_LENGTH))
   .max(30)
   .transform((tags) => {
     const seen = new Set<string>();
@@ -181,7 +181,7 @@ export const trashListQuery = contentListQuery.omit({ status: true });
 const menuLink = z.union([
   z.strictObject({ category: z.number().int().positive() }),
   z.strictObject({ content: z.number().int().positive() }),
-  z.strictObject({ tag: z.string().min(1).max(60) }),
+  z.strictObject({ tag: z.string().min(1).max(MAX_TAG_LENGTH) }),
   z.strictObject({
     url: z
       .string()
@@ -221,7 +221,7 @@ export const contentTagWrite = z.discriminatedUnion("type", [
     name: slug,
     definition: z.strictObject({
       categories: z.array(z.number().int().positive()).max(100).optional(),
-      tags: z.array(z.string().min(1).max(60)).max(100).optional(),
+      tags: z.array(z.string().min(1).max(MAX_TAG_LENGTH)).max(100).optional(),
     }),
   }),
   z.strictObject({
@@ -230,7 +230,7 @@ export const contentTagWrite = z.discriminatedUnion("type", [
     name: slug,
     definition: z.strictObject({
       categories: z.array(z.number().int().positive()).max(20).optional(),
-      tags: z.array(z.string().min(1).max(60)).max(20).optional(),
+      tags: z.array(z.string().min(1).max(MAX_TAG_LENGTH)).max(20).optional(),
       order: z.enum(["newest", "oldest", "title"]).default("newest"),
       limit: z.number().int().min(1).max(100).default(10),
     }),

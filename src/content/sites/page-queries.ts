@@ -2,6 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
+import { MAX_TAG_LENGTH } from "../params";
 import { categories, contents, redirects, type Site } from "../schema";
 import type { ReaderSite } from "../tenancy/scope";
 import { tagSpellings } from "../tag-spellings";
@@ -74,8 +75,12 @@ export async function languagesWithTag(db: Database, site: Site, tag: string, no
   return rows.map((r) => r.language);
 }
 
-/** How the site spells a tag of its public contents, asked in another case (`bibliothek`, `öffnungszeiten`): its page's own address. */
+/**
+ * How the site spells a tag of its public contents, asked in another case (`bibliothek`,
+ * `öffnungszeiten`): its page's own address. One longer than any tag may be is none, unlooked-for.
+ */
 export async function tagAsSpelled(db: Database, site: Site, tag: string, now: string): Promise<string | undefined> {
+  if (tag.length > MAX_TAG_LENGTH) return undefined;
   return (await tagSpellings(db, ofSite(site, isPublic(now)), [tag])).get(tag.toLowerCase());
 }
 

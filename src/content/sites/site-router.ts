@@ -159,7 +159,7 @@ function buildSiteRouter() {
     app.get(`${prefix}/tag/:tag`, async (c) => {
       const tag = c.req.param("tag");
       const answer = await inLanguage(c, (site, language) => tagPage(c, site, tag, language));
-      if (answer.status !== 404 || tag.length > 60) return answer;
+      if (answer.status !== 404) return answer;
       const spelled = await tagAsSpelled(c.get("db"), await siteOf(c), tag, now());
       if (spelled === undefined || spelled === tag) return answer;
       const language = prefix ? `/${c.req.param("lang")}` : "";
