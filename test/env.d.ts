@@ -12,6 +12,8 @@ declare module "vitest" {
 }
 
 declare global {
+  /** Whether test/setup.ts has wrapped this isolate's Function already (files of a project share an isolate). */
+  var testRefusesCodeFromStrings: boolean | undefined;
   /** How many files of the `jobs` project's workerd have had their storage emptied (test/helpers/fresh-storage.ts). */
   var testFilesEmptied: number | undefined;
   namespace Cloudflare {

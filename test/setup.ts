@@ -5,8 +5,7 @@ import { emptyStorage, freshNumbers } from "./helpers/fresh-storage";
 
 // Production refuses code generation from strings; the pool allows it unless told otherwise. Once
 // per isolate: the files of a project with `isolate: false` share it.
-const REFUSES_CODE_FROM_STRINGS = Symbol.for("test: refuses code from strings");
-if (!(REFUSES_CODE_FROM_STRINGS in globalThis)) {
+if (!globalThis.testRefusesCodeFromStrings) {
   globalThis.Function = new Proxy(globalThis.Function, {
     construct() {
       throw new EvalError("Code generation from strings disallowed for this context");
@@ -15,7 +14,7 @@ if (!(REFUSES_CODE_FROM_STRINGS in globalThis)) {
       throw new EvalError("Code generation from strings disallowed for this context");
     },
   });
-  Object.defineProperty(globalThis, REFUSES_CODE_FROM_STRINGS, { value: true });
+  globalThis.testRefusesCodeFromStrings = true;
 }
 
 // The `jobs` project shares a workerd between files that rewrite the seeded data or leave queued

@@ -25,7 +25,6 @@ export async function emptyStorage(env: Cloudflare.Env) {
     await Promise.all(page.keys.map((key) => env.KV.delete(key.name)));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
-  forgetDataVersions();
 }
 
 const IDS_PER_FILE = 1_000_000;
