@@ -57,6 +57,8 @@ const secondsUntil = (until: string | undefined) => (until ? Math.max(0, Math.fl
 export interface Answer {
   /** Encoded once: a hot answer is sent as the bytes it was. */
   body: Uint8Array<ArrayBuffer>;
+  /** The body gzipped once, where this isolate keeps a text answer worth compressing: sent to callers that accept gzip. */
+  gzipped?: Uint8Array<ArrayBuffer>;
   contentType: string;
   etag: string;
   /** What the caller stored beside the answer (the ads a page showed), given back on a hit. */
@@ -98,6 +100,9 @@ export interface AnswerSpec {
 
 const kept = new IsolateCache<Answer>(500);
 const KEPT_BODY_BYTES = 256 * 1024;
+/** Below this a gzipped body saves less than a packet's headers cost. */
+const GZIP_MIN_BYTES = 1024;
+const TEXTUAL = /^text\/|json|xml/;
 const NOTE_HEADER = "X-Answer-Note";
 const VARY_HEADER = "X-Answer-Vary";
 
@@ -119,12 +124,73 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
   return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${pathAndQuery(c)}`;
 }
 
-function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
+/**
+ * The answer as this isolate keeps it: with its body gzipped once when it is text worth
+ * compressing, so that a hot answer is not compressed again at every request.
+ */
+async function keptForm(answer: Answer): Promise<Answer> {
+  if (answer.body.length < GZIP_MIN_BYTES || !TEXTUAL.test(answer.contentType)) return answer;
+  const stream = new Response(answer.body).body!.pipeThrough(new CompressionStream("gzip"));
+  return { ...answer, gzipped: new Uint8Array(await new Response(stream).arrayBuffer()) };
+}
+
+/** A gzipped body is another representation: its own strong validator (RFC 9110 §8.8.3). */
+const gzipEtag = (etag: string) => `${etag.slice(0, -1)}-gzip"`;
+
+/**
+ * What the client itself accepts: the edge hands a Worker `br, gzip` whatever the client said (a
+ * client that said nothing too), and keeps the client's own header in `cf.clientAcceptEncoding`.
+ */
+function clientAcceptEncoding(c: Context<AppEnv>): string | undefined {
+  const cf = c.req.raw.cf;
+  const original = cf && "clientAcceptEncoding" in cf ? cf.clientAcceptEncoding : undefined;
+  return typeof original === "string" ? original : c.req.header("Accept-Encoding");
+}
+
+/**
+ * Whether gzip is what to send (RFC 9110 §12.5.3): named, or covered by `*`, with a quality above
+ * zero and not below one the client gives identity. A client that names no coding gets the plain
+ * bytes, as from most servers: a script's plain HTTP request must not receive bytes it never asked for.
+ */
+function prefersGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding || (!acceptEncoding.includes("gzip") && !acceptEncoding.includes("*"))) return false;
+  const quality: Record<string, number> = {};
+  for (const part of acceptEncoding.split(",")) {
+    const [coding = "", ...parameters] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith("q="));
+    quality[coding] = q === undefined ? 1 : Number(q.slice(2)) || 0;
+  }
+  const gzip = quality.gzip ?? quality["*"] ?? 0;
+  return gzip > 0 && gzip >= (quality.identity ?? 0);
+}
+
+/** How an answer is sent to this request: 304 to a caller whose copy is current, else its body, gzipped if the caller prefers. */
+function representation(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}) {
   const cacheControl = clientCacheControl(spec.kind, secondsUntil(spec.until));
-  const vary = [POLICIES[spec.kind].vary, answer.vary].filter(Boolean).join(", ");
-  const headers = { ETag: answer.etag, "Cache-Control": cacheControl, ...(vary ? { Vary: vary } : {}), "X-Cache": hit ? "HIT" : "MISS", ...extra };
-  if (c.req.header("If-None-Match") === answer.etag) return c.body(null, 304, headers);
-  return c.body(answer.body, 200, { ...headers, "Content-Type": answer.contentType });
+  const vary = [POLICIES[spec.kind].vary, answer.vary, answer.gzipped && "Accept-Encoding"].filter(Boolean).join(", ");
+  const gzipped = answer.gzipped && prefersGzip(clientAcceptEncoding(c)) ? answer.gzipped : undefined;
+  const headers: Record<string, string> = {
+    ETag: gzipped ? gzipEtag(answer.etag) : answer.etag,
+    "Cache-Control": cacheControl,
+    ...(vary ? { Vary: vary } : {}),
+    "X-Cache": hit ? "HIT" : "MISS",
+    ...extra,
+  };
+  // Either representation's validator says the caller's copy is current.
+  const asked = c.req.header("If-None-Match");
+  if (asked === answer.etag || (answer.gzipped && asked === gzipEtag(answer.etag))) return { status: 304 as const, headers, body: null };
+  headers["Content-Type"] = answer.contentType;
+  if (gzipped) headers["Content-Encoding"] = "gzip";
+  // `manual`: gzipped bytes are sent as they are; the runtime would otherwise compress them again.
+  return { status: 200 as const, headers, body: gzipped ?? answer.body, encodeBody: gzipped ? ("manual" as const) : ("automatic" as const) };
+}
+
+/** Through Hono's context, which adds the headers middleware set before the handler (a rate limit's). */
+function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
+  const sent = representation(c, answer, spec, hit, extra);
+  if (sent.body === null) return c.body(null, 304, sent.headers);
+  const made = c.body(sent.body, 200, sent.headers);
+  return sent.encodeBody === "manual" ? new Response(made.body, { status: 200, headers: made.headers, encodeBody: "manual" }) : made;
 }
 
 /**
@@ -132,14 +198,18 @@ function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: bool
  * undefined: what a caller may answer before any other work (a site's page before its router).
  */
 export async function keptAnswer(c: Context<AppEnv>, spec: AnswerSpec, onHit: (note: string) => void = () => {}): Promise<Response | undefined> {
-  return isolateHit(c, spec, await keyOf(c, spec), onHit);
+  const found = isolateHit(spec, await keyOf(c, spec), onHit);
+  if (!found) return undefined;
+  // Asked before any middleware has set a header (the platform's first layer): one Response, made at once.
+  const { status, headers, body, encodeBody } = representation(c, found, spec, true);
+  return new Response(body, { status, headers, encodeBody });
 }
 
-function isolateHit(c: Context<AppEnv>, spec: AnswerSpec, key: string, onHit: (note: string) => void): Response | undefined {
+/** The answer this isolate keeps under `key`, its note told to `onHit`. */
+function isolateHit(spec: AnswerSpec, key: string, onHit: (note: string) => void): Answer | undefined {
   const found = spec.inIsolate && !spec.bypass ? kept.get(key) : undefined;
-  if (!found) return undefined;
-  onHit(found.note);
-  return respond(c, found, spec, true);
+  if (found) onHit(found.note);
+  return found;
 }
 
 /**
@@ -154,8 +224,8 @@ export async function versionedAnswer(
   onHit: (note: string) => void = () => {},
 ): Promise<Response> {
   const key = await keyOf(c, spec);
-  const inIsolate = isolateHit(c, spec, key, onHit);
-  if (inIsolate) return inIsolate;
+  const inIsolate = isolateHit(spec, key, onHit);
+  if (inIsolate) return respond(c, inIsolate, spec, true);
   const edge = spec.bypass ? undefined : await caches.default.match(key);
   if (edge) {
     const answer: Answer = {
@@ -165,9 +235,11 @@ export async function versionedAnswer(
       note: edge.headers.get(NOTE_HEADER) ?? "",
       vary: edge.headers.get(VARY_HEADER) ?? undefined,
     };
-    if (spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES) kept.set(key, answer);
+    const keeps = spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES;
+    const held = keeps ? await keptForm(answer) : answer;
+    if (keeps) kept.set(key, held);
     onHit(answer.note);
-    return respond(c, answer, spec, true);
+    return respond(c, held, spec, true);
   }
   const fresh = await compute();
   if (fresh instanceof Response) return fresh;
@@ -194,6 +266,8 @@ export async function versionedAnswer(
     },
   });
   c.executionCtx.waitUntil(caches.default.put(key, stored));
-  if (spec.inIsolate && made.body.length <= KEPT_BODY_BYTES) kept.set(key, made);
-  return respond(c, made, spec, false, fresh.headers);
+  const keeps = spec.inIsolate && made.body.length <= KEPT_BODY_BYTES;
+  const held = keeps ? await keptForm(made) : made;
+  if (keeps) kept.set(key, held);
+  return respond(c, held, spec, false, fresh.headers);
 }

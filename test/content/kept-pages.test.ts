@@ -35,8 +35,31 @@ describe("a page this isolate keeps", () => {
       expect(kept.headers.get("Content-Security-Policy")).toBeTruthy();
     }
     // A content's address answers HTML or Markdown: a shared cache is told so by the kept page too.
-    expect((await sitePage(slug, "/harbour-reopens")).headers.get("Vary")).toBe("Cookie, Accept");
-    expect((await sitePage(slug, "/")).headers.get("Vary")).toBe("Cookie");
+    expect((await sitePage(slug, "/harbour-reopens")).headers.get("Vary")).toBe("Cookie, Accept, Accept-Encoding");
+    expect((await sitePage(slug, "/")).headers.get("Vary")).toBe("Cookie, Accept-Encoding");
+  });
+
+  it("is sent gzipped as kept to a caller that accepts gzip, and plain to one that does not or names no coding", async () => {
+    const plain = await sitePage(slug, "/");
+    const html = await plain.text();
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    for (const acceptEncoding of ["gzip, deflate, br", "br;q=1, gzip;q=0.8", "identity, gzip", "*"]) {
+      const gzipped = await sitePage(slug, "/", { headers: { "Accept-Encoding": acceptEncoding } });
+      expect([gzipped.headers.get("Content-Encoding"), gzipped.headers.get("X-Cache")]).toEqual(["gzip", "HIT"]);
+      // Compressed once: the runtime's decoding gives the page, not gzip's bytes again.
+      expect(await gzipped.text()).toBe(html);
+      // Another representation, so another validator; either one says a copy is current.
+      expect(gzipped.headers.get("ETag")).toBe(`${plain.headers.get("ETag")!.slice(0, -1)}-gzip"`);
+      for (const etag of [gzipped.headers.get("ETag")!, plain.headers.get("ETag")!]) {
+        const revalidated = await sitePage(slug, "/", { headers: { "Accept-Encoding": acceptEncoding, "If-None-Match": etag } });
+        expect(revalidated.status).toBe(304);
+      }
+    }
+    for (const acceptEncoding of ["identity", "gzip;q=0, identity", "gzip;q=0.5, identity", "br", "*;q=0"]) {
+      const refused = await sitePage(slug, "/", { headers: { "Accept-Encoding": acceptEncoding } });
+      expect([refused.headers.get("Content-Encoding"), refused.headers.get("ETag")]).toEqual([null, plain.headers.get("ETag")]);
+      expect(await refused.text()).toBe(html);
+    }
   });
 
   it("answers a browser's If-None-Match with 304, and HEAD without a body", async () => {

@@ -148,7 +148,7 @@ describe("the Markdown version of a content page", () => {
 
     const html = await sitePage(demo.siteSlug, "/harbour-reopens", { headers: { Accept: BROWSER_ACCEPT } });
     expect(html.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
-    expect(html.headers.get("Vary")).toBe("Cookie, Accept");
+    expect(html.headers.get("Vary")).toBe("Cookie, Accept, Accept-Encoding");
     expect(await html.text()).toContain("<html");
   });
 

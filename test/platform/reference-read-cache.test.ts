@@ -38,6 +38,26 @@ describe("T and O answers kept under the data's version", () => {
     expect((await getWithSecret("/std/api/bigdata/taxrate/types?", key)).headers.get("X-Cache")).toBe("HIT");
   });
 
+  it("sends a kept answer over a kilobyte gzipped once to a caller that accepts gzip", async () => {
+    const key = await createTestKey();
+    const LIST = "/std/api/bigdata/taxrate/list?page=0&size=20";
+    const plain = await getWithSecret(LIST, key);
+    const json = await plain.text();
+    expect(json.length).toBeGreaterThan(1024);
+    const gzipped = await call(LIST, { headers: { ...secretHeaders(key), "Accept-Encoding": "gzip" } });
+    expect([gzipped.headers.get("Content-Encoding"), gzipped.headers.get("X-Cache"), gzipped.headers.get("Vary")]).toEqual([
+      "gzip",
+      "HIT",
+      "Accept-Encoding",
+    ]);
+    expect(await gzipped.text()).toBe(json);
+    // A short answer is not worth compressing: sent as it is, whatever the caller accepts.
+    const TYPES = "/std/api/bigdata/taxrate/types";
+    expect((await (await getWithSecret(TYPES, key)).text()).length).toBeLessThan(1024);
+    const short = await call(TYPES, { headers: { ...secretHeaders(key), "Accept-Encoding": "gzip" } });
+    expect([short.headers.get("Content-Encoding"), short.headers.get("Vary")]).toEqual([null, null]);
+  });
+
   it("misses once a job run or seed bumps the version", async () => {
     const key = await createTestKey();
     const before = await getWithSecret(COUNTRY_DE, key);
