@@ -161,8 +161,8 @@ async function runBesideBare(scenario: Scenario, bareRoute: Scenario): Promise<R
   const bare: Sample[] = [];
   const measured: Sample[] = [];
   for (let slice = 0; slice < SLICES; slice++) {
-    bare.push(await sample(bareRoute, REQUESTS / SLICES));
-    measured.push(await sample(scenario, REQUESTS / SLICES));
+    bare.push(await sample(bareRoute, Math.ceil(REQUESTS / SLICES)));
+    measured.push(await sample(scenario, Math.ceil(REQUESTS / SLICES)));
   }
   const bareRow = summary(bareRoute.name, merged(bare));
   return { ...summary(scenario.name, merged(measured)), bare: { rps: bareRow.rps, p99: bareRow.p99 } };

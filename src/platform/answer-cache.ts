@@ -11,7 +11,8 @@ import { IsolateCache } from "./isolate-cache";
  * and, for a POST query, its body's digest). Nothing is ever invalidated: a change is a new version,
  * so a new key. Tiers: this isolate's memory (optional, small answers), then the edge (Cache API).
  * Every answer carries an ETag (the version and the body's digest); a matching If-None-Match is a
- * 304; `X-Cache` says HIT or MISS. Each kind of answer has one Cache-Control policy (below).
+ * 304; `X-Cache` says HIT or MISS. Each kind of answer has one Cache-Control policy (below). A text
+ * answer kept in the isolate is kept gzipped too, sent as such to a client that prefers gzip.
  */
 
 export type AnswerKind = "data" | "content" | "page";
@@ -125,13 +126,19 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
 }
 
 /**
- * The answer as this isolate keeps it: with its body gzipped once when it is text worth
- * compressing, so that a hot answer is not compressed again at every request.
+ * Keeps an answer in this isolate where its spec asks and its size allows, text of 1 KiB or more
+ * with its body gzipped once, so that a hot answer is not compressed again at every request: the
+ * answer as kept.
  */
-async function keptForm(answer: Answer): Promise<Answer> {
-  if (answer.body.length < GZIP_MIN_BYTES || !TEXTUAL.test(answer.contentType)) return answer;
-  const stream = new Response(answer.body).body!.pipeThrough(new CompressionStream("gzip"));
-  return { ...answer, gzipped: new Uint8Array(await new Response(stream).arrayBuffer()) };
+async function keepInIsolate(key: string, answer: Answer, spec: AnswerSpec): Promise<Answer> {
+  if (!spec.inIsolate || answer.body.length > KEPT_BODY_BYTES) return answer;
+  let held = answer;
+  if (answer.body.length >= GZIP_MIN_BYTES && TEXTUAL.test(answer.contentType)) {
+    const stream = new Response(answer.body).body!.pipeThrough(new CompressionStream("gzip"));
+    held = { ...answer, gzipped: new Uint8Array(await new Response(stream).arrayBuffer()) };
+  }
+  kept.set(key, held);
+  return held;
 }
 
 /** A gzipped body is another representation: its own strong validator (RFC 9110 §8.8.3). */
@@ -235,9 +242,7 @@ export async function versionedAnswer(
       note: edge.headers.get(NOTE_HEADER) ?? "",
       vary: edge.headers.get(VARY_HEADER) ?? undefined,
     };
-    const keeps = spec.inIsolate && answer.body.length <= KEPT_BODY_BYTES;
-    const held = keeps ? await keptForm(answer) : answer;
-    if (keeps) kept.set(key, held);
+    const held = await keepInIsolate(key, answer, spec);
     onHit(answer.note);
     return respond(c, held, spec, true);
   }
@@ -266,8 +271,5 @@ export async function versionedAnswer(
     },
   });
   c.executionCtx.waitUntil(caches.default.put(key, stored));
-  const keeps = spec.inIsolate && made.body.length <= KEPT_BODY_BYTES;
-  const held = keeps ? await keptForm(made) : made;
-  if (keeps) kept.set(key, held);
-  return respond(c, held, spec, false, fresh.headers);
+  return respond(c, await keepInIsolate(key, made, spec), spec, false, fresh.headers);
 }
