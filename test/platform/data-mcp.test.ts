@@ -44,6 +44,16 @@ describe("the data services' MCP endpoint", () => {
     expect(text(await call(client, "taxrate_country", { countryCode: "XX" }))).toBe("404: No current tax rates for XX");
   });
 
+  it("gives the operation's answer whatever encodings the agent accepts (a kept answer is also kept gzipped)", async () => {
+    const gzipping = await connect({ ...secretHeaders(key), "Accept-Encoding": "gzip" });
+    for (const _ of [1, 2]) {
+      const germany = await call(gzipping, "taxrate_country", { countryCode: "DE" });
+      expect(germany.isError).toBeFalsy();
+      expect(JSON.stringify(germany.structuredContent).length).toBeGreaterThan(1024);
+      expect((germany.structuredContent as { result: { rateValue: number }[] }).result.some((rate) => rate.rateValue === 19)).toBe(true);
+    }
+  });
+
   it("answers a style F call with the arguments as its bizContent", async () => {
     const japan = await call(client, "open_country_special", { ccode: "JP" });
     expect(japan.isError).toBeFalsy();
