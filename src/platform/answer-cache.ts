@@ -12,7 +12,7 @@ import { IsolateCache } from "./isolate-cache";
  * so a new key. Tiers: this isolate's memory (optional, small answers), then the edge (Cache API).
  * Every answer carries an ETag (the version and the body's digest); a matching If-None-Match is a
  * 304; `X-Cache` says HIT or MISS. Each kind of answer has one Cache-Control policy (below). A text
- * answer kept in the isolate is kept gzipped too, sent as such to a client that prefers gzip.
+ * answer kept in the isolate is kept gzipped too, sent as such to a client that takes gzip but not Brotli.
  */
 
 export type AnswerKind = "data" | "content" | "page";
@@ -155,9 +155,11 @@ function clientAcceptEncoding(c: Context<AppEnv>): string | undefined {
 }
 
 /**
- * Whether gzip is what to send (RFC 9110 §12.5.3): named, or covered by `*`, with a quality above
- * zero and not below one the client gives identity. A client that names no coding gets the plain
- * bytes, as from most servers: a script's plain HTTP request must not receive bytes it never asked for.
+ * Whether to send the kept gzip (RFC 9110 §12.5.3): gzip named, or covered by `*`, with a quality
+ * above zero and not below the one the client gives identity, and Brotli not taken as readily. A
+ * client that takes Brotli (a browser) gets the plain bytes, which the edge compresses smaller
+ * than gzip; API clients and scripts mostly ask for gzip alone. A client that names no coding gets
+ * the plain bytes, as from most servers: a plain HTTP request must not receive bytes it never asked for.
  */
 function prefersGzip(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding || (!acceptEncoding.includes("gzip") && !acceptEncoding.includes("*"))) return false;
@@ -168,7 +170,8 @@ function prefersGzip(acceptEncoding: string | undefined): boolean {
     quality[coding] = q === undefined ? 1 : Number(q.slice(2)) || 0;
   }
   const gzip = quality.gzip ?? quality["*"] ?? 0;
-  return gzip > 0 && gzip >= (quality.identity ?? 0);
+  const brotli = quality.br ?? quality["*"] ?? 0;
+  return gzip > 0 && gzip >= (quality.identity ?? 0) && gzip > brotli;
 }
 
 /** How an answer is sent to this request: 304 to a caller whose copy is current, else its body, gzipped if the caller prefers. */
