@@ -58,7 +58,7 @@ const secondsUntil = (until: string | undefined) => (until ? Math.max(0, Math.fl
 export interface Answer {
   /** Encoded once: a hot answer is sent as the bytes it was. */
   body: Uint8Array<ArrayBuffer>;
-  /** The body gzipped once, where this isolate keeps a text answer worth compressing: sent to callers that accept gzip. */
+  /** The body gzipped once, where this isolate keeps a text answer worth compressing: sent to clients that take gzip but not Brotli. */
   gzipped?: Uint8Array<ArrayBuffer>;
   contentType: string;
   etag: string;
