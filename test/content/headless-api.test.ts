@@ -228,6 +228,25 @@ describe("C1-C4 caching", () => {
   });
 });
 
+describe("C1-C4 answers kept in the isolate", () => {
+  it("sends a hot answer over a kilobyte gzipped, as kept, to a client that takes gzip alone", async () => {
+    const fresh = await createTestTenant();
+    const id = await seedContent(fresh, { title: "The long read", bodyMarkdown: "A paragraph of the long read. ".repeat(60) });
+    const path = `/api/mcp/contents/${id}?siteId=${fresh.siteId}`;
+    const plain = await headless(path, fresh.token);
+    const json = await plain.text();
+    expect(json.length).toBeGreaterThan(1024);
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    const gzipped = await headless(path, fresh.token, { "Accept-Encoding": "gzip" });
+    expect([gzipped.headers.get("Content-Encoding"), gzipped.headers.get("X-Cache"), gzipped.headers.get("Vary")]).toEqual([
+      "gzip",
+      "HIT",
+      "Accept-Encoding",
+    ]);
+    expect(await gzipped.text()).toBe(json);
+  });
+});
+
 describe("C2 and the XSS set", () => {
   const payloads = [
     "<script>alert(1)</script>",

@@ -6,7 +6,7 @@ import { nextScheduled, type ReaderSite, scheduleMark } from "../tenancy/scope";
 /**
  * A headless answer (C1–C4) through the answer cache, under the site's content version and the
  * moment its newest scheduled content went live: a publish, or a scheduled content's time coming,
- * makes the next request miss; browsers keep it no longer than that time.
+ * makes the next request miss; browsers keep it no longer than that time. Kept in the isolate too.
  */
 export function cachedAnswer(c: Context<AppEnv>, site: ReaderSite, compute: () => Promise<unknown>): Promise<Response> {
   const now = new Date().toISOString();
@@ -14,6 +14,8 @@ export function cachedAnswer(c: Context<AppEnv>, site: ReaderSite, compute: () =
     namespace: `site/${site.id}`,
     version: `v${site.contentVersion}${scheduleMark(site, now)}`,
     kind: "content",
+    // A hot answer from the isolate's memory skips the Cache API's round trip, as a site's pages do.
+    inIsolate: true,
     until: nextScheduled(site, now),
   } as const;
   return versionedAnswer(c, spec, async () => ({
