@@ -89,8 +89,8 @@ const send = (scenario: Scenario) =>
     headers: scenario.headers(),
   });
 
-async function warmUp(scenario: Scenario) {
-  for (let i = 0; i < 50; i++) await (await send(scenario)).arrayBuffer();
+async function warmUp(scenario: Scenario, requests = 50) {
+  for (let i = 0; i < requests; i++) await (await send(scenario)).arrayBuffer();
 }
 
 /** `requests` requests, CONCURRENCY at a time, stopped after SCENARIO_TIME_CAP_MS. */
@@ -157,7 +157,10 @@ const SLICES = 4;
  * one stretch of each after the other moved a share by up to ten points from run to run.
  */
 async function runBesideBare(scenario: Scenario, bareRoute: Scenario): Promise<Result> {
-  await warmUp(scenario);
+  // A turn's worth of requests first, not 50: after 50 a row's own code was still being optimized,
+  // and over a whole run its share fell as the bare route, serving every turn, grew faster (the
+  // cached page 76-77 %, MCP 51-55 %; warmed by a turn, 81-86 % and 61 %: docs/benchmarks.md).
+  await warmUp(scenario, Math.ceil(REQUESTS / SLICES));
   const bare: Sample[] = [];
   const measured: Sample[] = [];
   for (let slice = 0; slice < SLICES; slice++) {
