@@ -146,8 +146,8 @@ function merged(samples: Sample[]): Sample {
   };
 }
 
-/** Slices of a row with a target, each right after as many requests to the bare route. */
-const SLICES = 4;
+/** Turns of a row with a target, each right after as many requests to the bare route. */
+const TURNS = 4;
 
 /**
  * A row with a target, measured in turns with as many requests to the bare route: its share
@@ -159,13 +159,14 @@ const SLICES = 4;
 async function runBesideBare(scenario: Scenario, bareRoute: Scenario): Promise<Result> {
   // A turn's worth of requests first, not 50: after 50 a row's own code was still being optimized,
   // and over a whole run its share fell as the bare route, serving every turn, grew faster (the
-  // cached page 76-77 %, MCP 51-55 %; warmed by a turn, 81-86 % and 61 %: docs/benchmarks.md).
-  await warmUp(scenario, Math.ceil(REQUESTS / SLICES));
+  // cached page 76-77 %, MCP 51-55 %; warmed by a turn, 79-86 % and 56-61 %: docs/benchmarks.md).
+  const perTurn = Math.ceil(REQUESTS / TURNS);
+  await warmUp(scenario, perTurn);
   const bare: Sample[] = [];
   const measured: Sample[] = [];
-  for (let slice = 0; slice < SLICES; slice++) {
-    bare.push(await sample(bareRoute, Math.ceil(REQUESTS / SLICES)));
-    measured.push(await sample(scenario, Math.ceil(REQUESTS / SLICES)));
+  for (let turn = 0; turn < TURNS; turn++) {
+    bare.push(await sample(bareRoute, perTurn));
+    measured.push(await sample(scenario, perTurn));
   }
   const bareRow = summary(bareRoute.name, merged(bare));
   return { ...summary(scenario.name, merged(measured)), bare: { rps: bareRow.rps, p99: bareRow.p99 } };
@@ -421,7 +422,7 @@ try {
   for (const scenario of scenarios.filter((s) => !wanted || s.name === BARE || wanted.some((w) => s.name.toLowerCase().includes(w)))) {
     const targeted = scenario.name !== BARE && (TARGETS.some((t) => t.scenario === scenario.name) || scenario.name === P99_TARGET.scenario);
     step(
-      `bench: ${scenario.name}: ${REQUESTS} requests, ${CONCURRENCY} at a time${targeted ? `, in ${SLICES} turns with as many to the bare route` : ""}`,
+      `bench: ${scenario.name}: ${REQUESTS} requests, ${CONCURRENCY} at a time${targeted ? `, in ${TURNS} turns with as many to the bare route` : ""}`,
     );
     results.push(await (targeted ? runBesideBare(scenario, bareRoute) : run(scenario)));
   }
