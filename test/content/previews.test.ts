@@ -78,6 +78,21 @@ describe("draft preview links", () => {
     expect(left.headers.get("Set-Cookie")).toMatch(/^gw_preview=; Max-Age=0/);
   });
 
+  it("ends once the content is published: the next page is the site as anyone sees it, and the cookie is cleared", async () => {
+    const id = await seedContent(tenant, { title: "Lantern festival", publishAt: null });
+    const { cookie } = await open(onSite((await previewLink(id)).link.url));
+    expect(await (await sitePage(slug, "/", { headers: { Cookie: cookie } })).text()).toContain("Leave the preview");
+    expect((await admin("POST", `/tenants/${tenant.tenantId}/contents/${id}/publish`, tenant.session, {})).status).toBe(200);
+
+    const home = await sitePage(slug, "/", { headers: { Cookie: cookie } });
+    expect(await home.text()).not.toContain("Leave the preview");
+    expect(home.headers.get("Set-Cookie")).toMatch(/^gw_preview=; Max-Age=0; Path=\//);
+    expect(home.headers.get("Cache-Control")).toContain("public");
+    const page = await sitePage(slug, "/lantern-festival", { headers: { Cookie: cookie } });
+    expect(await page.text()).not.toContain("Leave the preview");
+    expect(page.status).toBe(200);
+  });
+
   it("refuses a tampered link, another content's signature, another site's host and an expired link", async () => {
     const { link } = await previewLink();
     const token = new URL(link.url).searchParams.get("token")!;

@@ -66,6 +66,16 @@ export async function publicContentId(db: Database, site: Site, slug: string, la
   return found?.id;
 }
 
+/** Whether a content of the site is public now: published, its time come, not in the trash. */
+export async function isPublicNow(db: Database, site: Site, id: number, now: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: contents.id })
+    .from(contents)
+    .where(ofSite(site, eq(contents.id, id), isPublic(now)))
+    .limit(1);
+  return found !== undefined;
+}
+
 /** The languages in which the site has public contents carrying a free tag: where its tag page exists. */
 export async function languagesWithTag(db: Database, site: Site, tag: string, now: string): Promise<string[]> {
   const rows = await db

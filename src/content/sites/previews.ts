@@ -3,6 +3,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import { constantTimeEqual, hmacSha256Hex } from "../../platform/crypto";
 import type { AppEnv } from "../../platform/env";
 import type { Site } from "../schema";
+import { isPublicNow } from "./page-queries";
 import { previewToken } from "./theme-upload";
 
 /**
@@ -63,10 +64,6 @@ const themeTokenFits = async (secret: string, siteId: number, theme: string, tok
   constantTimeEqual(token, await previewToken(secret, siteId, theme));
 
 /**
- * The preview this request is in, from its cookies or, for a theme, from the link itself
- * (`?theme_preview=<name>&token=<hmac>`, which is then kept in a cookie). Undefined: an ordinary reader.
- */
-/**
  * Whether the request may open a preview (a preview's cookie, a theme preview's link): such a
  * request goes through previewOf, never straight to a page this isolate keeps.
  */
@@ -75,11 +72,20 @@ export function mayOpenPreview(c: Context<AppEnv>): boolean {
   return cookies.includes(`${CONTENT_COOKIE}=`) || cookies.includes(`${THEME_COOKIE}=`) || c.req.url.includes("theme_preview=");
 }
 
+/**
+ * The preview this request is in, from its cookies or, for a theme, from the link itself
+ * (`?theme_preview=<name>&token=<hmac>`, which is then kept in a cookie). Undefined: an ordinary reader.
+ * A content's preview ends once the content is public: its banner would tell of an unpublished
+ * content on every page the reader opens for the rest of the link's day.
+ */
 export async function previewOf(c: Context<AppEnv>, site: Site): Promise<Preview | undefined> {
   const secret = c.env.JWT_SECRET;
   const preview: Preview = {};
   const contentToken = getCookie(c, CONTENT_COOKIE);
-  if (contentToken) preview.contentId = (await previewedContent(secret, site, contentToken))?.contentId;
+  const contentId = contentToken ? (await previewedContent(secret, site, contentToken))?.contentId : undefined;
+  if (contentId !== undefined && (await isPublicNow(c.get("db"), site, contentId, new Date().toISOString()))) {
+    setCookie(c, CONTENT_COOKIE, "", cookieOptions(c, 0));
+  } else preview.contentId = contentId;
   const linked = c.req.query("theme_preview");
   if (linked !== undefined && /^[a-z0-9-]{1,40}$/.test(linked) && (await themeTokenFits(secret, site.id, linked, c.req.query("token") ?? ""))) {
     preview.theme = linked;
