@@ -120,7 +120,8 @@ describe("the content editor, as a writer uses it", () => {
     expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe(slug);
     await body(page).fill("The harbour at dawn.\n\nBoats come in.");
     // Down at the bottom of the form, as a writer is when they are done: the button is still at hand, in the bar.
-    await page.getByLabel("Canonical URL", { exact: true }).scrollIntoViewIfNeeded();
+    // A path of the site is a canonical address too: the field takes it (a URL field refused it).
+    await page.getByLabel("Canonical URL", { exact: true }).fill("/the-first-harbour");
     await page.getByRole("button", { name: "Create draft" }).click();
 
     const slugField = page.getByLabel("Slug", { exact: true });
@@ -138,6 +139,7 @@ describe("the content editor, as a writer uses it", () => {
     id = Number(page.url().split("/").pop());
     await expect.poll(() => badge(page)).toBe("draft");
     expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe(`${slug}-2`);
+    expect(await page.getByLabel("Canonical URL", { exact: true }).inputValue()).toBe("/the-first-harbour");
     // The id other screens and the API ask for, shown with the content.
     expect(await page.locator(".content-id code").textContent()).toBe(String(id));
   });
@@ -314,6 +316,11 @@ describe("the content editor, as a writer uses it", () => {
     await dialog.getByLabel(`Date and time, your time (${ZONE})`).fill("2020-01-01T09:30");
     await dialog.getByRole("button", { name: /^Schedule for / }).click();
     await expect.poll(() => dialog.getByText("Pick a time in the future, or publish now.").count()).toBe(1);
+    // Mended, the time is no longer refused; the button and Cancel stay on one row.
+    await dialog.getByLabel(`Date and time, your time (${ZONE})`).fill(`${day}T10:30`);
+    await expect.poll(() => dialog.getByText("Pick a time in the future, or publish now.").count()).toBe(0);
+    const scheduleBox = (await dialog.getByRole("button", { name: /^Schedule for / }).boundingBox())!;
+    expect((await dialog.getByRole("button", { name: "Cancel" }).boundingBox())!.y).toBe(scheduleBox.y);
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.count()).toBe(0);
     expect((await adminApi<ContentAnswer>("GET", `/contents/${id}`)).publishAt).toBe(stored.publishAt);

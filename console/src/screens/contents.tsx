@@ -222,7 +222,8 @@ function readLocalCopy(key: string, saved: Draft): LocalCopy | null {
   }
 }
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+// As the console's dates write their time ("9:08 PM"): timeStyle, not two-digit hours.
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: "short" });
 
 type AutosaveState = { state: "idle" } | { state: "saving" } | { state: "saved"; at: string } | { state: "failed"; failure: ApiFailure };
 
@@ -484,7 +485,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
       </form>
       {content ? (
         <>
-          {can("editor") ? <MoveToTrash content={content} /> : null}
+          {can("editor") ? <MoveToTrash content={content} published={status !== "draft"} /> : null}
           <Translations content={content} />
           <Versions content={content} editable={editable} onRestored={changed} />
         </>
@@ -756,11 +757,10 @@ function SeoFields(props: {
       <TextField
         label="Canonical URL"
         name="canonical"
-        type="url"
         value={draft.canonical}
         onValue={set("canonical")}
         error={fieldError("canonical")}
-        hint="Only when another address is the original"
+        hint="Only when another address is the original: a full address (https://…) or a path of this site (/…)"
       />
       <CheckField label="Hide from search engines (noindex)" checked={draft.noindex} onValue={set("noindex")} />
       <figure class="serp" aria-label="Search result preview">
@@ -888,7 +888,10 @@ function Publication(props: {
                   name="publishAt"
                   type="datetime-local"
                   value={at}
-                  onValue={setAt}
+                  onValue={(value) => {
+                    setAt(value);
+                    setRefusal("");
+                  }}
                   error={refusal || props.failure?.fields.publishAt}
                   required
                 />
@@ -939,7 +942,7 @@ function Translations(props: { content: Content }) {
             const found = group.find((c) => c.language === language);
             return (
               <li>
-                <strong>{language}</strong>{" "}
+                <strong>{languageName(language) ?? language}</strong>{" "}
                 {found ? (
                   found.id === props.content.id ? (
                     "this content"
@@ -947,7 +950,9 @@ function Translations(props: { content: Content }) {
                     <a href={`${CONSOLE_BASE}/contents/${found.id}`}>{found.title}</a>
                   )
                 ) : can("author") ? (
-                  <a href={`${CONSOLE_BASE}/contents/new?translationOf=${original}&language=${language}`}>Translate into {language}</a>
+                  <a href={`${CONSOLE_BASE}/contents/new?translationOf=${original}&language=${language}`}>
+                    Translate into {languageName(language) ?? language}
+                  </a>
                 ) : (
                   "none"
                 )}

@@ -71,7 +71,7 @@ export function TrashScreen() {
 }
 
 /** The editor's Delete: asks first, moves the content to the Trash, and goes to the Trash, where Restore brings it back. */
-export function MoveToTrash(props: { content: Pick<Content, "id" | "title"> }) {
+export function MoveToTrash(props: { content: Pick<Content, "id" | "title">; published: boolean }) {
   const { tenant } = useWorkspace();
   const action = useSubmit();
   return (
@@ -82,7 +82,9 @@ export function MoveToTrash(props: { content: Pick<Content, "id" | "title"> }) {
         class="danger"
         disabled={action.busy}
         onClick={async () => {
-          if (!confirm(`Delete “${props.content.title}”? It leaves the site within seconds; you can restore it from the Trash for 30 days.`)) return;
+          // A draft was never on the site: telling its writer it leaves the site would alarm for nothing.
+          const leaves = props.published ? "It leaves the site within seconds; you" : "You";
+          if (!confirm(`Delete “${props.content.title}”? ${leaves} can restore it from the Trash for 30 days.`)) return;
           if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`))) navigate("/trash");
         }}
       >
