@@ -68,6 +68,12 @@ describe("cached answers and scheduled contents", () => {
       expect(after.headers.get("X-Cache"), path).toBe("MISS");
       expect(after.headers.get("Cache-Control"), path).toBe("public, no-cache");
     }
+    // Its going live is its last change: the Atom entry is not updated before it was published, nor the feed.
+    const atom = await (await sitePage(ownSlug, "/atom.xml")).text();
+    const [, updated, published] = /<entry>.*?<updated>(.*?)<\/updated><published>(.*?)<\/published>/.exec(atom)!;
+    expect(published).toBe(at.toISOString());
+    expect(updated).toBe(published);
+    expect(atom).toContain(`</id><updated>${published}</updated><entry>`);
   });
 
   it("tells members a scheduled content is published once its time has passed", async () => {

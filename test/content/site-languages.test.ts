@@ -99,7 +99,10 @@ describe("each language's home", () => {
     }
     expect(Date.now() - started).toBeLessThan(5000);
     // A 404 under a language of the site is written in that language.
-    expect(await htmlOf(await sitePage(slug, "/de/nothing-here"))).toContain('<html lang="de">');
+    const german = await htmlOf(await sitePage(slug, "/de/nothing-here"));
+    expect(german).toContain('<html lang="de">');
+    expect(german).toMatch(/<title>Seite nicht gefunden · [^<]+<\/title>/);
+    expect(await htmlOf(await sitePage(slug, "/nothing-here"))).toMatch(/<title>Page not found · [^<]+<\/title>/);
     // `/xx` without its slash is a content slug of the default language, which there is not.
     expect((await sitePage(slug, "/xx", { redirect: "manual" })).status).toBe(404);
   });

@@ -25,6 +25,10 @@ const indexable = (db: Database, site: Site, now: string, limit: number, languag
     .orderBy(desc(contents.publishAt))
     .limit(limit);
 
+/** When a public content last changed for its readers: its last edit, or its going live when that came after (a scheduled content). */
+const lastChange = (row: { publishAt: string | null; updatedAt: string }) =>
+  row.publishAt !== null && row.publishAt > row.updatedAt ? row.publishAt : row.updatedAt;
+
 /** A content's address: `/<slug>` in the site's default language, `/<lang>/<slug>` in another. */
 const contentUrl = (origin: string, site: Site, row: { slug: string; language: string }) => `${origin}${contentPath(site, row)}`;
 
@@ -41,7 +45,7 @@ export async function contentSitemap(db: Database, site: Site, origin: string, n
   // 50,000 URLs is the sitemap protocol's limit for one file.
   const rows = await indexable(db, site, now, 50_000);
   return urlset(
-    rows.map((r) => ({ loc: contentUrl(origin, site, r), lastmod: (r.updatedAt > (r.publishAt ?? "") ? r.updatedAt : r.publishAt!).slice(0, 10) })),
+    rows.map((r) => ({ loc: contentUrl(origin, site, r), lastmod: lastChange(r).slice(0, 10) })),
   );
 }
 
@@ -103,11 +107,11 @@ export async function rssFeed(db: Database, site: Site, origin: string, now: str
 export async function atomFeed(db: Database, site: Site, origin: string, now: string, language: string): Promise<string> {
   const rows = await indexable(db, site, now, 20, language);
   const home = `${origin}${languageHome(site, language)}`;
-  const updated = rows[0]?.publishAt ?? site.updatedAt;
+  const updated = rows.length > 0 ? rows.map(lastChange).reduce((latest, at) => (at > latest ? at : latest)) : site.updatedAt;
   const entries = rows
     .map(
       (r) =>
-        `<entry><title>${xml(r.title)}</title><link href="${xml(contentUrl(origin, site, r))}"/><id>${xml(contentUrl(origin, site, r))}</id><updated>${r.updatedAt}</updated><published>${r.publishAt}</published><summary>${xml(r.intro)}</summary></entry>`,
+        `<entry><title>${xml(r.title)}</title><link href="${xml(contentUrl(origin, site, r))}"/><id>${xml(contentUrl(origin, site, r))}</id><updated>${lastChange(r)}</updated><published>${r.publishAt}</published><summary>${xml(r.intro)}</summary></entry>`,
     )
     .join("");
   return `${XML_HEAD}<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xml(language)}"><title>${xml(site.name)}</title><link href="${xml(home)}"/><link rel="self" href="${xml(`${home}atom.xml`)}"/><id>${xml(home)}</id><updated>${updated}</updated>${entries}</feed>\n`;

@@ -21,6 +21,8 @@ export type Page = {
   status: 200 | 404;
   /** What the site's title pattern puts for `{title}`; null on a home page, titled by the site's name alone. */
   title: string | null;
+  /** The theme's locale key that gives the title in the page's language, where the theme has it (`title` otherwise). */
+  titleKey?: string;
   description?: string | null;
   noindex?: boolean;
   /** JSON-LD and a canonical URL of the content's own, where it has them. */
@@ -63,7 +65,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
     tags,
     ads: shownAds,
     seo: {
-      title: seoTitle(site, page.title),
+      title: seoTitle(site, page.titleKey ? (locale[page.titleKey] ?? page.title) : page.title),
       description: page.description ?? site.seoDescription,
       canonical: `${origin}${new URL(c.req.url).pathname}`,
       noindex: page.noindex ?? false,
@@ -181,4 +183,12 @@ export function cachedMarkdown(c: Context<AppEnv>, site: ReaderSite, build: () =
 }
 
 /** The theme's 404 page, in the language the path asked for. */
-export const notFoundIn = (language?: string): Page => ({ template: "404", status: 404, title: "Not found", noindex: true, language, data: {} });
+export const notFoundIn = (language?: string): Page => ({
+  template: "404",
+  status: 404,
+  title: "Not found",
+  titleKey: "not_found",
+  noindex: true,
+  language,
+  data: {},
+});
