@@ -485,7 +485,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
       </form>
       {content ? (
         <>
-          {can("editor") ? <MoveToTrash content={content} published={status !== "draft"} /> : null}
+          {can("editor") ? <MoveToTrash content={content} published={status === "published"} /> : null}
           <Translations content={content} />
           <Versions content={content} editable={editable} onRestored={changed} />
         </>

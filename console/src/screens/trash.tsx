@@ -82,7 +82,7 @@ export function MoveToTrash(props: { content: Pick<Content, "id" | "title">; pub
         class="danger"
         disabled={action.busy}
         onClick={async () => {
-          // A draft was never on the site: telling its writer it leaves the site would alarm for nothing.
+          // A draft or a scheduled content is not on the site yet: telling its writer it leaves the site would alarm for nothing.
           const leaves = props.published ? "It leaves the site within seconds; you" : "You";
           if (!confirm(`Delete “${props.content.title}”? ${leaves} can restore it from the Trash for 30 days.`)) return;
           if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`))) navigate("/trash");
