@@ -44,9 +44,7 @@ const urlset = (urls: { loc: string; lastmod: string }[]) =>
 export async function contentSitemap(db: Database, site: Site, origin: string, now: string): Promise<string> {
   // 50,000 URLs is the sitemap protocol's limit for one file.
   const rows = await indexable(db, site, now, 50_000);
-  return urlset(
-    rows.map((r) => ({ loc: contentUrl(origin, site, r), lastmod: lastChange(r).slice(0, 10) })),
-  );
+  return urlset(rows.map((r) => ({ loc: contentUrl(origin, site, r), lastmod: lastChange(r).slice(0, 10) })));
 }
 
 /**
