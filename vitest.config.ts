@@ -106,6 +106,19 @@ export default defineConfig({
   plugins: [
     // The pool asks for its options at every workerd it starts: they are made once.
     cloudflareTest(() => poolOptions),
+    // Each workerd receives every module over a WebSocket with its source map inlined: the
+    // dependencies' maps (eld's alone is 4 MB) were half of the 160 MB a run sent, for stack
+    // traces into bundled libraries. Vite keeps a loaded map unless the code changes, hence the
+    // newline.
+    {
+      name: "no-source-maps-for-dependencies",
+      transform: {
+        order: "post",
+        handler(code, id) {
+          if (id.includes("/node_modules/")) return { code: `${code}\n`, map: { mappings: "" } };
+        },
+      },
+    },
   ],
   test: {
     setupFiles: ["./test/setup.ts"],
