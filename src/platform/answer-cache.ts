@@ -12,7 +12,8 @@ import { IsolateCache } from "./isolate-cache";
  * so a new key. Tiers: this isolate's memory (optional, small answers), then the edge (Cache API).
  * Every answer carries an ETag (the version and the body's digest); a matching If-None-Match is a
  * 304; `X-Cache` says HIT or MISS. Each kind of answer has one Cache-Control policy (below). A text
- * answer kept in the isolate is kept gzipped too, sent as such to a client that takes gzip but not Brotli.
+ * answer kept in the isolate is gzipped at the first request that prefers gzip to Brotli, and that
+ * copy is kept with it.
  */
 
 export type AnswerKind = "data" | "content" | "page";
@@ -58,7 +59,9 @@ const secondsUntil = (until: string | undefined) => (until ? Math.max(0, Math.fl
 export interface Answer {
   /** Encoded once: a hot answer is sent as the bytes it was. */
   body: Uint8Array<ArrayBuffer>;
-  /** The body gzipped once, where this isolate keeps a text answer worth compressing: sent to clients that take gzip but not Brotli. */
+  /** A text answer this isolate keeps, worth compressing: sent gzipped to clients that take gzip but not Brotli. */
+  gzippable?: boolean;
+  /** Its body gzipped, made at the first such request and kept with the answer. */
   gzipped?: Uint8Array<ArrayBuffer>;
   contentType: string;
   etag: string;
@@ -125,18 +128,10 @@ async function keyOf(c: Context<AppEnv>, spec: AnswerSpec): Promise<string> {
   return `https://answers.invalid/${spec.namespace}/${spec.version}/${c.req.method}/${vary}${pathAndQuery(c)}`;
 }
 
-/**
- * Keeps an answer in this isolate where its spec asks and its size allows, text of 1 KiB or more
- * with its body gzipped once, so that a hot answer is not compressed again at every request: the
- * answer as kept.
- */
-async function keepInIsolate(key: string, answer: Answer, spec: AnswerSpec): Promise<Answer> {
+/** Keeps an answer in this isolate where its spec asks and its size allows: the answer as kept. */
+function keepInIsolate(key: string, answer: Answer, spec: AnswerSpec): Answer {
   if (!spec.inIsolate || answer.body.length > KEPT_BODY_BYTES) return answer;
-  let held = answer;
-  if (answer.body.length >= GZIP_MIN_BYTES && TEXTUAL.test(answer.contentType)) {
-    const stream = new Response(answer.body).body!.pipeThrough(new CompressionStream("gzip"));
-    held = { ...answer, gzipped: new Uint8Array(await new Response(stream).arrayBuffer()) };
-  }
+  const held = { ...answer, gzippable: answer.body.length >= GZIP_MIN_BYTES && TEXTUAL.test(answer.contentType) };
   kept.set(key, held);
   return held;
 }
@@ -174,11 +169,25 @@ function prefersGzip(acceptEncoding: string | undefined): boolean {
   return gzip > 0 && gzip >= (quality.identity ?? 0) && gzip > brotli;
 }
 
+/**
+ * The kept answer's body gzipped for a caller that prefers gzip, else undefined. Compressed at the
+ * first such request and kept with the answer, so that a hot answer is not compressed again, and
+ * never for the browsers (Brotli) that most pages go to.
+ */
+async function gzippedFor(c: Context<AppEnv>, answer: Answer): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (!answer.gzippable || !prefersGzip(clientAcceptEncoding(c))) return undefined;
+  if (!answer.gzipped) {
+    const stream = new Response(answer.body).body!.pipeThrough(new CompressionStream("gzip"));
+    answer.gzipped = new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  return answer.gzipped;
+}
+
 /** How an answer is sent to this request: 304 to a caller whose copy is current, else its body, gzipped if the caller prefers. */
-function representation(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}) {
+async function representation(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}) {
   const cacheControl = clientCacheControl(spec.kind, secondsUntil(spec.until));
-  const vary = [POLICIES[spec.kind].vary, answer.vary, answer.gzipped && "Accept-Encoding"].filter(Boolean).join(", ");
-  const gzipped = answer.gzipped && prefersGzip(clientAcceptEncoding(c)) ? answer.gzipped : undefined;
+  const vary = [POLICIES[spec.kind].vary, answer.vary, answer.gzippable && "Accept-Encoding"].filter(Boolean).join(", ");
+  const gzipped = await gzippedFor(c, answer);
   const headers: Record<string, string> = {
     ETag: gzipped ? gzipEtag(answer.etag) : answer.etag,
     "Cache-Control": cacheControl,
@@ -188,7 +197,7 @@ function representation(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hi
   };
   // Either representation's validator says the caller's copy is current.
   const asked = c.req.header("If-None-Match");
-  if (asked === answer.etag || (answer.gzipped && asked === gzipEtag(answer.etag))) return { status: 304 as const, headers, body: null };
+  if (asked === answer.etag || (answer.gzippable && asked === gzipEtag(answer.etag))) return { status: 304 as const, headers, body: null };
   headers["Content-Type"] = answer.contentType;
   if (gzipped) headers["Content-Encoding"] = "gzip";
   // `manual`: gzipped bytes are sent as they are; the runtime would otherwise compress them again.
@@ -196,8 +205,8 @@ function representation(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hi
 }
 
 /** Through Hono's context, which adds the headers middleware set before the handler (a rate limit's). */
-function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Response {
-  const sent = representation(c, answer, spec, hit, extra);
+async function respond(c: Context<AppEnv>, answer: Answer, spec: AnswerSpec, hit: boolean, extra: Record<string, string> = {}): Promise<Response> {
+  const sent = await representation(c, answer, spec, hit, extra);
   if (sent.body === null) return c.body(null, 304, sent.headers);
   const made = c.body(sent.body, 200, sent.headers);
   return sent.encodeBody === "manual" ? new Response(made.body, { status: 200, headers: made.headers, encodeBody: "manual" }) : made;
@@ -211,7 +220,7 @@ export async function keptAnswer(c: Context<AppEnv>, spec: AnswerSpec, onHit: (n
   const found = isolateHit(spec, await keyOf(c, spec), onHit);
   if (!found) return undefined;
   // Asked before any middleware has set a header (the platform's first layer): one Response, made at once.
-  const { status, headers, body, encodeBody } = representation(c, found, spec, true);
+  const { status, headers, body, encodeBody } = await representation(c, found, spec, true);
   return new Response(body, { status, headers, encodeBody });
 }
 
@@ -245,7 +254,7 @@ export async function versionedAnswer(
       note: edge.headers.get(NOTE_HEADER) ?? "",
       vary: edge.headers.get(VARY_HEADER) ?? undefined,
     };
-    const held = await keepInIsolate(key, answer, spec);
+    const held = keepInIsolate(key, answer, spec);
     onHit(answer.note);
     return respond(c, held, spec, true);
   }
@@ -274,5 +283,5 @@ export async function versionedAnswer(
     },
   });
   c.executionCtx.waitUntil(caches.default.put(key, stored));
-  return respond(c, await keepInIsolate(key, made, spec), spec, false, fresh.headers);
+  return respond(c, keepInIsolate(key, made, spec), spec, false, fresh.headers);
 }
