@@ -106,7 +106,12 @@ export function TextField(props: FieldProps) {
     disabled: props.disabled,
     "aria-invalid": props.error ? "true" : undefined,
     "aria-describedby": describedBy,
-    onInput: (e: Event) => props.onValue((e.target as HTMLInputElement).value),
+    onInput: (e: Event) => {
+      const field = e.target as HTMLInputElement;
+      // Spaces alone pass the browser's `required`: the check would then stop at the next field (a title's slug).
+      if (props.required) field.setCustomValidity(field.value !== "" && field.value.trim() === "" ? "Please write more than spaces." : "");
+      props.onValue(field.value);
+    },
   };
   return (
     <div class={`field${props.error ? " invalid" : ""}`}>

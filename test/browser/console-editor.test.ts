@@ -384,4 +384,25 @@ describe("the content editor, as a writer uses it", () => {
     expect((await fromSite(gateway, `/ferry-times-${stamp}`)).status).toBe(200);
     await phone.close();
   });
+
+  it("says spaces alone are no title at the title, and keeps a hand-typed slug of a copy the browser brought back", async () => {
+    const tab = await consoleAt("/contents/new");
+    const titleField = tab.getByLabel("Title", { exact: true });
+    await titleField.pressSequentially("   ");
+    await tab.getByRole("button", { name: "Create draft" }).click();
+    // The browser stops at the title with its reason, not at the empty slug under it.
+    expect(await focusedField(tab)).toBe("title");
+    expect(await tab.evaluate<string>("document.activeElement.validationMessage")).toBe("Please write more than spaces.");
+
+    await titleField.fill("");
+    await tab.getByLabel("Slug", { exact: true }).fill(`own-${stamp}`);
+    await titleField.fill("Ferry");
+    await tab.reload({ waitUntil: "domcontentloaded" });
+    await expect.poll(() => tab.getByRole("status").allTextContents()).toContainEqual(expect.stringMatching(/^Your unsaved changes of /));
+    await tab.getByLabel("Title", { exact: true }).pressSequentially(" times");
+    expect(await tab.getByLabel("Slug", { exact: true }).inputValue()).toBe(`own-${stamp}`);
+    // Discarded: the next new content of this browser starts empty.
+    await tab.getByRole("button", { name: "Discard them" }).click();
+    await tab.close();
+  });
 });

@@ -92,7 +92,13 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
 
   it("picks a content, a category and a tag by typing part of their titles, and warns of a link to a draft", async () => {
     await page.getByRole("link", { name: "Menus & tags" }).click();
-    await page.getByRole("button", { name: "New content tag" }).click();
+    await page.getByRole("button", { name: "New menu or tag" }).click();
+    // The form names what it makes, and follows the type chosen.
+    expect(await page.locator("#tag-form").textContent()).toBe("New menu");
+    await page.getByLabel("Type").selectOption("posts");
+    expect(await page.locator("#tag-form").textContent()).toBe("New posts query");
+    expect(await page.getByRole("button", { name: "Save posts query" }).count()).toBe(1);
+    await page.getByLabel("Type").selectOption("menu");
     await page.getByLabel("Name", { exact: true }).fill("main");
     await addPicked("Content", `keeper ${stamp}`, keeper, "console-menus-picker");
     // The label is the title until the editor writes another.
@@ -109,7 +115,7 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
 
   it("says a missing label in words at its field, and saves once it is given", async () => {
     await page.getByRole("button", { name: "Add an item" }).click();
-    await page.getByRole("button", { name: "Save content tag" }).click();
+    await page.getByRole("button", { name: "Save menu" }).click();
     const label = page.getByLabel("Item 6 label", { exact: true });
     await expect.poll(() => label.getAttribute("aria-invalid")).toBe("true");
     const described = (await label.getAttribute("aria-describedby"))!.split(" ").pop();
@@ -126,7 +132,7 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     expect(await page.getByRole("button", { name: "Move item 1 up" }).isDisabled()).toBe(true);
     await item(4).locator(".grip").dragTo(item(1));
     expect(await labels()).toEqual([tide, "Home", ferries, keeper, draft]);
-    await page.getByRole("button", { name: "Save content tag" }).click();
+    await page.getByRole("button", { name: "Save menu" }).click();
     await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.");
     const preview = page.getByRole("navigation", { name: "The menu main as the site shows it" });
     await expect.poll(() => preview.getByRole("link").allTextContents()).toEqual([tide, "Home", ferries, keeper, draft]);

@@ -139,7 +139,7 @@ describe("the admin console, in a browser", () => {
     const labels = page.getByLabel(/^Item \d+ label$/);
     await labels.last().fill("Browser menu item");
     await page.getByLabel("Address", { exact: true }).last().fill("/browser-menu-item");
-    await page.getByRole("button", { name: "Save content tag" }).click();
+    await page.getByRole("button", { name: "Save menu" }).click();
     await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.");
     await page.getByRole("button", { name: "Preview main", exact: true }).click();
     await expect.poll(() => page.locator(".menu-preview").innerHTML()).toContain("/browser-menu-item");

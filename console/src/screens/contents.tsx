@@ -242,7 +242,10 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const [restored, setRestored] = useState(() => readLocalCopy(storageKey, initial));
   const [draft, setDraft] = useState<Draft>(restored?.draft ?? initial);
   const [saved, setSaved] = useState<Draft>(initial);
-  const [slugTouched, setSlugTouched] = useState(Boolean(props.content));
+  // A slug typed by hand, in a copy restored from this browser too, no longer follows the title.
+  const [slugTouched, setSlugTouched] = useState(
+    Boolean(props.content) || (restored ? restored.draft.slug !== slugFrom(restored.draft.title) : false),
+  );
   // The heading follows a save, not an autosave: a new heading takes the focus, which must stay where the person types.
   const [heading, setHeading] = useState(props.content?.title ?? "");
   const [autosave, setAutosave] = useState<AutosaveState>({ state: "idle" });

@@ -23,7 +23,7 @@ export function TagsScreen() {
       actions={
         can("editor") ? (
           <button type="button" class="primary" onClick={() => (setSaved(""), setEditing("new"))}>
-            New content tag
+            New menu or tag
           </button>
         ) : null
       }
@@ -62,7 +62,7 @@ export function TagsScreen() {
                       </button>
                       <DeleteButton
                         name={tag.name}
-                        question={`Delete the content tag ${tag.name}?`}
+                        question={`Delete the ${KIND_WORDS[tag.type]} ${tag.name}?`}
                         path={`/tenants/${tenant.id}/tags/${tag.id}`}
                         done={`Deleted ${tag.name}.`}
                         run={action.run}
@@ -110,6 +110,9 @@ export function TagsScreen() {
   );
 }
 
+/** What a person calls each type of content tag. */
+const KIND_WORDS: Record<TagType, string> = { menu: "menu", taxonomy: "taxonomy", posts: "posts query" };
+
 interface QueryDefinition {
   categories?: number[];
   tags?: string[];
@@ -155,7 +158,7 @@ function TagForm(props: { tag: ContentTag | null; categories: Category[]; onSave
         if (saved) props.onSaved(`Saved ${name}.`, saved);
       }}
     >
-      <h2 id="tag-form">{props.tag ? `Edit ${props.tag.name}` : "New content tag"}</h2>
+      <h2 id="tag-form">{props.tag ? `Edit ${props.tag.name}` : `New ${KIND_WORDS[type]}`}</h2>
       <Outcome failure={save.failure} done={save.done} />
       <div class="row">
         <TextField
@@ -222,7 +225,7 @@ function TagForm(props: { tag: ContentTag | null; categories: Category[]; onSave
         </>
       )}
       <button class="primary" type="submit" disabled={save.busy}>
-        Save content tag
+        Save {KIND_WORDS[type]}
       </button>
     </form>
   );
