@@ -166,4 +166,14 @@ describe.each(DEVICES)("a German reader on the $name", ({ name, options }) => {
     expect(await page.locator("main article.card h2 a").allTextContents()).toEqual(["Nachtbusse fahren ab Dezember alle 15 Minuten"]);
     if (SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/site-german-search-${name}.png`, fullPage: true });
   });
+
+  it("is told, on a story written only in English, that the switcher's German link leads to the German home", async () => {
+    await page.goto(`${gateway.siteBase}/library-late-opening`, { waitUntil: "domcontentloaded" });
+    await openMenu();
+    const german = page.getByRole("navigation", { name: "Languages" }).getByRole("link", { name: "Deutsch" });
+    expect(await german.getAttribute("title")).toBe("This page is not written in this language: the link leads to its home page");
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.lang-switcher .no-version')).textDecorationStyle")).toBe("dotted");
+    await follow(german);
+    expect(new URL(page.url()).pathname).toBe("/de/");
+  });
 });

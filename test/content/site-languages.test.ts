@@ -200,18 +200,26 @@ describe("hreflang and the language switcher", () => {
     await seedContent(site, { title: "English only" });
     await installDefaultTheme(site.siteId, {
       ...env.TEST_DEFAULT_THEME,
-      "templates/content.html.j2": "{% for l in page.languages %}[{{ l.code }} {{ l.name }} {{ l.url }} {{ l.current }}]{% endfor %}",
+      "templates/content.html.j2":
+        "{% for l in page.languages %}[{{ l.code }} {{ l.name }} {{ l.url }} {{ l.hasVersion }} {{ l.current }}]{% endfor %}",
     });
     const text = async (path: string) => htmlOf(await sitePage(row, path));
-    expect(await text("/de/markt-eroeffnet")).toBe("[en English /market-opens false][de Deutsch /de/markt-eroeffnet true]");
-    expect(await text("/english-only")).toBe("[en English /english-only true][de Deutsch /de/ false]");
+    expect(await text("/de/markt-eroeffnet")).toBe("[en English /market-opens true false][de Deutsch /de/markt-eroeffnet true true]");
+    expect(await text("/english-only")).toBe("[en English /english-only true true][de Deutsch /de/ false false]");
   });
 
   it("writes the switcher into the default theme: each language's name, linked to this page in it, the current one marked", async () => {
     const html = await htmlOf(await sitePage(slug, "/de/faehrplan"));
     expect(html).toContain('<nav class="lang-switcher" aria-label="Sprachen">');
-    expect(html).toContain('<a href="/ferry-timetable" hreflang="en" lang="en">English</a>');
-    expect(html).toContain('<a href="/de/faehrplan" hreflang="de" lang="de" aria-current="page">Deutsch</a>');
+    expect(html).toContain('<a href="/ferry-timetable" hreflang="en"><span lang="en">English</span></a>');
+    expect(html).toContain('<a href="/de/faehrplan" hreflang="de" aria-current="page"><span lang="de">Deutsch</span></a>');
+  });
+
+  it("says in the page's language, before the click, that a language without this page leads to its home", async () => {
+    const html = await htmlOf(await sitePage(slug, "/only-in-english"));
+    expect(html).toContain(
+      '<a href="/de/" hreflang="de" class="no-version" title="This page is not written in this language: the link leads to its home page"><span lang="de">Deutsch</span></a>',
+    );
   });
 });
 
@@ -222,7 +230,7 @@ describe("menus and posts queries in the page's language", () => {
       const html = await htmlOf(await sitePage(slug, "/fr/"));
       expect(html).toContain('<html lang="fr">');
       expect(html).toContain('<li><a href="/fr/c/news">News</a>');
-      expect(html).toContain('<a href="/fr/" hreflang="fr" lang="fr" aria-current="page">Français</a>');
+      expect(html).toContain('<a href="/fr/" hreflang="fr" aria-current="page"><span lang="fr">Français</span></a>');
     } finally {
       await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { languages: ["en", "de"] });
     }

@@ -61,12 +61,16 @@ export function nativeName(code: string): string {
   return name;
 }
 
-/** What a page tells its template of the site's languages: each language's version of this page, else that language's home. */
+/**
+ * What a page tells its template of the site's languages: each language's version of this page,
+ * else that language's home (`hasVersion: false`, so that a switcher can say so before the click).
+ */
 export function pageLanguages(site: Site, language: string, versions: Record<string, string>) {
   return siteLanguages(site).map((code) => ({
     code,
     name: nativeName(code),
     url: versions[code] ?? languageHome(site, code),
+    hasVersion: versions[code] !== undefined,
     current: code === language,
   }));
 }
