@@ -45,8 +45,8 @@ const SAMPLE_CONTEXT = {
     language: "en",
     path: "/",
     languages: [
-      { code: "en", name: "English", url: "/", current: true },
-      { code: "de", name: "Deutsch", url: "/de/", current: false },
+      { code: "en", name: "English", url: "/", hasVersion: true, current: true },
+      { code: "de", name: "Deutsch", url: "/de/", hasVersion: false, current: false },
     ],
   },
   seo: {
