@@ -158,6 +158,7 @@ export async function createDemoTenant(db: Database, ownerId: number, options: {
     languages: ["en", "de"],
     timezone: "Europe/Berlin",
     seoDescription: `${options.name}: news from the city`,
+    seoDescriptions: { de: `${options.name}: Nachrichten aus der Stadt` },
   });
   if (options.demo) await fillDemoSite(db, scope.tenantId, site.id, site.name, ownerId);
   const { token } = await issueTenantKey(db, tenant.id, ownerId, { name: "demo", siteIds: null, scopes: [] });

@@ -77,6 +77,8 @@ export const sites = sqliteTable(
     previousTheme: text("previous_theme"),
     seoTitlePattern: text("seo_title_pattern").notNull().default("{title} · {site}"),
     seoDescription: text("seo_description"),
+    /** The description in the site's other languages, by code: a page in one of them shows its own, else `seoDescription`. */
+    seoDescriptions: text("seo_descriptions", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
     seoImage: text("seo_image"),
     /** An image of the site's media served at `/favicon.ico` (null: the theme's, else the built-in icon). */
     favicon: text("favicon"),

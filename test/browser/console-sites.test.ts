@@ -95,7 +95,9 @@ describe("sites", () => {
     await settings.getByLabel("Languages").fill("en, de");
 
     await settings.getByLabel("Name", { exact: true }).fill("The Harbour Weekly");
-    await settings.getByLabel("Description").fill("Tides, ferries and the fish market, every Friday");
+    await settings.getByLabel("Description", { exact: true }).fill("Tides, ferries and the fish market, every Friday");
+    // A field for each other language: the German pages' own description.
+    await settings.getByLabel("Description in German (de)").fill("Gezeiten, Fähren und der Fischmarkt, jeden Freitag");
     await settings.getByLabel("Time zone").selectOption("Europe/Berlin");
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => settings.getByRole("status").textContent(), { timeout: 20_000 }).toContain("Saved");
@@ -106,6 +108,10 @@ describe("sites", () => {
     expect(await site.locator(".brand").first().textContent()).toBe("The Harbour Weekly");
     expect(await site.locator("body").textContent()).toContain("Tides, ferries and the fish market, every Friday");
     await shot(site, "site-desktop");
+    await site.goto(siteAt(slug, "/de/"), { waitUntil: "domcontentloaded" });
+    expect(await site.locator(".page-description").textContent()).toBe("Gezeiten, Fähren und der Fischmarkt, jeden Freitag");
+    expect(await site.locator('meta[name="description"]').getAttribute("content")).toBe("Gezeiten, Fähren und der Fischmarkt, jeden Freitag");
+    await site.goto(siteAt(slug), { waitUntil: "domcontentloaded" });
 
     // Changed again: the next page shows it, though the site kept the first one.
     await settings.getByLabel("Name", { exact: true }).fill("Harbour Weekly Extra");

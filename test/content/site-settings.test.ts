@@ -80,12 +80,34 @@ describe("site settings", () => {
       [{ primaryDomain: "Not a host" }, "body.primaryDomain", "Primary domain must be a lower-case host name, e.g. news.example.com"],
       [{ name: "" }, "body.name", "Name must not be empty"],
       [{ seoDescription: "x".repeat(301) }, "body.seoDescription", "Seo description must be at most 300 characters"],
+      [{ seoDescriptions: { fr: "Nouvelles du port" } }, "body.seoDescriptions", "fr is not one of the site's other languages (de)"],
+      [{ seoDescriptions: { en: "News" } }, "body.seoDescriptions", "en is not one of the site's other languages (de)"],
+      [{ seoDescriptions: { de: "x".repeat(301) } }, "body.seoDescriptions.de", "A description must be at most 300 characters"],
+      [{ seoDescriptions: { de: "  " } }, "body.seoDescriptions.de", "A description must not be empty"],
     ];
     for (const [body, field, message] of cases) {
       const refused = await patchSite(tenant, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error!.fields, JSON.stringify(body)).toContainEqual({ field, message });
     }
+  });
+
+  it("shows the description in each language that has its own: the German pages, their meta and feed in German", async () => {
+    const saved = await patchSite(tenant, { seoDescription: "News from the harbour", seoDescriptions: { de: "Nachrichten vom Hafen" } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ seoDescriptions: { de: "Nachrichten vom Hafen" } });
+    const german = await (await sitePage(slug, "/de/")).text();
+    expect(german).toContain('<meta name="description" content="Nachrichten vom Hafen">');
+    expect(german).toContain('<p class="page-description">Nachrichten vom Hafen</p>');
+    expect(german).not.toContain("News from the harbour");
+    expect(await (await sitePage(slug, "/")).text()).toContain('<meta name="description" content="News from the harbour">');
+    expect(await (await sitePage(slug, "/de/feed.xml")).text()).toContain("<description>Nachrichten vom Hafen</description>");
+
+    // A language the site drops takes its description with it; none given, the German pages show the default one again.
+    await patchSite(tenant, { languages: ["en", "de", "fr"], seoDescriptions: { de: "Nachrichten vom Hafen", fr: "Nouvelles du port" } });
+    expect((await patchSite(tenant, { languages: ["en", "de"] })).body.data).toMatchObject({ seoDescriptions: { de: "Nachrichten vom Hafen" } });
+    expect((await patchSite(tenant, { seoDescriptions: {} })).body.data).toMatchObject({ seoDescriptions: {} });
+    expect(await (await sitePage(slug, "/de/")).text()).toContain('<meta name="description" content="News from the harbour">');
   });
 
   it("keeps a language that contents are written in", async () => {

@@ -37,6 +37,7 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
   const readOnly = !can("owner");
   const [name, setName] = useState(site.name);
   const [description, setDescription] = useState(site.seoDescription ?? "");
+  const [descriptions, setDescriptions] = useState<Record<string, string>>(site.seoDescriptions);
   const [slug, setSlug] = useState(site.slug);
   const [languages, setLanguages] = useState(site.languages.join(", "));
   const [defaultLanguage, setDefaultLanguage] = useState(site.defaultLanguage);
@@ -46,6 +47,7 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
   const [favicon, setFavicon] = useState(site.favicon ?? "");
   const save = useSubmit();
   const listed = languageList(languages);
+  const otherLanguages = listed.filter((code) => code !== defaultLanguage);
   const imageOptions = (current: string): [string, string][] => [
     ["", "None"],
     ...(current && !props.images?.some((m) => m.url === current) ? [[current, current] as [string, string]] : []),
@@ -60,6 +62,10 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
         const body = {
           name,
           seoDescription: description.trim() || null,
+          // Those of the languages listed now; an empty one is left out: its pages show the description above.
+          seoDescriptions: Object.fromEntries(
+            otherLanguages.map((code): [string, string] => [code, descriptions[code]?.trim() ?? ""]).filter(([, text]) => text),
+          ),
           slug,
           languages: listed,
           defaultLanguage,
@@ -131,6 +137,18 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
           disabled={readOnly}
         />
       </div>
+      {otherLanguages.map((code) => (
+        <TextField
+          label={`Description in ${languageName(code) ?? code} (${code})`}
+          name={`description-${code}`}
+          value={descriptions[code] ?? ""}
+          onValue={(text) => setDescriptions({ ...descriptions, [code]: text })}
+          multiline={2}
+          error={save.fieldError(`seoDescriptions.${code}`) ?? save.fieldError("seoDescriptions")}
+          hint={`On the site's pages in ${languageName(code) ?? code}; left empty, they show the description above`}
+          disabled={readOnly}
+        />
+      ))}
       <TextField
         label="Page title"
         name="seoTitlePattern"

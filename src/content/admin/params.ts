@@ -81,6 +81,14 @@ export const siteCreate = z.strictObject({
     .refine((pattern) => pattern.includes("{title}"), { error: "must contain {title}, where each page's own title goes, e.g. {title} · {site}" })
     .optional(),
   seoDescription: z.string().max(300, { error: "must be at most 300 characters" }).nullable().optional(),
+  /** The description in each other language of the site (replaces the whole set; {} removes them). */
+  seoDescriptions: z
+    .record(
+      languageCode,
+      z.string().trim().min(1, { error: "A description must not be empty" }).max(300, { error: "A description must be at most 300 characters" }),
+    )
+    .refine((descriptions) => Object.keys(descriptions).length <= 20, { error: "at most 20 languages" })
+    .optional(),
   seoImage: linkOrPath.nullable().optional(),
   favicon: z
     .string()

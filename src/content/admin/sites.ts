@@ -28,7 +28,10 @@ export const domainSchema = z
   .openapi("SiteDomain");
 export const siteSchema = z
   .object({
-    ...createSelectSchema(sites, { name: (s) => s.openapi({ example: "City Gazette" }) }).shape,
+    ...createSelectSchema(sites, {
+      name: (s) => s.openapi({ example: "City Gazette" }),
+      seoDescriptions: z.record(z.string(), z.string()).openapi({ example: { de: "Nachrichten aus der Stadt" } }),
+    }).shape,
     primaryDomain: z.string().nullable(),
     aliases: z.array(z.string()),
     domains: z.array(domainSchema),
@@ -46,16 +49,34 @@ function assertLanguagesAgree(languages: string[], defaultLanguage: string) {
     throw fieldRefused("defaultLanguage", `${defaultLanguage} is not one of the site's languages (${languages.join(", ")}): add it there first`);
 }
 
+/**
+ * The descriptions in other languages a change leaves: each one given must be of another of the
+ * site's languages; one of a language the site no longer has is dropped with it.
+ */
+function descriptionsKept(given: Record<string, string> | undefined, kept: Record<string, string>, languages: string[], defaultLanguage: string) {
+  const others = languages.filter((code) => code !== defaultLanguage);
+  for (const code of Object.keys(given ?? {}))
+    if (!others.includes(code))
+      throw fieldRefused(
+        "seoDescriptions",
+        others.length
+          ? `${code} is not one of the site's other languages (${others.join(", ")})`
+          : `${code}: the site has no language besides ${defaultLanguage}; add one first`,
+      );
+  return Object.fromEntries(Object.entries(given ?? kept).filter(([code]) => others.includes(code)));
+}
+
 export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {
   const { copyThemeFrom, ...fields } = input;
   const defaultLanguage = fields.defaultLanguage ?? fields.languages?.[0] ?? "en";
   const languages = fields.languages ?? [defaultLanguage];
   assertLanguagesAgree(languages, defaultLanguage);
+  const seoDescriptions = descriptionsKept(fields.seoDescriptions, {}, languages, defaultLanguage);
   const themeOf = copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, copyThemeFrom);
   return unlessTaken(`The site slug ${input.slug}`, async () => {
     const [site] = await db
       .insert(sites)
-      .values({ ...fields, tenantId: scope.tenantId, defaultLanguage, languages, theme: themeOf?.theme ?? fields.theme })
+      .values({ ...fields, tenantId: scope.tenantId, defaultLanguage, languages, seoDescriptions, theme: themeOf?.theme ?? fields.theme })
       .returning();
     return site!;
   });
@@ -114,8 +135,11 @@ export async function updateSite(
 ) {
   const existing = await siteInScope(db, scope, siteId);
   const { primaryDomain, aliases, ...fields } = input;
-  assertLanguagesAgree(fields.languages ?? existing.languages, fields.defaultLanguage ?? existing.defaultLanguage);
+  const languages = fields.languages ?? existing.languages;
+  const defaultLanguage = fields.defaultLanguage ?? existing.defaultLanguage;
+  assertLanguagesAgree(languages, defaultLanguage);
   if (fields.languages) await assertLanguagesKept(db, scope, siteId, fields.languages);
+  const seoDescriptions = descriptionsKept(fields.seoDescriptions, existing.seoDescriptions, languages, defaultLanguage);
   const favicon = siteRelativeMedia(fields.favicon, scope.tenantId, siteId);
   await assertFavicon(db, scope, siteId, favicon);
   const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });
@@ -126,6 +150,7 @@ export async function updateSite(
         .update(sites)
         .set({
           ...fields,
+          seoDescriptions,
           seoImage: siteRelativeMedia(fields.seoImage, scope.tenantId, siteId),
           favicon,
           contentVersion: sql`${sites.contentVersion} + 1`,

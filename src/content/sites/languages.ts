@@ -18,6 +18,9 @@ export const languageHome = (site: Site, language: string) => `${languagePrefix(
 /** A content's path, in its own language. */
 export const contentPath = (site: Site, content: { slug: string; language: string }) => `${languagePrefix(site, content.language)}/${content.slug}`;
 
+/** The site's description in a page's language: its own where the site has one, else the default language's. */
+export const siteDescription = (site: Site, language: string) => site.seoDescriptions[language] ?? site.seoDescription;
+
 /** The languages a page is written in: the default first, then the others in the site's order. */
 export const siteLanguages = (site: Site) => [site.defaultLanguage, ...site.languages.filter((l) => l !== site.defaultLanguage)];
 

@@ -1,0 +1,1 @@
+ALTER TABLE `sites` ADD `seo_descriptions` text DEFAULT '{}' NOT NULL;
