@@ -19,7 +19,8 @@ interface DemoStory {
   category: string;
   tags: string[];
   daysAgo: number;
-  german?: { slug: string; title: string; intro: string; body: string };
+  /** Its German version, with tags of its own: a German page lists German words. */
+  german?: { slug: string; title: string; intro: string; body: string; tags: string[] };
 }
 
 /** A small city magazine: what a tenant's site looks like with content in it, in English and German. */
@@ -34,6 +35,7 @@ const STORIES: DemoStory[] = [
     daysAgo: 1,
     german: {
       slug: "hafen-wieder-offen",
+      tags: ["hafen", "verkehr"],
       title: "Der alte Hafen ist nach zwei Jahren Bauzeit wieder offen",
       intro: "Neue Kais, ein Fähranleger und eine Markthalle: Das Ufer ist wieder zugänglich.",
       body: "Nach zwei Jahren hinter Bauzäunen ist der **alte Hafen** wieder offen.\n\n- ein Fähranleger mit Booten alle 20 Minuten\n- eine überdachte Markthalle, dienstags bis sonntags\n- 400 m neuer Kai zum Spazieren und Radfahren",
@@ -49,6 +51,7 @@ const STORIES: DemoStory[] = [
     daysAgo: 3,
     german: {
       slug: "nachtbusse",
+      tags: ["verkehr"],
       title: "Nachtbusse fahren ab Dezember alle 15 Minuten",
       intro: "Vier Linien, am Wochenende dichter getaktet.",
       body: "Ab 1. Dezember fahren die Nachtlinien N1 bis N4 freitags und samstags **alle 15 Minuten**, unter der Woche alle 30 Minuten.",
@@ -73,6 +76,7 @@ const STORIES: DemoStory[] = [
     daysAgo: 6,
     german: {
       slug: "jazzwoche",
+      tags: ["musik", "festival"],
       title: "Jazzwoche: zwölf Konzerte an neun Orten",
       intro: "Vom Kellerclub bis zum Konzertsaal: Das Programm steht.",
       body: "Das Festival beginnt am Freitag mit einem Gratiskonzert auf dem Marktplatz. Karten für die Saalkonzerte gibt es ab Montag, 10 Uhr.",
@@ -88,6 +92,7 @@ const STORIES: DemoStory[] = [
     daysAgo: 2,
     german: {
       slug: "derby-vorschau",
+      tags: ["derby"],
       title: "Derby-Vorschau: Beide Teams seit September ungeschlagen",
       intro: "Das Spiel am Sonntag entscheidet, wer als Tabellenführer in die Winterpause geht.",
       body: "Beide Vereine sind seit **elf Spielen** ungeschlagen. Anpfiff ist um 15:30 Uhr; das Stadion ist ausverkauft.",
@@ -203,7 +208,7 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, site
       language: "de",
       translationOf: original.id,
       categoryIds: [ids[story.category]!],
-      tags: story.tags,
+      tags: story.german.tags,
     });
     await setPublication(db, scope, german.id, ownerId, { publishAt });
   }
@@ -255,7 +260,7 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, site
     definition: {
       items: [
         { label: "Suche", link: { url: "/de/search" } },
-        { label: "Verkehr", link: { tag: "transport" } },
+        { label: "Verkehr", link: { tag: "verkehr" } },
       ],
     },
   });
