@@ -172,13 +172,13 @@ export async function createDemoTenant(db: Database, ownerId: number, options: {
 
 async function fillDemoSite(db: Database, tenantId: number, siteId: number, siteName: string, ownerId: number) {
   const scope = memberScope(tenantId);
-  const category = async (name: string, slug: string, position: number, parentId?: number) =>
-    (await createCategory(db, scope, { siteId, name, slug, position, parentId: parentId ?? null })).id;
+  const category = async (name: string, german: string, slug: string, position: number, parentId?: number) =>
+    (await createCategory(db, scope, { siteId, name, names: { de: german }, slug, position, parentId: parentId ?? null })).id;
   const ids: Record<string, number> = {};
-  ids.city = await category("City", "city", 0);
-  ids.culture = await category("Culture", "culture", 1);
-  ids.sport = await category("Sport", "sport", 2);
-  ids.football = await category("Football", "football", 0, ids.sport);
+  ids.city = await category("City", "Stadt", "city", 0);
+  ids.culture = await category("Culture", "Kultur", "culture", 1);
+  ids.sport = await category("Sport", "Sport", "sport", 2);
+  ids.football = await category("Football", "Fußball", "football", 0, ids.sport);
 
   const writers: number[] = [];
   for (const writer of WRITERS) writers.push(await demoWriter(db, tenantId, writer));

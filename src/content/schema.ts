@@ -130,6 +130,8 @@ export const categories = sqliteTable(
       .references(() => sites.id),
     parentId: integer("parent_id"),
     name: text("name").notNull(),
+    /** The name in the site's other languages, by code: that language's pages show it, else `name`. */
+    names: text("names", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
     slug: text("slug").notNull(),
     description: text("description"),
     position: integer("position").notNull().default(0),

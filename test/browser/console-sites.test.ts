@@ -147,7 +147,9 @@ describe("categories", () => {
     await onDemoSite(page);
     await page.getByRole("button", { name: `Edit Boats ${tag}` }).click({ timeout: 60_000 });
     const form = page.getByRole("form", { name: `Edit Boats ${tag}` });
-    await form.getByLabel("Name").fill(`Ships ${tag}`);
+    await form.getByLabel("Name", { exact: true }).fill(`Ships ${tag}`);
+    // The demo site is in English and German: a field for the German pages' name.
+    await form.getByLabel("Name in German (de)").fill(`Schiffe ${tag}`);
     await form.getByLabel("Slug").fill(`ships-${tag}`);
     await form.getByLabel("Description").fill("Everything that floats");
     await shot(page, "category-edit");
@@ -160,6 +162,19 @@ describe("categories", () => {
     expect(answer?.status()).toBe(200);
     expect(await site.locator("h1").first().textContent()).toContain(`Ships ${tag}`);
     expect((await readerSees(site, `${gateway.siteBase}/c/${category.slug}`)).status).toBe(404);
+
+    // A German story in it: the German list is headed with the German name.
+    const german = await adminApi<{ id: number }>("POST", "/contents", {
+      siteId: gateway.siteId,
+      title: `Fähren ${tag}`,
+      slug: `faehren-${tag}`,
+      language: "de",
+      categoryIds: [category.id],
+    });
+    await adminApi("POST", `/contents/${german.id}/publish`, {});
+    await site.goto(`${gateway.siteBase}/de/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
+    expect(await site.locator("h1").first().textContent()).toBe(`Schiffe ${tag}`);
+    await shot(site, "category-german");
   });
 });
 

@@ -121,3 +121,52 @@ describe("changing a category after creation", () => {
     expect(all.body.data.find((c) => c.id === mine.id)!.name).toBe("Mine");
   });
 });
+
+describe("a category's name in the site's other languages", () => {
+  it("shows the German name on the German pages (its list, an article's kicker and breadcrumb) and the name on the others", async () => {
+    const harbour = await create("Harbour");
+    const named = await change(harbour.id, { names: { de: "Hafen" } });
+    expect(named.status).toBe(200);
+    expect(named.body.data).toMatchObject({ name: "Harbour", names: { de: "Hafen" } });
+    const stamp = uniqueTag()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-");
+    const english = await seedContent(tenant, { title: `Boats ${stamp}`, categoryIds: [harbour.id] });
+    await seedContent(tenant, { title: `Boote ${stamp}`, language: "de", categoryIds: [harbour.id], translationOf: english });
+
+    const germanList = await (await sitePage(slug, `/de/c/${harbour.slug}`)).text();
+    expect(germanList).toContain("<h1>Hafen</h1>");
+    expect(germanList).toContain("<title>Hafen · ");
+    const germanArticle = await (await sitePage(slug, `/de/boote-${stamp}`)).text();
+    expect(germanArticle).toContain(`<a href="/de/c/${harbour.slug}">Hafen</a>`);
+    expect(germanArticle).toContain('"name":"Hafen"');
+    const englishArticle = await (await sitePage(slug, `/boats-${stamp}`)).text();
+    expect(englishArticle).toContain(`<a href="/c/${harbour.slug}">Harbour</a>`);
+    expect(await (await sitePage(slug, `/c/${harbour.slug}`)).text()).toContain("<h1>Harbour</h1>");
+
+    // None left: the German pages show the name again.
+    expect((await change(harbour.id, { names: {} })).body.data).toMatchObject({ names: {} });
+    expect(await (await sitePage(slug, `/de/c/${harbour.slug}`)).text()).toContain("<h1>Harbour</h1>");
+  });
+
+  it("refuses a name in a language the site does not have, or in its default one, and an empty one, each at its field", async () => {
+    const market = await create("Market");
+    for (const [names, field, message] of [
+      [{ fr: "Marché" }, "body.names", "fr is not one of the site's other languages (de)"],
+      [{ en: "Market" }, "body.names", "en is not one of the site's other languages (de)"],
+      [{ de: " " }, "body.names.de", "A name must not be empty"],
+      [{ de: "x".repeat(101) }, "body.names.de", "A name must be at most 100 characters"],
+    ] as const) {
+      const refused = await change(market.id, { names });
+      expect(refused.status, JSON.stringify(names)).toBe(400);
+      expect(refused.body.error!.fields, JSON.stringify(names)).toContainEqual({ field, message });
+    }
+    const created = await send("POST", `/tenants/${tenant.tenantId}/categories`, tenant.session, {
+      siteId: tenant.siteId,
+      name: "Weather",
+      names: { fr: "Météo" },
+      slug: fresh("weather"),
+    });
+    expect(created.status).toBe(400);
+  });
+});

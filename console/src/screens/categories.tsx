@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Category } from "../api";
 import { useWorkspace } from "../session";
-import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
+import { languageName, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
 
 /** The category tree: drag a category among its siblings (or use its buttons) to order them. */
 export function CategoriesScreen() {
@@ -184,9 +184,11 @@ function withDescendants(categories: Category[], id: number): Set<number> {
 
 /** Rename, a new slug (its page moves to the new address), a description, another parent. */
 function EditCategory(props: { category: Category; categories: Category[]; onDone: (message: string) => void }) {
-  const { tenant } = useWorkspace();
+  const { tenant, site } = useWorkspace();
   const { category } = props;
   const [name, setName] = useState(category.name);
+  const [names, setNames] = useState<Record<string, string>>(category.names);
+  const otherLanguages = site.languages.filter((code) => code !== site.defaultLanguage);
   const [slug, setSlug] = useState(category.slug);
   const [description, setDescription] = useState(category.description ?? "");
   const [parent, setParent] = useState(category.parentId === null ? "" : String(category.parentId));
@@ -198,7 +200,14 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
       aria-label={`Edit ${category.name}`}
       onSubmit={async (e: Event) => {
         e.preventDefault();
-        const body = { name, slug, description: description.trim() || null, parentId: parent ? Number(parent) : null };
+        const body = {
+          name,
+          // An empty one is left out: that language's pages show the name above.
+          names: Object.fromEntries(otherLanguages.map((code): [string, string] => [code, names[code]?.trim() ?? ""]).filter(([, text]) => text)),
+          slug,
+          description: description.trim() || null,
+          parentId: parent ? Number(parent) : null,
+        };
         if (await save.run(() => api("PATCH", `/tenants/${tenant.id}/categories/${category.id}`, body))) props.onDone(`Saved ${name}.`);
       }}
     >
@@ -218,6 +227,20 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
           error={save.fieldError("parentId")}
         />
       </div>
+      {otherLanguages.length ? (
+        <div class="row">
+          {otherLanguages.map((code) => (
+            <TextField
+              label={`Name in ${languageName(code) ?? code} (${code})`}
+              name={`name-${code}`}
+              value={names[code] ?? ""}
+              onValue={(text) => setNames({ ...names, [code]: text })}
+              error={save.fieldError(`names.${code}`) ?? save.fieldError("names")}
+              hint={`On the ${languageName(code) ?? code} pages; left empty, they show the name`}
+            />
+          ))}
+        </div>
+      ) : null}
       <TextField
         label="Description"
         name="description"

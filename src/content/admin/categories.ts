@@ -9,6 +9,7 @@ import { type AdminRoute, as } from "./guard";
 import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
+import { textsInOtherLanguages } from "./sites";
 import { bumpVersion, unlessTaken } from "./writes";
 
 const categorySchema = rowAnswer(createSelectSchema(categories), "Category", {
@@ -17,6 +18,7 @@ const categorySchema = rowAnswer(createSelectSchema(categories), "Category", {
   siteId: 1,
   parentId: 2,
   name: "Museums",
+  names: { de: "Museen" },
   slug: "museums",
   description: "Exhibitions and collections of the city's museums",
   position: 0,
@@ -61,13 +63,14 @@ export async function categoriesOf(db: Database, scope: TenantScope, siteId: num
 }
 
 export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
-  await siteInScope(db, scope, input.siteId);
+  const site = await siteInScope(db, scope, input.siteId);
+  const names = textsInOtherLanguages("names", input.names, {}, site);
   await assertParent(db, scope, input.siteId, input.parentId);
   return unlessTaken(`The category slug ${input.slug}`, async () => {
     const [[category]] = await db.batch([
       db
         .insert(categories)
-        .values({ ...input, tenantId: scope.tenantId })
+        .values({ ...input, names, tenantId: scope.tenantId })
         .returning(),
       bumpVersion(db, scope, input.siteId),
     ]);
@@ -77,12 +80,13 @@ export async function createCategory(db: Database, scope: TenantScope, input: z.
 
 export async function updateCategory(db: Database, scope: TenantScope, id: number, input: z.infer<typeof categoryUpdate>) {
   const existing = await categoryInScope(db, scope, id);
+  const names = textsInOtherLanguages("names", input.names, existing.names, await siteInScope(db, scope, existing.siteId));
   await assertParent(db, scope, existing.siteId, input.parentId, id);
   return unlessTaken("The category slug", async () => {
     const [[category]] = await db.batch([
       db
         .update(categories)
-        .set(input)
+        .set({ ...input, names })
         .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
         .returning(),
       bumpVersion(db, scope, existing.siteId),

@@ -13,6 +13,18 @@ const name = (max: number) =>
     .trim()
     .min(1, { error: "must not be empty" })
     .max(max, { error: `must be at most ${max} characters` });
+/** A text in each other language of the site, by code; the service checks the codes against the site's languages. */
+const perLanguage = (what: string, max: number) =>
+  z
+    .record(
+      languageCode,
+      z
+        .string()
+        .trim()
+        .min(1, { error: `${what} must not be empty` })
+        .max(max, { error: `${what} must be at most ${max} characters` }),
+    )
+    .refine((texts) => Object.keys(texts).length <= 20, { error: "at most 20 languages" });
 const domain = z
   .string()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: "must be a lower-case host name, e.g. news.example.com" });
@@ -82,13 +94,7 @@ export const siteCreate = z.strictObject({
     .optional(),
   seoDescription: z.string().max(300, { error: "must be at most 300 characters" }).nullable().optional(),
   /** The description in each other language of the site (replaces the whole set; {} removes them). */
-  seoDescriptions: z
-    .record(
-      languageCode,
-      z.string().trim().min(1, { error: "A description must not be empty" }).max(300, { error: "A description must be at most 300 characters" }),
-    )
-    .refine((descriptions) => Object.keys(descriptions).length <= 20, { error: "at most 20 languages" })
-    .optional(),
+  seoDescriptions: perLanguage("A description", 300).optional(),
   seoImage: linkOrPath.nullable().optional(),
   favicon: z
     .string()
@@ -116,6 +122,8 @@ export const categoryCreate = z.strictObject({
   siteId: z.number().int().positive(),
   parentId: z.number().int().positive().nullable().optional(),
   name: name(100),
+  /** The name in each other language of the site (replaces the whole set; {} removes them). */
+  names: perLanguage("A name", 100).optional(),
   slug,
   description: z.string().max(500).nullable().optional(),
   position: z.number().int().min(0).max(10_000).optional(),

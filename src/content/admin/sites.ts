@@ -50,18 +50,24 @@ function assertLanguagesAgree(languages: string[], defaultLanguage: string) {
 }
 
 /**
- * The descriptions in other languages a change leaves: each one given must be of another of the
- * site's languages; one of a language the site no longer has is dropped with it.
+ * The texts in other languages (`field`: a site's descriptions, a category's names) a change leaves:
+ * each one given must be of another of the site's languages; one of a language the site no longer
+ * has is dropped with it.
  */
-function descriptionsKept(given: Record<string, string> | undefined, kept: Record<string, string>, languages: string[], defaultLanguage: string) {
-  const others = languages.filter((code) => code !== defaultLanguage);
+export function textsInOtherLanguages(
+  field: string,
+  given: Record<string, string> | undefined,
+  kept: Record<string, string>,
+  site: Pick<Site, "languages" | "defaultLanguage">,
+) {
+  const others = site.languages.filter((code) => code !== site.defaultLanguage);
   for (const code of Object.keys(given ?? {}))
     if (!others.includes(code))
       throw fieldRefused(
-        "seoDescriptions",
+        field,
         others.length
           ? `${code} is not one of the site's other languages (${others.join(", ")})`
-          : `${code}: the site has no language besides ${defaultLanguage}; add one first`,
+          : `${code}: the site has no language besides ${site.defaultLanguage}; add one first`,
       );
   return Object.fromEntries(Object.entries(given ?? kept).filter(([code]) => others.includes(code)));
 }
@@ -71,7 +77,7 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
   const defaultLanguage = fields.defaultLanguage ?? fields.languages?.[0] ?? "en";
   const languages = fields.languages ?? [defaultLanguage];
   assertLanguagesAgree(languages, defaultLanguage);
-  const seoDescriptions = descriptionsKept(fields.seoDescriptions, {}, languages, defaultLanguage);
+  const seoDescriptions = textsInOtherLanguages("seoDescriptions", fields.seoDescriptions, {}, { languages, defaultLanguage });
   const themeOf = copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, copyThemeFrom);
   return unlessTaken(`The site slug ${input.slug}`, async () => {
     const [site] = await db
@@ -139,7 +145,7 @@ export async function updateSite(
   const defaultLanguage = fields.defaultLanguage ?? existing.defaultLanguage;
   assertLanguagesAgree(languages, defaultLanguage);
   if (fields.languages) await assertLanguagesKept(db, scope, siteId, fields.languages);
-  const seoDescriptions = descriptionsKept(fields.seoDescriptions, existing.seoDescriptions, languages, defaultLanguage);
+  const seoDescriptions = textsInOtherLanguages("seoDescriptions", fields.seoDescriptions, existing.seoDescriptions, { languages, defaultLanguage });
   const favicon = siteRelativeMedia(fields.favicon, scope.tenantId, siteId);
   await assertFavicon(db, scope, siteId, favicon);
   const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });

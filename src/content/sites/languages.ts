@@ -21,6 +21,10 @@ export const contentPath = (site: Site, content: { slug: string; language: strin
 /** The site's description in a page's language: its own where the site has one, else the default language's. */
 export const siteDescription = (site: Site, language: string) => site.seoDescriptions[language] ?? site.seoDescription;
 
+/** A category's name on a page in `language`: its own there where it has one, else its name. */
+export const categoryName = (category: { name: string; names: Record<string, string> }, language: string) =>
+  category.names[language] ?? category.name;
+
 /** The languages a page is written in: the default first, then the others in the site's order. */
 export const siteLanguages = (site: Site) => [site.defaultLanguage, ...site.languages.filter((l) => l !== site.defaultLanguage)];
 

@@ -46,6 +46,15 @@ export async function categoryBySlug(db: Database, site: Site, slug: string) {
   return category;
 }
 
+/** The names of the site's categories in its other languages, by category id. */
+export async function categoryNames(db: Database, site: Site): Promise<Map<number, Record<string, string>>> {
+  const rows = await db
+    .select({ id: categories.id, names: categories.names })
+    .from(categories)
+    .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)));
+  return new Map(rows.map((row) => [row.id, row.names]));
+}
+
 /** The address of a content of the site, whatever its status (a preview opens it): `/<slug>`, or `/<lang>/<slug>` in another language. */
 export async function contentAddress(db: Database, site: Site, id: number) {
   const [found] = await db

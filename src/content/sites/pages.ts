@@ -6,9 +6,9 @@ import { type ContentQuery, listPublished, publishedContent } from "../delivery/
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
-import { contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
+import { categoryName, contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
-import { categoryBySlug, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
+import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
 import { perSiteVersion } from "./site-data";
 
 const PAGE_SIZE = 10;
@@ -159,15 +159,16 @@ export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: s
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
   const path = `/c/${category.slug}`;
+  const name = categoryName(category, language);
   return {
     template: "category",
     status: 200,
-    title: category.seoTitle ?? category.name,
+    title: category.seoTitle ?? name,
     description: category.seoDescription ?? category.description,
     language,
     versions: inEveryLanguage(site, path),
     data: {
-      category,
+      category: { ...category, name },
       contents: list.items,
       pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}?page=`,
@@ -199,9 +200,16 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     ...(image ? { image } : {}),
   };
   const prefix = languagePrefix(site, language);
+  // Names in other languages are looked up once a site version, and only for a page in one of them.
+  const names = language === site.defaultLanguage ? undefined : await perSiteVersion(site, "category-names", () => categoryNames(c.get("db"), site));
+  const linkedCategories = content.categories.map((cat) => ({
+    ...cat,
+    name: categoryName({ name: cat.name, names: names?.get(cat.id) ?? {} }, language),
+    url: `${prefix}/c/${cat.slug}`,
+  }));
   const crumbs = [
     { name: site.name, url: `${origin}${prefix}/` },
-    ...content.categories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}${prefix}/c/${cat.slug}` })),
+    ...linkedCategories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}${cat.url}` })),
     { name: content.title, url: own },
   ];
   const breadcrumbs = {
@@ -223,7 +231,7 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
         ...content,
         ...facts.get(id),
         tagLinks: tagLinks(site, language, content.tags),
-        categories: content.categories.map((cat) => ({ ...cat, url: `${prefix}/c/${cat.slug}` })),
+        categories: linkedCategories,
         translations: content.translations.map(item),
       },
     },

@@ -3,7 +3,7 @@ import type { Database } from "../../platform/database";
 import { listPublished } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
-import { contentPath, urlFor } from "./languages";
+import { categoryName, contentPath, urlFor } from "./languages";
 import { ofSite } from "./page-queries";
 
 /**
@@ -119,12 +119,12 @@ export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now
   if (tag.type === "taxonomy") {
     const cats = definition.categories?.length
       ? await db
-          .select({ id: categories.id, name: categories.name, slug: categories.slug })
+          .select({ id: categories.id, name: categories.name, names: categories.names, slug: categories.slug })
           .from(categories)
           .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), inArray(categories.id, definition.categories)))
       : [];
     return {
-      categories: cats.map((cat) => ({ ...cat, url: url("category", cat.slug) })),
+      categories: cats.map((cat) => ({ id: cat.id, name: categoryName(cat, language), slug: cat.slug, url: url("category", cat.slug) })),
       tags: (definition.tags ?? []).map((name) => ({ name, url: url("tag", name) })),
     };
   }

@@ -1,0 +1,1 @@
+ALTER TABLE `categories` ADD `names` text DEFAULT '{}' NOT NULL;
