@@ -214,6 +214,46 @@ export const languageName = (code: string) => {
   }
 };
 
+/**
+ * A field for a text in each of the site's other languages (a category's name, the site's
+ * description): `field` is the API's (`names`), whose refusals name a language (`names.de`).
+ */
+export function PerLanguageFields(props: {
+  what: string;
+  field: string;
+  languages: string[];
+  values: Record<string, string>;
+  onValues: (values: Record<string, string>) => void;
+  fieldError: (name: string) => string | undefined;
+  hint: (language: string) => string;
+  multiline?: number;
+  disabled?: boolean;
+}) {
+  return (
+    <>
+      {props.languages.map((code) => {
+        const language = languageName(code) ?? code;
+        return (
+          <TextField
+            label={`${props.what} in ${language} (${code})`}
+            name={`${props.field}-${code}`}
+            value={props.values[code] ?? ""}
+            onValue={(text) => props.onValues({ ...props.values, [code]: text })}
+            multiline={props.multiline}
+            error={props.fieldError(`${props.field}.${code}`) ?? props.fieldError(props.field)}
+            hint={props.hint(language)}
+            disabled={props.disabled}
+          />
+        );
+      })}
+    </>
+  );
+}
+
+/** What `PerLanguageFields` sends: the texts of the languages listed, trimmed; an empty one is left out, and its pages show the default. */
+export const filledIn = (values: Record<string, string>, languages: string[]) =>
+  Object.fromEntries(languages.map((code): [string, string] => [code, values[code]?.trim() ?? ""]).filter(([, text]) => text));
+
 /** A moment as the reader's locale writes it, in the browser's time zone or the one named (a site's). */
 export const formatDate = (iso: string | null | undefined, timeZone?: string) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZone }) : "—";

@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Category } from "../api";
 import { useWorkspace } from "../session";
-import { languageName, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
+import { filledIn, Loading, PerLanguageFields, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
 
 /** The category tree: drag a category among its siblings (or use its buttons) to order them. */
 export function CategoriesScreen() {
@@ -202,8 +202,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
         e.preventDefault();
         const body = {
           name,
-          // An empty one is left out: that language's pages show the name above.
-          names: Object.fromEntries(otherLanguages.map((code): [string, string] => [code, names[code]?.trim() ?? ""]).filter(([, text]) => text)),
+          names: filledIn(names, otherLanguages),
           slug,
           description: description.trim() || null,
           parentId: parent ? Number(parent) : null,
@@ -229,16 +228,15 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
       </div>
       {otherLanguages.length ? (
         <div class="row">
-          {otherLanguages.map((code) => (
-            <TextField
-              label={`Name in ${languageName(code) ?? code} (${code})`}
-              name={`name-${code}`}
-              value={names[code] ?? ""}
-              onValue={(text) => setNames({ ...names, [code]: text })}
-              error={save.fieldError(`names.${code}`) ?? save.fieldError("names")}
-              hint={`On the ${languageName(code) ?? code} pages; left empty, they show the name`}
-            />
-          ))}
+          <PerLanguageFields
+            what="Name"
+            field="names"
+            languages={otherLanguages}
+            values={names}
+            onValues={setNames}
+            fieldError={save.fieldError}
+            hint={(language) => `On the ${language} pages; left empty, they show the name`}
+          />
         </div>
       ) : null}
       <TextField

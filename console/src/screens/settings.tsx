@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Media, type Site } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, languageName, Outcome, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, filledIn, languageName, Outcome, PerLanguageFields, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
 
 /** Every IANA time zone this browser knows (the server checks with the same Intl), UTC first. */
 const TIME_ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
@@ -62,10 +62,7 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
         const body = {
           name,
           seoDescription: description.trim() || null,
-          // Those of the languages listed now; an empty one is left out: its pages show the description above.
-          seoDescriptions: Object.fromEntries(
-            otherLanguages.map((code): [string, string] => [code, descriptions[code]?.trim() ?? ""]).filter(([, text]) => text),
-          ),
+          seoDescriptions: filledIn(descriptions, otherLanguages),
           slug,
           languages: listed,
           defaultLanguage,
@@ -137,18 +134,17 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
           disabled={readOnly}
         />
       </div>
-      {otherLanguages.map((code) => (
-        <TextField
-          label={`Description in ${languageName(code) ?? code} (${code})`}
-          name={`description-${code}`}
-          value={descriptions[code] ?? ""}
-          onValue={(text) => setDescriptions({ ...descriptions, [code]: text })}
-          multiline={2}
-          error={save.fieldError(`seoDescriptions.${code}`) ?? save.fieldError("seoDescriptions")}
-          hint={`On the site's pages in ${languageName(code) ?? code}; left empty, they show the description above`}
-          disabled={readOnly}
-        />
-      ))}
+      <PerLanguageFields
+        what="Description"
+        field="seoDescriptions"
+        languages={otherLanguages}
+        values={descriptions}
+        onValues={setDescriptions}
+        fieldError={save.fieldError}
+        hint={(language) => `On the site's pages in ${language}; left empty, they show the description above`}
+        multiline={2}
+        disabled={readOnly}
+      />
       <TextField
         label="Page title"
         name="seoTitlePattern"
