@@ -134,6 +134,8 @@ export const categories = sqliteTable(
     names: text("names", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
     slug: text("slug").notNull(),
     description: text("description"),
+    /** The description in the site's other languages, by code, as `names` is the name. */
+    descriptions: text("descriptions", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
     position: integer("position").notNull().default(0),
     seoTitle: text("seo_title"),
     seoDescription: text("seo_description"),

@@ -151,7 +151,8 @@ describe("categories", () => {
     // The demo site is in English and German: a field for the German pages' name.
     await form.getByLabel("Name in German (de)").fill(`Schiffe ${tag}`);
     await form.getByLabel("Slug").fill(`ships-${tag}`);
-    await form.getByLabel("Description").fill("Everything that floats");
+    await form.getByLabel("Description", { exact: true }).fill("Everything that floats");
+    await form.getByLabel("Description in German (de)").fill("Alles, was schwimmt");
     await shot(page, "category-edit");
     await form.getByRole("button", { name: "Save category" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent(), { timeout: 20_000 }).toContain(`Saved Ships ${tag}`);
@@ -174,6 +175,7 @@ describe("categories", () => {
     await adminApi("POST", `/contents/${german.id}/publish`, {});
     await site.goto(`${gateway.siteBase}/de/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
     expect(await site.locator("h1").first().textContent()).toBe(`Schiffe ${tag}`);
+    expect(await site.locator("main").textContent()).toContain("Alles, was schwimmt");
     await shot(site, "category-german");
   });
 });

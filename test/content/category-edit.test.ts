@@ -123,11 +123,11 @@ describe("changing a category after creation", () => {
 });
 
 describe("a category's name in the site's other languages", () => {
-  it("shows the German name on the German pages (its list, an article's kicker and breadcrumb) and the name on the others", async () => {
+  it("shows the German name and description on the German pages (its list, an article's kicker and breadcrumb), the others on the rest", async () => {
     const harbour = await create("Harbour");
-    const named = await change(harbour.id, { names: { de: "Hafen" } });
+    const named = await change(harbour.id, { names: { de: "Hafen" }, description: "Boats and tides", descriptions: { de: "Boote und Gezeiten" } });
     expect(named.status).toBe(200);
-    expect(named.body.data).toMatchObject({ name: "Harbour", names: { de: "Hafen" } });
+    expect(named.body.data).toMatchObject({ name: "Harbour", names: { de: "Hafen" }, descriptions: { de: "Boote und Gezeiten" } });
     const stamp = uniqueTag()
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-");
@@ -136,20 +136,24 @@ describe("a category's name in the site's other languages", () => {
 
     const germanList = await (await sitePage(slug, `/de/c/${harbour.slug}`)).text();
     expect(germanList).toContain("<h1>Hafen</h1>");
+    expect(germanList).toContain('<meta name="description" content="Boote und Gezeiten">');
+    expect(germanList).not.toContain("Boats and tides");
     expect(germanList).toContain("<title>Hafen · ");
     const germanArticle = await (await sitePage(slug, `/de/boote-${stamp}`)).text();
     expect(germanArticle).toContain(`<a href="/de/c/${harbour.slug}">Hafen</a>`);
     expect(germanArticle).toContain('"name":"Hafen"');
     const englishArticle = await (await sitePage(slug, `/boats-${stamp}`)).text();
     expect(englishArticle).toContain(`<a href="/c/${harbour.slug}">Harbour</a>`);
-    expect(await (await sitePage(slug, `/c/${harbour.slug}`)).text()).toContain("<h1>Harbour</h1>");
+    const englishList = await (await sitePage(slug, `/c/${harbour.slug}`)).text();
+    expect(englishList).toContain("<h1>Harbour</h1>");
+    expect(englishList).toContain("Boats and tides");
 
     // None left: the German pages show the name again.
     expect((await change(harbour.id, { names: {} })).body.data).toMatchObject({ names: {} });
     expect(await (await sitePage(slug, `/de/c/${harbour.slug}`)).text()).toContain("<h1>Harbour</h1>");
   });
 
-  it("refuses a name in a language the site does not have, or in its default one, and an empty one, each at its field", async () => {
+  it("refuses a name or description in a language the site does not have, or in its default one, and an empty one, each at its field", async () => {
     const market = await create("Market");
     for (const [names, field, message] of [
       [{ fr: "Marché" }, "body.names", "fr is not one of the site's other languages (de)"],
@@ -160,6 +164,14 @@ describe("a category's name in the site's other languages", () => {
       const refused = await change(market.id, { names });
       expect(refused.status, JSON.stringify(names)).toBe(400);
       expect(refused.body.error!.fields, JSON.stringify(names)).toContainEqual({ field, message });
+    }
+    for (const [descriptions, field, message] of [
+      [{ fr: "Le marché" }, "body.descriptions", "fr is not one of the site's other languages (de)"],
+      [{ de: "x".repeat(501) }, "body.descriptions.de", "A description must be at most 500 characters"],
+    ] as const) {
+      const refused = await change(market.id, { descriptions });
+      expect(refused.status, JSON.stringify(descriptions)).toBe(400);
+      expect(refused.body.error!.fields, JSON.stringify(descriptions)).toContainEqual({ field, message });
     }
     const created = await send("POST", `/tenants/${tenant.tenantId}/categories`, tenant.session, {
       siteId: tenant.siteId,

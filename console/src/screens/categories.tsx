@@ -191,6 +191,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
   const otherLanguages = site.languages.filter((code) => code !== site.defaultLanguage);
   const [slug, setSlug] = useState(category.slug);
   const [description, setDescription] = useState(category.description ?? "");
+  const [descriptions, setDescriptions] = useState<Record<string, string>>(category.descriptions);
   const [parent, setParent] = useState(category.parentId === null ? "" : String(category.parentId));
   const save = useSubmit();
   const below = withDescendants(props.categories, category.id);
@@ -205,6 +206,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
           names: filledIn(names, otherLanguages),
           slug,
           description: description.trim() || null,
+          descriptions: filledIn(descriptions, otherLanguages),
           parentId: parent ? Number(parent) : null,
         };
         if (await save.run(() => api("PATCH", `/tenants/${tenant.id}/categories/${category.id}`, body))) props.onDone(`Saved ${name}.`);
@@ -246,6 +248,16 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
         onValue={setDescription}
         multiline={2}
         error={save.fieldError("description")}
+      />
+      <PerLanguageFields
+        what="Description"
+        field="descriptions"
+        languages={otherLanguages}
+        values={descriptions}
+        onValues={setDescriptions}
+        fieldError={save.fieldError}
+        hint={(language) => `On the ${language} pages; left empty, they show the description above`}
+        multiline={2}
       />
       <button class="primary" type="submit" disabled={save.busy}>
         Save category

@@ -21,6 +21,7 @@ const categorySchema = rowAnswer(createSelectSchema(categories), "Category", {
   names: { de: "Museen" },
   slug: "museums",
   description: "Exhibitions and collections of the city's museums",
+  descriptions: { de: "Ausstellungen und Sammlungen der Museen der Stadt" },
   position: 0,
   seoTitle: null,
   seoDescription: null,
@@ -65,12 +66,13 @@ export async function categoriesOf(db: Database, scope: TenantScope, siteId: num
 export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
   const site = await siteInScope(db, scope, input.siteId);
   const names = textsInOtherLanguages("names", input.names, {}, site);
+  const descriptions = textsInOtherLanguages("descriptions", input.descriptions, {}, site);
   await assertParent(db, scope, input.siteId, input.parentId);
   return unlessTaken(`The category slug ${input.slug}`, async () => {
     const [[category]] = await db.batch([
       db
         .insert(categories)
-        .values({ ...input, names, tenantId: scope.tenantId })
+        .values({ ...input, names, descriptions, tenantId: scope.tenantId })
         .returning(),
       bumpVersion(db, scope, input.siteId),
     ]);
@@ -80,13 +82,15 @@ export async function createCategory(db: Database, scope: TenantScope, input: z.
 
 export async function updateCategory(db: Database, scope: TenantScope, id: number, input: z.infer<typeof categoryUpdate>) {
   const existing = await categoryInScope(db, scope, id);
-  const names = textsInOtherLanguages("names", input.names, existing.names, await siteInScope(db, scope, existing.siteId));
+  const site = await siteInScope(db, scope, existing.siteId);
+  const names = textsInOtherLanguages("names", input.names, existing.names, site);
+  const descriptions = textsInOtherLanguages("descriptions", input.descriptions, existing.descriptions, site);
   await assertParent(db, scope, existing.siteId, input.parentId, id);
   return unlessTaken("The category slug", async () => {
     const [[category]] = await db.batch([
       db
         .update(categories)
-        .set({ ...input, names })
+        .set({ ...input, names, descriptions })
         .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
         .returning(),
       bumpVersion(db, scope, existing.siteId),

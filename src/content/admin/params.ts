@@ -126,6 +126,8 @@ export const categoryCreate = z.strictObject({
   names: perLanguage("A name", 100).optional(),
   slug,
   description: z.string().max(500).nullable().optional(),
+  /** The description in each other language of the site, as `names`. */
+  descriptions: perLanguage("A description", 500).optional(),
   position: z.number().int().min(0).max(10_000).optional(),
   seoTitle: z.string().max(120).nullable().optional(),
   seoDescription: z.string().max(300).nullable().optional(),

@@ -25,6 +25,10 @@ export const siteDescription = (site: Site, language: string) => site.seoDescrip
 export const categoryName = (category: { name: string; names: Record<string, string> }, language: string) =>
   category.names[language] ?? category.name;
 
+/** A category's description on a page in `language`, as `categoryName`. */
+export const categoryDescription = (category: { description: string | null; descriptions: Record<string, string> }, language: string) =>
+  category.descriptions[language] ?? category.description;
+
 /** The languages a page is written in: the default first, then the others in the site's order. */
 export const siteLanguages = (site: Site) => [site.defaultLanguage, ...site.languages.filter((l) => l !== site.defaultLanguage)];
 

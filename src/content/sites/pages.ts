@@ -6,7 +6,7 @@ import { type ContentQuery, listPublished, publishedContent } from "../delivery/
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
-import { categoryName, contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
+import { categoryDescription, categoryName, contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
 import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
 import { perSiteVersion } from "./site-data";
@@ -160,15 +160,16 @@ export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: s
   if (!pages) return notFoundIn(language);
   const path = `/c/${category.slug}`;
   const name = categoryName(category, language);
+  const description = categoryDescription(category, language);
   return {
     template: "category",
     status: 200,
     title: category.seoTitle ?? name,
-    description: category.seoDescription ?? category.description,
+    description: category.seoDescription ?? description,
     language,
     versions: inEveryLanguage(site, path),
     data: {
-      category: { ...category, name },
+      category: { ...category, name, description },
       contents: list.items,
       pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}?page=`,

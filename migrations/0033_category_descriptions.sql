@@ -1,0 +1,1 @@
+ALTER TABLE `categories` ADD `descriptions` text DEFAULT '{}' NOT NULL;
