@@ -41,9 +41,9 @@ describe("/llms.txt of a tenant site", () => {
       "## Sport",
       "## Sport / Football",
       "## Other contents",
-      "## City (Deutsch)",
-      "## Culture (Deutsch)",
-      "## Sport / Football (Deutsch)",
+      "## Stadt (Deutsch)",
+      "## Kultur (Deutsch)",
+      "## Sport / Fußball (Deutsch)",
       "## Optional",
     ]);
     expect(text).toContain(

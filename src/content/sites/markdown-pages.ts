@@ -3,7 +3,7 @@ import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contentCategories, contents, type Site } from "../schema";
-import { contentPath, languageHome, nativeName, siteLanguages } from "./languages";
+import { categoryName, contentPath, languageHome, nativeName, siteLanguages } from "./languages";
 import { ofSite } from "./page-queries";
 
 /**
@@ -30,23 +30,27 @@ const oneLine = (text: string, max: number) => {
 /** A content's Markdown version: its page's address with `.md` after the slug. */
 export const markdownUrl = (origin: string, site: Site, content: { slug: string; language: string }) => `${origin}${contentPath(site, content)}.md`;
 
-/** The site's sections: its categories in the order of its tree, a subcategory named after its parent ("Sport / Football"). */
-async function sections(db: Database, site: Site): Promise<{ id: number; name: string }[]> {
+/**
+ * The site's sections: its categories in the order of its tree, each named in a language, a
+ * subcategory after its parent ("Sport / Football", "Sport / Fußball").
+ */
+async function sections(db: Database, site: Site): Promise<{ id: number; nameIn: (language: string) => string }[]> {
   const rows = await db
-    .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
+    .select({ id: categories.id, parentId: categories.parentId, name: categories.name, names: categories.names })
     .from(categories)
     .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)))
     .orderBy(asc(categories.position), asc(categories.id));
-  const ordered: { id: number; name: string }[] = [];
-  const visit = (parentId: number | null, prefix: string, depth: number) => {
+  const ordered: { id: number; nameIn: (language: string) => string }[] = [];
+  const visit = (parentId: number | null, path: typeof rows, depth: number) => {
     // A tree is a few levels deep; the bound keeps a cycle written into the table from looping.
     if (depth > 10) return;
     for (const row of rows.filter((r) => r.parentId === parentId)) {
-      ordered.push({ id: row.id, name: `${prefix}${row.name}` });
-      visit(row.id, `${prefix}${row.name} / `, depth + 1);
+      const lineage = [...path, row];
+      ordered.push({ id: row.id, nameIn: (language) => lineage.map((category) => categoryName(category, language)).join(" / ") });
+      visit(row.id, lineage, depth + 1);
     }
   };
-  visit(null, "", 0);
+  visit(null, [], 0);
   return ordered;
 }
 
@@ -86,7 +90,7 @@ export async function llmsTxt(db: Database, site: Site, origin: string, now: str
   for (const language of languages) {
     const ofLanguage = shown.filter((r) => r.language === language);
     const suffix = language === site.defaultLanguage ? "" : ` (${nativeName(language)})`;
-    const groups = [...tree.map((section) => section.name), "Other contents"].map((name) => ({ name, items: [] as typeof shown }));
+    const groups = [...tree.map((section) => section.nameIn(language)), "Other contents"].map((name) => ({ name, items: [] as typeof shown }));
     for (const row of ofLanguage) groups[sectionOf.get(row.id) ?? tree.length]!.items.push(row);
     for (const group of groups.filter((g) => g.items.length > 0)) {
       lines.push("", `## ${group.name}${suffix}`, "");
