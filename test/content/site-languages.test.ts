@@ -103,6 +103,10 @@ describe("each language's home", () => {
     expect(german).toContain('<html lang="de">');
     expect(german).toMatch(/<title>Seite nicht gefunden · [^<]+<\/title>/);
     expect(await htmlOf(await sitePage(slug, "/nothing-here"))).toMatch(/<title>Page not found · [^<]+<\/title>/);
+    // The switcher marks no link of a page that exists in no language, least of all the current one.
+    expect(german).toContain('<a href="/de/" hreflang="de" aria-current="page"><span lang="de">Deutsch</span></a>');
+    // The empty search page is titled in its language too.
+    expect(await htmlOf(await sitePage(slug, "/de/search"))).toMatch(/<title>Suche · [^<]+<\/title>/);
     // `/xx` without its slash is a content slug of the default language, which there is not.
     expect((await sitePage(slug, "/xx", { redirect: "manual" })).status).toBe(404);
   });

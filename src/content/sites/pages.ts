@@ -138,6 +138,8 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
     template: "search",
     status: 200,
     title: query || "Search",
+    // Without a query the title is the theme's word for search, in the page's language ("Suche").
+    ...(query ? {} : { titleKey: "search" }),
     noindex: true,
     language,
     versions: inEveryLanguage(site, path),
