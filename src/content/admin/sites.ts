@@ -7,6 +7,7 @@ import { ApiError } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
 import { contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
+import { isOtherLanguage } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
@@ -60,16 +61,17 @@ export function textsInOtherLanguages(
   kept: Record<string, string>,
   site: Pick<Site, "languages" | "defaultLanguage">,
 ) {
-  const others = site.languages.filter((code) => code !== site.defaultLanguage);
   for (const code of Object.keys(given ?? {}))
-    if (!others.includes(code))
+    if (!isOtherLanguage(site, code)) {
+      const others = site.languages.filter((other) => other !== site.defaultLanguage);
       throw fieldRefused(
         field,
         others.length
           ? `${code} is not one of the site's other languages (${others.join(", ")})`
           : `${code}: the site has no language besides ${site.defaultLanguage}; add one first`,
       );
-  return Object.fromEntries(Object.entries(given ?? kept).filter(([code]) => others.includes(code)));
+    }
+  return Object.fromEntries(Object.entries(given ?? kept).filter(([code]) => isOtherLanguage(site, code)));
 }
 
 export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {

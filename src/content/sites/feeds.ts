@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contentCategories, contents, type Site } from "../schema";
-import { contentPath, languageHome, languagePrefix, siteDescription, siteLanguages } from "./languages";
+import { contentPath, inLanguage, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { ofSite } from "./page-queries";
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[ch]!);
@@ -98,7 +98,7 @@ export async function rssFeed(db: Database, site: Site, origin: string, now: str
         `<item><title>${xml(r.title)}</title><link>${xml(contentUrl(origin, site, r))}</link><guid>${xml(contentUrl(origin, site, r))}</guid><pubDate>${new Date(r.publishAt!).toUTCString()}</pubDate><description>${xml(r.intro)}</description></item>`,
     )
     .join("");
-  return `${XML_HEAD}<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(site.name)}</title><link>${xml(home)}</link><description>${xml(siteDescription(site, language) ?? site.name)}</description><language>${xml(language)}</language><atom:link href="${xml(`${home}feed.xml`)}" rel="self" type="application/rss+xml"/>${items}</channel></rss>\n`;
+  return `${XML_HEAD}<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(site.name)}</title><link>${xml(home)}</link><description>${xml(inLanguage(site.seoDescriptions, language, site.seoDescription) ?? site.name)}</description><language>${xml(language)}</language><atom:link href="${xml(`${home}feed.xml`)}" rel="self" type="application/rss+xml"/>${items}</channel></rss>\n`;
 }
 
 /** Atom of a language's newest 20 contents. */

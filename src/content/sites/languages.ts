@@ -7,7 +7,8 @@ import type { Site } from "../schema";
  */
 
 /** Another language of the site: it has pages under `/<lang>/`. */
-export const isOtherLanguage = (site: Site, lang: string) => lang !== site.defaultLanguage && site.languages.includes(lang);
+export const isOtherLanguage = (site: Pick<Site, "languages" | "defaultLanguage">, lang: string) =>
+  lang !== site.defaultLanguage && site.languages.includes(lang);
 
 /** What a language's paths start with: nothing for the default language, `/<lang>` for another. */
 export const languagePrefix = (site: Site, language: string) => (language === site.defaultLanguage ? "" : `/${language}`);
@@ -18,16 +19,12 @@ export const languageHome = (site: Site, language: string) => `${languagePrefix(
 /** A content's path, in its own language. */
 export const contentPath = (site: Site, content: { slug: string; language: string }) => `${languagePrefix(site, content.language)}/${content.slug}`;
 
-/** The site's description in a page's language: its own where the site has one, else the default language's. */
-export const siteDescription = (site: Site, language: string) => site.seoDescriptions[language] ?? site.seoDescription;
-
-/** A category's name on a page in `language`: its own there where it has one, else its name. */
-export const categoryName = (category: { name: string; names: Record<string, string> }, language: string) =>
-  category.names[language] ?? category.name;
-
-/** A category's description on a page in `language`, as `categoryName`. */
-export const categoryDescription = (category: { description: string | null; descriptions: Record<string, string> }, language: string) =>
-  category.descriptions[language] ?? category.description;
+/**
+ * A text on a page in `language`: its own there, from `texts` by language (a site's descriptions,
+ * a category's names), else `fallback`, the default language's.
+ */
+export const inLanguage = <T extends string | null>(texts: Record<string, string>, language: string, fallback: T): string | T =>
+  texts[language] ?? fallback;
 
 /** The languages a page is written in: the default first, then the others in the site's order. */
 export const siteLanguages = (site: Site) => [site.defaultLanguage, ...site.languages.filter((l) => l !== site.defaultLanguage)];

@@ -3,7 +3,7 @@ import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic } from "../delivery/service";
 import { categories, contentCategories, contents, type Site } from "../schema";
-import { categoryName, contentPath, languageHome, nativeName, siteLanguages } from "./languages";
+import { contentPath, inLanguage, languageHome, nativeName, siteLanguages } from "./languages";
 import { ofSite } from "./page-queries";
 
 /**
@@ -46,7 +46,7 @@ async function sections(db: Database, site: Site): Promise<{ id: number; nameIn:
     if (depth > 10) return;
     for (const row of rows.filter((r) => r.parentId === parentId)) {
       const lineage = [...path, row];
-      ordered.push({ id: row.id, nameIn: (language) => lineage.map((category) => categoryName(category, language)).join(" / ") });
+      ordered.push({ id: row.id, nameIn: (language) => lineage.map((category) => inLanguage(category.names, language, category.name)).join(" / ") });
       visit(row.id, lineage, depth + 1);
     }
   };

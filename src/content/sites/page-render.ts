@@ -7,7 +7,7 @@ import { contentSettings } from "../settings";
 import { siteOrigin } from "../tenancy/domains";
 import { nextScheduled, type ReaderSite, scheduleMark, siteById } from "../tenancy/scope";
 import { adsForPage, countImpressions, type ShownAd } from "./ads";
-import { alternates, dateFormat, pageLanguages, siteDescription, urlFor } from "./languages";
+import { alternates, dateFormat, inLanguage, pageLanguages, urlFor } from "./languages";
 import { imageGlobal } from "./images";
 import { mayOpenPreview, type Preview, withPreviewBanner } from "./previews";
 import { perSiteVersion } from "./site-data";
@@ -56,7 +56,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       id: site.id,
       name: site.name,
       slug: site.slug,
-      description: siteDescription(site, language),
+      description: inLanguage(site.seoDescriptions, language, site.seoDescription),
       languages: site.languages,
       defaultLanguage: site.defaultLanguage,
     },
@@ -66,7 +66,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
     ads: shownAds,
     seo: {
       title: seoTitle(site, page.titleKey ? (locale[page.titleKey] ?? page.title) : page.title),
-      description: page.description ?? siteDescription(site, language),
+      description: page.description ?? inLanguage(site.seoDescriptions, language, site.seoDescription),
       canonical: `${origin}${new URL(c.req.url).pathname}`,
       noindex: page.noindex ?? false,
       // What search engines are told of the page's other languages; a page they should not index tells them none.

@@ -6,7 +6,7 @@ import { type ContentQuery, listPublished, publishedContent } from "../delivery/
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
-import { categoryDescription, categoryName, contentPath, languageHome, languagePrefix, siteLanguages } from "./languages";
+import { contentPath, inLanguage, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
 import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
 import { perSiteVersion } from "./site-data";
@@ -161,8 +161,8 @@ export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: s
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
   const path = `/c/${category.slug}`;
-  const name = categoryName(category, language);
-  const description = categoryDescription(category, language);
+  const name = inLanguage(category.names, language, category.name);
+  const description = inLanguage(category.descriptions, language, category.description);
   return {
     template: "category",
     status: 200,
@@ -207,7 +207,7 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
   const names = language === site.defaultLanguage ? undefined : await perSiteVersion(site, "category-names", () => categoryNames(c.get("db"), site));
   const linkedCategories = content.categories.map((cat) => ({
     ...cat,
-    name: categoryName({ name: cat.name, names: names?.get(cat.id) ?? {} }, language),
+    name: inLanguage(names?.get(cat.id) ?? {}, language, cat.name),
     url: `${prefix}/c/${cat.slug}`,
   }));
   const crumbs = [

@@ -3,7 +3,7 @@ import type { Database } from "../../platform/database";
 import { listPublished } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
-import { categoryName, contentPath, urlFor } from "./languages";
+import { contentPath, inLanguage, urlFor } from "./languages";
 import { ofSite } from "./page-queries";
 
 /**
@@ -124,7 +124,12 @@ export async function resolvedTag(db: Database, site: Site, tag: ContentTag, now
           .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id), inArray(categories.id, definition.categories)))
       : [];
     return {
-      categories: cats.map((cat) => ({ id: cat.id, name: categoryName(cat, language), slug: cat.slug, url: url("category", cat.slug) })),
+      categories: cats.map((cat) => ({
+        id: cat.id,
+        name: inLanguage(cat.names, language, cat.name),
+        slug: cat.slug,
+        url: url("category", cat.slug),
+      })),
       tags: (definition.tags ?? []).map((name) => ({ name, url: url("tag", name) })),
     };
   }
