@@ -155,23 +155,17 @@ describe("a category's name in the site's other languages", () => {
 
   it("refuses a name or description in a language the site does not have, or in its default one, and an empty one, each at its field", async () => {
     const market = await create("Market");
-    for (const [names, field, message] of [
-      [{ fr: "Marché" }, "body.names", "fr is not one of the site's other languages (de)"],
-      [{ en: "Market" }, "body.names", "en is not one of the site's other languages (de)"],
-      [{ de: " " }, "body.names.de", "A name must not be empty"],
-      [{ de: "x".repeat(101) }, "body.names.de", "A name must be at most 100 characters"],
+    for (const [body, field, message] of [
+      [{ names: { fr: "Marché" } }, "body.names", "fr is not one of the site's other languages (de)"],
+      [{ names: { en: "Market" } }, "body.names", "en is not one of the site's other languages (de)"],
+      [{ names: { de: " " } }, "body.names.de", "A name must not be empty"],
+      [{ names: { de: "x".repeat(101) } }, "body.names.de", "A name must be at most 100 characters"],
+      [{ descriptions: { fr: "Le marché" } }, "body.descriptions", "fr is not one of the site's other languages (de)"],
+      [{ descriptions: { de: "x".repeat(501) } }, "body.descriptions.de", "A description must be at most 500 characters"],
     ] as const) {
-      const refused = await change(market.id, { names });
-      expect(refused.status, JSON.stringify(names)).toBe(400);
-      expect(refused.body.error!.fields, JSON.stringify(names)).toContainEqual({ field, message });
-    }
-    for (const [descriptions, field, message] of [
-      [{ fr: "Le marché" }, "body.descriptions", "fr is not one of the site's other languages (de)"],
-      [{ de: "x".repeat(501) }, "body.descriptions.de", "A description must be at most 500 characters"],
-    ] as const) {
-      const refused = await change(market.id, { descriptions });
-      expect(refused.status, JSON.stringify(descriptions)).toBe(400);
-      expect(refused.body.error!.fields, JSON.stringify(descriptions)).toContainEqual({ field, message });
+      const refused = await change(market.id, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error!.fields, JSON.stringify(body)).toContainEqual({ field, message });
     }
     const created = await send("POST", `/tenants/${tenant.tenantId}/categories`, tenant.session, {
       siteId: tenant.siteId,
