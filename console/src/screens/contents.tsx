@@ -354,6 +354,8 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     void submit(next);
   };
   const discardRestored = () => {
+    // Gone from this browser at once: a tab closed right after the click must not bring them back.
+    localStorage.removeItem(storageKey);
     setDraft(saved);
     setRestored(null);
   };
