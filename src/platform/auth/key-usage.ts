@@ -10,11 +10,13 @@ const pending = new Map<string, { keyId: number; day: string; routeGroup: string
 let lastFlush = 0;
 
 /**
- * Drops the counts not yet written. For a database replaced under a live isolate: the test pool
- * rolls storage back between files, and a key id counted in one file names another key in the next.
+ * Drops the counts not yet written and starts the interval anew. For a database replaced under a
+ * live isolate: the test pool rolls storage back between files, and a key id counted in one file
+ * names another key in the next.
  */
 export function forgetPendingKeyUsage() {
   pending.clear();
+  lastFlush = Date.now();
 }
 
 /**
