@@ -38,8 +38,9 @@ async function deposits<T = unknown>(path: string, body: Record<string, unknown>
     headers: { Authorization: `Bearer ${gateway.ownerToken}`, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
-  expect(res.status, path).toBe(200);
-  return (await res.json<{ data: T }>()).data;
+  const text = await res.text();
+  expect(res.status, `${path}: ${text}`).toBe(200);
+  return (JSON.parse(text) as { data: T }).data;
 }
 
 /** WeChat's side: how the sandbox decides the next audit. */
