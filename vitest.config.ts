@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { cataloguePart, seedParts } from "./seed";
 import { buildConsole } from "./scripts/build/lib/console-build";
 import { buildTemplateEngine } from "./scripts/build/lib/template-engine";
+import RewritersFirst from "./test/rewriters-first";
 
 /** The published data sets of ../shared/data, for full-load tests, when the checkout has them. */
 function sharedData(file: string): string {
@@ -31,15 +32,19 @@ function themeFiles(dir: string): Record<string, string> {
 /** A `[[queues.consumers]]` entry of wrangler.toml: wrangler's type (its readConfig is typed from a package it does not ship). */
 type QueueConsumer = NonNullable<Unstable_Config["queues"]["consumers"]>[number];
 
-// Refresh jobs rewrite the reference data, and pickups leave queued work behind: their files share a
-// workerd that empties its storage before each and starts each table's ids past any an earlier one used.
+// Refresh jobs rewrite the reference data, and pickups leave queued work behind: their files run in
+// the shared workerd, each (and the file after it) from emptied storage, its ids past any an earlier
+// file used (test/setup.ts).
 const JOBS = [
-  "test/scheduler/**/*.test.ts",
-  "test/tax/{eu-vat-job,corrections-kept,feed-jobs,seed-corrections,rate-webhooks}.test.ts",
-  "test/reference/{feed-jobs,shipped-catalogues}.test.ts",
-  "test/pickup/{outbox,submission,task-lifecycle,webhook-delivery,faults}.test.ts",
+  ...readdirSync("test/scheduler", { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => `test/scheduler/${file}`),
+  ...["eu-vat-job", "corrections-kept", "feed-jobs", "seed-corrections", "rate-webhooks"].map((name) => `test/tax/${name}.test.ts`),
+  ...["feed-jobs", "shipped-catalogues"].map((name) => `test/reference/${name}.test.ts`),
+  ...["outbox", "submission", "task-lifecycle", "webhook-delivery", "faults"].map((name) => `test/pickup/${name}.test.ts`),
 ];
 const FUZZ = "test/fuzz/**/*.test.ts";
+const WORKERS = Math.max(3, availableParallelism());
 const BROWSER = "test/browser/**";
 const SCRIPTS = "test/scripts/**/*.test.ts";
 
@@ -122,6 +127,8 @@ export default defineConfig({
   ],
   test: {
     setupFiles: ["./test/setup.ts"],
+    provide: { storageRewritingFiles: JOBS },
+    sequence: { sequencer: RewritersFirst },
     // Transformed modules kept on disk (node_modules/.experimental-vitest-cache) for the next run:
     // 2.6 MB of eld alone took seconds to transform in each project's Vite server.
     experimental: { fsModuleCache: true },
@@ -166,37 +173,45 @@ export default defineConfig({
         },
       },
     },
-    // The browser files wait on the gateway and on the clock: three at a time on two cores (126 s
-    // against 131–139 s with two, 132 s with four; docs/testing.md).
-    maxWorkers: Math.max(3, availableParallelism()),
-    // Loading the Worker into a new workerd costs seconds per file, so most files share one and
-    // its storage (docs/testing.md says how a file gets its data). The files of JOBS share a
-    // workerd of their own whose storage is emptied before each.
+    // Three at a time on two cores: the files wait on the clock and the browser files on Chromium
+    // and the gateway (docs/testing.md).
+    maxWorkers: WORKERS,
+    // Loading the Worker into a new workerd costs seconds per file, so the files share one and its
+    // storage (docs/testing.md says how a file gets its data), the files of JOBS included. The
+    // workerd files run first, while the browser files' gateway starts (test/browser/global-setup.ts),
+    // and the browser files after them.
     projects: [
       {
         extends: true,
-        test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...JOBS, FUZZ, BROWSER, SCRIPTS] },
+        test: {
+          name: "shared",
+          isolate: false,
+          sequence: { groupOrder: 0 },
+          include: ["test/**/*.test.ts"],
+          exclude: [FUZZ, BROWSER, SCRIPTS],
+        },
       },
-      { extends: true, test: { name: "jobs", isolate: false, include: JOBS, provide: { storagePerFile: true } } },
       // The admin console in headless Chromium against `wrangler dev` (test/browser/global-setup.ts):
       // Node, not workerd, and none of the pool's bindings.
       {
         test: {
           name: "browser",
           include: ["test/browser/*.test.ts"],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 1 },
           environment: "node",
           // The files share their Node workers (each new one loads Playwright's client again): their state is Chromium's.
           isolate: false,
           globalSetup: ["test/browser/global-setup.ts"],
           testTimeout: 30_000,
-          // A screen that waits on a write to `wrangler dev` while the workerd files share the CPU.
+          // A screen that waits on a write to `wrangler dev` on a busy machine.
           expect: { poll: { timeout: 15_000 } },
-          // The first beforeAll waits for the gateway that global-setup.ts starts beside the other projects.
+          // The first beforeAll waits for the gateway, should it still be starting (global-setup.ts).
           hookTimeout: 180_000,
         },
       },
       // The command-line scripts as a developer runs them: Node, no bindings.
-      { test: { name: "scripts", include: [SCRIPTS], environment: "node", testTimeout: 60_000 } },
+      { test: { name: "scripts", include: [SCRIPTS], environment: "node", testTimeout: 60_000, maxWorkers: WORKERS, sequence: { groupOrder: 0 } } },
       // `npm run fuzz` (a CI stage of its own): thousands of requests, so not in `npm test`.
       {
         extends: true,

@@ -6,16 +6,18 @@ declare module "vitest" {
   export interface ProvidedContext {
     fuzzCases: number;
     fuzzSeed: number;
-    /** The `jobs` project: each file starts from an empty database and KV (test/helpers/fresh-storage.ts). */
-    storagePerFile: boolean;
+    /** The files that rewrite the seeded data or leave queued work behind (vitest.config.ts's JOBS): each, and the file after it, starts from an empty database and KV. */
+    storageRewritingFiles: string[];
   }
 }
 
 declare global {
   /** Whether test/setup.ts has wrapped this isolate's Function already (files of a project share an isolate). */
   var testRefusesCodeFromStrings: boolean | undefined;
-  /** How many files of the `jobs` project's workerd have had their storage emptied (test/helpers/fresh-storage.ts). */
+  /** How many files of this workerd have had their ids moved on (test/helpers/fresh-storage.ts). */
   var testFilesEmptied: number | undefined;
+  /** Whether the last file in this isolate rewrote the seeded data or left queued work behind (test/setup.ts). */
+  var testStorageRewritten: boolean | undefined;
   namespace Cloudflare {
     interface Env extends OptionalSettings {
       TEST_MIGRATIONS: D1Migration[];

@@ -113,6 +113,9 @@ const CREATE_TABLES = [
 /** Per D1 binding, made once per isolate; a failure is tried again on the next use. */
 const created = new WeakMap<D1Database, Promise<unknown>>();
 
+/** Makes the next use create the tables again, after something outside the sandbox dropped them (a test emptying its storage). */
+export const forgetSandboxTables = (env: Pick<Bindings, "DB">) => created.delete(env.DB);
+
 /** Creates the sandbox's tables where they do not exist yet. */
 export function ensureSandboxTables(env: Pick<Bindings, "DB">): Promise<unknown> {
   let done = created.get(env.DB);

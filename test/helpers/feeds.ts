@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { vi } from "vitest";
 import type { JobRun } from "../../src/platform/jobs/tables";
-import { createTestKey, type TestKey } from "./credentials";
+import { createTestKey } from "./credentials";
+import { oncePerStorage } from "./fresh-storage";
 import { call, envelope, secretHeaders } from "./requests";
 
 export const EU_VAT_URL = "https://raw.githubusercontent.com/ibericode/vat-rates/master/vat-rates.json";
@@ -24,8 +25,7 @@ export function serveFeeds(feeds: Record<string, Served>) {
   });
 }
 
-let admin: Promise<TestKey> | undefined;
-export const adminKey = () => (admin ??= createTestKey({ role: "admin" }));
+export const adminKey = oncePerStorage(() => createTestKey({ role: "admin" }));
 
 export async function runJobNow(job: string): Promise<JobRun> {
   const res = await call(`/std/scheduler/run/${job}`, { method: "POST", headers: secretHeaders(await adminKey()) });

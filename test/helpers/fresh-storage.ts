@@ -1,9 +1,10 @@
+import { forgetSandboxTables } from "../../src/miniprograms/sandbox-tables";
 import { forgetDataVersions } from "../../src/platform/read-cache";
 
 /**
- * Empties the database and KV of the `jobs` project's workerd before a file, so that each of its
- * files starts from the migrations and the seed alone, as a fresh workerd would, without loading
- * the Worker again (seconds of CPU a file).
+ * Empties the database and KV before a file that rewrites the seeded data (and the file after it),
+ * so that it starts from the migrations and the seed alone, as a fresh workerd would, without
+ * loading the Worker again (seconds of CPU a file).
  */
 export async function emptyStorage(env: Cloudflare.Env) {
   const { results } = await env.DB.prepare(
@@ -19,6 +20,8 @@ export async function emptyStorage(env: Cloudflare.Env) {
     ...results.filter((row) => row.type === "table" && !isVirtual(row) && !shadowOf(row.name)).map((row) => `DROP TABLE "${row.name}"`),
   ];
   if (drops.length > 0) await env.DB.batch(["PRAGMA defer_foreign_keys = on", ...drops].map((sql) => env.DB.prepare(sql)));
+  // The WeChat sandbox makes its tables once per isolate: they are gone now.
+  forgetSandboxTables(env);
   let cursor: string | undefined;
   do {
     const page = await env.KV.list({ cursor });
@@ -27,25 +30,41 @@ export async function emptyStorage(env: Cloudflare.Env) {
   } while (cursor);
 }
 
-const IDS_PER_FILE = 1_000_000;
+const IDS_PER_FILE = 20_000;
+
+/**
+ * A fixture made once per storage (a key, synced templates): the files of a workerd share it
+ * until one of them starts from emptied storage, which has no such rows.
+ */
+export function oncePerStorage<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: { storage: number; value: Promise<T> } | undefined;
+  return () => {
+    const storage = globalThis.testFilesEmptied ?? 0;
+    if (made?.storage !== storage) made = { storage, value: make() };
+    return made.value;
+  };
+}
 
 /**
  * Moves what an earlier file of the same workerd may still hold by number past anything it saw:
- * the data versions (the answers it kept, in this isolate and in the Cache API, are under them),
- * and each table's next id, a million further for each file, so that a message it left queued,
- * delivered now, names no row of this file's.
+ * the data versions (the answers it kept, in this isolate and in the Cache API, are under them) and,
+ * with `ids`, each table's next id, a million further for each such file, so that a message it left
+ * queued, delivered now, names no row of this file's.
  */
-export async function freshNumbers(env: Cloudflare.Env) {
-  // The isolate outlives each file, and with it this count.
-  const files = (globalThis.testFilesEmptied ?? 0) + 1;
-  globalThis.testFilesEmptied = files;
-  const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%AUTOINCREMENT%'").all<{
-    name: string;
-  }>();
-  await env.DB.batch([
-    env.DB.prepare("UPDATE data_versions SET version = version + ?").bind(Date.now()),
-    env.DB.prepare("DELETE FROM sqlite_sequence"),
-    ...results.map((table) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, files * IDS_PER_FILE)),
-  ]);
+export async function newNumbers(env: Cloudflare.Env, { ids }: { ids: boolean }) {
+  const statements = [env.DB.prepare("UPDATE data_versions SET version = version + ?").bind(Date.now())];
+  if (ids) {
+    // The isolate outlives each file, and with it this count.
+    const files = (globalThis.testFilesEmptied ?? 0) + 1;
+    globalThis.testFilesEmptied = files;
+    const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%AUTOINCREMENT%'").all<{
+      name: string;
+    }>();
+    statements.push(
+      env.DB.prepare("DELETE FROM sqlite_sequence"),
+      ...results.map((table) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, files * IDS_PER_FILE)),
+    );
+  }
+  await env.DB.batch(statements);
   forgetDataVersions();
 }

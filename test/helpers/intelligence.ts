@@ -1,4 +1,5 @@
 import { createTestKey, type TestKey } from "./credentials";
+import { oncePerStorage } from "./fresh-storage";
 import { call, secretHeaders } from "./requests";
 
 export interface AiEnvelope<T = unknown> {
@@ -8,9 +9,8 @@ export interface AiEnvelope<T = unknown> {
   timestamp: number;
 }
 
-let shared: Promise<TestKey> | undefined;
-/** One key with scope ai:read for a test file. */
-export const aiKey = () => (shared ??= createTestKey({ scopes: ["ai:read"] }));
+/** One key with scope ai:read, shared by the files of a storage. */
+export const aiKey = oncePerStorage(() => createTestKey({ scopes: ["ai:read"] }));
 
 /** POSTs bizContent to a group I endpoint with a key's secret; answers status and envelope. */
 export async function callAi<T = Record<string, unknown>>(path: string, bizContent: unknown, key?: TestKey) {

@@ -4,6 +4,7 @@ import { syncTemplates } from "../../src/miniprograms/service";
 import { SANDBOX_PATH, upstreamOf } from "../../src/miniprograms/upstream";
 import { database } from "../../src/platform/database";
 import { createTestKey, type TestKey } from "./credentials";
+import { oncePerStorage } from "./fresh-storage";
 
 export const ORIGIN = "https://gateway.test";
 const background = (work: Promise<unknown>) => void work.catch(() => undefined);
@@ -55,13 +56,12 @@ export async function pushTicket(ticket = `ticket@@@sandbox-${crypto.randomUUID(
   if ((await res.text()) !== "success") throw new Error("the ticket push was refused");
 }
 
-let templatesSynced: Promise<unknown> | undefined;
+const syncTemplatesOnce = oncePerStorage(() => syncTemplates(miniprogramContext()));
 
 /** A key with group D's scopes, a verify ticket, and the sandbox's templates in D1. */
 export async function miniprogramKey(scopes = ["miniprogram:*"]): Promise<TestKey> {
   await pushTicket();
-  templatesSynced ??= syncTemplates(miniprogramContext());
-  await templatesSynced;
+  await syncTemplatesOnce();
   return createTestKey({ scopes });
 }
 

@@ -1,11 +1,11 @@
 import type { TaxRate } from "../../src/tax/schema";
-import { createTestKey, type TestKey } from "../helpers/credentials";
+import { createTestKey } from "../helpers/credentials";
+import { oncePerStorage } from "../helpers/fresh-storage";
 import { envelope, getWithSecret } from "../helpers/requests";
 
 export const TAX = "/std/api/bigdata/taxrate";
 
-let shared: Promise<TestKey> | undefined;
-export const taxKey = () => (shared ??= createTestKey({ scopes: ["taxrate:read"] }));
+export const taxKey = oncePerStorage(() => createTestKey({ scopes: ["taxrate:read"] }));
 
 export async function getTax<T = TaxRate[]>(path: string) {
   const res = await getWithSecret(`${TAX}${path}`, await taxKey());
