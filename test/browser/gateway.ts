@@ -8,9 +8,8 @@ import type { GatewayPlace, GatewayReady } from "./global-setup";
 export type Gateway = GatewayPlace & Omit<GatewayReady, "error">;
 
 /**
- * The browser tests' gateway, once it answers: global-setup.ts starts it beside the workerd
- * projects and writes its ready file; a file's `beforeAll` waits here (wrangler's build and the
- * seed take some 20 s on two busy cores).
+ * The browser tests' gateway, once it answers: global-setup.ts starts it while the workerd files
+ * run and writes its ready file; a file's `beforeAll` waits here should it still be starting.
  */
 export async function gatewayReady(timeoutMs = 150_000): Promise<Gateway> {
   const place = inject("gateway");

@@ -166,7 +166,7 @@ function announce(readyFile: string, ready: GatewayReady | { error: string }) {
 }
 
 /**
- * Starts the gateway without waiting for it: the workerd projects run while wrangler builds and
+ * Starts the gateway without waiting for it: the workerd files run while wrangler builds and
  * seeds, and the browser tests wait for the ready file (test/browser/gateway.ts).
  */
 export default async function setup(project: TestProject) {

@@ -30,7 +30,8 @@ export async function emptyStorage(env: Cloudflare.Env) {
   } while (cursor);
 }
 
-const IDS_PER_FILE = 20_000;
+// Small enough that an id stays within what the interface takes for one (a unit's at most 1,000,000).
+const IDS_PER_STORAGE = 20_000;
 
 /**
  * A fixture made once per storage (a key, synced templates): the files of a workerd share it
@@ -48,8 +49,8 @@ export function oncePerStorage<T>(make: () => Promise<T>): () => Promise<T> {
 /**
  * Moves what an earlier file of the same workerd may still hold by number past anything it saw:
  * the data versions (the answers it kept, in this isolate and in the Cache API, are under them) and,
- * with `ids`, each table's next id, a million further for each such file, so that a message it left
- * queued, delivered now, names no row of this file's.
+ * with `ids` (emptied storage), each table's next id, 20,000 further for each emptying, so that a
+ * message an earlier file left queued, or what the isolate keeps by id, names no row of this file's.
  */
 export async function newNumbers(env: Cloudflare.Env, { ids }: { ids: boolean }) {
   const statements = [env.DB.prepare("UPDATE data_versions SET version = version + ?").bind(Date.now())];
@@ -62,7 +63,7 @@ export async function newNumbers(env: Cloudflare.Env, { ids }: { ids: boolean })
     }>();
     statements.push(
       env.DB.prepare("DELETE FROM sqlite_sequence"),
-      ...results.map((table) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, files * IDS_PER_FILE)),
+      ...results.map((table) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, files * IDS_PER_STORAGE)),
     );
   }
   await env.DB.batch(statements);
