@@ -14,8 +14,8 @@ declare module "vitest" {
 declare global {
   /** Whether test/setup.ts has wrapped this isolate's Function already (files of a project share an isolate). */
   var testRefusesCodeFromStrings: boolean | undefined;
-  /** How many files of this workerd have had their ids moved on (test/helpers/fresh-storage.ts). */
-  var testFilesEmptied: number | undefined;
+  /** How many times this workerd's storage has been emptied (test/helpers/fresh-storage.ts). */
+  var testStoragesEmptied: number | undefined;
   /** Whether the last file in this isolate rewrote the seeded data or left queued work behind (test/setup.ts). */
   var testStorageRewritten: boolean | undefined;
   namespace Cloudflare {

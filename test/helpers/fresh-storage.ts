@@ -20,8 +20,10 @@ export async function emptyStorage(env: Cloudflare.Env) {
     ...results.filter((row) => row.type === "table" && !isVirtual(row) && !shadowOf(row.name)).map((row) => `DROP TABLE "${row.name}"`),
   ];
   if (drops.length > 0) await env.DB.batch(["PRAGMA defer_foreign_keys = on", ...drops].map((sql) => env.DB.prepare(sql)));
-  // The WeChat sandbox makes its tables once per isolate: they are gone now.
+  // The WeChat sandbox makes its tables once per isolate: they are gone now. The isolate outlives
+  // each emptying, and with it this count (the ids and fixtures of each storage follow it).
   forgetSandboxTables(env);
+  globalThis.testStoragesEmptied = (globalThis.testStoragesEmptied ?? 0) + 1;
   let cursor: string | undefined;
   do {
     const page = await env.KV.list({ cursor });
@@ -40,7 +42,7 @@ const IDS_PER_STORAGE = 20_000;
 export function oncePerStorage<T>(make: () => Promise<T>): () => Promise<T> {
   let made: { storage: number; value: Promise<T> } | undefined;
   return () => {
-    const storage = globalThis.testFilesEmptied ?? 0;
+    const storage = globalThis.testStoragesEmptied ?? 0;
     if (made?.storage !== storage) made = { storage, value: make() };
     return made.value;
   };
@@ -55,15 +57,15 @@ export function oncePerStorage<T>(make: () => Promise<T>): () => Promise<T> {
 export async function newNumbers(env: Cloudflare.Env, { ids }: { ids: boolean }) {
   const statements = [env.DB.prepare("UPDATE data_versions SET version = version + ?").bind(Date.now())];
   if (ids) {
-    // The isolate outlives each file, and with it this count.
-    const files = (globalThis.testFilesEmptied ?? 0) + 1;
-    globalThis.testFilesEmptied = files;
+    const emptyings = globalThis.testStoragesEmptied ?? 0;
     const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%AUTOINCREMENT%'").all<{
       name: string;
     }>();
     statements.push(
       env.DB.prepare("DELETE FROM sqlite_sequence"),
-      ...results.map((table) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, files * IDS_PER_STORAGE)),
+      ...results.map((table) =>
+        env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(table.name, emptyings * IDS_PER_STORAGE),
+      ),
     );
   }
   await env.DB.batch(statements);
