@@ -104,11 +104,12 @@ describe("sites", () => {
     await shot(page, "settings-desktop", true);
 
     const site = await newPage();
-    await site.goto(siteAt(slug), { waitUntil: "domcontentloaded" });
+    // The page's status first: a failure then says what the reader got, where a missing element waits out its 30 s.
+    expect((await site.goto(siteAt(slug), { waitUntil: "domcontentloaded" }))?.status()).toBe(200);
     expect(await site.locator(".brand").first().textContent()).toBe("The Harbour Weekly");
     expect(await site.locator("body").textContent()).toContain("Tides, ferries and the fish market, every Friday");
     await shot(site, "site-desktop");
-    await site.goto(siteAt(slug, "/de/"), { waitUntil: "domcontentloaded" });
+    expect((await site.goto(siteAt(slug, "/de/"), { waitUntil: "domcontentloaded" }))?.status()).toBe(200);
     expect(await site.locator(".page-description").textContent()).toBe("Gezeiten, Fähren und der Fischmarkt, jeden Freitag");
     expect(await site.locator('meta[name="description"]').getAttribute("content")).toBe("Gezeiten, Fähren und der Fischmarkt, jeden Freitag");
     await site.goto(siteAt(slug), { waitUntil: "domcontentloaded" });
@@ -117,7 +118,7 @@ describe("sites", () => {
     await settings.getByLabel("Name", { exact: true }).fill("Harbour Weekly Extra");
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => page.locator("#site-settings").textContent(), { timeout: 20_000 }).toBe("Harbour Weekly Extra");
-    await site.reload({ waitUntil: "domcontentloaded" });
+    expect((await site.reload({ waitUntil: "domcontentloaded" }))?.status()).toBe(200);
     expect(await site.locator(".brand").first().textContent()).toBe("Harbour Weekly Extra");
   });
 
