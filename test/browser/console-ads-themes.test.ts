@@ -9,7 +9,8 @@ import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser, o
  * site of their own (the demo site's sidebar ad and theme are read by other files at the same
  * time): an image ad chosen from thumbnails, edited and seen on the site, its impressions and a
  * click on the chart (desktop, and a phone in the dark without sideways scrolling); a theme
- * uploaded, previewed from its row, downloaded, replaced after the question, deleted.
+ * uploaded, previewed from its row, downloaded, replaced after the question, deleted; another
+ * activated and rolled back.
  * SCREENSHOTS=1 writes docs/screenshots/console-ads-*.png and console-themes-*.png.
  */
 
@@ -290,6 +291,33 @@ describe("themes, as the site's owner manages them", () => {
     expect(questions.at(-1)).toBe(`Delete theme ${name}? Its files are removed for good (download it first to keep a copy).`);
     await expect.poll(() => page.locator("ul.themes").innerText()).not.toContain(name);
     expect((await adminApi<{ themes: string[] }>("GET", `/sites/${site.id}/themes`)).themes).toEqual(["default"]);
+  });
+
+  it("uploads a theme, previews it, activates it and rolls back", async () => {
+    const page = await consoleOn(DESKTOP, "/themes");
+    const home = async () => (await fromSite({ base: gateway.base, siteBase: site.base }, "/")).text;
+    // A typo first: the service refuses the name without reading the zip, and the retry must still go through.
+    await page.getByLabel("Theme name", { exact: true }).fill("Fresh Theme");
+    await page
+      .getByLabel("Zip file", { exact: true })
+      .setInputFiles({ name: "fresh.zip", mimeType: "application/zip", buffer: themeZip("Fresh from the browser") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect.poll(() => page.locator("main").innerText()).toContain("name must be a theme's folder name");
+    await page.getByLabel("Theme name", { exact: true }).fill("fresh");
+    await page.getByRole("button", { name: "Upload" }).click();
+    const preview = page.getByRole("link", { name: "preview the site with this theme" });
+    await expect.poll(() => preview.count()).toBe(1);
+    expect((await fromSite({ base: gateway.base, siteBase: site.base }, (await preview.getAttribute("href"))!)).text).toContain(
+      "Fresh from the browser",
+    );
+    expect(await home()).not.toContain("Fresh from the browser");
+
+    await page.getByRole("button", { name: "Activate fresh" }).click();
+    await expect.poll(() => message(page)).toContain("fresh is the site's theme now.");
+    expect(await home()).toContain("Fresh from the browser");
+    await page.getByRole("button", { name: "Roll back to default" }).click();
+    await expect.poll(() => message(page)).toContain("Rolled back to default.");
+    expect(await home()).not.toContain("Fresh from the browser");
   });
 
   it("fits a phone in the dark: every theme's actions within the screen", async () => {

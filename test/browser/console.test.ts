@@ -1,13 +1,14 @@
-import { zipSync } from "fflate";
 import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser, showConsoleOnFailure } from "./gateway";
+import { fromSite, type Gateway, gatewayReady, openBrowser, showConsoleOnFailure } from "./gateway";
 
 /**
  * The admin console in headless Chromium against `wrangler dev` (global-setup.ts): a member signs
  * in, writes, schedules and publishes a post with a cover, sees it on the demo site, its sitemap
- * and feed, uploads and activates a theme, edits a menu, creates and revokes a key; a viewer is
- * refused an editor's action. SCREENSHOTS=1 writes the screenshots of docs/console.md.
+ * and feed, edits a menu, creates and revokes a key; a viewer is refused an editor's action.
+ * Themes are activated on a site of their own (console-ads-themes.test.ts): a theme made active
+ * on the demo site, every file's, changed what the other files saw there and copied.
+ * SCREENSHOTS=1 writes the screenshots of docs/console.md.
  */
 
 let gateway: Gateway;
@@ -21,15 +22,6 @@ let page: Page;
 
 async function shot(target: Page, name: string) {
   if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
-}
-
-/** The default theme as a zip, its home page marked, as a tenant would upload their own. */
-function themeZip(marker: string): Buffer {
-  const files = defaultThemeFiles();
-  files["templates/index.html.j2"] = new TextEncoder().encode(
-    `{% extends "layouts/base.html.j2" %}{% block main %}<p id="marker">${marker}</p>{% endblock %}`,
-  );
-  return Buffer.from(zipSync(files));
 }
 
 const sitePage = (pathOrUrl: string) => fromSite(gateway, pathOrUrl);
@@ -145,31 +137,6 @@ describe("the admin console, in a browser", () => {
     await expect.poll(() => page.locator(".menu-preview").innerHTML()).toContain("/browser-menu-item");
     const home = (await sitePage("/")).text;
     expect(home).toContain('<a href="/browser-menu-item">Browser menu item</a>');
-  });
-
-  it("uploads a theme, previews it, activates it and rolls back", async () => {
-    await page.getByRole("link", { name: "Themes" }).click();
-    // A typo first: the service refuses the name without reading the zip, and the retry must still go through.
-    await page.getByLabel("Theme name", { exact: true }).fill("Fresh Theme");
-    await page
-      .getByLabel("Zip file", { exact: true })
-      .setInputFiles({ name: "fresh.zip", mimeType: "application/zip", buffer: themeZip("Fresh from the browser") });
-    await page.getByRole("button", { name: "Upload" }).click();
-    await expect.poll(() => page.locator("main").innerText()).toContain("name must be a theme's folder name");
-    await page.getByLabel("Theme name", { exact: true }).fill("fresh");
-    await page.getByRole("button", { name: "Upload" }).click();
-    const preview = page.getByRole("link", { name: "preview the site with this theme" });
-    await expect.poll(() => preview.count()).toBe(1);
-    expect((await sitePage((await preview.getAttribute("href"))!)).text).toContain("Fresh from the browser");
-    expect((await sitePage("/")).text).not.toContain("Fresh from the browser");
-    await shot(page, "console-themes");
-
-    await page.getByRole("button", { name: "Activate fresh" }).click();
-    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("fresh is the site's theme now.");
-    expect((await sitePage("/")).text).toContain("Fresh from the browser");
-    await page.getByRole("button", { name: "Roll back to default" }).click();
-    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Rolled back to default.");
-    expect((await sitePage("/")).text).not.toContain("Fresh from the browser");
   });
 
   it("creates a tenant key shown once, which the content API takes until it is revoked", async () => {
