@@ -45,8 +45,48 @@ const JOBS = [
 ];
 const FUZZ = "test/fuzz/**/*.test.ts";
 const WORKERS = Math.max(3, availableParallelism());
+
 const BROWSER = "test/browser/**";
 const SCRIPTS = "test/scripts/**/*.test.ts";
+
+// Each test file loads the Worker's module graph into a fresh workerd over RPC, one module per
+// round trip: pre-bundled dependencies make that a handful of modules instead of some 300. Set on
+// the workerd projects alone: on the root it bundled them a second time, for no project (1 s a clean run).
+const PRE_BUNDLED = {
+  optimizer: {
+    ssr: {
+      enabled: true,
+      include: [
+        "zod",
+        "drizzle-orm",
+        "drizzle-orm/d1",
+        "drizzle-orm/sqlite-core",
+        "hono",
+        "hono/body-limit",
+        "hono/cookie",
+        "hono/http-exception",
+        "jose",
+        "@hono/zod-openapi",
+        "drizzle-orm/batch",
+        "drizzle-zod",
+        "hono/utils/http-status",
+        "eld/small",
+        "compromise",
+        "compromise-dates",
+        "sentiment/languages/en/index.js",
+        "markdown-it",
+        "stdnum",
+        "uqr",
+        "unpdf",
+        "@pdfme/pdf-lib",
+        "@xmldom/xmldom",
+        "fflate",
+        "fast-png",
+        "jpeg-js",
+      ],
+    },
+  },
+};
 
 // wrangler.toml's [assets] directory must hold the console before the pool starts.
 await buildConsole();
@@ -135,44 +175,6 @@ export default defineConfig({
     // The first call of a group I engine loads it (as a new isolate does); on two busy cores that
     // can pass vitest's default of 5 s.
     testTimeout: 20_000,
-    // Each test file loads the Worker's module graph into a fresh workerd over RPC, one module per
-    // round trip: pre-bundled dependencies make that a handful of modules instead of some 300.
-    deps: {
-      optimizer: {
-        ssr: {
-          enabled: true,
-          include: [
-            "zod",
-            "drizzle-orm",
-            "drizzle-orm/d1",
-            "drizzle-orm/sqlite-core",
-            "hono",
-            "hono/body-limit",
-            "hono/cookie",
-            "hono/http-exception",
-            "jose",
-            "@hono/zod-openapi",
-            "drizzle-orm/batch",
-            "drizzle-zod",
-            "hono/cookie",
-            "hono/utils/http-status",
-            "eld/small",
-            "compromise",
-            "compromise-dates",
-            "sentiment/languages/en/index.js",
-            "markdown-it",
-            "stdnum",
-            "uqr",
-            "unpdf",
-            "@pdfme/pdf-lib",
-            "@xmldom/xmldom",
-            "fflate",
-            "fast-png",
-            "jpeg-js",
-          ],
-        },
-      },
-    },
     // Three at a time on two cores: the files wait on the clock and the browser files on Chromium
     // and the gateway (docs/testing.md).
     maxWorkers: WORKERS,
@@ -186,6 +188,7 @@ export default defineConfig({
         test: {
           name: "shared",
           isolate: false,
+          deps: PRE_BUNDLED,
           sequence: { groupOrder: 0 },
           include: ["test/**/*.test.ts"],
           exclude: [FUZZ, BROWSER, SCRIPTS],
@@ -218,6 +221,7 @@ export default defineConfig({
         test: {
           name: "fuzz",
           isolate: true,
+          deps: PRE_BUNDLED,
           include: [FUZZ],
           testTimeout: 600_000,
           provide: { fuzzCases: Number(process.env.FUZZ_CASES ?? 30), fuzzSeed: Number(process.env.FUZZ_SEED ?? 20261122) },
