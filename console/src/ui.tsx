@@ -67,10 +67,20 @@ function FailureText({ failure }: { failure: ApiFailure }) {
   );
 }
 
-/** The form's outcome, announced to screen readers: an error as an alert, a success politely. */
+/**
+ * The form's outcome, announced to screen readers: an error as an alert, a success politely. A new
+ * outcome off the screen (a long form saved from its foot) is scrolled into view.
+ */
 export function Outcome({ failure, done }: { failure?: ApiFailure; done?: string }) {
+  const place = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = place.current;
+    if (!box || (!failure && !done)) return;
+    const { top, bottom } = box.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ block: "nearest" });
+  }, [failure, done]);
   return (
-    <div>
+    <div class="outcome" ref={place}>
       {failure ? <FailureText failure={failure} /> : null}
       <p class="alert ok" role="status" aria-live="polite">
         {done ?? ""}

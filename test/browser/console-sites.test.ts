@@ -101,6 +101,13 @@ describe("sites", () => {
     await settings.getByLabel("Time zone").selectOption("Europe/Berlin");
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => settings.getByRole("status").textContent(), { timeout: 20_000 }).toContain("Saved");
+    // Saved from the form's foot, the message above it is brought onto the screen.
+    const onScreen = (status: Element) => {
+      const { top, bottom } = status.getBoundingClientRect();
+      // A fraction of a pixel is the scroll's rounding.
+      return top > -1 && bottom < window.innerHeight + 1;
+    };
+    await expect.poll(() => settings.getByRole("status").evaluate(onScreen)).toBe(true);
     await shot(page, "settings-desktop", true);
 
     const site = await newPage();
