@@ -102,12 +102,12 @@ describe("sites", () => {
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => settings.getByRole("status").textContent(), { timeout: 20_000 }).toContain("Saved");
     // Saved from the form's foot, the message above it is brought onto the screen.
-    const onScreen = (status: Element) => {
-      const { top, bottom } = status.getBoundingClientRect();
-      // A fraction of a pixel is the scroll's rounding.
-      return top > -1 && bottom < window.innerHeight + 1;
-    };
-    await expect.poll(() => settings.getByRole("status").evaluate(onScreen)).toBe(true);
+    const screenHeight = page.viewportSize()!.height;
+    const place = () =>
+      settings.getByRole("status").evaluate((status: { getBoundingClientRect(): { top: number; bottom: number } }) => status.getBoundingClientRect());
+    // Within the screen; a fraction of a pixel is the scroll's rounding.
+    await expect.poll(async () => (await place()).top).toBeGreaterThan(-1);
+    expect((await place()).bottom).toBeLessThan(screenHeight + 1);
     await shot(page, "settings-desktop", true);
 
     const site = await newPage();
