@@ -178,6 +178,9 @@ describe.each(DEVICES)("a German reader on the $name", ({ name, options }) => {
     await openMenu();
     const german = page.getByRole("navigation", { name: "Languages" }).getByRole("link", { name: "Deutsch" });
     expect(await german.getAttribute("title")).toBe("This page is not written in this language: the link leads to its home page");
+    // In words on the screen too: a phone shows no title.
+    expect(await german.locator(".no-version-note").textContent()).toBe("(home page)");
+    expect(await german.locator(".no-version-note").isVisible()).toBe(true);
     expect(await page.evaluate("getComputedStyle(document.querySelector('.lang-switcher .no-version')).textDecorationStyle")).toBe("dotted");
     await follow(german);
     expect(new URL(page.url()).pathname).toBe("/de/");

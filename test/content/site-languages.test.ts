@@ -222,7 +222,7 @@ describe("hreflang and the language switcher", () => {
   it("says in the page's language, before the click, that a language without this page leads to its home", async () => {
     const html = await htmlOf(await sitePage(slug, "/only-in-english"));
     expect(html).toContain(
-      '<a href="/de/" hreflang="de" class="no-version" title="This page is not written in this language: the link leads to its home page"><span lang="de">Deutsch</span></a>',
+      '<a href="/de/" hreflang="de" class="no-version" title="This page is not written in this language: the link leads to its home page"><span lang="de">Deutsch</span> <span class="no-version-note">(home page)</span></a>',
     );
   });
 });
