@@ -56,12 +56,27 @@ export function useSubmit() {
   return { failure, busy, done, run, fieldError: (name: string) => failure?.fields[name] };
 }
 
-/** A failure's message: its first line as a sentence; the lines after it (a template's source around an error) in a monospaced block. */
+/**
+ * A failure's message: its first line as a sentence; the lines after it (a template's source around
+ * an error) in a monospaced block. A refusal of several fields lists each, as their fields say them.
+ */
 function FailureText({ failure }: { failure: ApiFailure }) {
   const [said, ...source] = failure.message.split("\n");
+  const problems = [...new Set(Object.values(failure.fields))];
   return (
     <div class="alert error" role="alert">
-      <p>{said}</p>
+      {problems.length > 1 ? (
+        <>
+          <p>{problems.length} things to correct:</p>
+          <ul>
+            {problems.map((problem) => (
+              <li>{problem}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p>{said}</p>
+      )}
       {source.length ? <pre class="code-frame">{source.join("\n")}</pre> : null}
     </div>
   );

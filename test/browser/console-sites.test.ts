@@ -156,6 +156,17 @@ describe("categories", () => {
     await page.getByRole("button", { name: `Edit Boats ${tag}` }).click({ timeout: 60_000 });
     const form = page.getByRole("form", { name: `Edit Boats ${tag}` });
     await form.getByLabel("Name", { exact: true }).fill(`Ships ${tag}`);
+    // Two mistakes at once: the message at the top lists both, the German one naming its language.
+    await form.getByLabel("Name in German (de)").fill("S".repeat(101));
+    await form.getByLabel("Slug").fill("Ships Now");
+    await form.getByRole("button", { name: "Save category" }).click();
+    const refusal = form.getByRole("alert").first();
+    await expect.poll(() => refusal.locator("li").allTextContents()).toEqual([
+      "The name in German (de) must be at most 100 characters",
+      "The slug must be lower-case letters and digits joined by single dashes, like museum-night",
+    ]);
+    expect(await refusal.locator("p").textContent()).toBe("2 things to correct:");
+    await shot(page, "category-refused");
     // The demo site is in English and German: a field for the German pages' name.
     await form.getByLabel("Name in German (de)").fill(`Schiffe ${tag}`);
     await form.getByLabel("Slug").fill(`ships-${tag}`);

@@ -158,10 +158,10 @@ describe("a category's name in the site's other languages", () => {
     for (const [body, field, message] of [
       [{ names: { fr: "Marché" } }, "body.names", "fr is not one of the site's other languages (de)"],
       [{ names: { en: "Market" } }, "body.names", "en is not one of the site's other languages (de)"],
-      [{ names: { de: " " } }, "body.names.de", "A name must not be empty"],
-      [{ names: { de: "x".repeat(101) } }, "body.names.de", "A name must be at most 100 characters"],
+      [{ names: { de: " " } }, "body.names.de", "The name in German (de) must not be empty"],
+      [{ names: { de: "x".repeat(101) } }, "body.names.de", "The name in German (de) must be at most 100 characters"],
       [{ descriptions: { fr: "Le marché" } }, "body.descriptions", "fr is not one of the site's other languages (de)"],
-      [{ descriptions: { de: "x".repeat(501) } }, "body.descriptions.de", "A description must be at most 500 characters"],
+      [{ descriptions: { de: "x".repeat(501) } }, "body.descriptions.de", "The description in German (de) must be at most 500 characters"],
     ] as const) {
       const refused = await change(market.id, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);

@@ -82,8 +82,8 @@ describe("site settings", () => {
       [{ seoDescription: "x".repeat(301) }, "body.seoDescription", "Seo description must be at most 300 characters"],
       [{ seoDescriptions: { fr: "Nouvelles du port" } }, "body.seoDescriptions", "fr is not one of the site's other languages (de)"],
       [{ seoDescriptions: { en: "News" } }, "body.seoDescriptions", "en is not one of the site's other languages (de)"],
-      [{ seoDescriptions: { de: "x".repeat(301) } }, "body.seoDescriptions.de", "A description must be at most 300 characters"],
-      [{ seoDescriptions: { de: "  " } }, "body.seoDescriptions.de", "A description must not be empty"],
+      [{ seoDescriptions: { de: "x".repeat(301) } }, "body.seoDescriptions.de", "The description in German (de) must be at most 300 characters"],
+      [{ seoDescriptions: { de: "  " } }, "body.seoDescriptions.de", "The description in German (de) must not be empty"],
     ];
     for (const [body, field, message] of cases) {
       const refused = await patchSite(tenant, body);

@@ -13,6 +13,12 @@ const name = (max: number) =>
     .trim()
     .min(1, { error: "must not be empty" })
     .max(max, { error: `must be at most ${max} characters` });
+/** "German (de)": the language of a per-language text's refusal, its code last in the issue's path. */
+const languageOf = (issue: { path?: PropertyKey[] }) => {
+  const code = String(issue.path?.at(-1) ?? "");
+  const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+  return name ? `${name} (${code})` : code;
+};
 /** A text in each other language of the site, by code; the service checks the codes against the site's languages. */
 const perLanguage = (what: string, max: number) =>
   z
@@ -21,8 +27,8 @@ const perLanguage = (what: string, max: number) =>
       z
         .string()
         .trim()
-        .min(1, { error: `${what} must not be empty` })
-        .max(max, { error: `${what} must be at most ${max} characters` }),
+        .min(1, { error: (issue) => `The ${what} in ${languageOf(issue)} must not be empty` })
+        .max(max, { error: (issue) => `The ${what} in ${languageOf(issue)} must be at most ${max} characters` }),
     )
     .refine((texts) => Object.keys(texts).length <= 20, { error: "at most 20 languages" });
 const domain = z
@@ -94,7 +100,7 @@ export const siteCreate = z.strictObject({
     .optional(),
   seoDescription: z.string().max(300, { error: "must be at most 300 characters" }).nullable().optional(),
   /** The description in each other language of the site (replaces the whole set; {} removes them). */
-  seoDescriptions: perLanguage("A description", 300).optional(),
+  seoDescriptions: perLanguage("description", 300).optional(),
   seoImage: linkOrPath.nullable().optional(),
   favicon: z
     .string()
@@ -123,11 +129,11 @@ export const categoryCreate = z.strictObject({
   parentId: z.number().int().positive().nullable().optional(),
   name: name(100),
   /** The name in each other language of the site (replaces the whole set; {} removes them). */
-  names: perLanguage("A name", 100).optional(),
+  names: perLanguage("name", 100).optional(),
   slug,
   description: z.string().max(500).nullable().optional(),
   /** The description in each other language of the site, as `names`. */
-  descriptions: perLanguage("A description", 500).optional(),
+  descriptions: perLanguage("description", 500).optional(),
   position: z.number().int().min(0).max(10_000).optional(),
   seoTitle: z.string().max(120).nullable().optional(),
   seoDescription: z.string().max(300).nullable().optional(),
