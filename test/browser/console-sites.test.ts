@@ -161,10 +161,12 @@ describe("categories", () => {
     await form.getByLabel("Slug").fill("Ships Now");
     await form.getByRole("button", { name: "Save category" }).click();
     const refusal = form.getByRole("alert").first();
-    await expect.poll(() => refusal.locator("li").allTextContents()).toEqual([
-      "The name in German (de) must be at most 100 characters",
-      "The slug must be lower-case letters and digits joined by single dashes, like museum-night",
-    ]);
+    await expect
+      .poll(() => refusal.locator("li").allTextContents())
+      .toEqual([
+        "The name in German (de) must be at most 100 characters",
+        "The slug must be lower-case letters and digits joined by single dashes, like museum-night",
+      ]);
     expect(await refusal.locator("p").textContent()).toBe("2 things to correct:");
     await shot(page, "category-refused");
     // The demo site is in English and German: a field for the German pages' name.
