@@ -270,14 +270,23 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, site
     name: "latest-culture",
     definition: { categories: [ids.culture], order: "newest", limit: 5 },
   });
-  await createAd(db, scope, {
-    siteId,
-    kind: "html",
-    slot: "sidebar",
-    html: '<a href="https://example.com/winter-market" target="_blank" rel="noopener">Winter market: timed tickets for the weekend</a>',
-    startsAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
-    weight: 1,
-  });
+  // One ad for each language's pages.
+  for (const [language, html] of [
+    ["en", '<a href="https://example.com/winter-market" target="_blank" rel="noopener">Winter market: timed tickets for the weekend</a>'],
+    [
+      "de",
+      '<a href="https://example.com/winter-market?lang=de" target="_blank" rel="noopener">Wintermarkt: Tickets mit Zeitfenster fürs Wochenende</a>',
+    ],
+  ] as const)
+    await createAd(db, scope, {
+      siteId,
+      kind: "html",
+      slot: "sidebar",
+      html,
+      startsAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+      weight: 1,
+      language,
+    });
 }
 
 /** A demo writer (made once, whatever the number of demo tenants) and an author of the tenant. */

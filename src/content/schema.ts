@@ -388,6 +388,8 @@ export const ads = sqliteTable(
     endsAt: text("ends_at"),
     weight: integer("weight").notNull().default(1),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    /** The pages it shows on: those in this language; null, every language's. */
+    language: text("language"),
   },
   (t) => [index("ads_site_slot").on(t.siteId, t.slot)],
 );

@@ -70,7 +70,8 @@ beforeAll(async () => {
     name: `Ads ${stamp}`,
     slug: site.slug,
     defaultLanguage: "en",
-    languages: ["en"],
+    // In German too: an ad can be shown on one language's pages.
+    languages: ["en", "de"],
   });
   site.id = created.id;
   site.base = gateway.siteBase.replace("//demo.", `//${site.slug}.`);
@@ -231,6 +232,26 @@ describe("ads, as the site's owner runs them", () => {
     }
     await reader.locator('iframe[title="Advertisement"]').scrollIntoViewIfNeeded();
     await shot(reader, "site-html-ad-edited");
+  });
+
+  it("shows the ad on the German pages only, once its form says so, and on every language's again", async () => {
+    const page = await consoleOn(DESKTOP, "/ads");
+    const shownOn = async (path: string) => (await fromSite({ base: gateway.base, siteBase: site.base }, path)).text.includes(`/ads/${adId}/click`);
+    const setLanguage = async (choice: string) => {
+      await page.getByRole("button", { name: `Edit ad #${adId} (sidebar)` }).click();
+      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ad #${adId} (sidebar)` }) });
+      await edit.getByLabel("Shown on the pages in", { exact: true }).selectOption({ label: choice });
+      await edit.getByRole("button", { name: "Save changes" }).click();
+      await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
+    };
+    expect([await shownOn("/"), await shownOn("/de/")]).toEqual([true, true]);
+    await setLanguage("German (de)");
+    await expect.poll(() => page.locator("table.ads").innerText()).toContain("on German pages only");
+    await shot(page, "console-ads-language");
+    expect([await shownOn("/"), await shownOn("/de/")]).toEqual([false, true]);
+    await setLanguage("Every language");
+    await expect.poll(() => page.locator("table.ads").innerText()).not.toContain("pages only");
+    expect([await shownOn("/"), await shownOn("/de/")]).toEqual([true, true]);
   });
 });
 

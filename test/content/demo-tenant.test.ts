@@ -49,8 +49,11 @@ describe("the demo tenant of npm run dev and tenants:create --demo", () => {
       { type: "menu", name: "main" },
       { type: "menu", name: "main.de" },
     ]);
-    const ads = await env.DB.prepare("SELECT kind, slot FROM ads WHERE site_id = ?").bind(demo.siteId).all();
-    expect(ads.results).toEqual([{ kind: "html", slot: "sidebar" }]);
+    const ads = await env.DB.prepare("SELECT kind, slot, language FROM ads WHERE site_id = ? ORDER BY id").bind(demo.siteId).all();
+    expect(ads.results).toEqual([
+      { kind: "html", slot: "sidebar", language: "en" },
+      { kind: "html", slot: "sidebar", language: "de" },
+    ]);
   });
 
   it("makes an empty site without --demo", async () => {

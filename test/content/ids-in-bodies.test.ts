@@ -56,7 +56,8 @@ describe("API1 · ads: a media id in a body is the caller's own, whatever the ad
     expect(patched.status).toBe(400);
     // Even a row written before this check cannot reach the other tenant's media from a page.
     await env.DB.prepare("UPDATE ads SET media_id = ? WHERE id = ?").bind(theirImage, created.body.data.id).run();
-    const shown = await adsForPage(database(env), (await siteById(database(env), mine.siteId))!, new Date().toISOString());
+    const site = (await siteById(database(env), mine.siteId))!;
+    const shown = await adsForPage(database(env), site, site.defaultLanguage, new Date().toISOString());
     expect(Object.values(shown).every((ad) => ad.imageUrl === null)).toBe(true);
   });
 

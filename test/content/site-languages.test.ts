@@ -284,6 +284,51 @@ describe("menus and posts queries in the page's language", () => {
   });
 });
 
+describe("ads in the page's language", () => {
+  const htmlAd = (text: string, language?: string | null) => ({
+    siteId: tenant.siteId,
+    kind: "html",
+    slot: "sidebar",
+    html: `<a href="https://market.example/${language ?? "all"}">${text}</a>`,
+    startsAt: "2026-01-01T00:00:00Z",
+    ...(language === undefined ? {} : { language }),
+  });
+  const ads = (method: string, path: string, body?: unknown) => admin(method, `/tenants/${tenant.tenantId}/ads${path}`, tenant.session, body);
+
+  it("shows an ad of a language on that language's pages only, and one of every language on all", async () => {
+    const german = await ads("POST", "", htmlAd("Wintermarkt am Hafen", "de"));
+    expect(german.status).toBe(201);
+    expect((await german.json<{ data: { language: string } }>()).data.language).toBe("de");
+    const english = await (await ads("POST", "", htmlAd("Winter market at the harbour", "en"))).json<{ data: { id: number } }>();
+    for (const path of ["/de/", "/de/faehrplan"]) {
+      const html = await htmlOf(await sitePage(slug, path));
+      expect(html, path).toContain("Wintermarkt am Hafen");
+      expect(html, path).not.toContain("Winter market at the harbour");
+    }
+    for (const path of ["/", "/ferry-timetable"]) {
+      const html = await htmlOf(await sitePage(slug, path));
+      expect(html, path).toContain("Winter market at the harbour");
+      expect(html, path).not.toContain("Wintermarkt am Hafen");
+    }
+    // Every language's again (null): the German pages may draw it too, the English ones have only it.
+    expect((await ads("PATCH", `/${english.data.id}`, { language: null })).status).toBe(200);
+    expect(await htmlOf(await sitePage(slug, "/"))).toContain("Winter market at the harbour");
+  });
+
+  it("refuses a language the site does not have, at its field, on creation and on an edit", async () => {
+    const refused = await ads("POST", "", htmlAd("Marché d'hiver", "fr"));
+    expect(refused.status).toBe(400);
+    const body = await refused.json<{ error: { fields: { field: string; message: string }[] } }>();
+    expect(body.error.fields).toEqual([{ field: "language", message: "fr is not one of the site's languages (en, de)" }]);
+    const created = await (await ads("POST", "", htmlAd("Any language"))).json<{ data: { id: number; language: string | null } }>();
+    expect(created.data.language).toBeNull();
+    const patched = await ads("PATCH", `/${created.data.id}`, { language: "fr" });
+    expect(patched.status).toBe(400);
+    expect((await ads("PATCH", `/${created.data.id}`, { language: "xx-yy" })).status).toBe(400);
+    await ads("DELETE", `/${created.data.id}`);
+  });
+});
+
 describe("format_date", () => {
   it("writes a date long or short in the page's language and the site's time zone, and anything else back as it came", () => {
     const instant = "2026-11-26T23:30:00Z";

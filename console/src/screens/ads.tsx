@@ -6,6 +6,7 @@ import {
   CheckField,
   formatDate,
   isoToLocalInput,
+  languageName,
   Loading,
   localInputToIso,
   Outcome,
@@ -58,6 +59,7 @@ export function AdsScreen({ query }: ScreenProps) {
                     <br />
                     <small>
                       {row.kind === "image" ? "Image with a link" : "HTML snippet"}, weight {row.weight}
+                      {row.language ? `, on ${languageName(row.language) ?? row.language} pages only` : ""}
                     </small>
                   </td>
                   <td>
@@ -289,6 +291,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
   const [endsAt, setEndsAt] = useState(isoToLocalInput(existing?.endsAt));
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
   const [active, setActive] = useState(existing?.isActive ?? true);
+  const [language, setLanguage] = useState(existing?.language ?? "");
   const save = useSubmit();
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
@@ -314,6 +317,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           endsAt: endsAt ? localInputToIso(endsAt) : null,
           weight: Number(weight),
           isActive: active,
+          language: language || null,
         };
         const message = existing ? `${adName(existing)} saved.` : "Ad created.";
         const saved = existing
@@ -328,6 +332,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           setHtml("");
           setEndsAt("");
           setWeight("1");
+          setLanguage("");
         }
         props.onSaved(message);
       }}
@@ -378,6 +383,16 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
         />
         <TextField label="Ends" name="endsAt" type="datetime-local" value={endsAt} onValue={setEndsAt} error={save.fieldError("endsAt")} />
       </div>
+      {site.languages.length > 1 || language ? (
+        <SelectField
+          label="Shown on the pages in"
+          name="language"
+          value={language}
+          onValue={setLanguage}
+          options={[["", "Every language"], ...site.languages.map((code): [string, string] => [code, `${languageName(code) ?? code} (${code})`])]}
+          error={save.fieldError("language")}
+        />
+      ) : null}
       <CheckField label="Active" checked={active} onValue={setActive} />
       <p class="actions">
         <button class="primary" type="submit" disabled={save.busy}>

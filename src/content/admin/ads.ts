@@ -3,7 +3,8 @@ import { and, desc, eq, gte } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
-import { ads, adStats, media } from "../schema";
+import { ads, adStats, media, type Site } from "../schema";
+import { siteLanguages } from "../sites/languages";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { adDaySchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
@@ -25,6 +26,7 @@ const adSchema = rowAnswer(createSelectSchema(ads), "Ad", {
   endsAt: "2026-12-31T23:59:59.000Z",
   weight: 1,
   isActive: true,
+  language: null,
 });
 
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */
@@ -38,6 +40,15 @@ async function assertCreative(db: Database, scope: TenantScope, siteId: number, 
   if (!image || !image.contentType.startsWith("image/"))
     throw new ApiError(400, `mediaId: no image ${input.mediaId} in site ${siteId}`, [
       { field: "mediaId", message: "Choose one of the site's images" },
+    ]);
+}
+
+/** An ad's language is one of its site's: otherwise no page would ever show it. */
+function assertLanguage(site: Pick<Site, "languages" | "defaultLanguage">, language: string | null | undefined) {
+  const languages = siteLanguages(site);
+  if (language && !languages.includes(language))
+    throw new ApiError(400, `language: ${language} is not one of the site's languages (${languages.join(", ")})`, [
+      { field: "language", message: `${language} is not one of the site's languages (${languages.join(", ")})` },
     ]);
 }
 
@@ -57,7 +68,7 @@ export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
 }
 
 export async function createAd(db: Database, scope: TenantScope, input: z.infer<typeof adCreate>) {
-  await siteInScope(db, scope, input.siteId);
+  assertLanguage(await siteInScope(db, scope, input.siteId), input.language);
   await assertCreative(db, scope, input.siteId, input);
   assertRuns(input);
   const [[ad]] = await db.batch([
@@ -80,6 +91,7 @@ export async function updateAd(db: Database, scope: TenantScope, id: number, inp
   const merged = { ...existing, ...input };
   if (merged.kind === "image" && !merged.mediaId) throw new ApiError(400, "mediaId: an image ad needs its image");
   if (merged.kind === "html" && !merged.html) throw new ApiError(400, "html: an HTML ad needs its snippet");
+  if (input.language) assertLanguage(await siteInScope(db, scope, existing.siteId), input.language);
   await assertCreative(db, scope, existing.siteId, merged);
   assertRuns(merged);
   const [[ad]] = await db.batch([

@@ -307,6 +307,10 @@ const adFields = {
   endsAt: isoInstant.nullable().optional(),
   weight: z.number().int().min(1).max(1000).optional(),
   isActive: z.boolean().optional(),
+  language: languageCode
+    .nullable()
+    .optional()
+    .openapi({ description: "Shown on the site's pages in this language only; null (the default) on every language's" }),
 };
 
 export const adCreate = z.discriminatedUnion("kind", [

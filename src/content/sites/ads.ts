@@ -29,9 +29,17 @@ const activeAds = (db: Database, site: ReaderSite) =>
       .where(and(eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id), eq(ads.isActive, true))),
   );
 
-/** One ad a slot, drawn by weight among the site's active ads whose schedule includes now. */
-export async function adsForPage(db: Database, site: ReaderSite, now: string, random = Math.random): Promise<Record<string, ShownAd>> {
-  const running = (await activeAds(db, site)).filter(({ ad }) => ad.startsAt <= now && (ad.endsAt === null || ad.endsAt > now));
+/** One ad a slot, drawn by weight among the site's active ads whose schedule includes now, and whose language (if any) is the page's. */
+export async function adsForPage(
+  db: Database,
+  site: ReaderSite,
+  language: string,
+  now: string,
+  random = Math.random,
+): Promise<Record<string, ShownAd>> {
+  const running = (await activeAds(db, site)).filter(
+    ({ ad }) => ad.startsAt <= now && (ad.endsAt === null || ad.endsAt > now) && (ad.language === null || ad.language === language),
+  );
   const bySlot = new Map<string, typeof running>();
   for (const row of running) bySlot.set(row.ad.slot, [...(bySlot.get(row.ad.slot) ?? []), row]);
   const shown: Record<string, ShownAd> = {};

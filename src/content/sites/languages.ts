@@ -27,7 +27,10 @@ export const inLanguage = <T extends string | null>(texts: Record<string, string
   texts[language] ?? fallback;
 
 /** The languages a page is written in: the default first, then the others in the site's order. */
-export const siteLanguages = (site: Site) => [site.defaultLanguage, ...site.languages.filter((l) => l !== site.defaultLanguage)];
+export const siteLanguages = (site: Pick<Site, "languages" | "defaultLanguage">) => [
+  site.defaultLanguage,
+  ...site.languages.filter((l) => l !== site.defaultLanguage),
+];
 
 /** The site addresses templates ask `url_for` for, in the page's language. */
 export function urlFor(site: Site, language: string) {

@@ -115,7 +115,7 @@ export async function cachedPage(
   const render = async (): Promise<Fresh | Response> => {
     const built = await build();
     const page = preview ? { ...built, noindex: true } : built;
-    const shownAds = await adsForPage(c.get("db"), site, new Date().toISOString());
+    const shownAds = await adsForPage(c.get("db"), site, page.language ?? site.defaultLanguage, new Date().toISOString());
     const adIds = Object.values(shownAds).map((ad) => ad.id);
     let html: string;
     try {
