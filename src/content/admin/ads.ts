@@ -46,10 +46,9 @@ async function assertCreative(db: Database, scope: TenantScope, siteId: number, 
 /** An ad's language is one of its site's: otherwise no page would ever show it. */
 function assertLanguage(site: Pick<Site, "languages" | "defaultLanguage">, language: string | null | undefined) {
   const languages = siteLanguages(site);
-  if (language && !languages.includes(language))
-    throw new ApiError(400, `language: ${language} is not one of the site's languages (${languages.join(", ")})`, [
-      { field: "language", message: `${language} is not one of the site's languages (${languages.join(", ")})` },
-    ]);
+  if (!language || languages.includes(language)) return;
+  const said = `${language} is not one of the site's languages (${languages.join(", ")})`;
+  throw new ApiError(400, `language: ${said}`, [{ field: "language", message: said }]);
 }
 
 /** An ad that ends must end after it starts: otherwise no page would ever show it. */
