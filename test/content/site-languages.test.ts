@@ -296,9 +296,10 @@ describe("ads in the page's language", () => {
   const ads = (method: string, path: string, body?: unknown) => admin(method, `/tenants/${tenant.tenantId}/ads${path}`, tenant.session, body);
 
   it("shows an ad of a language on that language's pages only, and one of every language on all", async () => {
-    const german = await ads("POST", "", htmlAd("Wintermarkt am Hafen", "de"));
-    expect(german.status).toBe(201);
-    expect((await german.json<{ data: { language: string } }>()).data.language).toBe("de");
+    const created = await ads("POST", "", htmlAd("Wintermarkt am Hafen", "de"));
+    expect(created.status).toBe(201);
+    const german = await created.json<{ data: { id: number; language: string } }>();
+    expect(german.data.language).toBe("de");
     const english = await (await ads("POST", "", htmlAd("Winter market at the harbour", "en"))).json<{ data: { id: number } }>();
     for (const path of ["/de/", "/de/faehrplan"]) {
       const html = await htmlOf(await sitePage(slug, path));
@@ -310,8 +311,10 @@ describe("ads in the page's language", () => {
       expect(html, path).toContain("Winter market at the harbour");
       expect(html, path).not.toContain("Wintermarkt am Hafen");
     }
-    // Every language's again (null): the German pages may draw it too, the English ones have only it.
+    // Every language's again (null), with the German one paused: the German pages show it.
     expect((await ads("PATCH", `/${english.data.id}`, { language: null })).status).toBe(200);
+    expect((await ads("PATCH", `/${german.data.id}`, { isActive: false })).status).toBe(200);
+    expect(await htmlOf(await sitePage(slug, "/de/"))).toContain("Winter market at the harbour");
     expect(await htmlOf(await sitePage(slug, "/"))).toContain("Winter market at the harbour");
   });
 
