@@ -123,6 +123,30 @@ describe("site settings", () => {
     expect(added.body.data.languages).toEqual(["en", "de", "fr"]);
   });
 
+  it("keeps a language an ad is shown in, until the ad is changed", async () => {
+    await patchSite(tenant, { languages: ["en", "de", "fr"] });
+    const ad = await admin("POST", `/tenants/${tenant.tenantId}/ads`, tenant.session, {
+      siteId: tenant.siteId,
+      kind: "html",
+      slot: `french-${uniqueTag()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")}`.slice(0, 40),
+      html: '<a href="https://market.example/fr">Marché d\'hiver</a>',
+      startsAt: "2026-01-01T00:00:00Z",
+      language: "fr",
+    });
+    expect(ad.status).toBe(201);
+    const { id } = (await ad.json<{ data: { id: number } }>()).data;
+    const refused = await patchSite(tenant, { languages: ["en", "de"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error!.fields![0]).toEqual({
+      field: "body.languages",
+      message: `ad #${id} is shown on the fr pages only: keep the language, or change the ad first`,
+    });
+    await admin("PATCH", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session, { language: null });
+    expect((await patchSite(tenant, { languages: ["en", "de"] })).status).toBe(200);
+  });
+
   it("serves the favicon chosen from the site's media, and refuses another site's image", async () => {
     const icon = await uploadImage(tenant);
     const chosen = await patchSite(tenant, { favicon: icon });

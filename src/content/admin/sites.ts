@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { count, eq, like, notInArray, sql } from "drizzle-orm";
+import { count, eq, isNotNull, like, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
 import { ApiError } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
-import { contents, media, sites, type Site } from "../schema";
+import { ads, contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
 import { isOtherLanguage } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
@@ -123,14 +123,23 @@ async function assertFavicon(db: Database, scope: TenantScope, siteId: number, f
   if (!found) throw fieldRefused("favicon", "must be an image of this site's Media: upload it there, then choose it");
 }
 
-/** A language still holding contents stays: its contents would lose their pages. */
+/** A language still holding contents, or an ad shown on its pages only, stays: they would lose their pages. */
 async function assertLanguagesKept(db: Database, scope: TenantScope, siteId: number, languages: string[]) {
-  const [left] = await db
-    .select({ n: count(), language: sql<string>`min(${contents.language})` })
-    .from(contents)
-    .where(inTenant(contents.tenantId, scope, eq(contents.siteId, siteId), notInArray(contents.language, languages)));
+  const [[left], [adLeft]] = await db.batch([
+    db
+      .select({ n: count(), language: sql<string>`min(${contents.language})` })
+      .from(contents)
+      .where(inTenant(contents.tenantId, scope, eq(contents.siteId, siteId), notInArray(contents.language, languages))),
+    db
+      .select({ id: ads.id, language: ads.language })
+      .from(ads)
+      .where(inTenant(ads.tenantId, scope, eq(ads.siteId, siteId), isNotNull(ads.language), notInArray(ads.language, languages)))
+      .limit(1),
+  ]);
   if (left && left.n > 0)
     throw fieldRefused("languages", `${left.n} contents are written in ${left.language}: keep the language, or move or delete them first`);
+  if (adLeft)
+    throw fieldRefused("languages", `ad #${adLeft.id} is shown on the ${adLeft.language} pages only: keep the language, or change the ad first`);
 }
 
 /** Changes a site and its claimed host names in one batch (tenancy/domains.ts checks the names). */
