@@ -58,11 +58,12 @@ export function useSubmit() {
 
 /**
  * A failure's message: its first line as a sentence; the lines after it (a template's source around
- * an error) in a monospaced block. A refusal of several fields lists each, as their fields say them.
+ * an error) in a monospaced block. A refusal of fields says what their fields say (the top message
+ * names the field by its code, "languages: …"), several as a list.
  */
 function FailureText({ failure }: { failure: ApiFailure }) {
-  const [said, ...source] = failure.message.split("\n");
   const problems = [...new Set(Object.values(failure.fields))];
+  const [said, ...source] = (problems.length === 1 ? problems[0]! : failure.message).split("\n");
   return (
     <div class="alert error" role="alert">
       {problems.length > 1 ? (

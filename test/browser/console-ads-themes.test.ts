@@ -149,6 +149,13 @@ describe("ads, as the site's owner runs them", () => {
     await edit.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
     await expect.poll(() => page.locator("table.ads").innerText()).toContain("Image with a link, weight 5");
+    // Each row says what its ad says: an image ad its link.
+    expect(
+      await page
+        .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
+        .locator(".ad-words")
+        .textContent(),
+    ).toBe(`${link}/second`);
 
     // The site: the second image, and its click leads to the new link.
     const reader = await page.context().newPage();
@@ -224,6 +231,15 @@ describe("ads, as the site's owner runs them", () => {
       await edit.getByRole("button", { name: "Save changes" }).click();
       await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
       await expect.poll(() => page.locator("table.ads").innerText()).toContain("HTML snippet");
+      // An HTML ad its words (the list reloads after the save).
+      await expect
+        .poll(() =>
+          page
+            .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
+            .locator(".ad-words")
+            .textContent(),
+        )
+        .toBe(`${words} on the map`);
       // The reader's next page: the snippet just saved, not the one the page showed before.
       await expect.poll(frameText).toContain(`${words} on the map`);
       expect(await reader.frameLocator('iframe[title="Advertisement"]').locator("a").getAttribute("href")).toBe(

@@ -129,6 +129,19 @@ describe("sites", () => {
     expect(await site.locator(".brand").first().textContent()).toBe("Harbour Weekly Extra");
   });
 
+  it("says in words why the demo site keeps German, at the top and at the field", async () => {
+    const page = await consoleAt("/settings");
+    await onDemoSite(page);
+    const settings = page.locator("form", { has: page.locator("#site-settings") });
+    await expect.poll(() => page.locator("#site-settings").textContent(), { timeout: 30_000 }).toBe("Demo City Magazine");
+    await settings.getByLabel("Languages").fill("en");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    const said = /^\d+ contents are written in German \(de\): keep the language, or move or delete them first$/;
+    // The top says what the field says, not the API's field code ("languages: …").
+    await expect.poll(() => settings.getByRole("alert").first().textContent()).toMatch(said);
+    expect(await settings.locator(".field-error").first().textContent()).toMatch(said);
+  });
+
   it("shows the settings on a phone, light and dark, without sideways scrolling", async () => {
     const page = await consoleAt("/settings", PHONE);
     await page.getByRole("heading", { name: "Site settings" }).waitFor({ timeout: 60_000 });

@@ -149,14 +149,14 @@ describe("previews on the site", () => {
     await preview.waitForURL(`${gateway.siteBase}/${post.slug}`);
     expect(await preview.locator("h1").first().textContent()).toContain(title);
     expect(await preview.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
-    await expect.poll(() => preview.getByRole("status").textContent()).toContain("Preview of an unpublished content");
+    await expect.poll(() => preview.getByRole("status").textContent()).toContain("Preview of unpublished content:");
     await shot(preview, "draft-preview");
     const link = preview.url();
 
     // A click inside the previewed site: still in preview, and the draft is still there to come back to.
     await preview.locator('a[href="/"]').first().click();
     await preview.waitForURL(`${gateway.siteBase}/`);
-    expect(await preview.getByRole("status").textContent()).toContain("Preview of an unpublished content");
+    expect(await preview.getByRole("status").textContent()).toContain("Preview of unpublished content:");
     await preview.goBack();
     await preview.reload();
     expect(await preview.locator("h1").first().textContent()).toContain(title);

@@ -116,7 +116,7 @@ describe("site settings", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error!.fields![0]).toMatchObject({
       field: "body.languages",
-      message: expect.stringMatching(/contents are written in de: keep the language/),
+      message: expect.stringMatching(/contents are written in German \(de\): keep the language/),
     });
     // Adding one and making it the default works.
     const added = await patchSite(tenant, { languages: ["en", "de", "fr"], defaultLanguage: "en" });
@@ -141,7 +141,7 @@ describe("site settings", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error!.fields![0]).toEqual({
       field: "body.languages",
-      message: `ad #${id} is shown on the fr pages only: keep the language, or change the ad first`,
+      message: `ad #${id} is shown on the French (fr) pages only: keep the language, or change the ad first`,
     });
     await admin("PATCH", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session, { language: null });
     expect((await patchSite(tenant, { languages: ["en", "de"] })).status).toBe(200);

@@ -56,7 +56,7 @@ export function AdsScreen({ query }: ScreenProps) {
                 <tr aria-current={row.id === ad?.id ? "true" : undefined}>
                   <td>
                     <strong>{adName(row)}</strong>
-                    <br />
+                    <span class="ad-words">{adWords(row)}</span>
                     <small>
                       {row.kind === "image" ? "Image with a link" : "HTML snippet"}, weight {row.weight}
                       {row.language ? `, on ${languageName(row.language) ?? row.language} pages only` : ""}
@@ -131,6 +131,13 @@ export function AdsScreen({ query }: ScreenProps) {
 
 /** How the console names an ad: its slot and id (an ad has no name of its own). */
 const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
+
+/** What an ad says, to tell the ads of a list apart: an HTML ad's words (parsed inert: nothing in it runs or loads), else its link. */
+function adWords(ad: Pick<Ad, "kind" | "html" | "link">): string {
+  const words = ad.kind === "html" ? (new DOMParser().parseFromString(ad.html ?? "", "text/html").body.textContent ?? "") : (ad.link ?? "");
+  const trimmed = words.replace(/\s+/g, " ").trim();
+  return trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed;
+}
 
 const DAY_MS = 86_400_000;
 /** The chart's days: at least a week, so that one day of data is one bar among days, at most the 90 the API keeps. */

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
 import { languageCode, MAX_TAG_LENGTH, queryInteger } from "../params";
 import { adHtmlProblems } from "../sites/ad-html";
+import { languageInEnglish } from "../sites/languages";
 
 const slug = z
   .string()
@@ -14,11 +15,7 @@ const name = (max: number) =>
     .min(1, { error: "must not be empty" })
     .max(max, { error: `must be at most ${max} characters` });
 /** "German (de)": the language of a per-language text's refusal, its code last in the issue's path. */
-const languageOf = (issue: { path?: PropertyKey[] }) => {
-  const code = String(issue.path?.at(-1) ?? "");
-  const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
-  return name ? `${name} (${code})` : code;
-};
+const languageOf = (issue: { path?: PropertyKey[] }) => languageInEnglish(String(issue.path?.at(-1) ?? ""));
 /** A text in each other language of the site, by code; the service checks the codes against the site's languages. */
 const perLanguage = (what: string, max: number) =>
   z

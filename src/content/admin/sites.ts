@@ -7,7 +7,7 @@ import { ApiError } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
 import { ads, contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
-import { isOtherLanguage } from "../sites/languages";
+import { isOtherLanguage, languageInEnglish } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
@@ -137,9 +137,15 @@ async function assertLanguagesKept(db: Database, scope: TenantScope, siteId: num
       .limit(1),
   ]);
   if (left && left.n > 0)
-    throw fieldRefused("languages", `${left.n} contents are written in ${left.language}: keep the language, or move or delete them first`);
-  if (adLeft)
-    throw fieldRefused("languages", `ad #${adLeft.id} is shown on the ${adLeft.language} pages only: keep the language, or change the ad first`);
+    throw fieldRefused(
+      "languages",
+      `${left.n} contents are written in ${languageInEnglish(left.language)}: keep the language, or move or delete them first`,
+    );
+  if (adLeft?.language)
+    throw fieldRefused(
+      "languages",
+      `ad #${adLeft.id} is shown on the ${languageInEnglish(adLeft.language)} pages only: keep the language, or change the ad first`,
+    );
 }
 
 /** Changes a site and its claimed host names in one batch (tenancy/domains.ts checks the names). */

@@ -53,6 +53,12 @@ export function urlFor(site: Site, language: string) {
   };
 }
 
+/** A language as an English message names it: "German (de)"; the code alone where Intl knows no name for it. */
+export function languageInEnglish(code: string): string {
+  const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+  return name ? `${name} (${code})` : code;
+}
+
 const nativeNames = new Map<string, string>();
 
 /** A language's name in that language ("Deutsch", "English"), as a switcher shows it; kept, as a formatter costs more to make than to ask. */

@@ -99,7 +99,7 @@ export async function previewOf(c: Context<AppEnv>, site: Site): Promise<Preview
 
 /** The notice at the top of a previewed page: what is shown, and the way out. */
 export function previewBanner(preview: Preview): string {
-  const what = [preview.contentId !== undefined ? "an unpublished content" : "", preview.theme ? `the theme “${preview.theme}”` : ""]
+  const what = [preview.contentId !== undefined ? "unpublished content" : "", preview.theme ? `the theme “${preview.theme}”` : ""]
     .filter(Boolean)
     .join(" and ");
   return (
