@@ -29,12 +29,9 @@ export const contentListQuery = z.strictObject({
     .max(MAX_TAG_LENGTH, { error: `tag must be at most ${MAX_TAG_LENGTH} characters` })
     .optional(),
   language: languageCode.optional(),
-  q: z
-    .string()
-    .min(1)
-    .max(200, { error: "q must be at most 200 characters" })
-    .optional()
-    .openapi({ description: "Words to find in the title, intro or body" }),
+  q: z.string().min(1).max(200, { error: "q must be at most 200 characters" }).optional().openapi({
+    description: "Words to find in the title, intro or body; a word of three letters or more also finds the words it begins (markt: Markthalle)",
+  }),
   page: queryInteger("page", 1, 100_000).optional().openapi({ description: "From 1 (default 1)" }),
   size: queryInteger("size", 1, 100).optional().openapi({ description: "1 to 100 (default 20)" }),
 });

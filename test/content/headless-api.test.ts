@@ -76,6 +76,10 @@ describe("C1 published contents", () => {
     expect(await q("tag=city")).toEqual([ids.old]);
     expect(await q("language=de")).toEqual([ids.german]);
     expect(await q("q=harbour")).toEqual([ids.old]);
+    // A word's beginning finds it (a prefix index of three characters); fifty such beginnings, the most q holds, answer too.
+    expect(await q("q=harb")).toEqual([ids.old]);
+    const beginnings = Array.from({ length: 50 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}a`);
+    expect(await q(`q=${encodeURIComponent(beginnings.join(" ").slice(0, 200))}`)).toEqual([]);
   });
 
   it("pages from 1 and caps the size at 100", async () => {

@@ -113,13 +113,16 @@ describe("each language's home", () => {
 });
 
 describe("each language's lists and feeds", () => {
-  it("lists a category, a tag and a search in the page's language only", async () => {
+  it("lists a category, a tag and a search in the page's language only, a search's word finding the compounds it begins", async () => {
     for (const [path, titles] of [
       ["/c/news", ["Ferry timetable", "Only in English"]],
       ["/de/c/news", ["Faehrplan"]],
       ["/tag/ferry", ["Ferry timetable"]],
       ["/de/tag/ferry", ["Faehrplan"]],
       ["/de/search?q=faehrplan", ["Faehrplan"]],
+      // The beginning of a compound finds it; two letters find whole words only.
+      ["/de/search?q=faehr", ["Faehrplan"]],
+      ["/de/search?q=fa", []],
       ["/de/search?q=english", []],
     ] as const) {
       const html = await htmlOf(await sitePage(slug, path));

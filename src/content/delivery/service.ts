@@ -73,7 +73,8 @@ export async function listPublished(db: Database, scope: TenantScope, site: Site
   if (query.tag) filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${query.tag})`);
   if (query.language) filters.push(eq(contents.language, query.language));
   if (query.q) {
-    const words = (query.q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => `"${w}"`);
+    // A word of three letters or more also finds the longer words it begins: "markt" finds a German compound, "Markthalle".
+    const words = (query.q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`));
     if (words.length === 0) throw new ApiError(400, "q: must contain a letter or digit");
     filters.push(sql`${contents.id} IN (SELECT rowid FROM contents_fts WHERE contents_fts MATCH ${words.join(" ")})`);
   }
