@@ -207,6 +207,25 @@ export function CheckField(props: { label: string; checked: boolean; onValue: (v
   );
 }
 
+/**
+ * Categories as their tree reads, each with its depth: a parent, then its children (in the list's
+ * order among siblings), so that "Football" sits under "Sport", not between "City" and "Culture".
+ * One whose parent is not in the list stands at the top.
+ */
+export function inTreeOrder<T extends { id: number; parentId: number | null }>(categories: T[]): { category: T; depth: number }[] {
+  const ids = new Set(categories.map((c) => c.id));
+  const ordered: { category: T; depth: number }[] = [];
+  const add = (parentId: number | null, depth: number) => {
+    for (const category of categories)
+      if (category.parentId === parentId || (parentId === null && category.parentId !== null && !ids.has(category.parentId))) {
+        ordered.push({ category, depth });
+        add(category.id, depth + 1);
+      }
+  };
+  add(null, 0);
+  return ordered;
+}
+
 /** A screen: its heading (focused on arrival, so a screen reader hears where it is) and body. */
 export function Screen(props: { title: string; actions?: Child; children: Child }) {
   useEffect(() => {

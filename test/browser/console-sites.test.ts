@@ -214,6 +214,28 @@ describe("categories", () => {
   });
 });
 
+describe("the editor's categories", () => {
+  it("lists them as their tree: a sub-category under its parent, indented", async () => {
+    const page = await consoleAt("/contents/new");
+    await onDemoSite(page);
+    const group = page.getByRole("group", { name: "Categories" });
+    const names = async () => (await group.locator("label.check").allTextContents()).map((name) => name.trim());
+    await expect.poll(names, { timeout: 30_000 }).toContain("Football");
+    // The demo's tree: City, Culture, Sport and, under Sport, Football (other files add categories of their own).
+    const listed = await names();
+    expect(listed.indexOf("Football")).toBe(listed.indexOf("Sport") + 1);
+    const left = (name: string) =>
+      group
+        .locator("label.check", { hasText: name })
+        .first()
+        .boundingBox()
+        .then((box) => box!.x);
+    expect(await left("Football")).toBeGreaterThan(await left("Sport"));
+    // Before a title is typed, the search result's title shows where it will go.
+    expect(await page.getByText(/^Shown as: /).textContent()).toBe("Shown as: (the title) · Demo City Magazine");
+  });
+});
+
 describe("the Trash", () => {
   it("deletes a content from the editor, it leaves the site, and Restore in the Trash brings it back", { timeout: 90_000 }, async () => {
     const tag = unique();

@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Category } from "../api";
 import { useWorkspace } from "../session";
-import { filledIn, Loading, PerLanguageFields, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
+import { filledIn, inTreeOrder, Loading, PerLanguageFields, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
 
 /** The category tree: drag a category among its siblings (or use its buttons) to order them. */
 export function CategoriesScreen() {
@@ -157,7 +157,7 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
           name="parentId"
           value={parent}
           onValue={setParent}
-          options={[["", "None (top level)"], ...props.categories.map((c): [string, string] => [String(c.id), c.name])]}
+          options={[["", "None (top level)"], ...inTreeOrder(props.categories).map(parentOption)]}
           error={create.fieldError("parentId")}
         />
       </div>
@@ -167,6 +167,12 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
     </form>
   );
 }
+
+/** A category offered as a parent, indented by its depth: "— Football" under "Sport". */
+const parentOption = ({ category, depth }: { category: Category; depth: number }): [string, string] => [
+  String(category.id),
+  `${"— ".repeat(depth)}${category.name}`,
+];
 
 /** A category and every category below it: what cannot become its parent. */
 function withDescendants(categories: Category[], id: number): Set<number> {
@@ -223,7 +229,9 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
           onValue={setParent}
           options={[
             ["", "None (top level)"],
-            ...props.categories.filter((c) => !below.has(c.id)).map((c): [string, string] => [String(c.id), c.name]),
+            ...inTreeOrder(props.categories)
+              .filter(({ category }) => !below.has(category.id))
+              .map(parentOption),
           ]}
           error={save.fieldError("parentId")}
         />

@@ -25,6 +25,7 @@ import {
   CheckField,
   DropZone,
   formatDate,
+  inTreeOrder,
   isoToLocalInput,
   languageName,
   Loading,
@@ -465,13 +466,17 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           <fieldset class="group">
             <legend>Categories</legend>
             {props.categories.length ? (
-              props.categories.map((category) => (
-                <CheckField
-                  label={category.name}
-                  name="categoryIds"
-                  checked={draft.categoryIds.includes(category.id)}
-                  onValue={(on) => set("categoryIds")(on ? [...draft.categoryIds, category.id] : draft.categoryIds.filter((c) => c !== category.id))}
-                />
+              inTreeOrder(props.categories).map(({ category, depth }) => (
+                <div class="nested" style={`--depth: ${depth}`}>
+                  <CheckField
+                    label={category.name}
+                    name="categoryIds"
+                    checked={draft.categoryIds.includes(category.id)}
+                    onValue={(on) =>
+                      set("categoryIds")(on ? [...draft.categoryIds, category.id] : draft.categoryIds.filter((c) => c !== category.id))
+                    }
+                  />
+                </div>
               ))
             ) : (
               <p>No categories yet.</p>
@@ -738,7 +743,8 @@ function SeoFields(props: {
 }) {
   const { site } = useWorkspace();
   const { draft, set, fieldError } = props;
-  const title = site.seoTitlePattern.replace("{title}", draft.seoTitle || draft.title).replace("{site}", site.name);
+  // Before a title is typed, the pattern shows where it will go.
+  const title = site.seoTitlePattern.replace("{title}", draft.seoTitle || draft.title || "(the title)").replace("{site}", site.name);
   const description = draft.seoDescription || draft.intro || site.seoDescription || "";
   return (
     <fieldset class="group">
