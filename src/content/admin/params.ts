@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
 import { languageCode, MAX_TAG_LENGTH, queryInteger } from "../params";
 import { adHtmlProblems } from "../sites/ad-html";
-import { languageInEnglish } from "../sites/languages";
+import { englishName, languageInEnglish } from "../sites/languages";
 
 const slug = z
   .string()
@@ -46,7 +46,7 @@ export const memberAdd = z.strictObject({
 });
 
 /** A language of a site: a code Intl knows (so that dates and the switcher can name it), not only one shaped like a code. */
-const siteLanguage = languageCode.refine((code) => new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code) !== undefined, {
+const siteLanguage = languageCode.refine((code) => englishName(code) !== undefined, {
   error: (issue) => `${String(issue.input)} is not a language code we know: use one such as en, de, fr or pt-BR`,
 });
 /** An IANA time zone, as Intl knows them: dates on the site are written in it. */

@@ -53,9 +53,12 @@ export function urlFor(site: Site, language: string) {
   };
 }
 
+/** A language's English name ("German" for de); undefined for a code Intl knows no name for. */
+export const englishName = (code: string) => new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+
 /** A language as an English message names it: "German (de)"; the code alone where Intl knows no name for it. */
 export function languageInEnglish(code: string): string {
-  const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+  const name = englishName(code);
   return name ? `${name} (${code})` : code;
 }
 

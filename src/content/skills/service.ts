@@ -5,11 +5,11 @@ import { generateText, languageOf, summaryOf, translateText } from "../../intell
 import { createContent } from "../admin/contents";
 import { slugFrom } from "../slugs";
 import { contents, type Site } from "../schema";
+import { englishName } from "../sites/languages";
 import { inTenant, type TenantScope } from "../tenancy/scope";
 
 export const ARTICLE_STYLES = ["news", "blog", "guide", "formal", "casual"] as const;
 
-const languageName = (code: string) => new Intl.DisplayNames(["en"], { type: "language" }).of(code) ?? code;
 /** A slug not yet used in the site and language: the title's, or with -2, -3 … after it. */
 async function freeSlug(db: Database, scope: TenantScope, site: Site, language: string, base: string): Promise<string> {
   const taken = new Set(
@@ -52,7 +52,7 @@ export async function generateArticle(
   const { text, engine } = await generateText(
     env,
     "You write articles for a web site. Answer in Markdown only: the first line is '# ' followed by the title, then the article in paragraphs, with subheadings where they help. No preamble.",
-    `Write a ${input.style} article in ${languageName(language)} of about ${input.words} words about: ${input.topic}`,
+    `Write a ${input.style} article in ${englishName(language) ?? language} of about ${input.words} words about: ${input.topic}`,
     Math.min(4096, input.words * 3),
   );
   const heading = /^#[ \t]+(\S.*)$/m.exec(text);
