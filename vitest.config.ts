@@ -47,6 +47,9 @@ const FUZZ = "test/fuzz/**/*.test.ts";
 const WORKERS = Math.max(3, availableParallelism());
 
 const BROWSER = "test/browser/**";
+// Browser files that wait on the wall clock: a post scheduled 10 s ahead, the rollout page's 5 s
+// refresh. Started first, their waits overlap the other files' work (a clean clone's order is by size).
+const CLOCK_WAITING = ["test/browser/reader-previews.test.ts", "test/browser/console-miniprograms.test.ts"];
 const SCRIPTS = "test/scripts/**/*.test.ts";
 
 // Each test file loads the Worker's module graph into a fresh workerd over RPC, one module per
@@ -200,8 +203,9 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["test/browser/*.test.ts"],
-          maxWorkers: WORKERS,
+          maxWorkers: WORKERS + 1,
           sequence: { groupOrder: 1 },
+          provide: { clockWaitingFiles: CLOCK_WAITING },
           environment: "node",
           // The files share their Node workers (each new one loads Playwright's client again): their state is Chromium's.
           isolate: false,

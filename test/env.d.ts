@@ -8,6 +8,8 @@ declare module "vitest" {
     fuzzSeed: number;
     /** The files that rewrite the seeded data or leave queued work behind (vitest.config.ts's JOBS): each, and the file after it, starts from an empty database and KV. */
     storageRewritingFiles: string[];
+    /** The browser files that wait on the wall clock (vitest.config.ts's CLOCK_WAITING): they start first. */
+    clockWaitingFiles: string[];
   }
 }
 
