@@ -37,7 +37,7 @@ export function showConsoleOnFailure(page: () => Page | undefined) {
 }
 
 /** The suite's Chromium (global-setup.ts launches it once); `close()` on it ends this file's connection only. */
-export const openBrowser = (): Promise<Browser> => chromium.connect(inject("gateway").browserEndpoint);
+export const openBrowser = async (): Promise<Browser> => chromium.connect((await gatewayReady()).browserEndpoint);
 
 /** The default theme's files by their path inside it, as a tenant would zip them for an upload. */
 export function defaultThemeFiles(): Record<string, Uint8Array> {

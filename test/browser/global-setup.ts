@@ -1,18 +1,11 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readD1Migrations } from "@cloudflare/vitest-plugin";
 import { chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
-import { createDemoTenant } from "../../seed/content-demo";
-import { prepareSandbox } from "../../seed/miniprogram-demo";
-import { tenantMembers } from "../../src/content/schema";
-import { issueAccessToken } from "../../src/platform/auth/jwt";
-import { database } from "../../src/platform/database";
-import { findOrCreateLocalUser } from "../../scripts/lib/keys";
-import { type LocalServer, startLocalServer, withLocalBindings } from "../../scripts/lib/local";
-import { installTheme } from "../../scripts/lib/themes";
+import { type LocalServer, startLocalServer } from "../../scripts/lib/local";
 import { type Inspector, quietInspector } from "../../scripts/build/lib/inspector";
 import { startFakeIdentityProvider } from "./identity-provider";
 
@@ -27,8 +20,6 @@ export interface GatewayPlace {
   base: string;
   siteBase: string;
   readyFile: string;
-  /** The one Chromium every browser file connects to (a launch per file costs seconds of CPU). */
-  browserEndpoint: string;
 }
 
 /** What the seed made, written to the ready file once the gateway answers (or `error` when it could not start). */
@@ -37,6 +28,8 @@ export interface GatewayReady {
   viewerToken: string;
   tenantId: number;
   siteId: number;
+  /** The one Chromium every browser file connects to (a launch per file costs seconds of CPU). */
+  browserEndpoint: string;
   error?: string;
 }
 
@@ -63,7 +56,6 @@ const CHROMIUM_FLAGS = [
 ];
 
 const SECRETS = { JWT_SECRET: "browser-tests-only-jwt-secret", KEY_ENCRYPTION_KEY: "YnJvd3Nlci10ZXN0cy1vbmx5LWtleS0zMi1ieXRlcyE=" };
-const JWT = { JWT_SECRET: SECRETS.JWT_SECRET, JWT_ISSUER: "edge-gateway", JWT_AUDIENCE: "edge-gateway-api" };
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -86,33 +78,33 @@ async function ready(base: string, timeoutMs: number) {
   throw new Error(`wrangler dev did not answer ${base}/health within ${timeoutMs / 1000} s`);
 }
 
+/** The state folder migrated and seeded by seed-gateway.ts, in a process of its own. */
+function seedGateway(state: string): Promise<Omit<GatewayReady, "browserEndpoint">> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/browser/seed-gateway.ts", state, JSON.stringify(SECRETS)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      // The last line is the seed's answer; wrangler may print its own lines before it.
+      const last = out.trim().split("\n").at(-1) ?? "";
+      if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as Omit<GatewayReady, "browserEndpoint">);
+      else reject(new Error(`seeding the gateway failed (exit ${code}): ${err.trim().split("\n").slice(-10).join("\n")}`));
+    });
+  });
+}
+
 /** Migrates and seeds the state folder, then starts `wrangler dev` on it (its logins going to `identityProvider`) and waits for it to answer. */
 async function startGateway(
   state: string,
   port: number,
   identityProvider: string,
-): Promise<{ server: LocalServer; inspector: Inspector; ready: GatewayReady }> {
-  const migrations = await readD1Migrations("migrations");
-  const seeded = await withLocalBindings(
-    async (env) => {
-      // The migrations through the bindings already open, instead of a `wrangler d1 migrations apply` process (6 s).
-      for (const migration of migrations) await env.DB.batch(migration.queries.map((query) => env.DB.prepare(query)));
-      const db = database(env);
-      const owner = await findOrCreateLocalUser(db, "owner@browser.test");
-      const viewer = await findOrCreateLocalUser(db, "viewer@browser.test");
-      const demo = await createDemoTenant(db, owner.id, { name: "Demo City Magazine", slug: "demo", demo: true });
-      await db.insert(tenantMembers).values({ tenantId: demo.tenantId, userId: viewer.id, role: "viewer" });
-      await installTheme(env.THEMES, demo.siteId, "themes/default");
-      // Group D's ticket and templates, as its scheduled tasks would have them (console-miniprograms.test.ts commits a template).
-      const delivering: Promise<unknown>[] = [];
-      // The component's token is kept sealed under KEY_ENCRYPTION_KEY: the gateway's, not .dev.vars'; and
-      // the sandbox answers outside production, as the gateway runs (a clean clone has no .dev.vars).
-      await prepareSandbox({ ...env, ...SECRETS, ENVIRONMENT: "development" }, (work) => void delivering.push(work));
-      await Promise.allSettled(delivering);
-      return { demo, ownerToken: await issueAccessToken(JWT, owner.casdoorId), viewerToken: await issueAccessToken(JWT, viewer.casdoorId) };
-    },
-    { persistTo: state },
-  );
+): Promise<{ server: LocalServer; inspector: Inspector; seeded: Omit<GatewayReady, "browserEndpoint"> }> {
+  const seeded = await seedGateway(state);
   const login = {
     CASDOOR_ENDPOINT: identityProvider,
     OAUTH_REDIRECT_URL: `http://localhost:${port}/auth/callback`,
@@ -139,11 +131,7 @@ async function startGateway(
     server.stop();
     throw error;
   }
-  return {
-    server,
-    inspector,
-    ready: { ownerToken: seeded.ownerToken, viewerToken: seeded.viewerToken, tenantId: seeded.demo.tenantId, siteId: seeded.demo.siteId },
-  };
+  return { server, inspector, seeded };
 }
 
 const errorLogOf = (state: string) => join(state, "wrangler-errors.log");
@@ -173,33 +161,28 @@ export default async function setup(project: TestProject) {
   const state = mkdtempSync(join(tmpdir(), "gateway-browser-"));
   const port = await freePort();
   const readyFile = join(state, "ready.json");
-  const chromiumServer = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  // Chromium and the gateway start while the workerd files run: neither is waited for here.
+  const browserServer = chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   // "Sign in with your account" works as in production, against a stand-in for the identity provider.
   const identityProvider = await startFakeIdentityProvider(await freePort());
-  project.provide("gateway", {
-    base: `http://localhost:${port}`,
-    siteBase: `http://demo.localhost:${port}`,
-    readyFile,
-    browserEndpoint: chromiumServer.wsEndpoint(),
-  });
-  const started = startGateway(state, port, identityProvider.endpoint).then(
-    ({ server, inspector, ready }) => {
-      announce(readyFile, ready);
-      return { server, inspector };
-    },
-    (error: unknown) => {
-      announce(readyFile, { error: error instanceof Error ? error.message : String(error) });
-      return undefined;
-    },
+  project.provide("gateway", { base: `http://localhost:${port}`, siteBase: `http://demo.localhost:${port}`, readyFile });
+  const gateway = startGateway(state, port, identityProvider.endpoint);
+  const started = Promise.all([gateway, browserServer]).then(
+    ([{ seeded }, browser]) => announce(readyFile, { ...seeded, browserEndpoint: browser.wsEndpoint() }),
+    (error: unknown) => announce(readyFile, { error: error instanceof Error ? error.message : String(error) }),
   );
   return async () => {
-    await chromiumServer.close();
+    await started;
+    await browserServer.then(
+      (browser) => browser.close(),
+      () => undefined,
+    );
     await identityProvider.close();
-    const gateway = await started;
-    gateway?.inspector.close();
-    const trouble = gateway && gatewayTrouble(state, gateway.server);
+    const running = await gateway.catch(() => undefined);
+    running?.inspector.close();
+    const trouble = running && gatewayTrouble(state, running.server);
     if (trouble) process.stderr.write(`\nThe browser tests' gateway (wrangler dev): ${trouble}\n`);
-    gateway?.server.stop();
+    running?.server.stop();
     rmSync(state, { recursive: true, force: true });
   };
 }
