@@ -33,6 +33,9 @@ export interface GatewayReady {
   error?: string;
 }
 
+/** What seed-gateway.ts made: the ready file's fields but Chromium's. */
+type Seeded = Omit<GatewayReady, "browserEndpoint" | "error">;
+
 declare module "vitest" {
   export interface ProvidedContext {
     gateway: GatewayPlace;
@@ -79,7 +82,7 @@ async function ready(base: string, timeoutMs: number) {
 }
 
 /** The state folder migrated and seeded by seed-gateway.ts, in a process of its own. */
-function seedGateway(state: string): Promise<Omit<GatewayReady, "browserEndpoint">> {
+function seedGateway(state: string): Promise<Seeded> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "test/browser/seed-gateway.ts", state, JSON.stringify(SECRETS)], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -92,7 +95,7 @@ function seedGateway(state: string): Promise<Omit<GatewayReady, "browserEndpoint
     child.on("close", (code) => {
       // The last line is the seed's answer; wrangler may print its own lines before it.
       const last = out.trim().split("\n").at(-1) ?? "";
-      if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as Omit<GatewayReady, "browserEndpoint">);
+      if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as Seeded);
       else reject(new Error(`seeding the gateway failed (exit ${code}): ${err.trim().split("\n").slice(-10).join("\n")}`));
     });
   });
@@ -103,7 +106,7 @@ async function startGateway(
   state: string,
   port: number,
   identityProvider: string,
-): Promise<{ server: LocalServer; inspector: Inspector; seeded: Omit<GatewayReady, "browserEndpoint"> }> {
+): Promise<{ server: LocalServer; inspector: Inspector; seeded: Seeded }> {
   const seeded = await seedGateway(state);
   const login = {
     CASDOOR_ENDPOINT: identityProvider,
