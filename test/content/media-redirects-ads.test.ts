@@ -47,6 +47,50 @@ describe("media", () => {
     expect((await call(body.data.url)).status).toBe(404);
   });
 
+  it("refuses to delete a file a content, the site's settings or an ad still shows, saying which, and deletes it once none does", async () => {
+    const cover = await upload(PNG, "image/png", tenant.session, "harbour.png");
+    const inText = await upload(PNG, "image/png", tenant.session, "quay.png");
+    const social = await upload(PNG, "image/png", tenant.session, "social.png");
+    const post = await send<{ id: number }>("POST", "/contents", {
+      siteId: tenant.siteId,
+      title: "Harbour days",
+      slug: "harbour-days",
+      language: "en",
+      coverImages: cover.body.data.url,
+      bodyMarkdown: `Before.\n\n![The quay](${inText.body.data.url})`,
+    });
+    expect(post.status).toBe(201);
+    expect((await send("PATCH", `/sites/${tenant.siteId}`, { seoImage: social.body.data.url })).status).toBe(200);
+    const ad = await send<{ id: number }>("POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "image",
+      slot: "sidebar",
+      mediaId: social.body.data.id,
+      link: "https://shop.example/",
+      startsAt: "2026-01-01T00:00:00Z",
+    });
+
+    const refused = async (id: number) => {
+      const answer = await send("DELETE", `/media/${id}`);
+      expect(answer.status).toBe(409);
+      return answer.body.error!.message;
+    };
+    expect(await refused(cover.body.data.id)).toBe("harbour.png is still shown by “Harbour days”: remove it there first, then delete it");
+    expect(await refused(inText.body.data.id)).toBe("quay.png is still shown by “Harbour days”: remove it there first, then delete it");
+    expect(await refused(social.body.data.id)).toBe(
+      "social.png is still shown by the site's social image (Settings), an image ad (Ads): remove it there first, then delete it",
+    );
+    expect(await env.MEDIA.head(cover.body.data.key)).not.toBeNull();
+    expect((await call(cover.body.data.url)).status).toBe(200);
+
+    // Once nothing shows them (the content in the Trash counts as gone), each file goes.
+    expect((await send("DELETE", `/contents/${post.body.data.id}`)).status).toBe(200);
+    expect((await send("PATCH", `/sites/${tenant.siteId}`, { seoImage: null })).status).toBe(200);
+    expect((await send("DELETE", `/ads/${ad.body.data.id}`)).status).toBe(200);
+    for (const file of [cover, inText, social]) expect((await send("DELETE", `/media/${file.body.data.id}`)).status).toBe(200);
+    expect((await call(cover.body.data.url)).status).toBe(404);
+  });
+
   it("refuses a body that is not what its type says, SVG, and a file over 5 MB", async () => {
     const lying = await upload(new TextEncoder().encode("<script>alert(1)</script>"), "image/png");
     expect(lying.status).toBe(400);

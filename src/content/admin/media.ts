@@ -70,7 +70,9 @@ export function mediaLibraryRoutes(route: AdminRoute) {
     method: "delete",
     path: "/tenants/{tenantId}/media/{id}",
     summary: "Delete an image or file",
+    description: "Refused (409) while a content's cover or text, the site's social image or favicon, or an image ad still shows it.",
     guard: as("editor"),
+    errors: [409],
     request: inTenantPath({ id: idParam("id") }),
     ...deleted,
     handle: async (c, scope) => {

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
-import { media, mediaUploads } from "../schema";
+import { ads, contents, media, mediaUploads, sites } from "../schema";
 import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
@@ -161,7 +161,54 @@ export async function mediaOf(db: Database, scope: TenantScope, siteId: number) 
   return rows.map((row) => ({ ...row, url: mediaUrl(row.key) }));
 }
 
+/**
+ * What still shows a file, in people's words, or undefined: a deleted file would leave a broken
+ * image there. A content in the Trash does not count: it is restored without its images' files.
+ */
+async function mediaUses(db: Database, scope: TenantScope, file: { id: number; siteId: number; key: string; filename: string }) {
+  const url = mediaUrl(file.key);
+  const [shown, [site], [ad]] = await db.batch([
+    db
+      .select({ title: contents.title })
+      .from(contents)
+      .where(
+        inTenant(
+          contents.tenantId,
+          scope,
+          eq(contents.siteId, file.siteId),
+          isNull(contents.deletedAt),
+          or(sql`instr(coalesce(${contents.coverImages}, ''), ${url}) > 0`, sql`instr(${contents.bodyMarkdown}, ${url}) > 0`),
+        ),
+      )
+      .limit(3),
+    db
+      .select({ seoImage: sites.seoImage, favicon: sites.favicon })
+      .from(sites)
+      .where(and(eq(sites.id, file.siteId), or(eq(sites.seoImage, url), eq(sites.favicon, url)))),
+    db
+      .select({ id: ads.id })
+      .from(ads)
+      .where(inTenant(ads.tenantId, scope, eq(ads.mediaId, file.id)))
+      .limit(1),
+  ]);
+  const uses = [
+    ...shown.map((content) => `“${content.title}”`),
+    ...(site?.seoImage === url ? ["the site's social image (Settings)"] : []),
+    ...(site?.favicon === url ? ["the site's favicon (Settings)"] : []),
+    ...(ad ? ["an image ad (Ads)"] : []),
+  ];
+  return uses.length ? `${file.filename} is still shown by ${uses.join(", ")}: remove it there first, then delete it` : undefined;
+}
+
+/** A file no content, setting or ad shows any more is deleted with its resized copies; one still shown is refused (409). */
 export async function deleteMedia(db: Database, bucket: R2Bucket, scope: TenantScope, id: number) {
+  const [file] = await db
+    .select()
+    .from(media)
+    .where(inTenant(media.tenantId, scope, eq(media.id, id)));
+  if (!file) throw new ApiError(404, `No media with id ${id}`);
+  const uses = await mediaUses(db, scope, file);
+  if (uses) throw new ApiError(409, uses);
   const [row] = await db
     .delete(media)
     .where(inTenant(media.tenantId, scope, eq(media.id, id)))
