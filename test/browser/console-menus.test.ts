@@ -69,17 +69,38 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Adds an item that links a content, category or tag found by typing part of its title. */
-async function addPicked(kind: "Content" | "Category" | "Tag", words: string, title: string, screenshot?: string) {
+/**
+ * Adds an item that links a content, category or tag found by typing part of its title, picked as a
+ * person does: a click on the match, Enter in the search (the first match), or the arrow to it then Enter.
+ */
+async function addPicked(
+  kind: "Content" | "Category" | "Tag",
+  words: string,
+  title: string,
+  how: "click" | "enter" | "arrow" = "click",
+  screenshot?: string,
+) {
   await page.getByRole("button", { name: "Add an item" }).click();
   const row = page.locator(".menu-item").last();
   await row.getByLabel("Links to").selectOption({ label: kind });
-  await row.getByLabel(`Find a ${kind.toLowerCase()}`).fill(words);
+  const search = row.getByLabel(`Find a ${kind.toLowerCase()}`);
+  await search.fill(words);
   const choice = row.getByRole("button", { name: new RegExp(`^${title}`) });
   await choice.waitFor();
   if (screenshot) await shot(page, screenshot);
-  await choice.click();
+  if (how === "click") await choice.click();
+  else {
+    if (how === "arrow") {
+      await search.press("ArrowDown");
+      await expect
+        .poll(() => choice.evaluate((button: { ownerDocument: { activeElement: unknown } }) => button.ownerDocument.activeElement === button))
+        .toBe(true);
+    }
+    await page.keyboard.press("Enter");
+  }
   await expect.poll(() => row.locator(".picked strong").textContent()).toBe(title);
+  // The menu itself was not sent: nothing refused.
+  expect(await page.getByRole("alert").count()).toBe(0);
 }
 
 describe("a menu built in the console", { timeout: 60_000 }, () => {
@@ -90,7 +111,7 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     await expect.poll(() => page.evaluate<string | null>("localStorage.getItem('console.site')")).toBe(String(siteId));
   });
 
-  it("picks a content, a category and a tag by typing part of their titles, and warns of a link to a draft", async () => {
+  it("picks a content, a category and a tag by typing part of their titles (a click, Enter, the arrow key), and warns of a link to a draft", async () => {
     await page.getByRole("link", { name: "Menus & tags" }).click();
     await page.getByRole("button", { name: "New menu or tag" }).click();
     // The form names what it makes, and follows the type chosen.
@@ -100,11 +121,11 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     expect(await page.getByRole("button", { name: "Save posts query" }).count()).toBe(1);
     await page.getByLabel("Type").selectOption("menu");
     await page.getByLabel("Name", { exact: true }).fill("main");
-    await addPicked("Content", `keeper ${stamp}`, keeper, "console-menus-picker");
+    await addPicked("Content", `keeper ${stamp}`, keeper, "click", "console-menus-picker");
     // The label is the title until the editor writes another.
     expect((await labels())[1]).toBe(keeper);
-    await addPicked("Category", "ferr", ferries);
-    await addPicked("Tag", "tides", tide);
+    await addPicked("Category", "ferr", ferries, "enter");
+    await addPicked("Tag", "tides", tide, "arrow");
     await addPicked("Content", "harbour lights", draft);
     await expect
       .poll(() => item(5).locator(".alert.warning").textContent())

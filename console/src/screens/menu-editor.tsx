@@ -303,8 +303,29 @@ function TargetPicker(props: {
             unpublished: t.published ? undefined : emptyTag(t.name),
           }));
   const chosen = props.row.target ? (props.row.title ?? props.row.target) : "";
+  const pick = (choice: (typeof choices)[number]) => {
+    props.onPick({ target: choice.target, title: choice.title, unpublished: choice.unpublished });
+    setSearching(false);
+    setWords("");
+  };
+  // Enter in the search picks the first match instead of sending the menu; the arrows move between the matches.
+  const onKeyDown = (e: KeyboardEvent) => {
+    const from = e.target as HTMLElement;
+    const results = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>(".picker-results button")];
+    const at = results.indexOf(from as HTMLButtonElement);
+    if (e.key === "Enter" && from instanceof HTMLInputElement) {
+      e.preventDefault();
+      if (searching && choices[0]) pick(choices[0]);
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      const next = e.key === "ArrowDown" ? results[at + 1] : at > 0 ? results[at - 1] : undefined;
+      if (next) {
+        e.preventDefault();
+        next.focus();
+      }
+    }
+  };
   return (
-    <div class={`field picker${props.error ? " invalid" : ""}`}>
+    <div class={`field picker${props.error ? " invalid" : ""}`} onKeyDown={onKeyDown}>
       {chosen && !searching ? (
         <>
           <span class="label">Linked {name}</span>
@@ -332,14 +353,7 @@ function TargetPicker(props: {
               {choices.length ? (
                 choices.map((choice) => (
                   <li>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        props.onPick({ target: choice.target, title: choice.title, unpublished: choice.unpublished });
-                        setSearching(false);
-                        setWords("");
-                      }}
-                    >
+                    <button type="button" onClick={() => pick(choice)}>
                       {choice.title} <small>{choice.note}</small>
                     </button>
                   </li>
