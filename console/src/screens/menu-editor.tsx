@@ -310,9 +310,10 @@ function TargetPicker(props: {
   };
   // Enter in the search picks the first match instead of sending the menu; the arrows move between the matches.
   const onKeyDown = (e: KeyboardEvent) => {
-    const from = e.target as HTMLElement;
+    const from = e.target;
+    // The handler sits on the picker's element: its current target is that element.
     const results = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>(".picker-results button")];
-    const at = results.indexOf(from as HTMLButtonElement);
+    const at = results.findIndex((button) => button === from);
     if (e.key === "Enter" && from instanceof HTMLInputElement) {
       e.preventDefault();
       if (searching && choices[0]) pick(choices[0]);
