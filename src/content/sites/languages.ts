@@ -53,8 +53,10 @@ export function urlFor(site: Site, language: string) {
   };
 }
 
-/** A language's English name ("German" for de); undefined for a code Intl knows no name for. */
-export const englishName = (code: string) => new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+let inEnglish: Intl.DisplayNames | undefined;
+
+/** A language's English name ("German" for de); undefined for a code Intl knows no name for. One namer, kept, as for the native names below. */
+export const englishName = (code: string) => (inEnglish ??= new Intl.DisplayNames(["en"], { type: "language", fallback: "none" })).of(code);
 
 /** A language as an English message names it: "German (de)"; the code alone where Intl knows no name for it. */
 export function languageInEnglish(code: string): string {
