@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx/dom";
 import { useCallback, useEffect, useId, useRef, useState } from "hono/jsx/dom";
-import { api, ApiFailure } from "./api";
+import { api, ApiFailure, type Media } from "./api";
+import { CONSOLE_BASE } from "./router";
 
 /**
  * Loads data for a screen; `reload` after a change. While a reload runs the screen keeps showing
@@ -453,5 +454,49 @@ export function CopyButton(props: { text: string; label: string; name?: string }
         {said}
       </span>
     </>
+  );
+}
+
+/** A small copy of an image for a picker: its narrowest resized copy where it has one. */
+function thumbnail(image: Media): string {
+  const narrowest = Math.min(...image.variantWidths);
+  return Number.isFinite(narrowest) ? image.url.replace(/\.[a-z]+$/, `-${narrowest}w.webp`) : image.url;
+}
+
+/** The site's images as thumbnails to choose from (radio buttons named `name`: arrow keys move between them); `value` is a media id. */
+export function ImagePicker(props: { name: string; legend?: string; images: Media[]; value: string; onValue: (id: string) => void; error?: string }) {
+  const id = useId();
+  return (
+    <fieldset class={`field image-picker${props.error ? " invalid" : ""}`} aria-describedby={props.error ? `${id}-error` : undefined}>
+      <legend class="label">{props.legend ?? "Image"}</legend>
+      {props.images.length === 0 ? (
+        <p class="hint">
+          No images on this site yet: upload one in <a href={`${CONSOLE_BASE}/media`}>Media</a> first.
+        </p>
+      ) : (
+        <ul>
+          {props.images.map((image) => (
+            <li>
+              <label>
+                <input
+                  type="radio"
+                  name={props.name}
+                  value={String(image.id)}
+                  checked={props.value === String(image.id)}
+                  onChange={() => props.onValue(String(image.id))}
+                />
+                <img src={thumbnail(image)} alt="" loading="lazy" width={96} height={64} />
+                <span>{image.filename}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {props.error ? (
+        <small id={`${id}-error`} class="field-error">
+          {props.error}
+        </small>
+      ) : null}
+    </fieldset>
   );
 }

@@ -128,6 +128,24 @@ describe("images, from the console to the reader", () => {
     });
   }
 
+  it("takes the same photo as another post's cover from Media, without a second copy there", async () => {
+    const url = markdown.slice(markdown.indexOf("(") + 1, -1);
+    await console_.getByRole("link", { name: "Contents", exact: true }).click();
+    await console_.getByRole("link", { name: "New content" }).click();
+    await console_.getByLabel("Title", { exact: true }).fill(`${title}, again`);
+    await console_.getByRole("button", { name: "Choose one already in Media" }).click();
+    await console_.getByRole("group", { name: "Images in Media" }).getByLabel(filename, { exact: true }).check();
+    await expect.poll(() => console_.locator('.dropzone img[alt="The cover"]').getAttribute("src")).toBe(url);
+    if (SHOTS)
+      await console_
+        .locator(".field", { has: console_.locator(".dropzone") })
+        .screenshot({ path: join(SHOTS, "reader-images-cover-from-media.png") });
+    await console_.getByRole("button", { name: "Create draft" }).click();
+    await expect.poll(() => console_.locator(".meta .badge").textContent()).toBe("draft");
+    await console_.getByRole("link", { name: "Media", exact: true }).click();
+    await expect.poll(() => console_.getByLabel(`Markdown of ${filename}`).count()).toBe(1);
+  });
+
   it("gives the social card an absolute image address on the site's host, which answers with the image", async () => {
     const reader = await console_.context().newPage();
     await reader.goto(`${gateway.siteBase}/${slug}`);

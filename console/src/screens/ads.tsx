@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from "hono/jsx/dom";
 import { api, get, type Ad, type AdDay, type Media } from "../api";
-import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
 import {
   CheckField,
@@ -17,6 +16,7 @@ import {
   useSubmit,
   TableHead,
   DeleteButton,
+  ImagePicker,
 } from "../ui";
 import type { ScreenProps } from "./index";
 
@@ -241,50 +241,6 @@ function AdChart({ ad }: { ad: Ad }) {
   );
 }
 
-/** A small copy of an image for the picker: its narrowest resized copy where it has one. */
-function thumbnail(image: Media): string {
-  const narrowest = Math.min(...image.variantWidths);
-  return Number.isFinite(narrowest) ? image.url.replace(/\.[a-z]+$/, `-${narrowest}w.webp`) : image.url;
-}
-
-/** The site's images as thumbnails to choose from (radio buttons: arrow keys move between them). */
-function ImagePicker(props: { images: Media[]; value: string; onValue: (id: string) => void; error?: string }) {
-  const id = useId();
-  return (
-    <fieldset class={`field image-picker${props.error ? " invalid" : ""}`} aria-describedby={props.error ? `${id}-error` : undefined}>
-      <legend class="label">Image</legend>
-      {props.images.length === 0 ? (
-        <p class="hint">
-          No images on this site yet: upload one in <a href={`${CONSOLE_BASE}/media`}>Media</a> first.
-        </p>
-      ) : (
-        <ul>
-          {props.images.map((image) => (
-            <li>
-              <label>
-                <input
-                  type="radio"
-                  name="mediaId"
-                  value={String(image.id)}
-                  checked={props.value === String(image.id)}
-                  onChange={() => props.onValue(String(image.id))}
-                />
-                <img src={thumbnail(image)} alt="" loading="lazy" width={96} height={64} />
-                <span>{image.filename}</span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
-      {props.error ? (
-        <small id={`${id}-error`} class="field-error">
-          {props.error}
-        </small>
-      ) : null}
-    </fieldset>
-  );
-}
-
 /** A new ad, or every field of an existing one (`ad`), in one form. */
 function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => void; onCancel?: () => void }) {
   const { tenant, site } = useWorkspace();
@@ -372,7 +328,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
       </div>
       {kind === "image" ? (
         <>
-          <ImagePicker images={images} value={mediaId} onValue={setMediaId} error={save.fieldError("mediaId")} />
+          <ImagePicker name="mediaId" images={images} value={mediaId} onValue={setMediaId} error={save.fieldError("mediaId")} />
           <TextField label="Link" name="link" type="url" value={link} onValue={setLink} error={save.fieldError("link")} />
         </>
       ) : (

@@ -37,6 +37,7 @@ import {
   useLoad,
   useSubmit,
   TableHead,
+  ImagePicker,
 } from "../ui";
 import type { ScreenProps } from "./index";
 
@@ -701,10 +702,11 @@ const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 /** An image's alternative text until the person writes a better one: its file name in words. */
 const altFrom = (filename: string) => filename.replace(/\.[a-z0-9]+$/i, "").replace(/[-_]+/g, " ");
 
-/** The cover: an image dropped here (or chosen) is uploaded to the media library and linked. */
+/** The cover: an image dropped here (or chosen from the computer) is uploaded to the media library and linked; one already there is chosen from it. */
 function CoverField(props: { value: string; onValue: (v: string) => void; error?: string }) {
   const { tenant, site } = useWorkspace();
   const upload = useSubmit();
+  const [browsing, setBrowsing] = useState(false);
   const send = async (file: File | undefined) => {
     if (!file) return;
     const stored = await upload.run(() => uploadMedia<Media>(tenant.id, site.id, file), `Uploaded ${file.name}.`);
@@ -729,9 +731,33 @@ function CoverField(props: { value: string; onValue: (v: string) => void; error?
           </button>
         ) : null}
       </DropZone>
+      <p class="from-media">
+        <button type="button" aria-expanded={browsing} onClick={() => setBrowsing(!browsing)}>
+          {browsing ? "Close the images in Media" : "Choose one already in Media"}
+        </button>
+      </p>
+      {browsing ? <CoverFromMedia value={props.value} onValue={props.onValue} /> : null}
       <Outcome failure={upload.failure} done={upload.done} />
       {props.error ? <small class="field-error">{props.error}</small> : null}
     </div>
+  );
+}
+
+/** The site's images to take a cover from, without uploading a copy; loaded when the person asks for them. */
+function CoverFromMedia(props: { value: string; onValue: (v: string) => void }) {
+  const { tenant, site } = useWorkspace();
+  const load = useLoad(() => get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`), [tenant.id, site.id]);
+  if (!load.data) return <Loading failure={load.failure} />;
+  const images = load.data.filter((m) => m.contentType.startsWith("image/"));
+  const chosen = images.find((image) => image.url === props.value);
+  return (
+    <ImagePicker
+      name="cover-from-media"
+      legend="Images in Media"
+      images={images}
+      value={chosen ? String(chosen.id) : ""}
+      onValue={(id) => props.onValue(images.find((image) => String(image.id) === id)?.url ?? "")}
+    />
   );
 }
 
