@@ -208,6 +208,17 @@ describe("the admin console, in a browser", () => {
     const background = await small.evaluate<string>("getComputedStyle(document.body).backgroundColor");
     expect(background).toBe("rgb(21, 24, 28)");
     await shot(small, "console-phone-dark");
+    // The contents list fits the screen: each content a card, its date in view, nothing to scroll sideways.
+    await small.getByRole("button", { name: "Menu" }).click();
+    await small.getByRole("link", { name: "Contents", exact: true }).click();
+    await expect.poll(() => heading(small).textContent()).toBe("Contents");
+    const list = small.locator("table.contents");
+    await expect.poll(() => list.locator("tbody tr").count()).toBeGreaterThan(0);
+    expect(await list.evaluate((table) => table.scrollWidth <= table.clientWidth)).toBe(true);
+    const changed = list.locator("td.changed").first();
+    expect(await changed.isVisible()).toBe(true);
+    expect((await changed.boundingBox())!.x + (await changed.boundingBox())!.width).toBeLessThanOrEqual(390);
+    await shot(small, "console-contents-phone-dark");
     await phone.close();
   });
 });

@@ -84,7 +84,7 @@ export function ContentsScreen({ query }: ScreenProps) {
         <p>No contents{status ? ` with status ${status}` : ""} yet.</p>
       ) : (
         <>
-          <table>
+          <table class="contents">
             <TableHead columns={["Title", "Language", "Status", "Changed"]} />
             <tbody>
               {load.data.items.map((content) => (
@@ -97,7 +97,7 @@ export function ContentsScreen({ query }: ScreenProps) {
                     <span class={`badge ${content.status}`}>{content.status}</span>
                     {content.status === "scheduled" ? <small> {formatDate(content.publishAt)}</small> : null}
                   </td>
-                  <td>{formatDate(content.updatedAt)}</td>
+                  <td class="changed">{formatDate(content.updatedAt)}</td>
                 </tr>
               ))}
             </tbody>
