@@ -214,6 +214,9 @@ describe("a reader of the default theme on a desktop", () => {
     expect(new URL(page.url()).pathname).toBe("/search");
     await expect.poll(() => page.locator(".card-title a").allTextContents()).toEqual([post.title]);
     expect(await page.locator(".results-count").textContent()).toBe(`1 result for “${word}”`);
+    // One search box on the search page: its own, with the query in it.
+    expect(await page.getByRole("search").count()).toBe(1);
+    expect(await page.getByRole("search").getByRole("searchbox").inputValue()).toBe(word);
   });
 
   it("shows an article with its cover, author, tags, reading time and a readable date, without layout shift", async () => {
@@ -269,10 +272,32 @@ describe("a reader of the default theme on a desktop", () => {
     const ad = page.getByRole("complementary", { name: "Advertisement" });
     expect(await ad.locator(".ad-label").isVisible()).toBe(true);
     expect(await ad.locator(".ad-label").textContent()).toBe("Advertisement");
+    // Its link in the text's colour, not the browser's blue.
+    const frame = ad.frameLocator("iframe");
+    const colour = (selector: string) => frame.locator(selector).evaluate((element) => getComputedStyle(element).color);
+    expect(await colour("a")).toBe(await colour("body"));
     const response = await open(page, "/", plainSiteBase);
     expect(response?.status()).toBe(200);
     expect(await page.locator("h1").textContent()).toBe("Plain Paper");
     expect(await page.locator(".ad, iframe, aside").count()).toBe(0);
+  });
+
+  it("puts the ad right under a short page, and the footer at the window's foot", async () => {
+    await open(page, "/search");
+    const formBottom = await page.locator("main form").evaluate((form) => form.getBoundingClientRect().bottom);
+    const adTop = await page.locator(".ad").evaluate((ad) => ad.getBoundingClientRect().top);
+    expect(adTop - formBottom).toBeLessThan(150);
+    const footerBottom = await page.locator(".site-footer").evaluate((footer) => footer.getBoundingClientRect().bottom);
+    expect(footerBottom).toBe(DESKTOP.viewport.height);
+  });
+
+  it("prints an article with the footer after its text, not at the foot of the page", async () => {
+    await page.emulateMedia({ media: "print" });
+    await open(page, "/about");
+    const textBottom = await page.locator(".body").evaluate((body) => body.getBoundingClientRect().bottom);
+    const footerTop = await page.locator(".site-footer").evaluate((footer) => footer.getBoundingClientRect().top);
+    expect(footerTop - textBottom).toBeLessThan(100);
+    await page.emulateMedia({ media: "screen" });
   });
 });
 

@@ -118,12 +118,13 @@ export async function adTargets(html: string): Promise<Set<string>> {
 /**
  * The frame follows the reader's light or dark scheme and lets the page show through, as the page
  * around it does; an ad of a line or two of text reads as one, set in from the frame's edge with
- * its link in bold (an ad's own styles win).
+ * its link in the text's colour, bold and underlined (not the browser's blue, which no site chose;
+ * an ad's own styles win).
  */
 const FRAME_HEAD =
   '<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">' +
   "<style>:root{color-scheme:light dark;background:transparent}body{margin:0;padding:0.75rem 1rem;font:0.95rem/1.5 system-ui,sans-serif;color:CanvasText}" +
-  "a{color:LinkText;font-weight:600;text-underline-offset:0.2em}img{max-width:100%;height:auto}</style>" +
+  "a{color:inherit;font-weight:600;text-underline-offset:0.2em}img{max-width:100%;height:auto}</style>" +
   "</head><body>";
 
 /**
