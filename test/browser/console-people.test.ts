@@ -167,6 +167,21 @@ describe("members: an invitation accepted at the first sign-in", () => {
     await expect.poll(() => row.count()).toBe(0);
     expect((await adminApi<{ email: string }[]>("GET", "/members")).some((m) => m.email === INVITED)).toBe(false);
   });
+
+  it("tells a member with no name that their bylines show none, until they give one", async () => {
+    // The seeded viewer has never given a name; a context of its own keeps the owner's session in the others.
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const viewer = await context.newPage();
+    await viewer.goto(`${gateway.base}/admin/members#token=${gateway.viewerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    const yours = viewer.locator("section", { has: viewer.getByRole("heading", { name: "Your name" }) });
+    const hint = yours.locator(".hint");
+    await expect.poll(() => hint.innerText()).toBe("Signed in as viewer@browser.test; until you give a name, your contents show none");
+    await yours.getByLabel("Name shown as the author of your contents").fill(`Vera Viewer ${TAG}`);
+    await yours.getByRole("button", { name: "Save your name" }).click();
+    await expect.poll(() => yours.getByRole("status").innerText()).toBe("Saved: your contents show this name as their author.");
+    await expect.poll(() => hint.innerText()).toBe("Signed in as viewer@browser.test");
+    await context.close();
+  });
 });
 
 describe("the audit log in words", () => {

@@ -184,7 +184,10 @@ function YourName(props: { onRenamed: () => void }) {
               () => api<Profile>("PATCH", "/me", { fullName: shown }),
               "Saved: your contents show this name as their author.",
             );
-            if (saved) props.onRenamed();
+            if (!saved) return;
+            // The hint follows the name now given.
+            profile.reload();
+            props.onRenamed();
           }}
         >
           <Outcome failure={rename.failure} done={rename.done} />
