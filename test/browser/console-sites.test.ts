@@ -157,6 +157,17 @@ describe("sites", () => {
 });
 
 describe("categories", () => {
+  it("creates a category from its name alone, the slug's hint saying the address it gets", async () => {
+    const tag = unique();
+    const page = await consoleAt("/categories");
+    await onDemoSite(page);
+    const form = page.getByRole("form", { name: "New category" });
+    await form.getByLabel("Name", { exact: true }).fill(`Night life ${tag}`);
+    await expect.poll(() => form.locator(".hint").innerText()).toBe(`Its page: /c/night-life-${tag} (from the name, until you type one)`);
+    await form.getByRole("button", { name: "Create category" }).click();
+    await expect.poll(() => page.locator("code", { hasText: `/c/night-life-${tag}` }).count()).toBe(1);
+  });
+
   it("renames a category, changes its slug, and the site shows the new name at the new address", { timeout: 90_000 }, async () => {
     const tag = unique();
     const category = await adminApi<{ id: number; slug: string }>("POST", "/categories", {

@@ -151,7 +151,15 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
       <Outcome failure={create.failure} done={create.done} />
       <div class="row">
         <TextField label="Name" name="name" value={name} onValue={setName} error={create.fieldError("name")} required />
-        <TextField label="Slug" name="slug" value={slug} onValue={setSlug} placeholder={slugFrom(name)} error={create.fieldError("slug")} />
+        <TextField
+          label="Slug"
+          name="slug"
+          value={slug}
+          onValue={setSlug}
+          placeholder={slugFrom(name)}
+          error={create.fieldError("slug")}
+          hint={name || slug ? `Its page: /c/${slug || slugFrom(name)}${slug ? "" : " (from the name, until you type one)"}` : undefined}
+        />
         <SelectField
           label="Parent"
           name="parentId"
