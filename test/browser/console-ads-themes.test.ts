@@ -111,7 +111,8 @@ describe("ads, as the site's owner runs them", () => {
   it("creates an image ad chosen from thumbnails, edits every field it needs, and the site shows the edit", async () => {
     const page = await consoleOn(DESKTOP, "/ads");
     const form = page.locator("form", { has: page.getByRole("heading", { name: "New ad" }) });
-    await form.getByLabel("Slot", { exact: true }).fill("sidebar");
+    // The default theme's slot is filled in: the ad shows under each page's text without a word typed there.
+    expect(await form.getByLabel("Slot", { exact: true }).inputValue()).toBe("sidebar");
     await form.locator(".image-picker").scrollIntoViewIfNeeded();
     // The picker shows each image as a thumbnail that loaded, named by its file.
     const first = form.getByRole("radio", { name: images[0]!.filename });
@@ -127,8 +128,9 @@ describe("ads, as the site's owner runs them", () => {
     await form.getByLabel("Link", { exact: true }).fill(`${link}/first`);
     await form.getByRole("button", { name: "Create ad" }).click();
     await expect.poll(() => message(page)).toContain("Ad created.");
-    // The form is empty again for the next ad.
-    expect(await form.getByLabel("Slot", { exact: true }).inputValue()).toBe("");
+    // The form is as new again for the next ad.
+    expect(await form.getByLabel("Slot", { exact: true }).inputValue()).toBe("sidebar");
+    expect(await form.getByLabel("Link", { exact: true }).inputValue()).toBe("");
     const ads = await adminApi<{ id: number; slot: string; link: string }[]>("GET", `/sites/${site.id}/ads`);
     adId = ads.find((ad) => ad.link === `${link}/first`)!.id;
 

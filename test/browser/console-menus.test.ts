@@ -168,6 +168,15 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
   });
 
   it("opens the saved menu with its links' titles, and the draft still warned of", async () => {
+    // The list says where the default theme shows it, in words.
+    await expect
+      .poll(() =>
+        page
+          .locator("tr", { has: page.locator("strong", { hasText: /^main$/ }) })
+          .locator(".where-shown")
+          .textContent(),
+      )
+      .toBe("in the header");
     await page.getByRole("button", { name: "Edit main", exact: true }).click();
     await expect.poll(() => item(4).locator(".picked strong").textContent()).toBe(keeper);
     await expect.poll(() => item(5).locator(".alert.warning").count()).toBe(1);

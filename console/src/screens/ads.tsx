@@ -46,7 +46,9 @@ export function AdsScreen({ query }: ScreenProps) {
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : load.data.ads.length === 0 ? (
-        <p>No ads yet. A theme shows the ads of a slot where it reads ads.&lt;slot&gt;.</p>
+        <p>
+          No ads yet. The default theme shows an ad of the slot <code>sidebar</code> under each page's text; another theme names its own slots.
+        </p>
       ) : (
         <>
           <table class="ads">
@@ -128,6 +130,9 @@ export function AdsScreen({ query }: ScreenProps) {
     </Screen>
   );
 }
+
+/** The slot the default theme shows, under each page's text. */
+const DEFAULT_SLOT = "sidebar";
 
 /** How the console names an ad: its slot and id (an ad has no name of its own). */
 const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
@@ -246,7 +251,8 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
   const { tenant, site } = useWorkspace();
   const existing = props.ad;
   const [kind, setKind] = useState<"image" | "html">(existing?.kind ?? "image");
-  const [slot, setSlot] = useState(existing?.slot ?? "");
+  // The default theme's one slot: a new ad shows without the person knowing slots exist.
+  const [slot, setSlot] = useState(existing?.slot ?? DEFAULT_SLOT);
   const [mediaId, setMediaId] = useState(existing?.mediaId ? String(existing.mediaId) : "");
   const [link, setLink] = useState(existing?.link ?? "");
   const [html, setHtml] = useState(existing?.html ?? "");
@@ -289,7 +295,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
         if (!saved) return;
         // A created ad leaves an empty form for the next one.
         if (!existing) {
-          setSlot("");
+          setSlot(DEFAULT_SLOT);
           setMediaId("");
           setLink("");
           setHtml("");
@@ -321,7 +327,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           value={slot}
           onValue={setSlot}
           error={save.fieldError("slot")}
-          hint="The code a theme reads as ads.<slot>"
+          hint="Where it shows: the default theme shows sidebar under each page's text; another theme names its own slots"
           required
         />
         <TextField label="Weight" name="weight" type="number" value={weight} onValue={setWeight} error={save.fieldError("weight")} />

@@ -1,8 +1,20 @@
 import { useState } from "hono/jsx/dom";
 import { api, get, type Category, type ContentTag, type TagType } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
+import { CheckField, languageName, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
 import { itemsOf, MenuItems, MenuPreview, newRow, rowsOf, type MenuItem, type MenuRow, type PreviewItem } from "./menu-editor";
+
+/** The places the default theme shows a menu by its name; any other name is for a theme that reads it. */
+const THEME_PLACES: Record<string, string> = { main: "in the header", footer: "in the footer" };
+
+/** Where a menu or tag shows, in words: the default theme's place for it and on which language's pages, or the name a theme reads. */
+function whereShown(tag: ContentTag): string {
+  if (tag.type !== "menu") return `a theme reads it as tags.${tag.name}`;
+  const dot = tag.name.indexOf(".");
+  const code = dot < 0 ? tag.name : tag.name.slice(0, dot);
+  const pages = dot < 0 ? "" : ` on ${languageName(tag.name.slice(dot + 1)) ?? tag.name.slice(dot + 1)} pages`;
+  return `${THEME_PLACES[code] ?? `a theme reads it as menus.${code}`}${pages}`;
+}
 
 /** Menus, taxonomies and posts queries: the named data templates read, each with a preview of what it gives them. */
 export function TagsScreen() {
@@ -28,7 +40,11 @@ export function TagsScreen() {
         ) : null
       }
     >
-      <p class="hint">Templates read a menu as menus.&lt;name&gt;, a taxonomy or a posts query as tags.&lt;name&gt;.</p>
+      <p class="hint">
+        The default theme shows the menu <code>main</code> in the header and <code>footer</code> at the foot of each page; a menu named{" "}
+        <code>main.de</code> takes the place of <code>main</code> on German pages. Another theme reads a menu as <code>menus.&lt;name&gt;</code>, a
+        taxonomy or a posts query as <code>tags.&lt;name&gt;</code>.
+      </p>
       <Outcome failure={action.failure} done={action.done || saved} />
       {!load.data ? (
         <Loading failure={load.failure} />
@@ -39,7 +55,8 @@ export function TagsScreen() {
             {load.data.tags.map((tag) => (
               <tr>
                 <td>
-                  <code>{tag.type === "menu" ? `menus.${tag.name}` : `tags.${tag.name}`}</code>
+                  <strong>{tag.name}</strong>
+                  <small class="where-shown">{whereShown(tag)}</small>
                 </td>
                 <td>{tag.type}</td>
                 <td class="actions">
