@@ -206,6 +206,20 @@ describe("a reader of the default theme on a desktop", () => {
     await expect.poll(() => football.isVisible()).toBe(false);
   });
 
+  it("opens the second level while the mouse rests on its item, and closes it once the mouse leaves", async () => {
+    await open(page, "/");
+    const nav = page.getByRole("navigation", { name: "Main menu" });
+    const football = nav.getByRole("link", { name: "Football", exact: true });
+    await nav.getByRole("link", { name: "Sport", exact: true }).hover();
+    await expect.poll(() => football.isVisible()).toBe(true);
+    await page.mouse.move(640, 600);
+    await expect.poll(() => football.isVisible()).toBe(false);
+    // Down from the item into its list, across the gap between them, and on to a link of it.
+    await nav.getByRole("link", { name: "Sport", exact: true }).hover();
+    await Promise.all([page.waitForNavigation(), football.click()]);
+    expect(new URL(page.url()).pathname).toBe("/c/football");
+  });
+
   it("finds a post with the search box in the header", async () => {
     await open(page, "/");
     const box = page.getByRole("search").getByRole("searchbox");

@@ -1,6 +1,7 @@
 // The menu's second levels are <details>: open, one stays open until its summary is pressed again.
 // Escape closes it (focus back on its summary), and so do focus or a click going elsewhere.
-/* global document */
+// With a mouse on a wide screen, resting on an item opens its second level and leaving closes it.
+/* global document, window, setTimeout, clearTimeout */
 const openSubMenus = () => document.querySelectorAll(".site-nav details.sub[open]");
 
 document.addEventListener("keydown", (event) => {
@@ -17,3 +18,36 @@ const closeOthers = (event) => {
 };
 document.addEventListener("focusin", closeOthers);
 document.addEventListener("click", closeOthers);
+
+// Below this width the menu is a panel whose levels open by a tap (site.css).
+const dropdowns = window.matchMedia("not all and (max-width: 56rem)");
+// Long enough to cross the gap between an item and its list, short enough not to linger.
+const CLOSE_DELAY_MS = 300;
+
+for (const item of document.querySelectorAll(".site-nav .has-sub")) {
+  const menu = item.querySelector("details.sub");
+  let openedByPointer = false;
+  let closing;
+  item.addEventListener("pointerenter", (event) => {
+    if (event.pointerType !== "mouse" || !dropdowns.matches) return;
+    clearTimeout(closing);
+    if (!menu.open) {
+      menu.open = true;
+      openedByPointer = true;
+    }
+  });
+  item.addEventListener("pointerleave", (event) => {
+    if (event.pointerType !== "mouse" || !openedByPointer) return;
+    closing = setTimeout(() => {
+      menu.open = false;
+      openedByPointer = false;
+    }, CLOSE_DELAY_MS);
+  });
+  // A click on the chevron of a level the pointer opened keeps it open, as a click on a closed one opens it.
+  menu.querySelector("summary").addEventListener("click", (event) => {
+    if (!openedByPointer) return;
+    event.preventDefault();
+    openedByPointer = false;
+    clearTimeout(closing);
+  });
+}
