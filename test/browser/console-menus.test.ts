@@ -40,7 +40,7 @@ const labels = async () => Promise.all((await page.getByLabel(/^Item \d+ label$/
 beforeAll(async () => {
   gateway = await gatewayReady();
   browser = await openBrowser();
-  const site = await admin<{ id: number }>("POST", "/sites", { name: `Menus ${stamp}`, slug: siteSlug });
+  const site = await admin<{ id: number }>("POST", "/sites", { name: `Menus ${stamp}`, slug: siteSlug, languages: ["en", "de"] });
   siteId = site.id;
   siteBase = gateway.siteBase.replace("//demo.", `//${siteSlug}.`);
   await admin("POST", `/sites/${siteId}/themes?name=default`, zipSync(defaultThemeFiles()), "application/zip");
@@ -53,7 +53,7 @@ beforeAll(async () => {
   });
   await admin("POST", `/contents/${published.id}/publish`, {});
   await admin("POST", "/contents", { siteId, title: draft, slug: `draft-${stamp}`, language: "en" });
-  await admin("POST", "/categories", { siteId, name: ferries, slug: `ferries-${stamp}` });
+  await admin("POST", "/categories", { siteId, name: ferries, slug: `ferries-${stamp}`, names: { de: `Fähren ${stamp}` } });
   await admin("PUT", "/redirects", { siteId, fromPath: `/old-${stamp}`, toUrl: "/" });
 
   desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -181,6 +181,26 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     await expect.poll(() => item(4).locator(".picked strong").textContent()).toBe(keeper);
     await expect.poll(() => item(5).locator(".alert.warning").count()).toBe(1);
     await shot(page, "console-menus-editor");
+  });
+});
+
+describe("a German menu", { timeout: 60_000 }, () => {
+  it("finds a category by its German name and names it so, in the editor and on the German pages", async () => {
+    await page.getByRole("link", { name: "Menus & tags" }).click();
+    await page.getByRole("button", { name: "New menu or tag" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("main.de");
+    await addPicked("Category", "fähr", `Fähren ${stamp}`, "enter");
+    expect((await labels())[1]).toBe(`Fähren ${stamp}`);
+    await page.getByRole("button", { name: "Save menu" }).click();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.de.");
+    await page.getByRole("button", { name: "Edit main.de", exact: true }).click();
+    await expect.poll(() => item(2).locator(".picked strong").textContent()).toBe(`Fähren ${stamp}`);
+    await page.getByRole("link", { name: "Menus & tags" }).click();
+
+    const site = await desktop.newPage();
+    await site.goto(`${siteBase}/de/`);
+    expect(await site.locator(".site-nav a", { hasText: `Fähren ${stamp}` }).getAttribute("href")).toBe(`/de/c/ferries-${stamp}`);
+    await site.close();
   });
 });
 

@@ -103,6 +103,8 @@ const emptyTag = (name: string) => `No published content has the tag ${name} yet
 export function MenuItems(props: {
   rows: MenuRow[];
   categories: Category[];
+  /** The language of the pages the menu is for (`de` for `main.de`): its categories are named in it. */
+  language?: string;
   /** Takes the new rows, or a change of the current ones (a late answer must not undo what the person did meanwhile). */
   onRows: (rows: MenuRow[] | ((current: MenuRow[]) => MenuRow[])) => void;
   fieldError: (name: string) => string | undefined;
@@ -112,6 +114,11 @@ export function MenuItems(props: {
   const [dragged, setDragged] = useState<number | null>(null);
   const { paths } = itemsOf(rows);
   const setRow = (index: number, change: Partial<MenuRow>) => onRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  // A category as the menu's pages show it: its German name and `/de/c/city` on German ones.
+  const categoryShown = (category: Category) => ({
+    name: (props.language && category.names[props.language]) || category.name,
+    path: `${props.language && props.language !== site.defaultLanguage ? `/${props.language}` : ""}/c/${category.slug}`,
+  });
 
   // The titles and states of what a saved menu links to, read once when it opens.
   useEffect(() => {
@@ -125,8 +132,10 @@ export function MenuItems(props: {
             ? { ...row, title: content.title, unpublished: notYetPublished(content) }
             : { ...row, title: `content ${row.target}`, unpublished: "This content no longer exists: the link leads to the home page." };
         }
-        if (row.kind === "category")
-          return { ...row, title: props.categories.find((c) => String(c.id) === row.target)?.name ?? `category ${row.target}` };
+        if (row.kind === "category") {
+          const category = props.categories.find((c) => String(c.id) === row.target);
+          return { ...row, title: category ? categoryShown(category).name : `category ${row.target}` };
+        }
         if (row.kind === "tag") {
           const found = await get<LinkTargets>(`/tenants/${tenant.id}/sites/${site.id}/link-targets?q=${encodeURIComponent(row.target)}`).catch(
             () => null,
@@ -206,6 +215,8 @@ export function MenuItems(props: {
                 ) : (
                   <TargetPicker
                     kind={row.kind}
+                    categories={props.categories}
+                    categoryShown={categoryShown}
                     row={row}
                     error={linkError}
                     onPick={(pick) => setRow(index, { ...pick, label: row.label || (pick.title ?? "") })}
@@ -262,9 +273,22 @@ export function MenuItems(props: {
 
 const KIND_NAMES: Record<Exclude<LinkKind, "url">, string> = { content: "content", category: "category", tag: "tag" };
 
+/** The categories with the words in either name, in order of the name shown (the menu's language's). */
+function categoriesMatching(categories: Category[], words: string, shown: (category: Category) => { name: string; path: string }) {
+  const needle = words.trim().toLowerCase();
+  return categories
+    .map((category) => ({ category, ...shown(category) }))
+    .filter(({ category, name }) => !needle || name.toLowerCase().includes(needle) || category.name.toLowerCase().includes(needle))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(({ category, name, path }) => ({ target: String(category.id), title: name, note: path }));
+}
+
 /** A content, category or tag found by typing part of its title, instead of its id. */
 function TargetPicker(props: {
   kind: Exclude<LinkKind, "url">;
+  /** The site's categories, found here by either name: the menu's language's or the site's. */
+  categories: Category[];
+  categoryShown: (category: Category) => { name: string; path: string };
   row: MenuRow;
   error?: string;
   onPick: (pick: Pick<MenuRow, "target" | "title" | "unpublished">) => void;
@@ -274,7 +298,7 @@ function TargetPicker(props: {
   const [found, setFound] = useState<LinkTargets | null>(null);
   const [searching, setSearching] = useState(false);
   useEffect(() => {
-    if (!searching) return;
+    if (!searching || props.kind === "category") return;
     let current = true;
     // A short pause after each key: one search when the person stops typing, not one per letter.
     const timer = setTimeout(() => {
@@ -290,18 +314,20 @@ function TargetPicker(props: {
   }, [words, searching]);
 
   const name = KIND_NAMES[props.kind];
-  const choices: { target: string; title: string; note: string; unpublished?: string }[] = !found
-    ? []
-    : props.kind === "content"
-      ? found.contents.map((c) => ({ target: String(c.id), title: c.title, note: `${c.status}, ${c.language}`, unpublished: notYetPublished(c) }))
-      : props.kind === "category"
-        ? found.categories.map((c) => ({ target: String(c.id), title: c.name, note: `/c/${c.slug}` }))
-        : found.tags.map((t) => ({
-            target: t.name,
-            title: t.name,
-            note: `${t.published} published`,
-            unpublished: t.published ? undefined : emptyTag(t.name),
-          }));
+  // Categories are all at hand (a site has tens); contents and tags are the search's answer.
+  const choices: { target: string; title: string; note: string; unpublished?: string }[] =
+    props.kind === "category"
+      ? categoriesMatching(props.categories, words, props.categoryShown)
+      : !found
+        ? []
+        : props.kind === "content"
+          ? found.contents.map((c) => ({ target: String(c.id), title: c.title, note: `${c.status}, ${c.language}`, unpublished: notYetPublished(c) }))
+          : found.tags.map((t) => ({
+              target: t.name,
+              title: t.name,
+              note: `${t.published} published`,
+              unpublished: t.published ? undefined : emptyTag(t.name),
+            }));
   const chosen = props.row.target ? (props.row.title ?? props.row.target) : "";
   const pick = (choice: (typeof choices)[number]) => {
     props.onPick({ target: choice.target, title: choice.title, unpublished: choice.unpublished });
@@ -349,7 +375,7 @@ function TargetPicker(props: {
             placeholder={props.kind === "content" ? "Part of its title" : "Part of its name"}
             error={props.error}
           />
-          {searching && found ? (
+          {searching && (found || props.kind === "category") ? (
             <ul class="picker-results" aria-label={`Matching ${name} choices`}>
               {choices.length ? (
                 choices.map((choice) => (
