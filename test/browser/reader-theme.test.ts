@@ -288,7 +288,9 @@ describe("a reader of the default theme on a desktop", () => {
     expect(await ad.locator(".ad-label").textContent()).toBe("Advertisement");
     // Its link in the text's colour, not the browser's blue.
     const frame = ad.frameLocator("iframe");
-    const colour = (selector: string) => frame.locator(selector).evaluate((element) => getComputedStyle(element).color);
+    const colour = (selector: string) =>
+      frame.locator(selector).evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).color);
+    expect(await colour("body")).toMatch(/^rgb\(/);
     expect(await colour("a")).toBe(await colour("body"));
     const response = await open(page, "/", plainSiteBase);
     expect(response?.status()).toBe(200);
