@@ -288,6 +288,14 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
 
   // Autosaves sent so far: an answer to one that a later one overtook is not taken for what is saved.
   const autosavesSent = useRef(0);
+  // The content's writes, one at a time in the order made: two in flight may reach the API in either
+  // order, and the older text would stay saved while the editor says the newer is.
+  const writes = useRef<Promise<unknown>>(Promise.resolve());
+  const inTurn = <T,>(write: () => Promise<T>): Promise<T> => {
+    const next = writes.current.then(write, write);
+    writes.current = next.catch(() => undefined);
+    return next;
+  };
   // Armed again when what is saved changes too: a save that ends with edits still unsaved leaves a timer for them.
   useEffect(() => {
     if (!autosaves || !unsaved || !content) return;
@@ -296,7 +304,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
       const sent = draft;
       const number = ++autosavesSent.current;
       setAutosave({ state: "saving" });
-      api<Content>("PUT", `${base}/contents/${content.id}/autosave`, bodyOf(sent)).then(
+      inTurn(() => api<Content>("PUT", `${base}/contents/${content.id}/autosave`, bodyOf(sent))).then(
         (updated) => {
           if (number !== autosavesSent.current) return;
           setContent(updated);
@@ -322,13 +330,15 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const submit = async (sent: Draft): Promise<Content | undefined> => {
     const result = await save.run(
       () =>
-        content
-          ? api<Content>("PATCH", `${base}/contents/${content.id}`, bodyOf(sent))
-          : api<Content>("POST", `${base}/contents`, {
-              siteId: site.id,
-              ...bodyOf(sent),
-              ...(props.original ? { translationOf: props.original.translationOf ?? props.original.id } : {}),
-            }),
+        inTurn(() =>
+          content
+            ? api<Content>("PATCH", `${base}/contents/${content.id}`, bodyOf(sent))
+            : api<Content>("POST", `${base}/contents`, {
+                siteId: site.id,
+                ...bodyOf(sent),
+                ...(props.original ? { translationOf: props.original.translationOf ?? props.original.id } : {}),
+              }),
+        ),
       status === "published" ? "Updated: the site shows it now." : "Saved.",
     );
     if (!result) return undefined;
