@@ -20,6 +20,8 @@ export class ApiError extends HTTPException {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
+/** A refusal of one field of a request's body: its name leads the message, and a form shows the message beside the field. */
+export const fieldRefused = (field: string, message: string) => new ApiError(400, `${field}: ${message}`, [{ field: `body.${field}`, message }]);
 /** A 503 for a provider or setting the operator has not configured: no Retry-After, since waiting changes nothing. */
 export const notConfigured = (message: string) => new ApiError(503, message, undefined, false);
 export const notFound = (message = "Not found") => new ApiError(404, message);

@@ -46,7 +46,7 @@ describe("API1 · ads: a media id in a body is the caller's own, whatever the ad
   it("refuses an HTML ad created with another tenant's media id", async () => {
     const { status, body } = await send(mine, "POST", "/ads", htmlAd({ mediaId: theirImage }));
     expect(status).toBe(400);
-    expect(body.error!.message).toBe(`mediaId: no image ${theirImage} in site ${mine.siteId}`);
+    expect(body.error!.message).toBe(`mediaId: no image ${theirImage} in site ${mine.siteId}: choose one of the site's images`);
   });
 
   it("refuses an HTML ad patched to another tenant's media id, and never shows that media's address", async () => {

@@ -212,7 +212,7 @@ describe("ads", () => {
     // A new start is held to the end the ad already has.
     const late = await send("PATCH", `/ads/${id}`, { startsAt: "2026-04-01T00:00:00Z" });
     expect(late.status).toBe(400);
-    expect(late.body.error!.message).toBe("The ad must end after it starts");
+    expect(late.body.error!.message).toBe("endsAt: the ad must end after it starts");
   });
 
   it("refuses an edit that ends an ad before it starts or gives it another tenant's image (naming the field), a viewer's, an editor's, and another tenant's", async () => {
@@ -227,8 +227,8 @@ describe("ads", () => {
     const backwards = await send("PATCH", `/ads/${id}`, { endsAt: "2026-04-01T00:00:00Z" });
     expect(backwards.status).toBe(400);
     expect(backwards.body.error).toMatchObject({
-      message: "The ad must end after it starts",
-      fields: [{ field: "endsAt", message: "The ad must end after it starts" }],
+      message: "endsAt: the ad must end after it starts",
+      fields: [{ field: "body.endsAt", message: "the ad must end after it starts" }],
     });
     const stranger = await createTestTenant();
     const theirs = await call(`/admin/api/tenants/${stranger.tenantId}/media?siteId=${stranger.siteId}&filename=theirs.png`, {
@@ -239,7 +239,9 @@ describe("ads", () => {
     const theirImage = (await theirs.json<Envelope<{ id: number }>>()).data.id;
     const borrowed = await send("PATCH", `/ads/${id}`, { kind: "image", mediaId: theirImage });
     expect(borrowed.status).toBe(400);
-    expect(borrowed.body.error).toMatchObject({ fields: [{ field: "mediaId", message: "Choose one of the site's images" }] });
+    expect(borrowed.body.error).toMatchObject({
+      fields: [{ field: "body.mediaId", message: expect.stringMatching(/^no image \d+ in site \d+: choose one of the site's images$/) as string }],
+    });
     for (const role of ["viewer", "editor"] as const) {
       const member = await memberWith(tenant, role);
       expect((await send("PATCH", `/ads/${id}`, { weight: 9 }, member.session)).status).toBe(403);
@@ -260,7 +262,10 @@ describe("ads", () => {
       startsAt: "2026-01-01T00:00:00Z",
     });
     expect(noImage.status).toBe(400);
-    expect(noImage.body.error!.message).toBe(`mediaId: no image 999999 in site ${tenant.siteId}`);
+    expect(noImage.body.error).toMatchObject({
+      message: `mediaId: no image 999999 in site ${tenant.siteId}: choose one of the site's images`,
+      fields: [{ field: "body.mediaId", message: `no image 999999 in site ${tenant.siteId}: choose one of the site's images` }],
+    });
     const noHtml = await send("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "", startsAt: "2026-01-01T00:00:00Z" });
     expect(noHtml.status).toBe(400);
     const editor = await memberWith(tenant, "editor");

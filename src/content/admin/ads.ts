@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, desc, eq, gte } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { ads, adStats, media, type Site } from "../schema";
 import { siteLanguages } from "../sites/languages";
@@ -38,23 +38,19 @@ async function assertCreative(db: Database, scope: TenantScope, siteId: number, 
     .where(inTenant(media.tenantId, scope, eq(media.id, input.mediaId), eq(media.siteId, siteId)))
     .limit(1);
   if (!image || !image.contentType.startsWith("image/"))
-    throw new ApiError(400, `mediaId: no image ${input.mediaId} in site ${siteId}`, [
-      { field: "mediaId", message: "Choose one of the site's images" },
-    ]);
+    throw fieldRefused("mediaId", `no image ${input.mediaId} in site ${siteId}: choose one of the site's images`);
 }
 
 /** An ad's language is one of its site's: otherwise no page would ever show it. */
 function assertLanguage(site: Pick<Site, "languages" | "defaultLanguage">, language: string | null | undefined) {
   const languages = siteLanguages(site);
   if (!language || languages.includes(language)) return;
-  const said = `${language} is not one of the site's languages (${languages.join(", ")})`;
-  throw new ApiError(400, `language: ${said}`, [{ field: "language", message: said }]);
+  throw fieldRefused("language", `${language} is not one of the site's languages (${languages.join(", ")})`);
 }
 
 /** An ad that ends must end after it starts: otherwise no page would ever show it. */
 function assertRuns(ad: { startsAt: string; endsAt?: string | null }) {
-  if (ad.endsAt && Date.parse(ad.endsAt) <= Date.parse(ad.startsAt))
-    throw new ApiError(400, "The ad must end after it starts", [{ field: "endsAt", message: "The ad must end after it starts" }]);
+  if (ad.endsAt && Date.parse(ad.endsAt) <= Date.parse(ad.startsAt)) throw fieldRefused("endsAt", "the ad must end after it starts");
 }
 
 export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
@@ -88,8 +84,8 @@ export async function updateAd(db: Database, scope: TenantScope, id: number, inp
     .limit(1);
   if (!existing) throw new ApiError(404, `No ad with id ${id}`);
   const merged = { ...existing, ...input };
-  if (merged.kind === "image" && !merged.mediaId) throw new ApiError(400, "mediaId: an image ad needs its image");
-  if (merged.kind === "html" && !merged.html) throw new ApiError(400, "html: an HTML ad needs its snippet");
+  if (merged.kind === "image" && !merged.mediaId) throw fieldRefused("mediaId", "an image ad needs its image");
+  if (merged.kind === "html" && !merged.html) throw fieldRefused("html", "an HTML ad needs its snippet");
   if (input.language) assertLanguage(await siteInScope(db, scope, existing.siteId), input.language);
   await assertCreative(db, scope, existing.siteId, merged);
   assertRuns(merged);

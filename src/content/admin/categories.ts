@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, count, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { categories, contentCategories, contents, contentTags } from "../schema";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
@@ -39,7 +39,7 @@ async function categoryInScope(db: Database, scope: TenantScope, id: number) {
 
 async function assertParent(db: Database, scope: TenantScope, siteId: number, parentId: number | null | undefined, self?: number) {
   if (parentId === null || parentId === undefined) return;
-  const refuse = (message: string) => new ApiError(400, `parentId: ${message}`, [{ field: "body.parentId", message }]);
+  const refuse = (message: string) => fieldRefused("parentId", message);
   const parent = await categoryInScope(db, scope, parentId).catch(() => {
     throw refuse(`no category with id ${parentId}`);
   });

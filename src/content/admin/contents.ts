@@ -4,7 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { Database } from "../../platform/database";
 import type { AppEnv } from "../../platform/env";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { isPublic } from "../delivery/service";
 import { renderMarkdown } from "../markdown";
@@ -54,7 +54,7 @@ async function assertCategories(db: Database, scope: TenantScope, siteId: number
     .from(categories)
     .where(inTenant(categories.tenantId, scope, eq(categories.siteId, siteId), inArray(categories.id, ids)));
   const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length) throw new ApiError(400, `categoryIds: no category ${missing.join(", ")} in site ${siteId}`);
+  if (missing.length) throw fieldRefused("categoryIds", `no category ${missing.join(", ")} in site ${siteId}`);
 }
 
 /** A content row as members see it: its status as of now (a scheduled content whose time came is published). */
@@ -119,11 +119,11 @@ export async function listContents(db: Database, scope: TenantScope, q: { siteId
 /** The group's first content that `translationOf` names: a content of the same site, never the content itself. */
 async function originalOf(db: Database, scope: TenantScope, siteId: number, translationOf: number, self?: number): Promise<number> {
   const original = await contentInScope(db, scope, translationOf).catch(() => {
-    throw new ApiError(400, `translationOf: no content with id ${translationOf}`);
+    throw fieldRefused("translationOf", `no content with id ${translationOf}`);
   });
-  if (original.siteId !== siteId) throw new ApiError(400, "translationOf: the original is a content of another site");
+  if (original.siteId !== siteId) throw fieldRefused("translationOf", "the original is a content of another site");
   const first = original.translationOf ?? original.id;
-  if (first === self) throw new ApiError(400, "translationOf: a content cannot be a translation of itself");
+  if (first === self) throw fieldRefused("translationOf", "a content cannot be a translation of itself");
   return first;
 }
 

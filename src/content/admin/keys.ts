@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { tenantKeys } from "../schema";
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "../tenancy/tenant-keys";
@@ -49,7 +49,7 @@ export function keyRoutes(route: AdminRoute) {
       // A key bound to sites may name only sites of its tenant.
       if (input.siteIds)
         for (const siteId of input.siteIds)
-          if (!(await sitesOf(c.get("db"), scope)).some((s) => s.id === siteId)) throw new ApiError(400, `siteIds: no site ${siteId} in this tenant`);
+          if (!(await sitesOf(c.get("db"), scope)).some((s) => s.id === siteId)) throw fieldRefused("siteIds", `no site ${siteId} in this tenant`);
       const { key, token } = await issueTenantKey(c.get("db"), scope.tenantId, scope.userId, {
         name: input.name,
         siteIds: input.siteIds ?? null,

@@ -3,7 +3,7 @@ import { count, eq, isNotNull, like, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
 import { ads, contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
@@ -40,9 +40,6 @@ export const siteSchema = z
   .openapi("Site");
 
 export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(sites).where(inTenant(sites.tenantId, scope)).orderBy(sites.id);
-
-/** A refusal of one field, its message beside the field in the console (`error.fields`). */
-const fieldRefused = (field: string, message: string) => new ApiError(400, `${field}: ${message}`, [{ field: `body.${field}`, message }]);
 
 /** The default language is one of the site's languages: its pages are at the root, the others under `/<lang>/`. */
 function assertLanguagesAgree(languages: string[], defaultLanguage: string) {

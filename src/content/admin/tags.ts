@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { isPublic } from "../delivery/service";
 import { statusAt } from "../publication";
@@ -77,7 +77,7 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
   const site = await siteInScope(db, scope, input.siteId);
   const { language } = menuName(input.name);
   if (language !== null && !site.languages.includes(language))
-    throw new ApiError(400, `name: ${input.name} is a menu for ${language}, a language the site does not have (${site.languages.join(", ")})`);
+    throw fieldRefused("name", `${input.name} is a menu for ${language}, a language the site does not have (${site.languages.join(", ")})`);
   const [[tag]] = await db.batch([
     db
       .insert(contentTags)

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
-import { ApiError } from "../../platform/errors";
+import { ApiError, fieldRefused } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
 import { dnsTxtRecords } from "../../platform/outbound-url";
 import { isServiceHost, normalizedHost } from "../../platform/service-hosts";
@@ -83,10 +83,10 @@ export async function domainChanges(
       : asked.primaryDomain && normalizedHost(asked.primaryDomain);
   const aliases = (asked.aliases ?? current.filter((row) => !row.isPrimary).map((row) => row.host)).map(normalizedHost);
   const wanted = [...(primary ? [primary] : []), ...aliases];
-  if (new Set(wanted).size !== wanted.length) throw new ApiError(400, "aliases: each host name may be named once, and not as the primary domain too");
+  if (new Set(wanted).size !== wanted.length) throw fieldRefused("aliases", "each host name may be named once, and not as the primary domain too");
   for (const [field, host] of [...(primary ? [["primaryDomain", primary] as const] : []), ...aliases.map((host) => ["aliases", host] as const)]) {
     const problem = hostProblem(env, host);
-    if (problem) throw new ApiError(400, `${field}: ${problem}; a site cannot use it`);
+    if (problem) throw fieldRefused(field, `${problem}; a site cannot use it`);
   }
   const added = wanted.filter((host) => !current.some((row) => row.host === host));
   if (added.length) {
