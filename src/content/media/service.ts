@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, notExists, or, type SQL, sql } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
@@ -161,59 +161,72 @@ export async function mediaOf(db: Database, scope: TenantScope, siteId: number) 
   return rows.map((row) => ({ ...row, url: mediaUrl(row.key) }));
 }
 
-/**
- * What still shows a file, in people's words, or undefined: a deleted file would leave a broken
- * image there. A content in the Trash does not count: it is restored without its images' files.
- */
-async function mediaUses(db: Database, scope: TenantScope, file: { id: number; siteId: number; key: string; filename: string }) {
+type StoredFile = { id: number; siteId: number; key: string; filename: string };
+
+/** Where a file is shown: live contents (cover or body), its site's social image or favicon, image ads. A content in the Trash does not count: it is restored without its images' files. */
+function showing(scope: TenantScope, file: StoredFile) {
   const url = mediaUrl(file.key);
+  return {
+    url,
+    contents: inTenant(
+      contents.tenantId,
+      scope,
+      eq(contents.siteId, file.siteId),
+      isNull(contents.deletedAt),
+      or(sql`instr(coalesce(${contents.coverImages}, ''), ${url}) > 0`, sql`instr(${contents.bodyMarkdown}, ${url}) > 0`),
+    ),
+    site: and(eq(sites.id, file.siteId), or(eq(sites.seoImage, url), eq(sites.favicon, url))),
+    ads: inTenant(ads.tenantId, scope, eq(ads.mediaId, file.id)),
+  };
+}
+
+/** What still shows a file, in people's words, or undefined: a deleted file would leave a broken image there. */
+async function mediaUses(db: Database, scope: TenantScope, file: StoredFile) {
+  const where = showing(scope, file);
   const [shown, [site], [ad]] = await db.batch([
-    db
-      .select({ title: contents.title })
-      .from(contents)
-      .where(
-        inTenant(
-          contents.tenantId,
-          scope,
-          eq(contents.siteId, file.siteId),
-          isNull(contents.deletedAt),
-          or(sql`instr(coalesce(${contents.coverImages}, ''), ${url}) > 0`, sql`instr(${contents.bodyMarkdown}, ${url}) > 0`),
-        ),
-      )
-      .limit(3),
-    db
-      .select({ seoImage: sites.seoImage, favicon: sites.favicon })
-      .from(sites)
-      .where(and(eq(sites.id, file.siteId), or(eq(sites.seoImage, url), eq(sites.favicon, url)))),
-    db
-      .select({ id: ads.id })
-      .from(ads)
-      .where(inTenant(ads.tenantId, scope, eq(ads.mediaId, file.id)))
-      .limit(1),
+    db.select({ title: contents.title }).from(contents).where(where.contents).limit(3),
+    db.select({ seoImage: sites.seoImage, favicon: sites.favicon }).from(sites).where(where.site),
+    db.select({ id: ads.id }).from(ads).where(where.ads).limit(1),
   ]);
   const uses = [
     ...shown.map((content) => `“${content.title}”`),
-    ...(site?.seoImage === url ? ["the site's social image (Settings)"] : []),
-    ...(site?.favicon === url ? ["the site's favicon (Settings)"] : []),
+    ...(site?.seoImage === where.url ? ["the site's social image (Settings)"] : []),
+    ...(site?.favicon === where.url ? ["the site's favicon (Settings)"] : []),
     ...(ad ? ["an image ad (Ads)"] : []),
   ];
   return uses.length ? `${file.filename} is still shown by ${uses.join(", ")}: remove it there first, then delete it` : undefined;
 }
 
-/** A file no content, setting or ad shows any more is deleted with its resized copies; one still shown is refused (409). */
+/**
+ * A file no content, setting or ad shows any more is deleted with its resized copies; one still
+ * shown is refused (409). The check is the delete's own condition: a content saved with the file
+ * meanwhile keeps it.
+ */
 export async function deleteMedia(db: Database, bucket: R2Bucket, scope: TenantScope, id: number) {
   const [file] = await db
     .select()
     .from(media)
     .where(inTenant(media.tenantId, scope, eq(media.id, id)));
   if (!file) throw new ApiError(404, `No media with id ${id}`);
-  const uses = await mediaUses(db, scope, file);
-  if (uses) throw new ApiError(409, uses);
+  const where = showing(scope, file);
+  const noneIn = (table: typeof contents | typeof sites | typeof ads, condition: SQL | undefined) =>
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(table)
+        .where(condition),
+    );
   const [row] = await db
     .delete(media)
-    .where(inTenant(media.tenantId, scope, eq(media.id, id)))
+    .where(
+      and(inTenant(media.tenantId, scope, eq(media.id, id)), noneIn(contents, where.contents), noneIn(sites, where.site), noneIn(ads, where.ads)),
+    )
     .returning();
-  if (!row) throw new ApiError(404, `No media with id ${id}`);
+  if (!row) {
+    // Nothing deleted: the file is shown somewhere, or another request deleted it first.
+    const uses = await mediaUses(db, scope, file);
+    throw uses ? new ApiError(409, uses) : new ApiError(404, `No media with id ${id}`);
+  }
   await bucket.delete([row.key, ...row.variantWidths.map((w) => variantKey(row.key, w))]);
 }
 
