@@ -164,6 +164,13 @@ describe("ads, as the site's owner runs them", () => {
     await reader.goto(`${site.base}/`);
     const shown = reader.locator(`a[href="/ads/${adId}/click"] img`);
     expect(await shown.getAttribute("src")).toBe(images[1]!.url);
+    // Drawn whole in the ad's column, under its label, no taller than a banner.
+    await expect.poll(() => shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    const label = (await reader.locator(".ad-label").boundingBox())!;
+    const drawn = (await shown.boundingBox())!;
+    expect(drawn.x).toBeGreaterThanOrEqual(label.x);
+    expect(drawn.x + drawn.width).toBeLessThanOrEqual(label.x + label.width + 0.5);
+    expect(drawn.height).toBeLessThanOrEqual(240.5);
     const click = await fromSite({ base: gateway.base, siteBase: site.base }, `/ads/${adId}/click`);
     expect(click.status).toBe(302);
   });

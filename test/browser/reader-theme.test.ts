@@ -313,6 +313,13 @@ describe("a reader of the default theme on a desktop", () => {
     const textBottom = await page.locator(".body").evaluate((body) => body.getBoundingClientRect().bottom);
     const footerTop = await page.locator(".site-footer").evaluate((footer) => footer.getBoundingClientRect().top);
     expect(footerTop - textBottom).toBeLessThan(100);
+    // One column from the margin: the title starts where the text does.
+    const left = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => element.getBoundingClientRect().left);
+    expect(await left(".post-title")).toBe(await left(".body p"));
     await page.emulateMedia({ media: "screen" });
   });
 });
