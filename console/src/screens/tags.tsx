@@ -1,4 +1,5 @@
 import { useState } from "hono/jsx/dom";
+import { menuName } from "../../../src/content/menu-names";
 import { api, get, type Category, type ContentTag, type TagType } from "../api";
 import { useWorkspace } from "../session";
 import { CheckField, languageName, Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";
@@ -7,14 +8,10 @@ import { itemsOf, MenuItems, MenuPreview, newRow, rowsOf, type MenuItem, type Me
 /** The places the default theme shows a menu by its name; any other name is for a theme that reads it. */
 const THEME_PLACES: Record<string, string> = { main: "in the header", footer: "in the footer" };
 
-/** The language of a menu's pages, from its name (`de` for `main.de`); none for the default language's. */
-const menuLanguage = (name: string) => (name.includes(".") ? name.slice(name.indexOf(".") + 1) : undefined);
-
 /** Where a menu or tag shows, in words: the default theme's place for it and on which language's pages, or the name a theme reads. */
 function whereShown(tag: ContentTag): string {
   if (tag.type !== "menu") return `a theme reads it as tags.${tag.name}`;
-  const language = menuLanguage(tag.name);
-  const code = language ? tag.name.slice(0, tag.name.indexOf(".")) : tag.name;
+  const { code, language } = menuName(tag.name);
   const pages = language ? ` on ${languageName(language) ?? language} pages` : "";
   return `${THEME_PLACES[code] ?? `a theme reads it as menus.${code}`}${pages}`;
 }
@@ -205,7 +202,13 @@ function TagForm(props: { tag: ContentTag | null; categories: Category[]; onSave
         />
       </div>
       {type === "menu" ? (
-        <MenuItems rows={rows} categories={props.categories} language={menuLanguage(name)} onRows={setRows} fieldError={save.fieldError} />
+        <MenuItems
+          rows={rows}
+          categories={props.categories}
+          language={menuName(name).language ?? undefined}
+          onRows={setRows}
+          fieldError={save.fieldError}
+        />
       ) : (
         <>
           <fieldset class="group">

@@ -5,6 +5,7 @@ import { categories, contents, contentTags, type ContentTag, type Site } from ".
 import { memberScope } from "../tenancy/scope";
 import { contentPath, inLanguage, urlFor } from "./languages";
 import { ofSite } from "./page-queries";
+import { menuName } from "../menu-names";
 
 /**
  * The content tags as templates read them (`menus.<code>`, `tags.<name>`), resolved before a page
@@ -15,12 +16,6 @@ interface MenuItem {
   label: string;
   link: { category?: number; content?: number; tag?: string; url?: string };
   children?: MenuItem[];
-}
-
-/** A menu's name: `main` is the menu of the default language (and of any language without its own), `main.de` German pages' `main`. */
-export function menuName(name: string): { code: string; language: string | null } {
-  const dot = name.indexOf(".");
-  return dot < 0 ? { code: name, language: null } : { code: name.slice(0, dot), language: name.slice(dot + 1) };
 }
 
 /**
