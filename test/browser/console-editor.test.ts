@@ -116,6 +116,13 @@ describe("the content editor, as a writer uses it", () => {
     await expect
       .poll(() => page.getByLabel("Language", { exact: true }).locator("option").allTextContents())
       .toEqual(["English (en)", "German (de)"]);
+    // The slug follows the title as the content's language spells it: German writes ä as ae, English drops the dots.
+    const language = page.getByLabel("Language", { exact: true });
+    await language.selectOption("de");
+    await page.getByLabel("Title", { exact: true }).fill("Straßenmärkte am Hafen");
+    expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe("strassenmaerkte-am-hafen");
+    await language.selectOption("en");
+    expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe("strassenmarkte-am-hafen");
     await page.getByLabel("Title", { exact: true }).fill(title);
     expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe(slug);
     await body(page).fill("The harbour at dawn.\n\nBoats come in.");

@@ -20,8 +20,10 @@ async function skill<T>(path: string, token: string, body: unknown, settings: Re
   return { status: response.status, headers: response.headers, body: await response.json<Envelope<T>>() };
 }
 
+const NIGHT_TRAINS = "# Night trains are back\n\nSleeper trains link the city to three capitals again.\n\n## Timetable\n\nDepartures at 21:40.";
+
 /** An OpenAI-compatible endpoint that writes the same short article, or fails with `status`. */
-function fakeLanguageModel(status = 200) {
+function fakeLanguageModel(status = 200, article = NIGHT_TRAINS) {
   const prompts: string[] = [];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -30,13 +32,7 @@ function fakeLanguageModel(status = 200) {
     prompts.push(body.messages.at(-1)!.content);
     if (status !== 200) return new Response("overloaded", { status });
     return Response.json({
-      choices: [
-        {
-          message: {
-            content: "# Night trains are back\n\nSleeper trains link the city to three capitals again.\n\n## Timetable\n\nDepartures at 21:40.",
-          },
-        },
-      ],
+      choices: [{ message: { content: article } }],
     });
   });
   return prompts;
@@ -90,6 +86,15 @@ describe("C5 generate an article", () => {
 
     const again = await skill<Article>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "night trains" }, llm);
     expect(again.body.data.slug).toBe("night-trains-are-back-2");
+  });
+
+  it("spells a German article's slug as German addresses do (ä as ae), and drops the accents of other languages", async () => {
+    fakeLanguageModel(200, "# Straßenmärkte öffnen früher\n\nAb Mai schon um sieben.");
+    const german = await skill<Article>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "Märkte", language: "de" }, llm);
+    expect(german.body.data).toMatchObject({ language: "de", slug: "strassenmaerkte-oeffnen-frueher" });
+    fakeLanguageModel(200, "# Märkte, Cafés and Ærø\n\nA day out.");
+    const english = await skill<Article>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "markets", language: "en" }, llm);
+    expect(english.body.data).toMatchObject({ language: "en", slug: "markte-cafes-and-aero" });
   });
 
   it("answers 503 naming the settings when no language model is configured, with no Retry-After: waiting changes nothing", async () => {

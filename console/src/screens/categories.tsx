@@ -127,6 +127,7 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
   const [slug, setSlug] = useState("");
   const [parent, setParent] = useState("");
   const create = useSubmit();
+  const suggested = slugFrom(name, site.defaultLanguage);
   return (
     <form
       class="panel"
@@ -136,7 +137,7 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
         const body = {
           siteId: site.id,
           name,
-          slug: slug || slugFrom(name),
+          slug: slug || suggested,
           parentId: parent ? Number(parent) : null,
           position: props.categories.length,
         };
@@ -156,9 +157,9 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
           name="slug"
           value={slug}
           onValue={setSlug}
-          placeholder={slugFrom(name)}
+          placeholder={suggested}
           error={create.fieldError("slug")}
-          hint={name || slug ? `Its page: /c/${slug || slugFrom(name)}${slug ? "" : " (from the name, until you type one)"}` : undefined}
+          hint={name || slug ? `Its page: /c/${slug || suggested}${slug ? "" : " (from the name, until you type one)"}` : undefined}
         />
         <SelectField
           label="Parent"

@@ -246,7 +246,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const [saved, setSaved] = useState<Draft>(initial);
   // A slug typed by hand, in a copy restored from this browser too, no longer follows the title.
   const [slugTouched, setSlugTouched] = useState(
-    Boolean(props.content) || (restored ? restored.draft.slug !== slugFrom(restored.draft.title) : false),
+    Boolean(props.content) || (restored ? restored.draft.slug !== slugFrom(restored.draft.title, restored.draft.language) : false),
   );
   // The heading follows a save, not an autosave: a new heading takes the focus, which must stay where the person types.
   const [heading, setHeading] = useState(props.content?.title ?? "");
@@ -260,7 +260,11 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const set =
     <K extends keyof Draft>(key: K) =>
     (value: Draft[K]) =>
-      setDraft((d) => ({ ...d, [key]: value, ...(key === "title" && !slugTouched ? { slug: slugFrom(String(value)) } : {}) }));
+      setDraft((d) => {
+        const next = { ...d, [key]: value };
+        // An untouched slug follows the title, spelled as the content's language spells it.
+        return (key === "title" || key === "language") && !slugTouched ? { ...next, slug: slugFrom(next.title, next.language) } : next;
+      });
   const status = content?.status ?? "draft";
   const editable = content ? can("editor") || (content.authorId === userId && content.status === "draft" && can("author")) : can("author");
   // Only a draft saves itself: a published or scheduled content's text is what readers see (or will), changed on purpose only.

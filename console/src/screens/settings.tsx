@@ -281,6 +281,7 @@ function NewSite() {
   const [timezone, setTimezone] = useState(site.timezone);
   const [copyTheme, setCopyTheme] = useState(true);
   const create = useSubmit();
+  const suggested = slugFrom(name, languageList(languages)[0]);
   return (
     <form
       class="panel"
@@ -289,7 +290,7 @@ function NewSite() {
         e.preventDefault();
         const body = {
           name,
-          slug: slug || slugFrom(name),
+          slug: slug || suggested,
           languages: languageList(languages),
           timezone,
           ...(copyTheme ? { copyThemeFrom: site.id } : {}),
@@ -309,14 +310,7 @@ function NewSite() {
       <Outcome failure={create.failure} done={create.done} />
       <div class="row">
         <TextField label="Name" name="name" value={name} onValue={setName} error={create.fieldError("name")} required />
-        <TextField
-          label="Address name (slug)"
-          name="slug"
-          value={slug}
-          onValue={setSlug}
-          placeholder={slugFrom(name)}
-          error={create.fieldError("slug")}
-        />
+        <TextField label="Address name (slug)" name="slug" value={slug} onValue={setSlug} placeholder={suggested} error={create.fieldError("slug")} />
         <TextField
           label="Languages"
           name="languages"

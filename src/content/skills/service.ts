@@ -59,7 +59,7 @@ export async function generateArticle(
   const title = cutToCharacters((heading?.[1] ?? input.topic).trim(), 200);
   const body = (heading ? text.replace(heading[0], "") : text).trim();
   const intro = cutToCharacters(plain(body.split(/\n{2,}/).find((p) => !p.startsWith("#")) ?? body), 300);
-  const slug = await freeSlug(db, scope, site, language, slugFrom(title) || "article");
+  const slug = await freeSlug(db, scope, site, language, slugFrom(title, language) || "article");
   const draft = await createContent(db, scope, authorId, { siteId: site.id, title, slug, intro, bodyMarkdown: body, language });
   return {
     contentId: draft.id,
