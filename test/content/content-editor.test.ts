@@ -120,18 +120,19 @@ describe("an autosave", () => {
 });
 
 describe("free tags as an editor types them", () => {
-  it("are trimmed, each kept once whatever its case, and spelt as the site's other contents spell them", async () => {
+  it("are trimmed, each kept once whatever its case or dashes, and spelt as the site's other contents spell them", async () => {
     await seedContent(tenant, { title: "Quay works", tags: ["waterfront"] });
     const created = await send<ContentAnswer & { tags: string[] }>(
       "POST",
       contentsPath,
       tenant.session,
-      draft("tagged", { tags: [" Waterfront", "Night   Life ", "festival", "Festival", "festival ", ""] }),
+      draft("tagged", { tags: [" Waterfront", "Night   Life ", "festival", "Festival", "festival ", "night-life", ""] }),
     );
     expect(created.status).toBe(201);
     expect(created.body.data.tags).toEqual(["waterfront", "Night Life", "festival"]);
+    // A dash for a space is the same tag, at the same address (/tag/Night-Life).
     const edited = await send<ContentAnswer & { tags: string[] }>("PATCH", `${contentsPath}/${created.body.data.id}`, tenant.session, {
-      tags: ["NIGHT LIFE", "Ferries", "ferries"],
+      tags: ["NIGHT-LIFE", "Ferries", "ferries"],
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data.tags).toEqual(["Night Life", "Ferries"]);

@@ -54,7 +54,7 @@ describe("what the default theme's lists and content pages read about each conte
       tags: ["harbour", "café & bar"],
       tagLinks: [
         { name: "harbour", url: "/tag/harbour" },
-        { name: "café & bar", url: "/tag/caf%C3%A9%20%26%20bar" },
+        { name: "café & bar", url: "/tag/caf%C3%A9-%26-bar" },
       ],
     });
     expect(list.find((item) => item.title === short)).toMatchObject({ readingMinutes: 1, tagLinks: [] });

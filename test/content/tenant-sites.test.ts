@@ -268,6 +268,28 @@ describe("tag, search and paged lists", () => {
     expect(await moved(`/tag/${"b".repeat(61)}`)).toEqual([404, null]);
   });
 
+  it("puts a tag with spaces at an address with dashes, and moves its old address there", async () => {
+    await seedContent(tenant, { title: "Festival night", tags: ["River festival", "late-night"] });
+    const moved = async (path: string) => {
+      const res = await sitePage(slug, path, { redirect: "manual" });
+      return [res.status, res.headers.get("Location")];
+    };
+    const page = await sitePage(slug, "/tag/River-festival");
+    expect(page.status).toBe(200);
+    const html = await htmlOf(page);
+    expect(html).toContain("Festival night");
+    expect(html).toContain(`<link rel="canonical" href="https://${slug}.localhost/tag/River-festival">`);
+    expect(html).toContain('href="/tag/River-festival"');
+    expect(html).not.toContain("River%20festival");
+    // The address before, with the space, and the address in another case.
+    expect(await moved("/tag/River%20festival?page=1")).toEqual([301, "/tag/River-festival?page=1"]);
+    expect(await moved("/tag/river-festival")).toEqual([301, "/tag/River-festival"]);
+    // A tag that has a dash of its own is found as it is.
+    expect((await sitePage(slug, "/tag/late-night")).status).toBe(200);
+    expect(await moved("/tag/late%20night")).toEqual([301, "/tag/late-night"]);
+    expect(await moved("/tag/river--festival")).toEqual([404, null]);
+  });
+
   it("lists a tag's contents, finds contents by words, and pages a list", async () => {
     const site = await createTestTenant();
     const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;

@@ -11,7 +11,7 @@ import { renderMarkdown } from "../markdown";
 import { siteRelativeMedia } from "../media/addresses";
 import { imageSizesIn } from "../media/service";
 import { statusAt } from "../publication";
-import { tagSpellings } from "../tag-spellings";
+import { tagKey, tagSpellings } from "../tag-spellings";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
 import { contentPath } from "../sites/languages";
 import { contentPreviewToken, PREVIEW_LINK_SECONDS } from "../sites/previews";
@@ -205,11 +205,11 @@ async function autosaveContent(db: Database, scope: TenantScope, id: number, use
   return updateContent(db, scope, id, userId, given, { existing, replaceLatest });
 }
 
-/** Free tags as the site's contents already spell them: `Waterfront` joins the page of `waterfront` rather than starting its own. */
+/** Free tags as the site's contents already spell them: `Waterfront` or `water-front` joins the page of `waterfront` or `water front` rather than starting its own. */
 async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, tags: string[] | undefined) {
   if (!tags?.length) return tags;
   const spelling = await tagSpellings(db, inTenant(contents.tenantId, scope, eq(contents.siteId, siteId)), tags);
-  return tags.map((t) => spelling.get(t.toLowerCase()) ?? t);
+  return tags.map((t) => spelling.get(tagKey(t)) ?? t);
 }
 
 /** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */

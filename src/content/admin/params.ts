@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
 import { languageCode, MAX_TAG_LENGTH, queryInteger } from "../params";
 import { adHtmlProblems } from "../sites/ad-html";
+import { tagKey } from "../tag-spellings";
 import { englishName, languageInEnglish } from "../sites/languages";
 
 const slug = z
@@ -150,16 +151,15 @@ export const MAX_BODY_CHARACTERS = 200_000;
 
 /**
  * A content's free tags as an editor types them: spaces trimmed and collapsed, and each tag once,
- * whatever its case (the first spelling kept), so that `festival, Festival ` is one tag, one page.
+ * whatever its case or a dash for a space (the first spelling kept), so that `festival, Festival `
+ * is one tag, one page, and so is `night life, Night-Life`.
  */
 const contentTags = z
   .array(z.string().max(MAX_TAG_LENGTH))
   .max(30)
   .transform((tags) => {
     const seen = new Set<string>();
-    return tags
-      .map((tag) => tag.trim().replace(/\s+/g, " "))
-      .filter((tag) => tag !== "" && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()));
+    return tags.map((tag) => tag.trim().replace(/\s+/g, " ")).filter((tag) => tag !== "" && !seen.has(tagKey(tag)) && seen.add(tagKey(tag)));
   });
 
 export const contentCreate = z.strictObject({

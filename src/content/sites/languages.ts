@@ -1,4 +1,5 @@
 import type { Site } from "../schema";
+import { tagInAddress } from "../tag-spellings";
 
 /**
  * The languages of a tenant site: where each language's pages live (the default language at `/`,
@@ -42,7 +43,7 @@ export function urlFor(site: Site, language: string) {
       case "category":
         return `${prefix}/c/${arg ?? ""}`;
       case "tag":
-        return `${prefix}/tag/${encodeURIComponent(arg ?? "")}`;
+        return `${prefix}/tag/${tagInAddress(arg ?? "")}`;
       case "search":
         return `${prefix}/search`;
       case "feed":

@@ -5,7 +5,7 @@ import { isPublic } from "../delivery/service";
 import { MAX_TAG_LENGTH } from "../params";
 import { categories, contents, redirects, type Site } from "../schema";
 import type { ReaderSite } from "../tenancy/scope";
-import { tagSpellings } from "../tag-spellings";
+import { tagKey, tagSpellings } from "../tag-spellings";
 import { contentPath } from "./languages";
 import { perSiteVersion } from "./site-data";
 
@@ -95,12 +95,12 @@ export async function languagesWithTag(db: Database, site: Site, tag: string, no
 }
 
 /**
- * How the site spells a tag of its public contents, asked in another case (`bibliothek`,
- * `öffnungszeiten`): its page's own address. One longer than any tag may be is none, unlooked-for.
+ * How the site spells a tag of its public contents, asked in another case or with dashes for spaces
+ * (`bibliothek`, `öffnungszeiten`, `river-festival`). One longer than any tag may be is none, unlooked-for.
  */
 export async function tagAsSpelled(db: Database, site: Site, tag: string, now: string): Promise<string | undefined> {
   if (tag.length > MAX_TAG_LENGTH) return undefined;
-  return (await tagSpellings(db, ofSite(site, isPublic(now)), [tag])).get(tag.toLowerCase());
+  return (await tagSpellings(db, ofSite(site, isPublic(now)), [tag])).get(tagKey(tag));
 }
 
 /** Words a reader reads in a minute: reading time is the body's words over this, at least one minute. */

@@ -7,8 +7,9 @@ import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
 import { contentPath, inLanguage, languageHome, languagePrefix, siteLanguages } from "./languages";
+import { tagInAddress } from "../tag-spellings";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
-import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
+import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts, tagAsSpelled } from "./page-queries";
 import { perSiteVersion } from "./site-data";
 
 const PAGE_SIZE = 10;
@@ -49,7 +50,7 @@ const inEveryLanguage = (site: Site, path: string) => Object.fromEntries(siteLan
 
 /** A tag's page in the page's language, for the links under a title. */
 const tagLinks = (site: Site, language: string, tags: string[]) =>
-  tags.map((name) => ({ name, url: `${languagePrefix(site, language)}/tag/${encodeURIComponent(name)}` }));
+  tags.map((name) => ({ name, url: `${languagePrefix(site, language)}/tag/${tagInAddress(name)}` }));
 
 /** A list of contents as templates read it: each with its URL, tag links, author and reading time (one query for the list). */
 async function listed<T extends { id: number; slug: string; language: string; tags: string[] }>(
@@ -97,15 +98,27 @@ export async function homePage(c: Context<AppEnv>, site: ReaderSite, language: s
   };
 }
 
-/** The contents of a free tag in one language; a tag nothing of that language carries is not found. */
+/**
+ * The contents of a free tag in one language, at the address with a dash for each of its spaces (the
+ * page of `river festival` is /tag/river-festival); a tag nothing of that language carries is not found.
+ */
 export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: string, language: string): Promise<Page> {
   const page = pageOf(c);
   // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
-  const tag = tagParam.slice(0, 60);
-  const list = await listOf(c, site, { tag, language, page });
+  const asked = tagParam.slice(0, 60);
+  let tag = asked;
+  let list = await listOf(c, site, { tag, language, page });
+  if (list.total === 0) {
+    // No tag spelled as asked, but one at this address: `river festival` at /tag/river-festival.
+    const spelled = await tagAsSpelled(c.get("db"), site, asked, now());
+    if (spelled !== undefined && spelled !== asked && tagInAddress(spelled) === tagInAddress(asked)) {
+      tag = spelled;
+      list = await listOf(c, site, { tag, language, page });
+    }
+  }
   const pages = pagination(page, list.total);
   if (list.total === 0 || !pages) return notFoundIn(language);
-  const path = `/tag/${encodeURIComponent(tag)}`;
+  const path = `/tag/${tagInAddress(tag)}`;
   const languages = await languagesWithTag(c.get("db"), site, tag, now());
   return {
     template: "tag",

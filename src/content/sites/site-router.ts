@@ -14,6 +14,7 @@ import { isOtherLanguage } from "./languages";
 import { contentMarkdown, llmsTxt } from "./markdown-pages";
 import { cachedDocument, cachedMarkdown, cachedPage, keptPage, notFoundIn, type Page } from "./page-render";
 import { contentAddress, redirectOf, tagAsSpelled } from "./page-queries";
+import { tagInAddress } from "../tag-spellings";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { endPreviews, keepContentPreview, type Preview, previewedContent, previewOf } from "./previews";
 import { loadTheme, themeAsset } from "./themes";
@@ -155,15 +156,17 @@ function buildSiteRouter() {
     app.get(`${prefix}/feed.xml`, feed(rssFeed, "application/rss+xml"));
     app.get(`${prefix}/atom.xml`, feed(atomFeed, "application/atom+xml"));
     app.get(`${prefix}/`, (c) => inLanguage(c, (site, language) => homePage(c, site, language)));
-    // A tag's address typed in another case than the site's (`/tag/bibliothek`) leads to its page.
+    // A tag's address typed in another case than the site's (`/tag/bibliothek`), or with a space where
+    // the address has a dash (`/tag/river%20festival`, the address before), leads to its page.
     app.get(`${prefix}/tag/:tag`, async (c) => {
-      const tag = c.req.param("tag");
-      const answer = await inLanguage(c, (site, language) => tagPage(c, site, tag, language));
-      if (answer.status !== 404) return answer;
-      const spelled = await tagAsSpelled(c.get("db"), await siteOf(c), tag, now());
-      if (spelled === undefined || spelled === tag) return answer;
+      const asked = c.req.param("tag");
+      const page = () => inLanguage(c, (site, language) => tagPage(c, site, asked, language));
+      const answer = asked.includes(" ") ? undefined : await page();
+      if (answer && answer.status !== 404) return answer;
+      const spelled = await tagAsSpelled(c.get("db"), await siteOf(c), asked, now());
+      if (spelled === undefined || tagInAddress(spelled) === encodeURIComponent(asked)) return answer ?? page();
       const language = prefix ? `/${c.req.param("lang")}` : "";
-      return c.redirect(`${language}/tag/${encodeURIComponent(spelled)}${new URL(c.req.url).search}`, 301);
+      return c.redirect(`${language}/tag/${tagInAddress(spelled)}${new URL(c.req.url).search}`, 301);
     });
     app.get(`${prefix}/search`, (c) => inLanguage(c, (site, language) => searchPage(c, site, language)));
     app.get(`${prefix}/c/:slug`, (c) => inLanguage(c, (site, language) => categoryPage(c, site, c.req.param("slug"), language)));
