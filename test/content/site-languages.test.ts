@@ -132,6 +132,20 @@ describe("each language's lists and feeds", () => {
     expect(await htmlOf(await sitePage(slug, "/de/search?q=x"))).toMatch(/<form class="[^"]+" role="search" action="\/de\/search"/);
   });
 
+  it("says how to search on a search page without words, above the language's newest contents, and what to try when nothing is found", async () => {
+    const english = await htmlOf(await sitePage(slug, "/search"));
+    expect(english).toContain('<p class="search-hint">Type a word or a few: the articles that hold them all are shown, newest first.');
+    expect(english).toContain('<h2 class="kicker search-latest">Latest</h2>');
+    expect(cardTitles(english)).toEqual(["Ferry timetable", "Only in English"]);
+    const german = await htmlOf(await sitePage(slug, "/de/search"));
+    expect(german).toContain("Der Anfang eines Wortes genügt");
+    expect(cardTitles(german)).toEqual(["Faehrplan"]);
+    const none = await htmlOf(await sitePage(slug, "/search?q=zeppelin"));
+    expect(none).toContain('<p class="empty">Nothing found. Try fewer words, or only the start of one.</p>');
+    expect(none).not.toContain("search-latest");
+    expect(cardTitles(none)).toEqual([]);
+  });
+
   it("gives each language its own RSS and Atom feed", async () => {
     const english = await (await sitePage(slug, "/feed.xml")).text();
     expect(english).toContain("<title>Ferry timetable</title>");

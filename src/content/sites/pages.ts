@@ -135,6 +135,9 @@ export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: st
   };
 }
 
+/** How many of the newest contents a search page without words shows. */
+const RECENT_ON_SEARCH = 6;
+
 /** The site's search in one language: words of `?q=` through the full-text index. */
 export async function searchPage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
   const page = pageOf(c);
@@ -145,6 +148,10 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
     : { items: [], total: 0 };
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
+  // A search page without words shows the newest contents under its hint: a start for the reader.
+  const recent = words.length
+    ? []
+    : (await listPublished(c.get("db"), memberScope(site.tenantId), site, { language, page: 1, size: RECENT_ON_SEARCH }, now())).items;
   const path = `/search?q=${encodeURIComponent(query)}`;
   // Result pages are not for search engines.
   return {
@@ -159,6 +166,7 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
     data: {
       query,
       contents: await listed(c, site, language, list.items),
+      recent: await listed(c, site, language, recent),
       pagination: pages,
       page_base: `${languagePrefix(site, language)}${path}&page=`,
     },

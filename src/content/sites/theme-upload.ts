@@ -81,6 +81,7 @@ const SAMPLE_CONTEXT = {
   content: { ...sampleContent, bodyHtml: "<p>A body.</p>", categories: [{ name: "News", slug: "news", url: "/c/news" }], translations: [] },
   tag: "news",
   query: "news",
+  recent: [sampleContent],
 };
 
 /** What a path inside the zip must be: relative, inside one of the four folders, of an allowed type. */
