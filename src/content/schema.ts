@@ -390,6 +390,8 @@ export const ads = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     /** The pages it shows on: those in this language; null, every language's. */
     language: text("language"),
+    /** What an image ad's picture says, for readers who cannot see it (its alt); null, the theme's word for an ad. */
+    altText: text("alt_text"),
   },
   (t) => [index("ads_site_slot").on(t.siteId, t.slot)],
 );

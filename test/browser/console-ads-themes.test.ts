@@ -141,6 +141,10 @@ describe("ads, as the site's owner runs them", () => {
     expect(await edit.getByLabel("Link", { exact: true }).inputValue()).toBe(`${link}/first`);
     await edit.getByRole("radio", { name: images[1]!.filename }).check();
     await edit.getByLabel("Link", { exact: true }).fill(`${link}/second`);
+    // Until it has words, a reader who cannot see the picture hears "Advertisement": the hint says so.
+    const described = edit.getByLabel("What the image shows", { exact: true });
+    expect(await described.inputValue()).toBe("");
+    await described.fill("Harbour sale: coats at 30 % off");
     await edit.getByLabel("Weight", { exact: true }).fill("5");
     // An end before the start is refused beside its field.
     await edit.getByLabel("Ends", { exact: true }).fill("2020-01-01T00:00");
@@ -164,6 +168,8 @@ describe("ads, as the site's owner runs them", () => {
     await reader.goto(`${site.base}/`);
     const shown = reader.locator(`a[href="/ads/${adId}/click"] img`);
     expect(await shown.getAttribute("src")).toBe(images[1]!.url);
+    // The link is named by the picture's words, as a screen reader reads it.
+    expect(await reader.getByRole("link", { name: "Harbour sale: coats at 30 % off" }).getAttribute("href")).toBe(`/ads/${adId}/click`);
     // Drawn whole in the ad's column, under its label, no taller than a banner.
     await expect.poll(() => shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     const label = (await reader.locator(".ad-label").boundingBox())!;

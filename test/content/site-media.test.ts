@@ -240,10 +240,22 @@ describe("image ads", () => {
     expect(ad.status).toBe(201);
     const site = await slugOf(tenant);
     const { id } = (await ad.json<Envelope<{ id: number }>>()).data;
-    expect(await htmlOf(await sitePage(site, "/"))).toContain(`<a href="/ads/${id}/click" rel="sponsored noopener"><img src="${banner.url}"`);
+    // No words for the picture yet: a reader who cannot see it hears the theme's word for an ad.
+    expect(await htmlOf(await sitePage(site, "/"))).toContain(
+      `<a href="/ads/${id}/click" rel="sponsored noopener"><img src="${banner.url}" alt="Advertisement">`,
+    );
     const image = await sitePage(site, banner.url);
     expect(image.status).toBe(200);
     expect(image.headers.get("Content-Type")).toBe("image/png");
+    // The editor's words for it are its alt, escaped as any text of the page.
+    const described = await admin("PATCH", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session, {
+      altText: 'Harbour Café: "breakfast" <until> noon',
+    });
+    expect((await described.json<Envelope<{ altText: string }>>()).data.altText).toBe('Harbour Café: "breakfast" <until> noon');
+    expect(await htmlOf(await sitePage(site, "/"))).toContain(`<img src="${banner.url}" alt="Harbour Café: &#34;breakfast&#34; &lt;until&gt; noon">`);
+    const tooLong = await admin("PATCH", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session, { altText: "x".repeat(301) });
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json<Envelope<never>>()).error!.message).toContain("Alt text must be at most 300 characters");
   });
 });
 

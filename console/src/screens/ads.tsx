@@ -255,6 +255,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
   const [slot, setSlot] = useState(existing?.slot ?? DEFAULT_SLOT);
   const [mediaId, setMediaId] = useState(existing?.mediaId ? String(existing.mediaId) : "");
   const [link, setLink] = useState(existing?.link ?? "");
+  const [altText, setAltText] = useState(existing?.altText ?? "");
   const [html, setHtml] = useState(existing?.html ?? "");
   const [startsAt, setStartsAt] = useState(isoToLocalInput(existing?.startsAt ?? new Date().toISOString()));
   const [endsAt, setEndsAt] = useState(isoToLocalInput(existing?.endsAt));
@@ -281,7 +282,9 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           kind,
           slot,
           // The other kind's fields are emptied: an ad is one or the other.
-          ...(kind === "image" ? { mediaId: Number(mediaId) || 0, link: link || null, html: null } : { html, mediaId: null, link: null }),
+          ...(kind === "image"
+            ? { mediaId: Number(mediaId) || 0, link: link || null, altText: altText.trim() || null, html: null }
+            : { html, mediaId: null, link: null, altText: null }),
           startsAt: localInputToIso(startsAt),
           endsAt: endsAt ? localInputToIso(endsAt) : null,
           weight: Number(weight),
@@ -298,6 +301,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           setSlot(DEFAULT_SLOT);
           setMediaId("");
           setLink("");
+          setAltText("");
           setHtml("");
           setEndsAt("");
           setWeight("1");
@@ -335,6 +339,14 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
       {kind === "image" ? (
         <>
           <ImagePicker name="mediaId" images={images} value={mediaId} onValue={setMediaId} error={save.fieldError("mediaId")} />
+          <TextField
+            label="What the image shows"
+            name="altText"
+            value={altText}
+            onValue={setAltText}
+            error={save.fieldError("altText")}
+            hint="In words, for readers who cannot see it (its alt text): “Harbour Café: breakfast until noon”. Left empty, readers hear “Advertisement”"
+          />
           <TextField label="Link" name="link" type="url" value={link} onValue={setLink} error={save.fieldError("link")} />
         </>
       ) : (

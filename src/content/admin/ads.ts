@@ -27,6 +27,7 @@ const adSchema = rowAnswer(createSelectSchema(ads), "Ad", {
   weight: 1,
   isActive: true,
   language: null,
+  altText: "Winter sale at the Harbour Shop: 30 % off coats",
 });
 
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */

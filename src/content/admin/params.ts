@@ -308,6 +308,12 @@ const adFields = {
     .nullable()
     .optional()
     .openapi({ description: "Shown on the site's pages in this language only; null (the default) on every language's" }),
+  altText: z
+    .string()
+    .max(300, { error: "altText must be at most 300 characters" })
+    .nullable()
+    .optional()
+    .openapi({ description: "An image ad's picture in words, for readers who cannot see it (its alt); null or empty: the theme's word for an ad" }),
 };
 
 export const adCreate = z.discriminatedUnion("kind", [

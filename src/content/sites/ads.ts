@@ -12,6 +12,8 @@ export interface ShownAd {
   kind: "image" | "html";
   clickUrl: string;
   imageUrl: string | null;
+  /** An image ad's picture in words (its `alt`), as the site's editor wrote it; null when they wrote none. */
+  alt: string | null;
   /** For an HTML ad: its frame's document, to put in the `srcdoc` of an iframe (never inline): its links through the click counter. */
   html: string | null;
   /** The `sandbox` of that iframe: links open, scripts never run. */
@@ -51,6 +53,7 @@ export async function adsForPage(
       kind: chosen.ad.kind,
       clickUrl: `/ads/${chosen.ad.id}/click`,
       imageUrl: chosen.key ? mediaUrl(chosen.key) : null,
+      alt: chosen.ad.altText || null,
       html: chosen.ad.kind === "html" && chosen.ad.html ? await adFrameDocument(chosen.ad.id, chosen.ad.html) : null,
       sandbox: AD_FRAME_SANDBOX,
     };
