@@ -54,7 +54,9 @@ export function useSubmit() {
       setBusy(false);
     }
   };
-  return { failure, busy, done, run, fieldError: (name: string) => failure?.fields[name] };
+  // An edit after a save makes "Saved" untrue: a form calls it on input (the browser's own checks then speak alone).
+  const edited = () => setDone("");
+  return { failure, busy, done, run, edited, fieldError: (name: string) => failure?.fields[name] };
 }
 
 /**

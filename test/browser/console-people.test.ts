@@ -180,6 +180,14 @@ describe("members: an invitation accepted at the first sign-in", () => {
     await yours.getByRole("button", { name: "Save your name" }).click();
     await expect.poll(() => yours.getByRole("status").innerText()).toBe("Saved: your contents show this name as their author.");
     await expect.poll(() => hint.innerText()).toBe("Signed in as viewer@browser.test");
+    // Emptied again, the name is no longer what was saved: "Saved" goes, and the browser asks for one.
+    const field = yours.getByLabel("Name shown as the author of your contents");
+    const panel = viewer.getByRole("region", { name: "Your name" });
+    await field.fill("");
+    expect(await panel.innerText()).not.toContain("Saved");
+    await yours.getByRole("button", { name: "Save your name" }).click();
+    expect(await field.evaluate((input) => (input as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
+    expect(await panel.innerText()).not.toContain("Saved");
     await context.close();
   });
 });

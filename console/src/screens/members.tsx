@@ -178,6 +178,7 @@ function YourName(props: { onRenamed: () => void }) {
         <Loading failure={profile.failure} />
       ) : (
         <form
+          onInput={rename.edited}
           onSubmit={async (e: Event) => {
             e.preventDefault();
             const saved = await rename.run(
