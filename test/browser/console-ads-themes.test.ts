@@ -221,6 +221,16 @@ describe("ads, as the site's owner runs them", () => {
       expect(await noSidewaysScroll(page)).toBe(true);
       // The list of ads fits too: nothing in it scrolls sideways on its own.
       expect(await page.locator("table.ads").evaluate((table) => table.scrollWidth <= table.clientWidth)).toBe(true);
+      // On a phone each ad is a card: what it says runs the screen's width, not a column a word wide.
+      if (viewport === PHONE) {
+        const words = await page
+          .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
+          .locator(".ad-words")
+          .boundingBox();
+        expect(words!.width).toBeGreaterThan(PHONE.width * 0.8);
+        // Its dates say what they are, the column's heading hidden.
+        expect(await page.evaluate<string>("getComputedStyle(document.querySelector('table.ads td.runs'), '::before').content")).toBe('"Runs "');
+      }
       await chart.scrollIntoViewIfNeeded();
       await shot(page, viewport === PHONE ? "console-ads-phone-dark" : "console-ads-chart");
     }

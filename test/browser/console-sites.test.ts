@@ -162,6 +162,10 @@ describe("categories", () => {
     const page = await consoleAt("/categories");
     await onDemoSite(page);
     const form = page.getByRole("form", { name: "New category" });
+    // A long word's address wraps inside the slug's field, not under the next one.
+    await form.getByLabel("Name", { exact: true }).fill("Donaudampfschifffahrtsgesellschaftskapitaensmuetzenfestivals".repeat(3));
+    await expect.poll(() => form.locator(".hint").innerText()).toMatch(/^Its page: \/c\/donaudampf/);
+    expect(await form.locator(".hint").evaluate((hint) => hint.scrollWidth <= hint.clientWidth)).toBe(true);
     await form.getByLabel("Name", { exact: true }).fill(`Night life ${tag}`);
     await expect.poll(() => form.locator(".hint").innerText()).toBe(`Its page: /c/night-life-${tag} (from the name, until you type one)`);
     await form.getByRole("button", { name: "Create category" }).click();

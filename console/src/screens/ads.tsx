@@ -64,7 +64,7 @@ export function AdsScreen({ query }: ScreenProps) {
                       {row.language ? `, on ${languageName(row.language) ?? row.language} pages only` : ""}
                     </small>
                   </td>
-                  <td>
+                  <td class="runs">
                     {formatDate(row.startsAt)} – {row.endsAt ? formatDate(row.endsAt) : "open"}
                   </td>
                   <td>{row.isActive ? "running" : "paused"}</td>
