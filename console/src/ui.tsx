@@ -465,6 +465,9 @@ function thumbnail(image: Media): string {
   return Number.isFinite(narrowest) ? image.url.replace(/\.[a-z]+$/, `-${narrowest}w.webp`) : image.url;
 }
 
+/** A media file the browser draws as a picture: what covers, ads and the site's icons may be. */
+export const isImage = (item: { contentType: string }) => item.contentType.startsWith("image/");
+
 /** The site's images as thumbnails to choose from (radio buttons named `name`: arrow keys move between them); `value` is a media id. */
 export function ImagePicker(props: { name: string; legend?: string; images: Media[]; value: string; onValue: (id: string) => void; error?: string }) {
   const id = useId();

@@ -17,6 +17,7 @@ import {
   TableHead,
   DeleteButton,
   ImagePicker,
+  isImage,
 } from "../ui";
 import type { ScreenProps } from "./index";
 
@@ -271,7 +272,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
     heading.current?.scrollIntoView({ block: "start" });
     heading.current?.focus();
   }, [existing?.id]);
-  const images = props.media.filter((m) => m.contentType.startsWith("image/"));
+  const images = props.media.filter(isImage);
   return (
     <form
       class="panel"

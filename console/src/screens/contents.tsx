@@ -38,6 +38,7 @@ import {
   useSubmit,
   TableHead,
   ImagePicker,
+  isImage,
 } from "../ui";
 import type { ScreenProps } from "./index";
 
@@ -762,7 +763,7 @@ function CoverFromMedia(props: { value: string; onValue: (v: string) => void }) 
   const { tenant, site } = useWorkspace();
   const load = useLoad(() => get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`), [tenant.id, site.id]);
   if (!load.data) return <Loading failure={load.failure} />;
-  const images = load.data.filter((m) => m.contentType.startsWith("image/"));
+  const images = load.data.filter(isImage);
   const chosen = images.find((image) => image.url === props.value);
   return (
     <ImagePicker

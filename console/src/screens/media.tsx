@@ -1,6 +1,6 @@
 import { get, type Media, uploadMedia } from "../api";
 import { useWorkspace } from "../session";
-import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton, CopyButton } from "../ui";
+import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton, CopyButton, isImage } from "../ui";
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
@@ -9,9 +9,7 @@ const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
  * of the site serve alike (an address on the console's host would be blocked on the site).
  */
 const markdownOf = (item: Media) =>
-  item.contentType.startsWith("image/")
-    ? `![${item.filename.replace(/[[\]]/g, "")}](${item.url})`
-    : `[${item.filename.replace(/[[\]]/g, "")}](${item.url})`;
+  isImage(item) ? `![${item.filename.replace(/[[\]]/g, "")}](${item.url})` : `[${item.filename.replace(/[[\]]/g, "")}](${item.url})`;
 
 /** The site's images and files: drop or choose files to upload, copy an address, delete. */
 export function MediaScreen() {
@@ -40,11 +38,7 @@ export function MediaScreen() {
         <ul class="media-grid">
           {load.data.map((item) => (
             <li>
-              {item.contentType.startsWith("image/") ? (
-                <img src={item.url} alt={item.filename} loading="lazy" />
-              ) : (
-                <span class="file">{item.contentType}</span>
-              )}
+              {isImage(item) ? <img src={item.url} alt={item.filename} loading="lazy" /> : <span class="file">{item.contentType}</span>}
               <p>
                 <a href={item.url} target="_blank" rel="noopener">
                   {item.filename}

@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Media, type Site } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, filledIn, languageName, Outcome, PerLanguageFields, Screen, SelectField, TextField, useLoad, useSubmit } from "../ui";
+import { CheckField, filledIn, languageName, Outcome, PerLanguageFields, Screen, SelectField, TextField, useLoad, useSubmit, isImage } from "../ui";
 
 /** Every IANA time zone this browser knows (the server checks with the same Intl), UTC first. */
 const TIME_ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
@@ -23,7 +23,7 @@ export function SettingsScreen() {
     <Screen title="Site settings">
       {can("owner") ? null : <p class="alert">Only an owner of the tenant can change these settings; you can read them.</p>}
       {/* The key resets the form when another site is chosen in the header. */}
-      <SiteForm key={site.id} site={site} images={images.data?.filter((m) => m.contentType.startsWith("image/"))} />
+      <SiteForm key={site.id} site={site} images={images.data?.filter(isImage)} />
       {can("owner") ? <Domains key={site.id} site={site} /> : null}
       {can("owner") ? <NewSite /> : null}
     </Screen>
