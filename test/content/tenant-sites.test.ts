@@ -262,6 +262,9 @@ describe("tag, search and paged lists", () => {
     // Beyond ASCII, which SQLite's lower() leaves alone.
     expect(await moved("/tag/%C3%B6ffnungszeiten")).toEqual([301, "/tag/%C3%96ffnungszeiten"]);
     expect(await moved("/de/tag/lesesaal")).toEqual([301, "/de/tag/Lesesaal"]);
+    // A tag of the German pages alone has no English page to lead to: the English address is a 404, not a 301 to one.
+    expect(await moved("/tag/lesesaal")).toEqual([404, null]);
+    expect(await moved("/tag/Lesesaal")).toEqual([404, null]);
     expect((await sitePage(slug, "/tag/Bibliothek")).status).toBe(200);
     // No public content has it in any case: the theme's 404, no redirect.
     expect(await moved("/tag/bibliothe")).toEqual([404, null]);

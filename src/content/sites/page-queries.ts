@@ -95,12 +95,13 @@ export async function languagesWithTag(db: Database, site: Site, tag: string, no
 }
 
 /**
- * How the site spells a tag of its public contents, asked in another case or with dashes for spaces
- * (`bibliothek`, `öffnungszeiten`, `river-festival`). One longer than any tag may be is none, unlooked-for.
+ * How the site's public contents in `language` spell a tag, asked in another case or with dashes for
+ * spaces (`bibliothek`, `öffnungszeiten`, `river-festival`): a tag page of that language exists for it.
+ * One longer than any tag may be is none, unlooked-for.
  */
-export async function tagAsSpelled(db: Database, site: Site, tag: string, now: string): Promise<string | undefined> {
+export async function tagAsSpelled(db: Database, site: Site, tag: string, language: string, now: string): Promise<string | undefined> {
   if (tag.length > MAX_TAG_LENGTH) return undefined;
-  return (await tagSpellings(db, ofSite(site, isPublic(now)), [tag])).get(tagKey(tag));
+  return (await tagSpellings(db, ofSite(site, isPublic(now), eq(contents.language, language)), [tag])).get(tagKey(tag));
 }
 
 /** Words a reader reads in a minute: reading time is the body's words over this, at least one minute. */
