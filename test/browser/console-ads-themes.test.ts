@@ -155,13 +155,13 @@ describe("ads, as the site's owner runs them", () => {
     await edit.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
     await expect.poll(() => page.locator("table.ads").innerText()).toContain("Image with a link, weight 5");
-    // Each row says what its ad says: an image ad its link.
+    // Each row says what its ad says: an image ad its picture in words and its link.
     expect(
       await page
         .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
         .locator(".ad-words")
         .textContent(),
-    ).toBe(`${link}/second`);
+    ).toBe(`Harbour sale: coats at 30 % off · ${link}/second`);
 
     // The site: the second image, and its click leads to the new link.
     const reader = await page.context().newPage();

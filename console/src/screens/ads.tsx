@@ -68,7 +68,9 @@ export function AdsScreen({ query }: ScreenProps) {
                   <td class="runs">
                     {formatDate(row.startsAt)} – {row.endsAt ? formatDate(row.endsAt) : "open"}
                   </td>
-                  <td>{row.isActive ? "running" : "paused"}</td>
+                  <td>
+                    <span class={`badge ${row.isActive ? "running" : "paused"}`}>{row.isActive ? "running" : "paused"}</span>
+                  </td>
                   <td>
                     <div class="actions">
                       {can("editor") ? (
@@ -138,9 +140,15 @@ const DEFAULT_SLOT = "sidebar";
 /** How the console names an ad: its slot and id (an ad has no name of its own). */
 const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
 
-/** What an ad says, to tell the ads of a list apart: an HTML ad's words (parsed inert: nothing in it runs or loads), else its link. */
-function adWords(ad: Pick<Ad, "kind" | "html" | "link">): string {
-  const words = ad.kind === "html" ? (new DOMParser().parseFromString(ad.html ?? "", "text/html").body.textContent ?? "") : (ad.link ?? "");
+/**
+ * What an ad says, to tell the ads of a list apart: an HTML ad's words (parsed inert: nothing in it
+ * runs or loads), an image ad's picture in words and its link.
+ */
+function adWords(ad: Pick<Ad, "kind" | "html" | "link" | "altText">): string {
+  const words =
+    ad.kind === "html"
+      ? (new DOMParser().parseFromString(ad.html ?? "", "text/html").body.textContent ?? "")
+      : [ad.altText, ad.link].filter(Boolean).join(" · ");
   const trimmed = words.replace(/\s+/g, " ").trim();
   return trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed;
 }
