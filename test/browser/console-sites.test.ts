@@ -121,8 +121,9 @@ describe("sites", () => {
     expect(await site.locator('meta[name="description"]').getAttribute("content")).toBe("Gezeiten, Fähren und der Fischmarkt, jeden Freitag");
     await site.goto(siteAt(slug), { waitUntil: "domcontentloaded" });
 
-    // Changed again: the next page shows it, though the site kept the first one.
+    // Changed again: "Saved" no longer holds once the name is edited, and the next page shows it, though the site kept the first one.
     await settings.getByLabel("Name", { exact: true }).fill("Harbour Weekly Extra");
+    expect(await settings.innerText()).not.toContain("Saved");
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => page.locator("#site-settings").textContent(), { timeout: 20_000 }).toBe("Harbour Weekly Extra");
     expect((await site.reload({ waitUntil: "domcontentloaded" }))?.status()).toBe(200);

@@ -283,6 +283,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
   const images = props.media.filter(isImage);
   return (
     <form
+      onInput={save.edited}
       class="panel"
       aria-labelledby={headingId}
       onSubmit={async (e: Event) => {

@@ -130,6 +130,7 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
   const suggested = slugFrom(name, site.defaultLanguage);
   return (
     <form
+      onInput={create.edited}
       class="panel"
       aria-labelledby="new-category"
       onSubmit={async (e: Event) => {
@@ -212,6 +213,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
   const below = withDescendants(props.categories, category.id);
   return (
     <form
+      onInput={save.edited}
       class="panel"
       aria-label={`Edit ${category.name}`}
       onSubmit={async (e: Event) => {

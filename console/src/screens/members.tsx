@@ -117,6 +117,7 @@ export function MembersScreen() {
             <p>No pending invitations.</p>
           )}
           <form
+            onInput={invitation.edited}
             aria-labelledby="invite"
             onSubmit={async (e: Event) => {
               e.preventDefault();

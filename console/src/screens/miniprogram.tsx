@@ -415,6 +415,7 @@ function PrivacyForm({ id, round, onChange }: { id: number; round: number; onCha
   const keys = [...new Set([...(privacy.data?.privacy_list ?? []), ...(privacy.data?.setting_list ?? []).map((s) => s.privacy_key)])];
   return (
     <form
+      onInput={submit.edited}
       class="panel"
       aria-labelledby="privacy"
       onSubmit={async (e: Event) => {
@@ -497,6 +498,7 @@ function DomainsForm({ id, onChange }: { id: number; onChange: () => void }) {
   }, [JSON.stringify([domains.data?.server, domains.data?.webview])]);
   return (
     <form
+      onInput={submit.edited}
       class="panel"
       aria-labelledby="domains"
       onSubmit={async (e: Event) => {

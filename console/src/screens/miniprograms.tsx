@@ -98,6 +98,7 @@ export function MiniprogramsScreen() {
       )}
       {list.data?.Data.some((mp) => mayRollOut(mp.Stage)) ? <RolloutForm chosen={chosen} /> : null}
       <form
+        onInput={create.edited}
         class="panel"
         aria-labelledby="new-miniprogram"
         onSubmit={async (e: Event) => {

@@ -42,6 +42,7 @@ export function RolloutForm({ chosen }: { chosen: Miniprogram[] }) {
   const fields = submit.failure?.fields;
   return (
     <form
+      onInput={submit.edited}
       class="panel"
       aria-labelledby="rollout"
       onSubmit={async (e: Event) => {

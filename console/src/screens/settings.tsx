@@ -55,6 +55,7 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
   ];
   return (
     <form
+      onInput={save.edited}
       class="panel"
       aria-labelledby="site-settings"
       onSubmit={async (e: Event) => {
@@ -205,6 +206,7 @@ function Domains(props: { site: Site }) {
     .filter(Boolean);
   return (
     <form
+      onInput={save.edited}
       class="panel"
       aria-labelledby="site-domains"
       onSubmit={async (e: Event) => {
@@ -284,6 +286,7 @@ function NewSite() {
   const suggested = slugFrom(name, languageList(languages)[0]);
   return (
     <form
+      onInput={create.edited}
       class="panel"
       aria-labelledby="new-site"
       onSubmit={async (e: Event) => {

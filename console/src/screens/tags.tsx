@@ -167,6 +167,7 @@ function TagForm(props: { tag: ContentTag | null; categories: Category[]; onSave
   });
   return (
     <form
+      onInput={save.edited}
       class="panel"
       aria-labelledby="tag-form"
       onSubmit={async (e: Event) => {
