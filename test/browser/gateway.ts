@@ -62,14 +62,19 @@ export function fromSite(
   const url = new URL(pathOrUrl, gateway.siteBase);
   const server = new URL(gateway.base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path: `${url.pathname}${url.search}`, headers: { Host: url.host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", text: body.toString("utf8"), bytes: body.length });
-      });
-    });
+    // A connection of its own: Node's agent keeps sockets alive, and one the gateway closed as idle just
+    // as a request went out on it answered "socket hang up" (seen once in a full run).
+    const req = request(
+      { host: "127.0.0.1", port: server.port, path: `${url.pathname}${url.search}`, headers: { Host: url.host }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", text: body.toString("utf8"), bytes: body.length });
+        });
+      },
+    );
     req.on("error", reject);
     req.end();
   });
