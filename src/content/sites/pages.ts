@@ -111,7 +111,7 @@ export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: st
   if (list.total === 0) {
     // No tag spelled as asked, but one at this address: `river festival` at /tag/river-festival.
     const spelled = await tagAsSpelled(c.get("db"), site, asked, language, now());
-    if (spelled !== undefined && spelled !== asked && tagInAddress(spelled) === tagInAddress(asked)) {
+    if (spelled !== undefined && tagInAddress(spelled) === tagInAddress(asked)) {
       tag = spelled;
       list = await listOf(c, site, { tag, language, page });
     }

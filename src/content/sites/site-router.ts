@@ -165,8 +165,9 @@ function buildSiteRouter() {
       if (answer && answer.status !== 404) return answer;
       const site = await siteOf(c);
       const language = languageOf(c, site);
-      const spelled = language === undefined ? undefined : await tagAsSpelled(c.get("db"), site, asked, language, now());
-      if (language === undefined || spelled === undefined || tagInAddress(spelled) === encodeURIComponent(asked)) return answer ?? page();
+      if (language === undefined) return answer ?? page();
+      const spelled = await tagAsSpelled(c.get("db"), site, asked, language, now());
+      if (spelled === undefined || tagInAddress(spelled) === encodeURIComponent(asked)) return answer ?? page();
       return c.redirect(`${languagePrefix(site, language)}/tag/${tagInAddress(spelled)}${new URL(c.req.url).search}`, 301);
     });
     app.get(`${prefix}/search`, (c) => inLanguage(c, (site, language) => searchPage(c, site, language)));
