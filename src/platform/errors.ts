@@ -20,8 +20,18 @@ export class ApiError extends HTTPException {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-/** A refusal of one field of a request's body: its name leads the message, and a form shows the message beside the field. */
-export const fieldRefused = (field: string, message: string) => new ApiError(400, `${field}: ${message}`, [{ field: `body.${field}`, message }]);
+/**
+ * A refusal of one field of a request's body: its name leads the message, and a form shows the
+ * message beside the field as a sentence ("must be …" after the field's name in words).
+ */
+export const fieldRefused = (field: string, message: string) =>
+  new ApiError(400, `${field}: ${message}`, [{ field: `body.${field}`, message: besideTheField(field, message) }]);
+
+/** A service's finding about a field ("the ad must end after it starts") as a sentence read beside it. */
+function besideTheField(field: string, message: string): string {
+  if (/^(must|is|are|may|cannot|has|needs)\b/.test(message)) return `${inWords(field)} ${message}`;
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+}
 /** A 503 for a provider or setting the operator has not configured: no Retry-After, since waiting changes nothing. */
 export const notConfigured = (message: string) => new ApiError(503, message, undefined, false);
 export const notFound = (message = "Not found") => new ApiError(404, message);

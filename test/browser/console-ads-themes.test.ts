@@ -149,7 +149,7 @@ describe("ads, as the site's owner runs them", () => {
     // An end before the start is refused beside its field.
     await edit.getByLabel("Ends", { exact: true }).fill("2020-01-01T00:00");
     await edit.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(() => edit.locator(".field-error").allTextContents()).toContain("the ad must end after it starts");
+    await expect.poll(() => edit.locator(".field-error").allTextContents()).toContain("The ad must end after it starts");
     await shot(page, "console-ads-edit");
     await edit.getByLabel("Ends", { exact: true }).fill("");
     await edit.getByRole("button", { name: "Save changes" }).click();

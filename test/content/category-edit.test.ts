@@ -77,7 +77,10 @@ describe("changing a category after creation", () => {
     for (const parentId of [top.id, middle.id, bottom.id]) {
       const refused = await change(top.id, { parentId });
       expect(refused.status, `parent ${parentId}`).toBe(400);
-      expect(refused.body.error).toMatchObject({ message: `parentId: ${message}`, fields: [{ field: "body.parentId", message }] });
+      expect(refused.body.error).toMatchObject({
+        message: `parentId: ${message}`,
+        fields: [{ field: "body.parentId", message: "A category cannot be placed below itself or one of its own subcategories" }],
+      });
     }
     // Nothing moved.
     const all = await send<CategoryBody[]>("GET", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}/categories`, tenant.session);
@@ -156,11 +159,11 @@ describe("a category's name in the site's other languages", () => {
   it("refuses a name or description in a language the site does not have, or in its default one, and an empty one, each at its field", async () => {
     const market = await create("Market");
     for (const [body, field, message] of [
-      [{ names: { fr: "Marché" } }, "body.names", "fr is not one of the site's other languages (de)"],
-      [{ names: { en: "Market" } }, "body.names", "en is not one of the site's other languages (de)"],
+      [{ names: { fr: "Marché" } }, "body.names", "The language fr is not one of the site's other languages (de)"],
+      [{ names: { en: "Market" } }, "body.names", "The language en is not one of the site's other languages (de)"],
       [{ names: { de: " " } }, "body.names.de", "The name in German (de) must not be empty"],
       [{ names: { de: "x".repeat(101) } }, "body.names.de", "The name in German (de) must be at most 100 characters"],
-      [{ descriptions: { fr: "Le marché" } }, "body.descriptions", "fr is not one of the site's other languages (de)"],
+      [{ descriptions: { fr: "Le marché" } }, "body.descriptions", "The language fr is not one of the site's other languages (de)"],
       [{ descriptions: { de: "x".repeat(501) } }, "body.descriptions.de", "The description in German (de) must be at most 500 characters"],
     ] as const) {
       const refused = await change(market.id, body);

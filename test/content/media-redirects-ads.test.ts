@@ -228,7 +228,7 @@ describe("ads", () => {
     expect(backwards.status).toBe(400);
     expect(backwards.body.error).toMatchObject({
       message: "endsAt: the ad must end after it starts",
-      fields: [{ field: "body.endsAt", message: "the ad must end after it starts" }],
+      fields: [{ field: "body.endsAt", message: "The ad must end after it starts" }],
     });
     const stranger = await createTestTenant();
     const theirs = await call(`/admin/api/tenants/${stranger.tenantId}/media?siteId=${stranger.siteId}&filename=theirs.png`, {
@@ -240,7 +240,7 @@ describe("ads", () => {
     const borrowed = await send("PATCH", `/ads/${id}`, { kind: "image", mediaId: theirImage });
     expect(borrowed.status).toBe(400);
     expect(borrowed.body.error).toMatchObject({
-      fields: [{ field: "body.mediaId", message: expect.stringMatching(/^no image \d+ in site \d+: choose one of the site's images$/) as string }],
+      fields: [{ field: "body.mediaId", message: expect.stringMatching(/^No image \d+ in site \d+: choose one of the site's images$/) as string }],
     });
     for (const role of ["viewer", "editor"] as const) {
       const member = await memberWith(tenant, role);
@@ -264,7 +264,7 @@ describe("ads", () => {
     expect(noImage.status).toBe(400);
     expect(noImage.body.error).toMatchObject({
       message: `mediaId: no image 999999 in site ${tenant.siteId}: choose one of the site's images`,
-      fields: [{ field: "body.mediaId", message: `no image 999999 in site ${tenant.siteId}: choose one of the site's images` }],
+      fields: [{ field: "body.mediaId", message: `No image 999999 in site ${tenant.siteId}: choose one of the site's images` }],
     });
     const noHtml = await send("POST", "/ads", { siteId: tenant.siteId, kind: "html", slot: "top", html: "", startsAt: "2026-01-01T00:00:00Z" });
     expect(noHtml.status).toBe(400);

@@ -64,7 +64,7 @@ describe("API1 · host names: the service's own hosts are reserved", () => {
   ])("refuses %s with a 400 that says why", async (_what, body) => {
     const { status, body: answer } = await patchSite(owner, body);
     expect(status).toBe(400);
-    expect(answer.error!.message).toMatch(/is a (host name of the service itself|local name)/);
+    expect(answer.error!.message).toMatch(/^(primaryDomain|aliases): the host name \S+ is (the service's own|a local one); /);
   });
 
   it("keeps answering the API on its own host, whatever a site claimed", async () => {

@@ -339,7 +339,7 @@ describe("ads in the page's language", () => {
     const refused = await ads("POST", "", htmlAd("Marché d'hiver", "fr"));
     expect(refused.status).toBe(400);
     const body = await refused.json<{ error: { fields: { field: string; message: string }[] } }>();
-    expect(body.error.fields).toEqual([{ field: "body.language", message: "fr is not one of the site's languages (en, de)" }]);
+    expect(body.error.fields).toEqual([{ field: "body.language", message: "The language fr is not one of the site's languages (en, de)" }]);
     const created = await (await ads("POST", "", htmlAd("Any language"))).json<{ data: { id: number; language: string | null } }>();
     expect(created.data.language).toBeNull();
     const patched = await ads("PATCH", `/${created.data.id}`, { language: "fr" });

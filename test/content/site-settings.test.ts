@@ -71,7 +71,7 @@ describe("site settings", () => {
         "body.timezone",
         "Mars/Olympus is not a time zone we know: choose one such as Europe/Berlin or America/New_York",
       ],
-      [{ defaultLanguage: "fr" }, "body.defaultLanguage", "fr is not one of the site's languages (en, de): add it there first"],
+      [{ defaultLanguage: "fr" }, "body.defaultLanguage", "The language fr is not one of the site's languages (en, de): add it there first"],
       [
         { seoTitlePattern: "{site}" },
         "body.seoTitlePattern",
@@ -80,8 +80,8 @@ describe("site settings", () => {
       [{ primaryDomain: "Not a host" }, "body.primaryDomain", "Primary domain must be a lower-case host name, e.g. news.example.com"],
       [{ name: "" }, "body.name", "Name must not be empty"],
       [{ seoDescription: "x".repeat(301) }, "body.seoDescription", "Seo description must be at most 300 characters"],
-      [{ seoDescriptions: { fr: "Nouvelles du port" } }, "body.seoDescriptions", "fr is not one of the site's other languages (de)"],
-      [{ seoDescriptions: { en: "News" } }, "body.seoDescriptions", "en is not one of the site's other languages (de)"],
+      [{ seoDescriptions: { fr: "Nouvelles du port" } }, "body.seoDescriptions", "The language fr is not one of the site's other languages (de)"],
+      [{ seoDescriptions: { en: "News" } }, "body.seoDescriptions", "The language en is not one of the site's other languages (de)"],
       [{ seoDescriptions: { de: "x".repeat(301) } }, "body.seoDescriptions.de", "The description in German (de) must be at most 300 characters"],
       [{ seoDescriptions: { de: "  " } }, "body.seoDescriptions.de", "The description in German (de) must not be empty"],
     ];
@@ -141,7 +141,7 @@ describe("site settings", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error!.fields![0]).toEqual({
       field: "body.languages",
-      message: `ad #${id} is shown on the French (fr) pages only: keep the language, or change the ad first`,
+      message: `Ad #${id} is shown on the French (fr) pages only: keep the language, or change the ad first`,
     });
     await admin("PATCH", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session, { language: null });
     expect((await patchSite(tenant, { languages: ["en", "de"] })).status).toBe(200);
@@ -160,7 +160,7 @@ describe("site settings", () => {
     const refused = await patchSite(tenant, { favicon: foreign });
     expect(refused.status).toBe(400);
     expect(refused.body.error!.fields).toEqual([
-      { field: "body.favicon", message: "must be an image of this site's Media: upload it there, then choose it" },
+      { field: "body.favicon", message: "Favicon must be an image of this site's Media: upload it there, then choose it" },
     ]);
     expect((await patchSite(tenant, { favicon: "/media/1/1/nothing.png" })).status).toBe(400);
     // None: the theme's, else the built-in icon.
@@ -231,7 +231,7 @@ describe("a second site", () => {
     });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error!.fields).toEqual([
-      { field: "body.defaultLanguage", message: "en is not one of the site's languages (de): add it there first" },
+      { field: "body.defaultLanguage", message: "The language en is not one of the site's languages (de): add it there first" },
     ]);
   });
 });

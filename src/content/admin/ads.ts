@@ -46,7 +46,7 @@ async function assertCreative(db: Database, scope: TenantScope, siteId: number, 
 function assertLanguage(site: Pick<Site, "languages" | "defaultLanguage">, language: string | null | undefined) {
   const languages = siteLanguages(site);
   if (!language || languages.includes(language)) return;
-  throw fieldRefused("language", `${language} is not one of the site's languages (${languages.join(", ")})`);
+  throw fieldRefused("language", `the language ${language} is not one of the site's languages (${languages.join(", ")})`);
 }
 
 /** An ad that ends must end after it starts: otherwise no page would ever show it. */

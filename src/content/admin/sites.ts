@@ -44,7 +44,10 @@ export const sitesOf = (db: Database, scope: TenantScope) => db.select().from(si
 /** The default language is one of the site's languages: its pages are at the root, the others under `/<lang>/`. */
 function assertLanguagesAgree(languages: string[], defaultLanguage: string) {
   if (!languages.includes(defaultLanguage))
-    throw fieldRefused("defaultLanguage", `${defaultLanguage} is not one of the site's languages (${languages.join(", ")}): add it there first`);
+    throw fieldRefused(
+      "defaultLanguage",
+      `the language ${defaultLanguage} is not one of the site's languages (${languages.join(", ")}): add it there first`,
+    );
 }
 
 /**
@@ -64,8 +67,8 @@ export function textsInOtherLanguages(
       throw fieldRefused(
         field,
         others.length
-          ? `${code} is not one of the site's other languages (${others.join(", ")})`
-          : `${code}: the site has no language besides ${site.defaultLanguage}; add one first`,
+          ? `the language ${code} is not one of the site's other languages (${others.join(", ")})`
+          : `the site has no language besides ${site.defaultLanguage}: add ${code} first`,
       );
     }
   return Object.fromEntries(Object.entries(given ?? kept).filter(([code]) => isOtherLanguage(site, code)));

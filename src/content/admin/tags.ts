@@ -78,7 +78,7 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
   const site = await siteInScope(db, scope, input.siteId);
   const { language } = menuName(input.name);
   if (language !== null && !site.languages.includes(language))
-    throw fieldRefused("name", `${input.name} is a menu for ${language}, a language the site does not have (${site.languages.join(", ")})`);
+    throw fieldRefused("name", `the menu ${input.name} is for ${language}, a language the site does not have (${site.languages.join(", ")})`);
   const [[tag]] = await db.batch([
     db
       .insert(contentTags)

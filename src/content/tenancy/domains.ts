@@ -54,9 +54,9 @@ export const withDomainsOne = async (db: Database, scope: TenantScope, site: Sit
 
 /** Why a host cannot be a site's; undefined when it can. */
 function hostProblem(env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">, host: string): string | undefined {
-  if (isServiceHost(env, host)) return `${host} is a host name of the service itself`;
+  if (isServiceHost(env, host)) return `the host name ${host} is the service's own`;
   if (host === "localhost" || host.endsWith(".localhost"))
-    return `${host} is a local name; <slug>.localhost reaches a site in development without a claim`;
+    return `the host name ${host} is a local one; <slug>.localhost reaches a site in development without a claim`;
   return undefined;
 }
 
