@@ -27,7 +27,8 @@ export const contentListQuery = z.strictObject({
     .string()
     .min(1)
     .max(MAX_TAG_LENGTH, { error: `tag must be at most ${MAX_TAG_LENGTH} characters` })
-    .optional(),
+    .optional()
+    .openapi({ description: "A free tag, in any case and with a dash for a space as its page's address writes it (night-life: Night Life)" }),
   language: languageCode.optional(),
   q: z.string().min(1).max(200, { error: "q must be at most 200 characters" }).optional().openapi({
     description: "Words to find in the title, intro or body; a word of three letters or more also finds the words it begins (markt: Markthalle)",

@@ -278,3 +278,23 @@ describe("C2 and the XSS set", () => {
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 });
+
+describe("C1 by a tag as an address spells it", () => {
+  it("finds a tag written in another case, with a dash for a space, or with letters beyond ASCII in another case, as the site's tag page does", async () => {
+    const site = await createTestTenant();
+    const night = await seedContent(site, { title: "After dark", tags: ["Night Life"] });
+    const hours = await seedContent(site, { title: "Neue Zeiten", language: "de", tags: ["Öffnungszeiten"] });
+    await seedContent(site, { title: "Harbour", tags: ["night"] });
+    const q = (tag: string) =>
+      read<Page>(`/api/mcp/contents?siteId=${site.siteId}&tag=${encodeURIComponent(tag)}`, site.token).then((r) =>
+        r.body!.data.items.map((i) => i.id),
+      );
+    for (const asked of ["Night Life", "night-life", "NIGHT LIFE", "Night-Life"]) expect(await q(asked), asked).toEqual([night]);
+    expect(await q("öffnungszeiten")).toEqual([hours]);
+    // In a language whose contents do not carry it, none.
+    expect(
+      await read<Page>(`/api/mcp/contents?siteId=${site.siteId}&tag=night-life&language=de`, site.token).then((r) => r.body!.data.items.length),
+    ).toBe(0);
+    expect(await q("nightlife")).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from "d
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "../schema";
+import { tagKey, tagSpellings } from "../tag-spellings";
 import { inTenant, type ReaderSite, type TenantScope } from "../tenancy/scope";
 
 /**
@@ -70,8 +71,12 @@ export async function listPublished(db: Database, scope: TenantScope, site: Site
       inArray(contents.id, db.select({ id: contentCategories.contentId }).from(contentCategories).where(inArray(contentCategories.categoryId, ids))),
     );
   }
-  if (query.tag) filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${query.tag})`);
   if (query.language) filters.push(eq(contents.language, query.language));
+  if (query.tag) {
+    // The tag as the contents asked for spell it, as the site's tag page finds it: `night-life` or `night life` finds `Night Life`.
+    const spelled = (await tagSpellings(db, inTenant(contents.tenantId, scope, ...filters), [query.tag])).get(tagKey(query.tag)) ?? query.tag;
+    filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${spelled})`);
+  }
   if (query.q) {
     // A word of three letters or more also finds the longer words it begins: "markt" finds a German compound, "Markthalle".
     const words = (query.q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`));
