@@ -6,7 +6,7 @@ import { ApiError } from "../../platform/errors";
 import { createRouter, idParam } from "../../platform/openapi";
 import { Prebuilt, tenantRoutes } from "../../platform/route";
 import { cachedAnswer } from "./cache";
-import { categoryTree, listPublished, publishedContent, siteInfo } from "./service";
+import { categoryTree, listPublishedAsAsked, publishedContent, siteInfo } from "./service";
 import { contentListQuery, siteIdQuery } from "../params";
 import { contents } from "../schema";
 import { inTenant, keyScope, siteForReaders } from "../tenancy/scope";
@@ -75,7 +75,7 @@ export function headlessRoutes() {
       const { siteId, page = 1, size = 20, ...filters } = c.req.valid("query");
       const scope = keyScope(c.get("principal"));
       const site = await siteForReaders(c.get("db"), scope, siteId);
-      return cached(c, site, () => listPublished(c.get("db"), scope, site, { ...filters, page, size }, now()));
+      return cached(c, site, () => listPublishedAsAsked(c.get("db"), scope, site, { ...filters, page, size }, now()));
     },
   });
   route({

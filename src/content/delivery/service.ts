@@ -57,7 +57,25 @@ async function categoryIdsOf(db: Database, scope: TenantScope, contentIds: numbe
   return byContent;
 }
 
-/** C1: the public contents of a site, newest first. */
+/**
+ * C1 as a caller asks it: a tag in any case and with a dash for a space (`night-life` finds
+ * `Night Life`), as the site's tag pages lead there. The pages themselves ask for the spelling
+ * exactly, and move another one's address to it.
+ */
+export async function listPublishedAsAsked(db: Database, scope: TenantScope, site: Site, query: ContentQuery, now: string) {
+  if (!query.tag) return listPublished(db, scope, site, query, now);
+  const asked = inTenant(
+    contents.tenantId,
+    scope,
+    eq(contents.siteId, site.id),
+    isPublic(now),
+    query.language ? eq(contents.language, query.language) : undefined,
+  );
+  const spelled = (await tagSpellings(db, asked, [query.tag])).get(tagKey(query.tag)) ?? query.tag;
+  return listPublished(db, scope, site, { ...query, tag: spelled }, now);
+}
+
+/** C1: the public contents of a site, newest first, a tag as it is spelled. */
 export async function listPublished(db: Database, scope: TenantScope, site: Site, query: ContentQuery, now: string) {
   const filters: (SQL | undefined)[] = [eq(contents.siteId, site.id), isPublic(now)];
   if (query.categoryId !== undefined) {
@@ -71,12 +89,8 @@ export async function listPublished(db: Database, scope: TenantScope, site: Site
       inArray(contents.id, db.select({ id: contentCategories.contentId }).from(contentCategories).where(inArray(contentCategories.categoryId, ids))),
     );
   }
+  if (query.tag) filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${query.tag})`);
   if (query.language) filters.push(eq(contents.language, query.language));
-  if (query.tag) {
-    // The tag as the contents asked for spell it, as the site's tag page finds it: `night-life` or `night life` finds `Night Life`.
-    const spelled = (await tagSpellings(db, inTenant(contents.tenantId, scope, ...filters), [query.tag])).get(tagKey(query.tag)) ?? query.tag;
-    filters.push(sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${spelled})`);
-  }
   if (query.q) {
     // A word of three letters or more also finds the longer words it begins: "markt" finds a German compound, "Markthalle".
     const words = (query.q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`));
