@@ -229,7 +229,7 @@ function Console(props: { userId: number; onSignedOut: () => void }) {
         </div>
       </header>
       <WaitingNotice />
-      <main id="main" onClick={onLinkClick}>
+      <main id="main" tabindex={-1} onClick={onLinkClick}>
         <Screen path={location.path} query={location.query} />
       </main>
     </WorkspaceContext.Provider>

@@ -28,6 +28,36 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload: useCallback(() => setRound((r) => r + 1), []) };
 }
 
+/**
+ * Where the focus goes once a call ends, unless the screen put it somewhere itself: a refused form's
+ * first field marked invalid, else the button that was pressed, so that a keyboard user carries on
+ * from where they were instead of from the top of the page.
+ */
+function focusAfter(pressed: HTMLElement | null, refused: boolean) {
+  if (!pressed || (document.activeElement && document.activeElement !== document.body)) return;
+  const invalid = refused ? pressed.closest("form")?.querySelector<HTMLElement>('[aria-invalid="true"]') : null;
+  (invalid ?? (pressed.isConnected ? pressed : null))?.focus({ preventScroll: !invalid });
+}
+
+/** Tab and Shift+Tab inside a modal dialog: from its last control to its first and back, never to the page behind it. */
+export function keepTabInside(e: KeyboardEvent, dialog: HTMLElement | null) {
+  if (!dialog) return;
+  // A radio group is one stop, its checked radio, as the browser tabs through it.
+  const isRadio = (el: Element | null): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "radio";
+  const stops = [...dialog.querySelectorAll<HTMLElement>("input, select, textarea, button, a[href]")].filter(
+    (el) => !el.hasAttribute("disabled") && (!isRadio(el) || el.checked),
+  );
+  const [first, last] = [stops[0], stops.at(-1)];
+  if (!first || !last) return;
+  const at = document.activeElement;
+  const atFirst = at === first || (isRadio(at) && isRadio(first) && at.name === first.name);
+  if (!dialog.contains(at)) first.focus();
+  else if (e.shiftKey && atFirst) last.focus();
+  else if (!e.shiftKey && at === last) first.focus();
+  else return;
+  e.preventDefault();
+}
+
 export const asFailure = (error: unknown) =>
   error instanceof ApiFailure ? error : new ApiFailure(0, error instanceof Error ? error.message : String(error));
 
@@ -40,18 +70,23 @@ export function useSubmit() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState("");
   const run = async <T,>(work: () => Promise<T>, success?: string): Promise<T | undefined> => {
+    // The button pressed is disabled while its call runs, and the browser moves the focus to the page.
+    const pressed = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     setBusy(true);
     setFailure(undefined);
     setDone("");
+    let refused = false;
     try {
       const result = await work();
       if (success) setDone(success);
       return result;
     } catch (error) {
+      refused = true;
       setFailure(asFailure(error));
       return undefined;
     } finally {
       setBusy(false);
+      requestAnimationFrame(() => focusAfter(pressed, refused));
     }
   };
   // An edit after a save makes "Saved" untrue: a form calls it on input (the browser's own checks then speak alone).

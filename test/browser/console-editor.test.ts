@@ -64,6 +64,9 @@ const drawnPng = (tab: Page, colour: string) =>
     return canvas.toDataURL("image/png").split(",")[1];
   })()`);
 
+/** The text of what has the focus (a button's). */
+const focusedText = (tab: Page) => tab.evaluate<string>("document.activeElement?.textContent?.trim() ?? ''");
+
 /** The name of the field that has the focus. */
 const focusedField = (tab: Page) => tab.evaluate<string | undefined>("document.activeElement?.name");
 
@@ -225,6 +228,12 @@ describe("the content editor, as a writer uses it", () => {
   });
 
   it("inserts an image chosen, pasted or dropped into the text, uploaded to the site's media, where the cursor is", async () => {
+    // Tab from the text reaches the button (a hidden file field inside it), which shows the focus ring.
+    await body(page).click();
+    await page.keyboard.press("Tab");
+    const insertButton = `document.querySelector('input[name="bodyImage"]').closest("label")`;
+    expect(await page.evaluate<string>("document.activeElement?.name ?? ''")).toBe("bodyImage");
+    expect(await page.evaluate<string>(`getComputedStyle(${insertButton}).outlineStyle`)).toBe("solid");
     // Chosen with the button, the cursor after the first paragraph.
     await body(page).click();
     await page.evaluate(`document.querySelector('textarea[name="bodyMarkdown"]').setSelectionRange(20, 20)`);
@@ -284,14 +293,27 @@ describe("the content editor, as a writer uses it", () => {
 
   it("publishes in one step with a confirmation, offers Update and Unpublish once published, and unpublishes only after a question", async () => {
     expect(await bar(page).getByRole("button", { name: "Publish now" }).count()).toBe(0);
+    // A save by the keyboard leaves the focus on its button, not at the top of the page.
+    await bar(page).getByRole("button", { name: "Save", exact: true }).press("Enter");
+    await expect.poll(() => page.locator("#editor-outcome").innerText()).toContain("Saved.");
+    await expect.poll(() => focusedText(page)).toBe("Save");
     await bar(page).getByRole("button", { name: "Publish", exact: true }).click();
     const dialog = page.getByRole("dialog");
     await expect.poll(() => dialog.isVisible()).toBe(true);
     expect(await dialog.getByLabel("Now").isChecked()).toBe(true);
     await shot(page, "publish");
-    await dialog.getByRole("button", { name: "Publish now" }).click();
+    // Tab stays inside the dialog: after Cancel comes its first control again, and back.
+    await dialog.getByRole("button", { name: "Cancel" }).focus();
+    await page.keyboard.press("Tab");
+    expect(await focusedField(page)).toBe("when");
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusedText(page)).toBe("Cancel");
+    await dialog.getByRole("button", { name: "Publish now" }).press("Enter");
     await expect.poll(() => badge(page)).toBe("published");
     expect(await dialog.isVisible()).toBe(false);
+    // Its button gone, the focus is on the one there now; the bar says what happened last, not the save before.
+    await expect.poll(() => focusedText(page)).toBe("Unpublish");
+    expect(await page.locator("#editor-outcome").innerText()).toBe("Published: the site shows it now.");
     expect((await fromSite(gateway, `/${slug}-2`)).status).toBe(200);
     // What is published is updated or taken back, never published again.
     expect(await bar(page).getByRole("button", { name: "Publish", exact: true }).count()).toBe(0);
@@ -324,6 +346,7 @@ describe("the content editor, as a writer uses it", () => {
     answer = true;
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => badge(page)).toBe("draft");
+    await expect.poll(() => focusedText(page)).toBe("Publish");
     page.off("dialog", onDialog);
     expect((await fromSite(gateway, `/${slug}-2`)).status).toBe(404);
   });

@@ -147,13 +147,35 @@ describe("members: an invitation accepted at the first sign-in", () => {
     expect(await page.locator("table.invitations tr", { hasText: INVITED }).count()).toBe(0);
   });
 
-  it("changes the member's role", async () => {
+  it("changes the member's role by its button once chosen, not at each step of the keyboard's arrows", async () => {
     const row = page.locator("table.members tr", { hasText: INVITED });
-    await row.getByLabel(`Role of ${INVITED_NAME}`).selectOption("author");
+    const role = row.getByLabel(`Role of ${INVITED_NAME}`);
+    const roleNow = async () => (await adminApi<{ email: string; role: string }[]>("GET", "/members")).find((m) => m.email === INVITED)?.role;
+    // The arrows step through the roles: none is given on the way.
+    await role.focus();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    expect(await role.inputValue()).toBe("author");
+    expect(await roleNow()).toBe("editor");
+    await row.getByRole("button", { name: `Make ${INVITED_NAME} Author` }).press("Enter");
     await expect.poll(() => page.locator("main [role=status]").first().innerText()).toContain(`${INVITED_NAME} is author now.`);
-    const members = await adminApi<{ email: string; role: string }[]>("GET", "/members");
-    expect(members.find((m) => m.email === INVITED)?.role).toBe("author");
+    expect(await roleNow()).toBe("author");
+    // The button goes with the change; the focus stays with the member's role.
+    await expect.poll(() => row.getByRole("button", { name: /^Make / }).count()).toBe(0);
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.labels?.[0]?.textContent ?? ''")).toBe(`Role of ${INVITED_NAME}`);
     await shot(page, "members");
+  });
+
+  it("puts the refusal of an address already a member at its field, and the focus there", async () => {
+    const form = page.locator("form", { has: page.getByRole("heading", { name: "Invite someone" }) });
+    const email = form.getByLabel("Email");
+    await email.fill(INVITED);
+    await form.getByRole("button", { name: "Invite" }).press("Enter");
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
+    expect(await form.locator(".field-error").innerText()).toBe(`${INVITED} is already a member: change their role in the list instead`);
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.name ?? ''")).toBe("email");
+    await email.fill("");
   });
 
   it("removes the member after asking, and keeps them when the answer is no", async () => {

@@ -93,6 +93,18 @@ describe.each(readers)("a reader of the demo site on a $name", ({ name, options 
     await page.close();
   });
 
+  it("skips to the content by the keyboard, and the next Tab is inside it", async () => {
+    const page = await context.newPage();
+    await page.goto(`${gateway.siteBase}/`, { timeout: 60_000 });
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string>("document.activeElement?.className ?? ''")).toBe("skip");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("main");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<boolean>("document.getElementById('main').contains(document.activeElement)")).toBe(true);
+    await page.close();
+  });
+
   it("gets the theme's 'Page not found' for a page past the end of the list", async () => {
     const page = await context.newPage();
     const res = await page.goto(`${gateway.siteBase}/?page=999`);

@@ -27,6 +27,7 @@ import {
   formatDate,
   inTreeOrder,
   isoToLocalInput,
+  keepTabInside,
   languageName,
   Loading,
   localInputToIso,
@@ -333,6 +334,8 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   }, [save.failure]);
 
   const submit = async (sent: Draft): Promise<Content | undefined> => {
+    // The bar says what happened last: a save's word replaces a publication's, and the other way round.
+    publication.edited();
     const result = await save.run(
       () =>
         inTurn(() =>
@@ -418,7 +421,10 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
             <Publication
               content={content}
               title={draft.title}
-              run={publication.run}
+              run={(work, success) => {
+                save.edited();
+                return publication.run(work, success);
+              }}
               busy={publication.busy}
               failure={publication.failure}
               saveFirst={async () => !unsavedNow.current || Boolean(await submit(draft))}
@@ -853,14 +859,19 @@ function Publication(props: {
     setOpen(false);
     setRefusal("");
   };
-  // The dialog takes the focus when it opens (on the choice made), and gives it back to its button when it closes.
+  // The dialog takes the focus when it opens (on the choice made), keeps Tab inside it, and gives the
+  // focus back when it closes: to its button, or to Unpublish once the content is published.
   const wasOpen = useRef(false);
   useEffect(() => {
     if (open) document.querySelector<HTMLElement>('.publish-dialog input[name="when"]:checked')?.focus();
-    else if (wasOpen.current) document.getElementById("publish-button")?.focus({ preventScroll: true });
+    else if (wasOpen.current)
+      (document.getElementById("publish-button") ?? document.getElementById("take-back-button"))?.focus({ preventScroll: true });
     wasOpen.current = open;
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") return close();
+      if (e.key === "Tab") keepTabInside(e, document.querySelector<HTMLElement>(".publish-dialog"));
+    };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
@@ -875,8 +886,9 @@ function Publication(props: {
     const done = when === "now" ? "Published: the site shows it now." : `Scheduled for ${formatDate(atIso)} (${zone}).`;
     const changed = await props.run(() => api<Content>("POST", `${path}/publish`, body), done);
     if (!changed) return;
-    close();
+    // Published first, closed after: the focus then goes to Unpublish, the button there is now.
     props.onChanged(changed);
+    close();
   };
   /** The site's menu items that link to this content, as "“Fireworks” in main": readers following them would find no page. */
   const menuItemsLinkingHere = async () => {
@@ -904,7 +916,10 @@ function Publication(props: {
       () => api<Content>("POST", `${path}/unpublish`),
       status === "published" ? "Unpublished: a draft again." : "Unscheduled: a draft again.",
     );
-    if (changed) props.onChanged(changed);
+    if (!changed) return;
+    props.onChanged(changed);
+    // Its button is gone with the status: the focus goes to Publish, the one there is now.
+    requestAnimationFrame(() => document.getElementById("publish-button")?.focus({ preventScroll: true }));
   };
 
   return (
@@ -915,7 +930,7 @@ function Publication(props: {
         </button>
       ) : null}
       {status !== "draft" ? (
-        <button type="button" disabled={props.busy} onClick={() => void takeBack()}>
+        <button id="take-back-button" type="button" disabled={props.busy} onClick={() => void takeBack()}>
           {status === "published" ? "Unpublish" : "Unschedule"}
         </button>
       ) : null}

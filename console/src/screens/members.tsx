@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useRef, useState } from "hono/jsx/dom";
 import { api, get, type Invitation, type Member, type Role } from "../api";
 import { useWorkspace } from "../session";
 import { DeleteButton, Loading, Outcome, Screen, SelectField, TableHead, TextField, useLoad, useSubmit, When } from "../ui";
@@ -17,6 +17,36 @@ const ROLE_NAMES: [Role, string][] = ROLES.map(([role]) => [role, role[0]!.toUpp
 const nameOf = (member: Pick<Member, "email" | "fullName">) => member.fullName || member.email;
 
 /** Who works in the tenant and with which role; owners invite people by email, change roles and remove members. */
+/**
+ * A member's role, changed by its button once another is chosen: a keyboard's arrows step through
+ * the choices, and each step would otherwise grant that role.
+ */
+function RoleChoice(props: { member: Member; busy: boolean; onChange: (to: Role) => Promise<unknown> }) {
+  const [chosen, setChosen] = useState<Role>(props.member.role);
+  const box = useRef<HTMLDivElement>(null);
+  const name = nameOf(props.member);
+  const label = ROLE_NAMES.find(([role]) => role === chosen)?.[1] ?? chosen;
+  return (
+    <div class="role-choice" ref={box}>
+      <SelectField label={`Role of ${name}`} name="role" value={chosen} onValue={(v) => setChosen(v as Role)} options={ROLE_NAMES} />
+      {chosen !== props.member.role ? (
+        <button
+          type="button"
+          disabled={props.busy}
+          aria-label={`Make ${name} ${label}`}
+          onClick={async () => {
+            await props.onChange(chosen);
+            // The button goes once the role is saved: the focus stays with the member's role.
+            box.current?.querySelector("select")?.focus();
+          }}
+        >
+          Change
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
 export function MembersScreen() {
   const { tenant, can, userId } = useWorkspace();
   const owner = can("owner");
@@ -49,13 +79,7 @@ export function MembersScreen() {
                 <td>{member.email}</td>
                 <td>
                   {owner && member.userId !== userId ? (
-                    <SelectField
-                      label={`Role of ${nameOf(member)}`}
-                      name="role"
-                      value={member.role}
-                      onValue={(v) => changeRole(member, v as Role)}
-                      options={ROLE_NAMES}
-                    />
+                    <RoleChoice member={member} busy={action.busy} onChange={(to) => changeRole(member, to)} />
                   ) : (
                     member.role
                   )}

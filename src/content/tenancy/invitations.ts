@@ -49,7 +49,10 @@ export async function invite(db: Database, scope: TenantScope, inviterId: number
     .innerJoin(users, eq(users.id, tenantMembers.userId))
     .where(inTenant(tenantMembers.tenantId, scope, sql`lower(${users.email}) = ${email}`))
     .limit(1);
-  if (member) throw new ApiError(409, `${email} is already a member: change their role in the list instead`);
+  if (member) {
+    const message = `${email} is already a member: change their role in the list instead`;
+    throw new ApiError(409, message, [{ field: "body.email", message }]);
+  }
   const now = new Date();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 24 * 3600 * 1000).toISOString();
   const pending = sql`(SELECT count(*) FROM tenant_invitations WHERE tenant_id = ${scope.tenantId} AND expires_at > ${now.toISOString()})`;
