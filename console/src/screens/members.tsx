@@ -16,7 +16,6 @@ const ROLE_NAMES: [Role, string][] = ROLES.map(([role]) => [role, role[0]!.toUpp
 /** What people call a member: their name, else their address. */
 const nameOf = (member: Pick<Member, "email" | "fullName">) => member.fullName || member.email;
 
-/** Who works in the tenant and with which role; owners invite people by email, change roles and remove members. */
 /**
  * A member's role, changed by its button once another is chosen: a keyboard's arrows step through
  * the choices, and each step would otherwise grant that role.
@@ -47,6 +46,7 @@ function RoleChoice(props: { member: Member; busy: boolean; onChange: (to: Role)
   );
 }
 
+/** Who works in the tenant and with which role; owners invite people by email, change roles and remove members. */
 export function MembersScreen() {
   const { tenant, can, userId } = useWorkspace();
   const owner = can("owner");
