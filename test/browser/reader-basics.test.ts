@@ -105,6 +105,30 @@ describe.each(readers)("a reader of the demo site on a $name", ({ name, options 
     await page.close();
   });
 
+  it.skipIf(name !== "phone")(
+    "opens the menu panel from the keyboard, says it is open, and Escape or Close shuts it with the focus on Menu",
+    async () => {
+      const page = await context.newPage();
+      await page.goto(`${gateway.siteBase}/`, { timeout: 60_000 });
+      const link = page.locator("a.menu-open");
+      const menu = page.getByRole("navigation", { name: "Main menu" });
+      await expect.poll(() => link.getAttribute("aria-expanded")).toBe("false");
+      for (const shut of ["Escape", "Close"]) {
+        await link.focus();
+        await page.keyboard.press("Enter");
+        await expect.poll(() => link.getAttribute("aria-expanded"), { message: shut }).toBe("true");
+        expect(await menu.isVisible()).toBe(true);
+        await page.keyboard.press("Tab");
+        if (shut === "Escape") await page.keyboard.press("Escape");
+        else await page.locator("a.menu-close").tap();
+        await expect.poll(() => link.getAttribute("aria-expanded"), { message: shut }).toBe("false");
+        expect(await menu.isVisible(), shut).toBe(false);
+        expect(await page.evaluate<string>("document.activeElement?.className ?? ''"), shut).toBe("menu-open");
+      }
+      await page.close();
+    },
+  );
+
   it("gets the theme's 'Page not found' for a page past the end of the list", async () => {
     const page = await context.newPage();
     const res = await page.goto(`${gateway.siteBase}/?page=999`);

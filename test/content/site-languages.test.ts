@@ -10,7 +10,7 @@ const htmlOf = (res: Response) => res.text();
 const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
 /** The hreflang links of a page, as [hreflang, href]. */
 const hreflangs = (html: string) => [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map((m) => [m[1], m[2]]);
-const cardTitles = (html: string) => [...html.matchAll(/<h2 class="card-title"><a href="[^"]+">([^<]+)<\/a><\/h2>/g)].map((m) => m[1]);
+const cardTitles = (html: string) => [...html.matchAll(/<h([23]) class="card-title"><a href="[^"]+">([^<]+)<\/a><\/h\1>/g)].map((m) => m[2]);
 
 let tenant: TestTenant;
 let slug: string;
@@ -137,11 +137,17 @@ describe("each language's lists and feeds", () => {
     expect(english).toContain('<p class="search-hint">Type a word or a few: the articles that hold them all are shown, newest first.');
     expect(english).toContain('<h2 class="kicker search-latest">Latest</h2>');
     expect(cardTitles(english)).toEqual(["Ferry timetable", "Only in English"]);
+    // The contents under "Latest" are headed one level below it.
+    expect(english).toContain('<h3 class="card-title">');
+    expect(english).not.toContain('<h2 class="card-title">');
     const german = await htmlOf(await sitePage(slug, "/de/search"));
     expect(german).toContain("Der Anfang eines Wortes genügt");
     expect(cardTitles(german)).toEqual(["Faehrplan"]);
     const none = await htmlOf(await sitePage(slug, "/search?q=zeppelin"));
     expect(none).toContain('<p class="empty">Nothing found. Try fewer words, or only the start of one.</p>');
+    // A results page is titled as a search for its words, in its language.
+    expect(none).toMatch(/<title>Search: zeppelin · [^<]+<\/title>/);
+    expect(await htmlOf(await sitePage(slug, "/de/search?q=f%C3%A4hre"))).toMatch(/<title>Suche: fähre · [^<]+<\/title>/);
     expect(none).not.toContain("search-latest");
     expect(cardTitles(none)).toEqual([]);
   });

@@ -158,8 +158,8 @@ export async function searchPage(c: Context<AppEnv>, site: Site, language: strin
     template: "search",
     status: 200,
     title: query || "Search",
-    // Without a query the title is the theme's word for search, in the page's language ("Suche").
-    ...(query ? {} : { titleKey: "search" }),
+    // The theme's words, in the page's language: "Suche", or "Suche: Hafen" with words (the words alone for a theme without them).
+    titleKey: query ? "search_for" : "search",
     noindex: true,
     language,
     versions: inEveryLanguage(site, path),

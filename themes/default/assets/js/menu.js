@@ -1,16 +1,35 @@
 // The menu's second levels are <details>: open, one stays open until its summary is pressed again.
 // Escape closes it (focus back on its summary), and so do focus or a click going elsewhere.
 // With a mouse on a wide screen, resting on an item opens its second level and leaving closes it.
+// On a narrow screen the menu is a panel, the target of its Menu link (site.css: it works without
+// script). Here the link says whether the panel is open, and Escape or Close shuts it with the focus
+// back on the link.
 /* global document, window, setTimeout, clearTimeout */
 const openSubMenus = () => document.querySelectorAll(".site-nav details.sub[open]");
+const panelLink = document.querySelector(".menu-open");
+const panelOpen = () => window.location.hash === "#menu";
+const showPanelState = () => panelLink?.setAttribute("aria-expanded", String(panelOpen()));
+const closePanel = () => {
+  window.location.hash = "top";
+  panelLink?.focus();
+};
+showPanelState();
+window.addEventListener("hashchange", showPanelState);
+document.querySelector(".menu-close")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  closePanel();
+});
 
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
-  for (const menu of openSubMenus()) {
+  const subMenus = [...openSubMenus()];
+  for (const menu of subMenus) {
     const hadFocus = menu.contains(document.activeElement);
     menu.open = false;
     if (hadFocus) menu.querySelector("summary").focus();
   }
+  // A second level closes first; the panel with the next Escape.
+  if (subMenus.length === 0 && panelOpen()) closePanel();
 });
 
 const closeOthers = (event) => {
