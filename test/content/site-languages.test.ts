@@ -148,6 +148,8 @@ describe("each language's lists and feeds", () => {
     // A results page is titled as a search for its words, in its language.
     expect(none).toMatch(/<title>Search: zeppelin · [^<]+<\/title>/);
     expect(await htmlOf(await sitePage(slug, "/de/search?q=f%C3%A4hre"))).toMatch(/<title>Suche: fähre · [^<]+<\/title>/);
+    // The words as typed, even those a replacement pattern would read ($& is the matched text).
+    expect(await htmlOf(await sitePage(slug, "/search?q=%24%26"))).toMatch(/<title>Search: \$&amp; · [^<]+<\/title>/);
     expect(none).not.toContain("search-latest");
     expect(cardTitles(none)).toEqual([]);
   });

@@ -65,7 +65,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
     tags,
     ads: shownAds,
     seo: {
-      title: seoTitle(site, page.titleKey ? (locale[page.titleKey]?.replace("{q}", page.title ?? "") ?? page.title) : page.title),
+      title: seoTitle(site, page.titleKey ? (locale[page.titleKey]?.replace("{q}", () => page.title ?? "") ?? page.title) : page.title),
       description: page.description ?? inLanguage(site.seoDescriptions, language, site.seoDescription),
       canonical: `${origin}${new URL(c.req.url).pathname}`,
       noindex: page.noindex ?? false,
