@@ -304,7 +304,8 @@ describe("tag, search and paged lists", () => {
         publishAt: `2026-0${1 + (i % 9)}-0${1 + (i % 8)}T10:00:00Z`,
       });
     const tagged = await htmlOf(await sitePage(row!.slug, "/tag/ferry"));
-    expect(tagged).toContain("<h1>#ferry</h1>");
+    // The sign before a tag is drawn, not read: a screen reader says "ferry", not "number sign ferry".
+    expect(tagged).toContain('<h1><span aria-hidden="true">#</span>ferry</h1>');
     expect(tagged.match(/<article class="card[ "]/g)).toHaveLength(6);
     expect((await sitePage(row!.slug, "/tag/nothing-here")).status).toBe(404);
 
