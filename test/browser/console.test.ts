@@ -219,6 +219,12 @@ describe("the admin console, in a browser", () => {
     expect(await changed.isVisible()).toBe(true);
     expect((await changed.boundingBox())!.x + (await changed.boundingBox())!.width).toBeLessThanOrEqual(390);
     await shot(small, "console-contents-phone-dark");
+    // Each title is marked with its content's language, so that a screen reader reads a German one in German.
+    const rows = await small.evaluate<[string | null, string][]>(
+      `[...document.querySelectorAll("table.contents tbody tr")].map((row) => [row.querySelector("td a").getAttribute("lang"), row.querySelectorAll("td")[1].textContent])`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [lang, language] of rows) expect(lang).toBe(language);
     await phone.close();
   });
 });

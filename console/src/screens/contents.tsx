@@ -92,7 +92,10 @@ export function ContentsScreen({ query }: ScreenProps) {
               {load.data.items.map((content) => (
                 <tr>
                   <td>
-                    <a href={`${CONSOLE_BASE}/contents/${content.id}`}>{content.title}</a>
+                    {/* Read in its own language's voice by a screen reader. */}
+                    <a href={`${CONSOLE_BASE}/contents/${content.id}`} lang={content.language}>
+                      {content.title}
+                    </a>
                   </td>
                   <td>{content.language}</td>
                   <td>

@@ -90,7 +90,9 @@ function ContentLinks(props: { items: Content[]; empty: string; when?: boolean }
     <ul class="plain">
       {props.items.map((content) => (
         <li>
-          <a href={`${CONSOLE_BASE}/contents/${content.id}`}>{content.title}</a>
+          <a href={`${CONSOLE_BASE}/contents/${content.id}`} lang={content.language}>
+            {content.title}
+          </a>
           {props.when && content.publishAt ? (
             <small>
               {" "}
