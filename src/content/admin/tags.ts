@@ -6,7 +6,7 @@ import { idParam } from "../../platform/openapi";
 import { isPublic } from "../delivery/service";
 import { statusAt } from "../publication";
 import { categories, contents, contentTags } from "../schema";
-import { ofSite } from "../sites/page-queries";
+import { ofSite } from "../delivery/service";
 import { menuName } from "../menu-names";
 import { resolvedMenu, resolvedTag } from "../sites/template-tags";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";

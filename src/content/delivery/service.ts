@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from "d
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { categories, contentCategories, contents, contentTags, type Category, type Content, type Site } from "../schema";
+import { MAX_TAG_LENGTH } from "../params";
 import { tagKey, tagSpellings } from "../tag-spellings";
 import { inTenant, type ReaderSite, type TenantScope } from "../tenancy/scope";
 
@@ -57,22 +58,28 @@ async function categoryIdsOf(db: Database, scope: TenantScope, contentIds: numbe
   return byContent;
 }
 
+/** The site's own contents (its tenant's, never another's), narrowed by the given conditions. */
+export const ofSite = (site: Pick<Site, "id" | "tenantId">, ...conditions: (SQL | undefined)[]) =>
+  and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), ...conditions);
+
+/**
+ * How the site's public contents (in `language`, when given) spell a tag, asked in another case or
+ * with dashes for spaces (`bibliothek`, `öffnungszeiten`, `river-festival`): a tag page of that
+ * language exists for it. One longer than any tag may be is none, unlooked-for.
+ */
+export async function tagAsSpelled(db: Database, site: Site, tag: string, language: string | undefined, now: string): Promise<string | undefined> {
+  if (tag.length > MAX_TAG_LENGTH) return undefined;
+  return (await tagSpellings(db, ofSite(site, isPublic(now), language ? eq(contents.language, language) : undefined), [tag])).get(tagKey(tag));
+}
+
 /**
  * C1 as a caller asks it: a tag in any case and with a dash for a space (`night-life` finds
  * `Night Life`), as the site's tag pages lead there. The pages themselves ask for the spelling
  * exactly, and move another one's address to it.
  */
 export async function listPublishedAsAsked(db: Database, scope: TenantScope, site: Site, query: ContentQuery, now: string) {
-  if (!query.tag) return listPublished(db, scope, site, query, now);
-  const asked = inTenant(
-    contents.tenantId,
-    scope,
-    eq(contents.siteId, site.id),
-    isPublic(now),
-    query.language ? eq(contents.language, query.language) : undefined,
-  );
-  const spelled = (await tagSpellings(db, asked, [query.tag])).get(tagKey(query.tag)) ?? query.tag;
-  return listPublished(db, scope, site, { ...query, tag: spelled }, now);
+  const spelled = query.tag ? await tagAsSpelled(db, site, query.tag, query.language, now) : undefined;
+  return listPublished(db, scope, site, spelled ? { ...query, tag: spelled } : query, now);
 }
 
 /** C1: the public contents of a site, newest first, a tag as it is spelled. */

@@ -1,9 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { isPublic } from "../delivery/service";
+import { isPublic, ofSite } from "../delivery/service";
 import { categories, contentCategories, contents, type Site } from "../schema";
 import { contentPath, inLanguage, languageHome, languagePrefix, siteLanguages } from "./languages";
-import { ofSite } from "./page-queries";
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[ch]!);
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';

@@ -1,10 +1,9 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
-import { isPublic } from "../delivery/service";
+import { isPublic, ofSite } from "../delivery/service";
 import { categories, contentCategories, contents, type Site } from "../schema";
 import { contentPath, inLanguage, languageHome, nativeName, siteLanguages } from "./languages";
-import { ofSite } from "./page-queries";
 
 /**
  * A site as AI agents read it (https://llmstxt.org): `/llms.txt`, the site's name, summary and

@@ -1,17 +1,11 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
-import { isPublic } from "../delivery/service";
-import { MAX_TAG_LENGTH } from "../params";
+import { isPublic, ofSite } from "../delivery/service";
 import { categories, contents, redirects, type Site } from "../schema";
 import type { ReaderSite } from "../tenancy/scope";
-import { tagKey, tagSpellings } from "../tag-spellings";
 import { contentPath } from "./languages";
 import { perSiteVersion } from "./site-data";
-
-/** The site's own contents (its tenant's, never another's), narrowed by the given conditions. */
-export const ofSite = (site: Pick<Site, "id" | "tenantId">, ...conditions: (SQL | undefined)[]) =>
-  and(eq(contents.tenantId, site.tenantId), eq(contents.siteId, site.id), ...conditions);
 
 /** A site with more redirects than this reads D1 for each path instead of holding them all in memory. */
 const REDIRECTS_IN_MEMORY = 1000;
@@ -92,16 +86,6 @@ export async function languagesWithTag(db: Database, site: Site, tag: string, no
     .from(contents)
     .where(ofSite(site, isPublic(now), sql`EXISTS (SELECT 1 FROM json_each(${contents.tags}) WHERE value = ${tag})`));
   return rows.map((r) => r.language);
-}
-
-/**
- * How the site's public contents in `language` spell a tag, asked in another case or with dashes for
- * spaces (`bibliothek`, `öffnungszeiten`, `river-festival`): a tag page of that language exists for it.
- * One longer than any tag may be is none, unlooked-for.
- */
-export async function tagAsSpelled(db: Database, site: Site, tag: string, language: string, now: string): Promise<string | undefined> {
-  if (tag.length > MAX_TAG_LENGTH) return undefined;
-  return (await tagSpellings(db, ofSite(site, isPublic(now), eq(contents.language, language)), [tag])).get(tagKey(tag));
 }
 
 /** Words a reader reads in a minute: reading time is the body's words over this, at least one minute. */

@@ -2,14 +2,14 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
-import { type ContentQuery, listPublished, publishedContent } from "../delivery/service";
+import { type ContentQuery, listPublished, publishedContent, tagAsSpelled } from "../delivery/service";
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
 import { memberScope, type ReaderSite } from "../tenancy/scope";
 import { contentPath, inLanguage, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { tagInAddress } from "../tag-spellings";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
-import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts, tagAsSpelled } from "./page-queries";
+import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
 import { perSiteVersion } from "./site-data";
 
 const PAGE_SIZE = 10;

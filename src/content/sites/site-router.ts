@@ -13,7 +13,8 @@ import { atomFeed, categorySitemap, contentSitemap, robotsTxt, rssFeed, sitemapI
 import { isOtherLanguage, languagePrefix } from "./languages";
 import { contentMarkdown, llmsTxt } from "./markdown-pages";
 import { cachedDocument, cachedMarkdown, cachedPage, keptPage, notFoundIn, type Page } from "./page-render";
-import { contentAddress, redirectOf, tagAsSpelled } from "./page-queries";
+import { contentAddress, redirectOf } from "./page-queries";
+import { tagAsSpelled } from "../delivery/service";
 import { tagInAddress } from "../tag-spellings";
 import { categoryPage, contentPage, homePage, searchPage, tagPage } from "./pages";
 import { endPreviews, keepContentPreview, type Preview, previewedContent, previewOf } from "./previews";

@@ -1,10 +1,9 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { listPublished } from "../delivery/service";
+import { listPublished, ofSite } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
 import { contentPath, inLanguage, urlFor } from "./languages";
-import { ofSite } from "./page-queries";
 import { menuName } from "../menu-names";
 
 /**
