@@ -236,6 +236,36 @@ describe("ads, as the site's owner runs them", () => {
     }
   });
 
+  it("names the ad on the dashboard as the Ads screen does, with its week's counts, and leads to its chart", async () => {
+    // A second ad in the slot, paused so that no reader of the later tests meets it.
+    const other = await adminApi<{ id: number }>("POST", "/ads", {
+      siteId: site.id,
+      slot: "sidebar",
+      kind: "html",
+      html: "<p>Second</p>",
+      startsAt: new Date().toISOString(),
+      isActive: false,
+    });
+    const { impressions, clicks } = (await adminApi<{ impressions: number; clicks: number }[]>("GET", `/ads/${adId}/stats`))[0]!;
+    const page = await consoleOn(DESKTOP, "/");
+    const ads = page.locator("article.card", { has: page.getByRole("heading", { name: "Ads, last 7 days" }) });
+    const link = ads.getByRole("link", { name: `ad #${adId} (sidebar)`, exact: true });
+    await expect.poll(() => link.count(), { message: "the dashboard's link to the ad, named as on the Ads screen" }).toBe(1);
+    expect(await ads.getByRole("link", { name: `ad #${other.id} (sidebar)`, exact: true }).count()).toBe(1);
+    expect(await ads.locator("thead th").allTextContents()).toEqual(["Ad", "Impressions", "Clicks"]);
+    const row = ads.locator("tbody tr", { has: page.getByRole("link", { name: `ad #${adId} (sidebar)`, exact: true }) });
+    expect(await row.locator("td").allInnerTexts()).toEqual([`ad #${adId} (sidebar)`, String(impressions), String(clicks)]);
+    // Within its card's padding (1rem) on a desktop of four cards, the ads' names wrapping as need be.
+    const card = (await ads.boundingBox())!;
+    const table = (await ads.locator("table").boundingBox())!;
+    expect(table.x + table.width).toBeLessThanOrEqual(card.x + card.width - 16 + 0.5);
+    await shot(page, "console-dashboard-ads");
+    await link.click();
+    await expect.poll(() => page.locator("figure.chart figcaption").textContent()).toMatch(new RegExp(`^ad #${adId} \\(sidebar\\): `));
+    await adminApi("DELETE", `/ads/${other.id}`);
+    await page.close();
+  });
+
   it("turns the ad into an HTML snippet, a reader sees it in its frame, and each later edit of the snippet shows on the next page", async () => {
     const page = await consoleOn(DESKTOP, "/ads");
     const reader = await page.context().newPage();

@@ -138,7 +138,7 @@ export function AdsScreen({ query }: ScreenProps) {
 const DEFAULT_SLOT = "sidebar";
 
 /** How the console names an ad: its slot and id (an ad has no name of its own). */
-const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
+export const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
 
 /**
  * What an ad says, to tell the ads of a list apart: an HTML ad's words (parsed inert: nothing in it

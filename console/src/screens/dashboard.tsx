@@ -2,6 +2,7 @@ import { get, type Ad, type AdDay, type AuditEntry, type Content, type Page } fr
 import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
 import { Loading, Screen, useLoad, TableHead, When } from "../ui";
+import { adName } from "./ads";
 import { AuditList } from "./audit";
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -61,12 +62,12 @@ export function DashboardScreen() {
             <h2>Ads, last 7 days</h2>
             {load.data.adWeeks.length ? (
               <table>
-                <TableHead columns={["Slot", "Impressions", "Clicks"]} />
+                <TableHead columns={["Ad", "Impressions", "Clicks"]} />
                 <tbody>
                   {load.data.adWeeks.map((row) => (
                     <tr>
                       <td>
-                        <a href={`${CONSOLE_BASE}/ads?ad=${row.ad.id}`}>{row.ad.slot}</a> #{row.ad.id}
+                        <a href={`${CONSOLE_BASE}/ads?ad=${row.ad.id}`}>{adName(row.ad)}</a>
                       </td>
                       <td>{row.impressions}</td>
                       <td>{row.clicks}</td>
