@@ -60,6 +60,8 @@ async function consoleOn(viewport: typeof DESKTOP, path: string) {
   return page;
 }
 
+/** An HTML ad's frame, as the default theme titles it when its links open a new tab. */
+const AD_FRAME = 'iframe[title="Advertisement (its links open in a new tab)"]';
 const message = (page: Page) => page.getByRole("status").allTextContents();
 const noSidewaysScroll = (page: Page) => page.evaluate("document.documentElement.scrollWidth <= window.innerWidth");
 
@@ -273,7 +275,7 @@ describe("ads, as the site's owner runs them", () => {
     await reader.goto(`${site.base}/`);
     const frameText = async () => {
       await reader.reload();
-      return reader.frameLocator('iframe[title="Advertisement"]').locator("body").innerText({ timeout: 5000 });
+      return reader.frameLocator(AD_FRAME).locator("body").innerText({ timeout: 5000 });
     };
     for (const [words, path] of [
       ["Spring fair", "fair"],
@@ -297,11 +299,11 @@ describe("ads, as the site's owner runs them", () => {
         .toBe(`${words} on the map`);
       // The reader's next page: the snippet just saved, not the one the page showed before.
       await expect.poll(frameText).toContain(`${words} on the map`);
-      expect(await reader.frameLocator('iframe[title="Advertisement"]').locator("a").getAttribute("href")).toBe(
+      expect(await reader.frameLocator(AD_FRAME).locator("a").getAttribute("href")).toBe(
         `/ads/${adId}/click?to=${encodeURIComponent(`${link}/${path}`)}`,
       );
     }
-    await reader.locator('iframe[title="Advertisement"]').scrollIntoViewIfNeeded();
+    await reader.locator(AD_FRAME).scrollIntoViewIfNeeded();
     await shot(reader, "site-html-ad-edited");
   });
 

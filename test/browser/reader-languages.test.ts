@@ -84,7 +84,7 @@ describe.each(DEVICES)("a German reader on the $name", ({ name, options }) => {
     expect(await stories.allTextContents()).toContain("Jazzwoche: zwölf Konzerte an neun Orten");
     expect(await stories.allTextContents()).not.toContain("Jazz week: twelve concerts in nine venues");
     // The German ad, not the English one.
-    const ad = page.frameLocator('iframe[title="Anzeige"]').getByRole("link");
+    const ad = page.frameLocator('iframe[title="Anzeige (ihre Links öffnen einen neuen Tab)"]').getByRole("link");
     expect(await ad.textContent()).toBe("Wintermarkt: Tickets mit Zeitfenster fürs Wochenende");
     const dates = await page.locator("main article.card time").allTextContents();
     expect(dates.length).toBeGreaterThanOrEqual(4);

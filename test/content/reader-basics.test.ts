@@ -158,7 +158,8 @@ describe("HTML ads", () => {
     await installDefaultTheme(site.siteId);
     const { body } = await htmlAd(site, AD);
     const page = await (await sitePage(own)).text();
-    const frame = /<iframe sandbox="([^"]*)" title="Advertisement" srcdoc="([^"]*)"><\/iframe>/.exec(page);
+    // Its title says where its links go, for a reader who hears it before entering it.
+    const frame = /<iframe sandbox="([^"]*)" title="Advertisement \(its links open in a new tab\)" srcdoc="([^"]*)"><\/iframe>/.exec(page);
     expect(frame, page).not.toBeNull();
     expect(frame![1]).toBe("allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation");
     const srcdoc = unescaped(frame![2]!);
@@ -169,6 +170,16 @@ describe("HTML ads", () => {
     expect(srcdoc).toContain(`<a href="/ads/${id}/click?to=https%3A%2F%2Fshop.example%2Fmap" target="_blank" rel="sponsored noopener">map</a>`);
     expect(srcdoc).toContain('<meta name="color-scheme" content="light dark">');
     expect(srcdoc).toContain("background:transparent");
+  });
+
+  it("is titled as an ad alone when none of its links opens a new tab: each asks for the whole page, or it has none", async () => {
+    for (const html of ['<p>Open day <a href="https://shop.example/day" target="_top">in this window</a></p>', "<p>Open day, Saturday</p>"]) {
+      const site = await createTestTenant();
+      await installDefaultTheme(site.siteId);
+      expect((await htmlAd(site, html)).status).toBe(201);
+      const page = await (await sitePage(await slugOf(site.siteId))).text();
+      expect(/<iframe [^>]*title="([^"]*)"/.exec(page)?.[1], page).toBe("Advertisement");
+    }
   });
 
   it("shows the ad's new HTML on the next page after an edit, its link through the click counter", async () => {

@@ -127,23 +127,30 @@ const FRAME_HEAD =
   "a{color:inherit;font-weight:600;text-underline-offset:0.2em}img{max-width:100%;height:auto}</style>" +
   "</head><body>";
 
+/** An ad's frame: its document (the `srcdoc`), and whether a link in it opens a new tab, which the frame's title then says. */
+export interface AdFrame {
+  document: string;
+  opensNewTab: boolean;
+}
+
 /**
- * The document of an ad's frame (its `srcdoc`): the ad cleaned of what it may not hold, each link
- * through the click counter (`/ads/<id>/click?to=<address>`), opening a new tab unless it asks for
- * the whole page (`target="_top"`).
+ * The frame of an ad: the ad cleaned of what it may not hold, each link through the click counter
+ * (`/ads/<id>/click?to=<address>`), opening a new tab unless it asks for the whole page
+ * (`target="_top"`).
  */
-export async function adFrameDocument(adId: number, html: string): Promise<string> {
+export async function adFrame(adId: number, html: string): Promise<AdFrame> {
   // Every render of a page draws its ads: the same ad and HTML are cleaned once per isolate.
   const key = `${adId}\n${html}`;
-  let document = frameDocuments.get(key);
-  if (document === undefined) frameDocuments.set(key, (document = await cleanedFrameDocument(adId, html)));
-  return document;
+  let frame = frames.get(key);
+  if (frame === undefined) frames.set(key, (frame = await cleanedFrame(adId, html)));
+  return frame;
 }
 
 /** At most 50 ads' documents (an ad's HTML is at most 20,000 characters): a few megabytes at worst. */
-const frameDocuments = new IsolateCache<string>(50);
+const frames = new IsolateCache<AdFrame>(50);
 
-async function cleanedFrameDocument(adId: number, html: string): Promise<string> {
+async function cleanedFrame(adId: number, html: string): Promise<AdFrame> {
+  let opensNewTab = false;
   const body = await rewrite(html, [
     [FORBIDDEN_ELEMENTS.join(", "), (el) => void el.remove()],
     [
@@ -161,11 +168,12 @@ async function cleanedFrameDocument(adId: number, html: string): Promise<string>
         const target = adTarget(hrefOf(el));
         if (!target) return void el.removeAttribute("href");
         const whole = ["_top", "_parent"].includes(el.getAttribute("target") ?? "");
+        opensNewTab ||= !whole;
         el.setAttribute("href", `/ads/${adId}/click?to=${encodeURIComponent(target)}`);
         el.setAttribute("target", whole ? "_top" : "_blank");
         el.setAttribute("rel", "sponsored noopener");
       },
     ],
   ]);
-  return `${FRAME_HEAD}${body}</body></html>`;
+  return { document: `${FRAME_HEAD}${body}</body></html>`, opensNewTab };
 }

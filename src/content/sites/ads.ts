@@ -3,7 +3,7 @@ import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { mediaUrl } from "../media/addresses";
 import { ads, adStats, media, type Site } from "../schema";
-import { AD_FRAME_SANDBOX, adFrameDocument, adTarget, adTargets } from "./ad-html";
+import { AD_FRAME_SANDBOX, adFrame, adTarget, adTargets } from "./ad-html";
 import type { ReaderSite } from "../tenancy/scope";
 import { perSiteVersion } from "./site-data";
 
@@ -16,6 +16,8 @@ export interface ShownAd {
   alt: string | null;
   /** For an HTML ad: its frame's document, to put in the `srcdoc` of an iframe (never inline): its links through the click counter. */
   html: string | null;
+  /** For an HTML ad: whether a link of it opens a new tab (the default theme's frame title says so). */
+  opensNewTab: boolean;
   /** The `sandbox` of that iframe: links open, scripts never run. */
   sandbox: string;
 }
@@ -48,13 +50,15 @@ export async function adsForPage(
   for (const [slot, candidates] of bySlot) {
     let draw = random() * candidates.reduce((sum, c) => sum + c.ad.weight, 0);
     const chosen = candidates.find((c) => (draw -= c.ad.weight) < 0) ?? candidates.at(-1)!;
+    const frame = chosen.ad.kind === "html" && chosen.ad.html ? await adFrame(chosen.ad.id, chosen.ad.html) : null;
     shown[slot] = {
       id: chosen.ad.id,
       kind: chosen.ad.kind,
       clickUrl: `/ads/${chosen.ad.id}/click`,
       imageUrl: chosen.key ? mediaUrl(chosen.key) : null,
       alt: chosen.ad.altText || null,
-      html: chosen.ad.kind === "html" && chosen.ad.html ? await adFrameDocument(chosen.ad.id, chosen.ad.html) : null,
+      html: frame?.document ?? null,
+      opensNewTab: frame?.opensNewTab ?? false,
       sandbox: AD_FRAME_SANDBOX,
     };
   }
