@@ -127,7 +127,7 @@ const FRAME_HEAD =
   "a{color:inherit;font-weight:600;text-underline-offset:0.2em}img{max-width:100%;height:auto}</style>" +
   "</head><body>";
 
-/** An ad's frame: its document (the `srcdoc`), and whether a link in it opens a new tab, which the frame's title then says. */
+/** An ad's frame: its document (the `srcdoc`), and whether a link in it opens a new tab (for the theme's frame title to say so). */
 export interface AdFrame {
   document: string;
   opensNewTab: boolean;
