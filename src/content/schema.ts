@@ -161,6 +161,8 @@ export const contents = sqliteTable(
     /** Rendered when saved, without raw HTML (markdown.ts). */
     bodyHtml: text("body_html").notNull().default(""),
     coverImages: text("cover_images"),
+    /** What the cover shows, for readers who cannot see it (its alt); null, a cover that only decorates. */
+    coverAlt: text("cover_alt"),
     status: text("status", { enum: CONTENT_STATUSES }).notNull().default("draft"),
     /** UTC ISO 8601; a scheduled content is public from then on, no cron needed. */
     publishAt: text("publish_at"),

@@ -38,6 +38,7 @@ const stamp = Date.now();
 const title = `Harbour photo ${stamp}`;
 const slug = `harbour-photo-${stamp}`;
 const filename = `harbour-${stamp}.png`;
+const COVER_WORDS = "A gradient from blue to pink over the harbour at dawn";
 
 beforeAll(async () => {
   gateway = await gatewayReady();
@@ -75,7 +76,15 @@ describe("images, from the console to the reader", () => {
     await expect.poll(() => console_.locator('.dropzone img[alt="The cover"]').getAttribute("src")).toMatch(/^\/media\//);
     await expect.poll(async () => (await drawn(console_, ".preview .prose img")).width).toBe(1200);
     await expect.poll(async () => (await drawn(console_, '.dropzone img[alt="The cover"]')).width).toBe(1200);
+    // With a cover comes the question of what it shows, for readers who cannot see it.
+    await console_.getByLabel("What the cover shows", { exact: true }).fill(COVER_WORDS);
+    // Its hint sits right above the next button, with no empty band between.
+    const hint = (await console_.getByText("In words, for readers who cannot see it").boundingBox())!;
+    const next = (await console_.getByRole("button", { name: "Choose one already in Media" }).boundingBox())!;
+    expect(next.y - (hint.y + hint.height)).toBeLessThan(24);
     if (SHOTS) await console_.locator(".markdown").screenshot({ path: join(SHOTS, "reader-images-console-preview.png") });
+    if (SHOTS)
+      await console_.locator(".field", { has: console_.locator(".dropzone") }).screenshot({ path: join(SHOTS, "reader-images-cover-words.png") });
     await console_.getByRole("button", { name: "Create draft" }).click();
     await expect.poll(() => console_.locator(".meta .badge").textContent()).toBe("draft");
     await console_.getByRole("button", { name: "Publish", exact: true }).click();
@@ -109,6 +118,8 @@ describe("images, from the console to the reader", () => {
       expect(cover.width).toBeGreaterThan(0);
       expect(cover.src.startsWith(`${gateway.siteBase}/media/`)).toBe(true);
       const coverTag = reader.locator("img.cover");
+      // A screen reader names the picture by the editor's words.
+      expect(await reader.getByRole("img", { name: COVER_WORDS, exact: true }).getAttribute("class")).toBe("cover");
       expect(await coverTag.getAttribute("width")).toBe("1200");
       expect(await coverTag.getAttribute("height")).toBe("800");
       expect(await coverTag.getAttribute("srcset")).toMatch(/-480w\.webp 480w, .*-960w\.webp 960w, .*\.png 1200w$/);
@@ -136,6 +147,13 @@ describe("images, from the console to the reader", () => {
     await console_.getByRole("button", { name: "Choose one already in Media" }).click();
     await console_.getByRole("group", { name: "Images in Media" }).getByLabel(filename, { exact: true }).check();
     await expect.poll(() => console_.locator('.dropzone img[alt="The cover"]').getAttribute("src")).toBe(url);
+    // Words written for one picture are not kept for another.
+    const words = console_.getByLabel("What the cover shows", { exact: true });
+    expect(await words.inputValue()).toBe("");
+    await words.fill("The gradient photo");
+    await console_.getByRole("group", { name: "Images in Media" }).getByLabel(`cover-${filename}`, { exact: true }).check();
+    await expect.poll(() => words.inputValue()).toBe("");
+    await console_.getByRole("group", { name: "Images in Media" }).getByLabel(filename, { exact: true }).check();
     if (SHOTS)
       await console_
         .locator(".field", { has: console_.locator(".dropzone") })
@@ -152,6 +170,7 @@ describe("images, from the console to the reader", () => {
     const og = (await reader.locator('meta[property="og:image"]').getAttribute("content"))!;
     expect(og).toMatch(new RegExp(`^${gateway.siteBase.replaceAll(".", "\\.")}/media/\\d+/\\d+/[0-9A-Za-z]{20}\\.png$`));
     expect(await reader.locator('meta[name="twitter:image"]').getAttribute("content")).toBe(og);
+    expect(await reader.locator('meta[property="og:image:alt"]').getAttribute("content")).toBe(COVER_WORDS);
     const image = await fromSite(gateway, og);
     expect(image).toMatchObject({ status: 200, type: "image/png" });
     expect(image.bytes).toBeGreaterThan(0);

@@ -79,6 +79,47 @@ describe("tenant sites by host", () => {
     expect(plain).not.toContain("og:image");
   });
 
+  it("names a cover by the editor's words: the picture's alt, the cards' image alt and the API's coverAlt; a cover without words only decorates", async () => {
+    const created = await admin("POST", `/tenants/${tenant.tenantId}/contents`, tenant.session, {
+      siteId: tenant.siteId,
+      title: "Lantern walk",
+      slug: "lantern-walk",
+      language: "en",
+      coverImages: "/media/1/1/lanterns.png",
+      coverAlt: 'Lanterns on the "old" quay <at dusk>',
+    });
+    expect(created.status).toBe(201);
+    const { id, coverAlt } = (await created.json<{ data: { id: number; coverAlt: string } }>()).data;
+    expect(coverAlt).toBe('Lanterns on the "old" quay <at dusk>');
+    expect((await admin("POST", `/tenants/${tenant.tenantId}/contents/${id}/publish`, tenant.session, {})).status).toBe(200);
+    const escaped = "Lanterns on the &#34;old&#34; quay &lt;at dusk&gt;";
+    const html = await htmlOf(await sitePage(slug, "/lantern-walk"));
+    expect(html).toMatch(new RegExp(`<img class="cover" src="/media/1/1/lanterns.png"[^>]* alt="${escaped}"`));
+    expect(html).toContain(`<meta property="og:image:alt" content="${escaped}">`);
+    expect(html).toContain(`<meta name="twitter:image:alt" content="${escaped}">`);
+    expect(await htmlOf(await sitePage(slug, "/lantern-walk.md"))).toContain('image_alt: "Lanterns on the \\"old\\" quay <at dusk>"');
+    const item = await call(`/api/mcp/contents/${id}`, { headers: { "X-API-Key": tenant.token } });
+    expect((await item.json<{ data: { coverAlt: string | null } }>()).data.coverAlt).toBe('Lanterns on the "old" quay <at dusk>');
+    // In a list the cover is a copy of the link beside it: still no words, as screen readers skip it.
+    expect(await htmlOf(await sitePage(slug, "/"))).toMatch(
+      /<a class="card-cover"[^>]*aria-hidden="true">\s*<img class="cover" src="\/media\/1\/1\/lanterns.png"[^>]* alt=""/,
+    );
+
+    // Words taken away: the cover decorates, and the cards say nothing of it.
+    const cleared = await admin("PATCH", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session, { coverAlt: "" });
+    expect(cleared.status).toBe(200);
+    const plain = await htmlOf(await sitePage(slug, "/lantern-walk"));
+    expect(plain).toMatch(/<img class="cover" src="\/media\/1\/1\/lanterns.png"[^>]* alt=""/);
+    expect(plain).not.toContain("image:alt");
+    const listed = await call(`/api/mcp/contents?siteId=${tenant.siteId}&size=100`, { headers: { "X-API-Key": tenant.token } });
+    const items = (await listed.json<{ data: { items: { id: number; coverAlt: string | null }[] } }>()).data.items;
+    expect(items.find((entry) => entry.id === id)?.coverAlt).toBeNull();
+
+    const tooLong = await admin("PATCH", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session, { coverAlt: "x".repeat(301) });
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json<{ error: { message: string } }>()).error.message).toBe("The cover's description must be at most 300 characters");
+  });
+
   it("serves a category page, and the theme's 404 page for anything else", async () => {
     expect(await (await sitePage(slug, "/c/news")).text()).toContain("<h1>News</h1>");
     const missing = await sitePage(slug, "/no-such-page");

@@ -131,6 +131,7 @@ interface Draft {
   intro: string;
   bodyMarkdown: string;
   coverImages: string;
+  coverAlt: string;
   categoryIds: number[];
   tags: string;
   seoTitle: string;
@@ -146,6 +147,7 @@ const draftOf = (content: Content): Draft => ({
   intro: content.intro,
   bodyMarkdown: content.bodyMarkdown,
   coverImages: content.coverImages ?? "",
+  coverAlt: content.coverAlt ?? "",
   categoryIds: content.categoryIds ?? [],
   tags: content.tags.join(", "),
   seoTitle: content.seoTitle ?? "",
@@ -161,6 +163,7 @@ const EMPTY_DRAFT: Draft = {
   intro: "",
   bodyMarkdown: "",
   coverImages: "",
+  coverAlt: "",
   categoryIds: [],
   tags: "",
   seoTitle: "",
@@ -177,6 +180,7 @@ const bodyOf = (draft: Draft) => ({
   intro: draft.intro,
   bodyMarkdown: draft.bodyMarkdown,
   coverImages: draft.coverImages || null,
+  coverAlt: (draft.coverImages && draft.coverAlt.trim()) || null,
   categoryIds: draft.categoryIds,
   tags: draft.tags
     .split(",")
@@ -268,6 +272,8 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
       setDraft((d) => {
         const next = { ...d, [key]: value };
         // An untouched slug follows the title, spelled as the content's language spells it.
+        // Words for one picture are wrong for another: a new cover (or none) starts without them.
+        if (key === "coverImages" && value !== d.coverImages) return { ...next, coverAlt: "" };
         return (key === "title" || key === "language") && !slugTouched ? { ...next, slug: slugFrom(next.title, next.language) } : next;
       });
   const status = content?.status ?? "draft";
@@ -487,7 +493,14 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           ) : null}
           <TextField label="Intro" name="intro" value={draft.intro} onValue={set("intro")} error={fieldError("intro")} multiline={2} />
           <MarkdownField value={draft.bodyMarkdown} onValue={set("bodyMarkdown")} error={fieldError("bodyMarkdown")} />
-          <CoverField value={draft.coverImages} onValue={set("coverImages")} error={fieldError("coverImages")} />
+          <CoverField
+            value={draft.coverImages}
+            onValue={set("coverImages")}
+            error={fieldError("coverImages")}
+            alt={draft.coverAlt}
+            onAlt={set("coverAlt")}
+            altError={fieldError("coverAlt")}
+          />
           <fieldset class="group">
             <legend>Categories</legend>
             {props.categories.length ? (
@@ -726,8 +739,18 @@ const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 /** An image's alternative text until the person writes a better one: its file name in words. */
 const altFrom = (filename: string) => filename.replace(/\.[a-z0-9]+$/i, "").replace(/[-_]+/g, " ");
 
-/** The cover: an image dropped here (or chosen from the computer) is uploaded to the media library and linked; one already there is chosen from it. */
-function CoverField(props: { value: string; onValue: (v: string) => void; error?: string }) {
+/**
+ * The cover: an image dropped here (or chosen from the computer) is uploaded to the media library and linked; one already there is
+ * chosen from it. Once there is one, what it shows in words (its alt).
+ */
+function CoverField(props: {
+  value: string;
+  onValue: (v: string) => void;
+  error?: string;
+  alt: string;
+  onAlt: (v: string) => void;
+  altError?: string;
+}) {
   const { tenant, site } = useWorkspace();
   const upload = useSubmit();
   const [browsing, setBrowsing] = useState(false);
@@ -755,6 +778,16 @@ function CoverField(props: { value: string; onValue: (v: string) => void; error?
           </button>
         ) : null}
       </DropZone>
+      {props.value ? (
+        <TextField
+          label="What the cover shows"
+          name="coverAlt"
+          value={props.alt}
+          onValue={props.onAlt}
+          error={props.altError}
+          hint="In words, for readers who cannot see it (its alt text): “Lanterns along the harbour at dusk”. Left empty, the cover counts as decoration and screen readers pass over it"
+        />
+      ) : null}
       <p class="from-media">
         <button type="button" aria-expanded={browsing} onClick={() => setBrowsing(!browsing)}>
           {browsing ? "Close the images in Media" : "Choose one already in Media"}

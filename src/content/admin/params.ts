@@ -172,6 +172,10 @@ export const contentCreate = z.strictObject({
     .max(MAX_BODY_CHARACTERS, { error: `must be at most ${MAX_BODY_CHARACTERS} characters` })
     .optional(),
   coverImages: linkOrPath.nullable().optional(),
+  coverAlt: z.string().max(300, { error: "The cover's description must be at most 300 characters" }).nullable().optional().openapi({
+    description: "What the cover shows, for readers who cannot see it (its alt); null or empty: the cover only decorates",
+    example: "Lanterns along the harbour gallery at dusk",
+  }),
   language: languageCode,
   translationOf: z.number().int().positive().nullable().optional(),
   categoryIds: z.array(z.number().int().positive()).max(20).optional(),

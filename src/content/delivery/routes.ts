@@ -19,6 +19,10 @@ const contentItemSchema = z
     slug: z.string(),
     intro: z.string(),
     coverImages: z.string().nullable(),
+    coverAlt: z.string().nullable().openapi({
+      description: "What the cover shows, in the editor's words (its alt); null: the cover only decorates",
+      example: "Lanterns along the harbour gallery at dusk",
+    }),
     publishAt: z.string().nullable().openapi({ description: "ISO 8601, UTC" }),
     language: z.string(),
     tags: z.array(z.string()),

@@ -33,6 +33,7 @@ export function contentItem(content: Content, categoryIds: number[]) {
     slug: content.slug,
     intro: content.intro,
     coverImages: content.coverImages,
+    coverAlt: content.coverAlt || null,
     publishAt: content.publishAt,
     language: content.language,
     tags: content.tags,

@@ -26,7 +26,8 @@ export type Page = {
   description?: string | null;
   noindex?: boolean;
   /** JSON-LD and a canonical URL of the content's own, where it has them. */
-  seo?: { jsonld?: object[]; canonical?: string; image?: string };
+  /** `imageAlt`: what the page's own image shows, in the editor's words (the site's image has none). */
+  seo?: { jsonld?: object[]; canonical?: string; image?: string; imageAlt?: string | null };
   /** The page's language; the site's default when not set. */
   language?: string;
   /** The path of this page in each language it exists in, itself included: the switcher's and hreflang's addresses. */
@@ -74,6 +75,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       ...page.seo,
       // Open Graph and Twitter cards want an absolute address: the content's cover, else the site's image.
       image: absoluteUrl(origin, page.seo?.image ?? site.seoImage),
+      imageAlt: page.seo?.imageAlt || null,
     },
     t: (key: string) => locale[key] ?? key,
     image,

@@ -249,7 +249,11 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     noindex: content.seo.noindex,
     language,
     versions: Object.fromEntries([content, ...content.translations].map((version) => [version.language, contentPath(site, version)])),
-    seo: { jsonld: [article, breadcrumbs], ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}), ...(image ? { image } : {}) },
+    seo: {
+      jsonld: [article, breadcrumbs],
+      ...(content.seo.canonical ? { canonical: content.seo.canonical } : {}),
+      ...(image ? { image, imageAlt: content.coverAlt } : {}),
+    },
     data: {
       content: {
         ...content,

@@ -31,6 +31,7 @@ const sampleContent = {
   url: "/a-title",
   intro: "An intro.",
   coverImages: "/media/1/1/AAAAAAAAAAAAAAAAAAAA.png",
+  coverAlt: "A picture",
   publishAt: "2026-01-01T00:00:00.000Z",
   language: "en",
   tags: ["news"],
@@ -55,6 +56,7 @@ const SAMPLE_CONTEXT = {
     canonical: "https://site.example/",
     noindex: false,
     image: null,
+    imageAlt: null,
     jsonld: [{ "@type": "Article" }],
     alternates: [
       { hreflang: "en", href: "https://site.example/" },

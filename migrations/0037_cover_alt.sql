@@ -1,0 +1,1 @@
+ALTER TABLE `contents` ADD `cover_alt` text;
