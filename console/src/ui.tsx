@@ -378,16 +378,22 @@ export function isoToLocalInput(iso: string | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** A table's column headings; an empty heading is the actions column, named for screen readers. */
-export function TableHead({ columns }: { columns: string[] }) {
+/**
+ * A table's name and column headings, its first children: the name is read by screen readers (a list of a page's tables
+ * says what each holds), the screen's headings already say it to the eye; an empty heading is the actions column.
+ */
+export function TableHead({ caption, columns }: { caption: string; columns: string[] }) {
   return (
-    <thead>
-      <tr>
-        {columns.map((column) => (
-          <th scope="col">{column || <span class="visually-hidden">Actions</span>}</th>
-        ))}
-      </tr>
-    </thead>
+    <>
+      <caption class="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col">{column || <span class="visually-hidden">Actions</span>}</th>
+          ))}
+        </tr>
+      </thead>
+    </>
   );
 }
 

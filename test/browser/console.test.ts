@@ -197,6 +197,23 @@ describe("the admin console, in a browser", () => {
     expect(await page.getByRole("heading", { name: "Sign in to the console" }).count()).toBe(0);
   });
 
+  it("names each table for a screen reader's list of tables", async () => {
+    const nav = page.getByRole("navigation", { name: "Console" });
+    const named: [string, string[]][] = [
+      ["Contents", ["Contents"]],
+      ["Menus & tags", ["Menus and tags"]],
+      ["Ads", ["Ads of this site"]],
+      ["Members", ["Members"]],
+      ["API keys", ["Sites and their siteId"]],
+    ];
+    for (const [screen, tables] of named) {
+      await nav.getByRole("link", { name: screen, exact: true }).click();
+      for (const name of tables)
+        await expect.poll(() => page.getByRole("table", { name, exact: true }).count(), { message: `${screen}: ${name}` }).toBe(1);
+      expect(await page.locator("table:not(:has(> caption))").count()).toBe(0);
+    }
+  });
+
   it("is usable on a phone and in the dark", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark", isMobile: true });
     const small = await phone.newPage();

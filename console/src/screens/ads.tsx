@@ -53,7 +53,7 @@ export function AdsScreen({ query }: ScreenProps) {
       ) : (
         <>
           <table class="ads">
-            <TableHead columns={["Ad", "Runs", "State", ""]} />
+            <TableHead caption="Ads of this site" columns={["Ad", "Runs", "State", ""]} />
             <tbody>
               {load.data.ads.map((row) => (
                 <tr aria-current={row.id === ad?.id ? "true" : undefined}>
@@ -239,7 +239,7 @@ function AdChart({ ad }: { ad: Ad }) {
       <details>
         <summary>The numbers, day by day</summary>
         <table>
-          <TableHead columns={["Day", "Impressions", "Clicks"]} />
+          <TableHead caption="Impressions and clicks a day" columns={["Day", "Impressions", "Clicks"]} />
           <tbody>
             {[...days].reverse().map((d) => (
               <tr>

@@ -87,7 +87,7 @@ export function ContentsScreen({ query }: ScreenProps) {
       ) : (
         <>
           <table class="contents">
-            <TableHead columns={["Title", "Language", "Status", "Changed"]} />
+            <TableHead caption="Contents" columns={["Title", "Language", "Status", "Changed"]} />
             <tbody>
               {load.data.items.map((content) => (
                 <tr>
@@ -1085,7 +1085,7 @@ function Versions(props: { content: Content; editable: boolean; onRestored: (con
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <TableHead columns={["Version", "Title", "Saved", ""]} />
+          <TableHead caption="Versions" columns={["Version", "Title", "Saved", ""]} />
           <tbody>
             {load.data.map((version) => (
               <tr>

@@ -62,7 +62,7 @@ export function DashboardScreen() {
             <h2>Ads, last 7 days</h2>
             {load.data.adWeeks.length ? (
               <table>
-                <TableHead columns={["Ad", "Impressions", "Clicks"]} />
+                <TableHead caption="Ads, last 7 days" columns={["Ad", "Impressions", "Clicks"]} />
                 <tbody>
                   {load.data.adWeeks.map((row) => (
                     <tr>

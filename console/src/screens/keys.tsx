@@ -40,7 +40,7 @@ export function KeysScreen() {
           <code>X-API-Key</code>.
         </p>
         <table>
-          <TableHead columns={["Site", "siteId", "A first call"]} />
+          <TableHead caption="Sites and their siteId" columns={["Site", "siteId", "A first call"]} />
           <tbody>
             {sites.map((site) => {
               const first = `${location.origin}/api/mcp/contents?siteId=${site.id}`;
@@ -63,7 +63,7 @@ export function KeysScreen() {
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <TableHead columns={["Name", "Key", "Scopes", "Sites", "Created", "State"]} />
+          <TableHead caption="API keys" columns={["Name", "Key", "Scopes", "Sites", "Created", "State"]} />
           <tbody>
             {load.data.map((key) => (
               <tr>

@@ -71,7 +71,7 @@ export function MembersScreen() {
         <Loading failure={load.failure} />
       ) : (
         <table class="members">
-          <TableHead columns={owner ? ["Name", "Email", "Role", ""] : ["Name", "Email", "Role"]} />
+          <TableHead caption="Members" columns={owner ? ["Name", "Email", "Role", ""] : ["Name", "Email", "Role"]} />
           <tbody>
             {load.data.members.map((member) => (
               <tr>
@@ -112,7 +112,7 @@ export function MembersScreen() {
           <h2 id="invitations">Invitations</h2>
           {load.data?.invitations.length ? (
             <table class="invitations">
-              <TableHead columns={["Email", "Role", "Expires", ""]} />
+              <TableHead caption="Invitations" columns={["Email", "Role", "Expires", ""]} />
               <tbody>
                 {load.data.invitations.map((invited) => (
                   <tr>

@@ -68,7 +68,7 @@ export function MiniprogramsScreen() {
         <p>No mini-program yet.</p>
       ) : (
         <table>
-          <TableHead columns={["Roll out", "Name", "Stage", "App id"]} />
+          <TableHead caption="Mini-programs" columns={["Roll out", "Name", "Stage", "App id"]} />
           <tbody>
             {list.data.Data.map((mp) => (
               <tr>

@@ -20,7 +20,7 @@ export function RedirectsScreen() {
         <p>No redirects yet.</p>
       ) : (
         <table>
-          <TableHead columns={["From", "To", "Status", ""]} />
+          <TableHead caption="Redirects" columns={["From", "To", "Status", ""]} />
           <tbody>
             {load.data.map((redirect) => (
               <tr>

@@ -79,7 +79,7 @@ export function RolloutsScreen() {
         <p>No rollout yet.</p>
       ) : (
         <table class="fleet">
-          <TableHead columns={["Rollout", "Started", "Where they are", "Finished"]} />
+          <TableHead caption="Rollouts" columns={["Rollout", "Started", "Where they are", "Finished"]} />
           <tbody>
             {rollouts.data.map((r) => (
               <tr>
@@ -141,7 +141,7 @@ export function RolloutScreen({ path }: { path: string }) {
             </p>
           </section>
           <table class="fleet">
-            <TableHead columns={["Mini-program", "State", "Stage", "Last step", "Updated"]} />
+            <TableHead caption="Mini-programs of this rollout" columns={["Mini-program", "State", "Stage", "Last step", "Updated"]} />
             <tbody>
               {r.miniprograms.map((mp) => (
                 <tr>

@@ -50,7 +50,7 @@ export function TagsScreen() {
         <Loading failure={load.failure} />
       ) : (
         <table>
-          <TableHead columns={["Name", "Type", ""]} />
+          <TableHead caption="Menus and tags" columns={["Name", "Type", ""]} />
           <tbody>
             {load.data.tags.map((tag) => (
               <tr>

@@ -23,7 +23,7 @@ export function TrashScreen() {
         <p>The Trash is empty.</p>
       ) : (
         <table>
-          <TableHead columns={["Title", "Address", "Deleted", "Deleted for good", ""]} />
+          <TableHead caption="Contents in the Trash" columns={["Title", "Address", "Deleted", "Deleted for good", ""]} />
           <tbody>
             {load.data.items.map((content) => (
               <tr>
