@@ -144,7 +144,8 @@ export function Outcome({ failure, done }: { failure?: ApiFailure; done?: string
 }
 
 interface FieldProps {
-  label: string;
+  /** Text, or text with a part only screen readers read (the file a field of a list is about). */
+  label: Child;
   name: string;
   value: string;
   onValue: (value: string) => void;

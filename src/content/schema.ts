@@ -315,6 +315,8 @@ export const media = sqliteTable(
     height: integer("height"),
     /** The widths of the resized copies stored beside it (`<key>-<width>w.webp`), for `srcset`. */
     variantWidths: text("variant_widths", { mode: "json" }).$type<number[]>().notNull().default([]),
+    /** What an image shows, in words (its alt): what its Markdown and a cover taken from it start with; null, none written yet. */
+    altText: text("alt_text"),
     uploadedBy: integer("uploaded_by").notNull(),
     createdAt: text("created_at").notNull().default(currentTimestamp),
   },

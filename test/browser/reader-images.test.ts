@@ -39,6 +39,7 @@ const title = `Harbour photo ${stamp}`;
 const slug = `harbour-photo-${stamp}`;
 const filename = `harbour-${stamp}.png`;
 const COVER_WORDS = "A gradient from blue to pink over the harbour at dawn";
+const PHOTO_WORDS = "The harbour photo: blue at the top, green below";
 
 beforeAll(async () => {
   gateway = await gatewayReady();
@@ -61,8 +62,14 @@ describe("images, from the console to the reader", () => {
     await expect.poll(() => console_.getByRole("status").allTextContents()).toContain(`Uploaded ${filename}.`);
     const snippet = console_.getByLabel(`Markdown of ${filename}`);
     await expect.poll(() => snippet.inputValue()).toMatch(/^!\[harbour-\d+\.png\]\(\/media\/\d+\/\d+\/[0-9A-Za-z]{20}\.png\)$/);
+    const card = console_.locator("li", { has: snippet });
+    expect(await card.textContent()).toContain("1200 × 800");
+    // Its words, written once: its Markdown starts with them.
+    await console_.getByLabel(`What it shows (${filename})`, { exact: true }).fill(PHOTO_WORDS);
+    await card.getByRole("button", { name: "Save words" }).click();
+    await expect.poll(() => card.getByRole("status").allTextContents()).toContain("Saved.");
+    await expect.poll(() => snippet.inputValue()).toMatch(new RegExp(`^!\\[${PHOTO_WORDS}\\]\\(/media/\\d+/\\d+/[0-9A-Za-z]{20}\\.png\\)$`));
     markdown = await snippet.inputValue();
-    expect(await console_.locator("li", { has: snippet }).textContent()).toContain("1200 × 800");
     if (SHOTS) await console_.screenshot({ path: join(SHOTS, "reader-images-media-screen.png") });
   });
 
@@ -131,6 +138,7 @@ describe("images, from the console to the reader", () => {
       await expect.poll(async () => (await drawn(reader, ".body img")).width).toBe(1200);
       expect((await drawn(reader, ".body img")).src.startsWith(`${gateway.siteBase}/media/`)).toBe(true);
       expect(await body.getAttribute("loading")).toBe("lazy");
+      expect(await body.getAttribute("alt")).toBe(PHOTO_WORDS);
       expect([await body.getAttribute("width"), await body.getAttribute("height")]).toEqual(["1200", "800"]);
 
       expect(complaints).toEqual([]);
@@ -147,13 +155,14 @@ describe("images, from the console to the reader", () => {
     await console_.getByRole("button", { name: "Choose one already in Media" }).click();
     await console_.getByRole("group", { name: "Images in Media" }).getByLabel(filename, { exact: true }).check();
     await expect.poll(() => console_.locator('.dropzone img[alt="The cover"]').getAttribute("src")).toBe(url);
-    // Words written for one picture are not kept for another.
+    // The words written for it on the Media screen come with it; words for one picture are not kept for another.
     const words = console_.getByLabel("What the cover shows", { exact: true });
-    expect(await words.inputValue()).toBe("");
+    await expect.poll(() => words.inputValue()).toBe(PHOTO_WORDS);
     await words.fill("The gradient photo");
     await console_.getByRole("group", { name: "Images in Media" }).getByLabel(`cover-${filename}`, { exact: true }).check();
     await expect.poll(() => words.inputValue()).toBe("");
     await console_.getByRole("group", { name: "Images in Media" }).getByLabel(filename, { exact: true }).check();
+    await expect.poll(() => words.inputValue()).toBe(PHOTO_WORDS);
     if (SHOTS)
       await console_
         .locator(".field", { has: console_.locator(".dropzone") })

@@ -224,6 +224,32 @@ describe("addresses that stay right", () => {
   });
 });
 
+describe("an image's words", () => {
+  it("keeps what an image shows (trimmed, empty as none), in the site's list too; refuses too many words, and another tenant's file", async () => {
+    const path = `/tenants/${owner.tenantId}/media/${photo.id}`;
+    const described = await admin("PATCH", path, owner.session, { altText: "  Boats along the quay at dawn " });
+    expect(described.status).toBe(200);
+    expect((await described.json<Envelope<{ altText: string; url: string }>>()).data).toMatchObject({
+      altText: "Boats along the quay at dawn",
+      url: photo.url,
+    });
+    const listed = await admin("GET", `/tenants/${owner.tenantId}/sites/${owner.siteId}/media`, owner.session);
+    expect((await listed.json<Envelope<{ id: number; altText: string | null }[]>>()).data.find((item) => item.id === photo.id)?.altText).toBe(
+      "Boats along the quay at dawn",
+    );
+
+    const tooLong = await admin("PATCH", path, owner.session, { altText: "x".repeat(301) });
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json<Envelope<never>>()).error!.message).toBe("The description must be at most 300 characters");
+    expect((await admin("PATCH", path, owner.session, {})).status).toBe(400);
+    // Another tenant's file is not there for them, whatever its id.
+    expect((await admin("PATCH", `/tenants/${other.tenantId}/media/${photo.id}`, other.session, { altText: "Mine now" })).status).toBe(404);
+
+    const cleared = await admin("PATCH", path, owner.session, { altText: "   " });
+    expect((await cleared.json<Envelope<{ altText: string | null }>>()).data.altText).toBeNull();
+  });
+});
+
 describe("image ads", () => {
   it("show their image from the site's own host", async () => {
     const tenant = await createTestTenant();

@@ -793,7 +793,16 @@ function CoverField(props: {
           {browsing ? "Close the images in Media" : "Choose one already in Media"}
         </button>
       </p>
-      {browsing ? <CoverFromMedia value={props.value} onValue={props.onValue} /> : null}
+      {browsing ? (
+        <CoverFromMedia
+          value={props.value}
+          onChosen={(image) => {
+            props.onValue(image?.url ?? "");
+            // The words written for the image on the Media screen are the cover's to start with.
+            if (image?.altText) props.onAlt(image.altText);
+          }}
+        />
+      ) : null}
       <Outcome failure={upload.failure} done={upload.done} />
       {props.error ? <small class="field-error">{props.error}</small> : null}
     </div>
@@ -801,7 +810,7 @@ function CoverField(props: {
 }
 
 /** The site's images to take a cover from, without uploading a copy; loaded when the person asks for them. */
-function CoverFromMedia(props: { value: string; onValue: (v: string) => void }) {
+function CoverFromMedia(props: { value: string; onChosen: (image: Media | undefined) => void }) {
   const { tenant, site } = useWorkspace();
   const load = useLoad(() => get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`), [tenant.id, site.id]);
   if (!load.data) return <Loading failure={load.failure} />;
@@ -813,7 +822,7 @@ function CoverFromMedia(props: { value: string; onValue: (v: string) => void }) 
       legend="Images in Media"
       images={images}
       value={chosen ? String(chosen.id) : ""}
-      onValue={(id) => props.onValue(images.find((image) => String(image.id) === id)?.url ?? "")}
+      onValue={(id) => props.onChosen(images.find((image) => String(image.id) === id))}
     />
   );
 }

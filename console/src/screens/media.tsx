@@ -1,15 +1,19 @@
-import { get, type Media, uploadMedia } from "../api";
+import { useState } from "hono/jsx/dom";
+import { api, get, type Media, uploadMedia } from "../api";
 import { useWorkspace } from "../session";
-import { DropZone, formatDate, Loading, Outcome, Screen, useLoad, useSubmit, DeleteButton, CopyButton, isImage } from "../ui";
+import { DropZone, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, DeleteButton, CopyButton, isImage } from "../ui";
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
 /**
  * What an editor pastes into a body: the site-relative address, which the console and every host
- * of the site serve alike (an address on the console's host would be blocked on the site).
+ * of the site serve alike (an address on the console's host would be blocked on the site). An
+ * image's text is its words, else its file name, for the writer to replace.
  */
 const markdownOf = (item: Media) =>
-  isImage(item) ? `![${item.filename.replace(/[[\]]/g, "")}](${item.url})` : `[${item.filename.replace(/[[\]]/g, "")}](${item.url})`;
+  isImage(item)
+    ? `![${(item.altText ?? item.filename).replace(/[[\]\n]/g, "")}](${item.url})`
+    : `[${item.filename.replace(/[[\]]/g, "")}](${item.url})`;
 
 /** The site's images and files: drop or choose files to upload, copy an address, delete. */
 export function MediaScreen() {
@@ -38,7 +42,11 @@ export function MediaScreen() {
         <ul class="media-grid">
           {load.data.map((item) => (
             <li>
-              {isImage(item) ? <img src={item.url} alt={item.filename} loading="lazy" /> : <span class="file">{item.contentType}</span>}
+              {isImage(item) ? (
+                <img src={item.url} alt={item.altText ?? item.filename} loading="lazy" />
+              ) : (
+                <span class="file">{item.contentType}</span>
+              )}
               <p>
                 <a href={item.url} target="_blank" rel="noopener">
                   {item.filename}
@@ -49,6 +57,7 @@ export function MediaScreen() {
                   {kib(item.size)} · {formatDate(item.createdAt)}
                 </small>
               </p>
+              {isImage(item) ? <ImageWords item={item} editable={can("author")} onSaved={load.reload} /> : null}
               <label class="snippet">
                 <span aria-hidden="true">Markdown for a body</span>
                 <input
@@ -77,5 +86,45 @@ export function MediaScreen() {
         </ul>
       )}
     </Screen>
+  );
+}
+
+/** What an image shows, in words (its alt text): written once here, its Markdown and a cover chosen from Media start with them. */
+function ImageWords(props: { item: Media; editable: boolean; onSaved: () => void }) {
+  const { tenant } = useWorkspace();
+  const save = useSubmit();
+  const [words, setWords] = useState(props.item.altText ?? "");
+  if (!props.editable) return props.item.altText ? <p class="image-words">{props.item.altText}</p> : null;
+  return (
+    <form
+      class="image-words"
+      onInput={save.edited}
+      onSubmit={async (e: Event) => {
+        e.preventDefault();
+        const saved = await save.run(
+          () => api<Media>("PATCH", `/tenants/${tenant.id}/media/${props.item.id}`, { altText: words.trim() || null }),
+          words.trim() ? "Saved." : "Saved: no words now.",
+        );
+        if (saved) props.onSaved();
+      }}
+    >
+      <TextField
+        label={
+          <>
+            What it shows<span class="visually-hidden"> ({props.item.filename})</span>
+          </>
+        }
+        name="altText"
+        value={words}
+        onValue={setWords}
+        error={save.fieldError("altText")}
+        multiline={3}
+        hint="For readers who cannot see it: its Markdown starts with these words"
+      />
+      <button type="submit" disabled={save.busy}>
+        Save words
+      </button>
+      <Outcome failure={save.failure} done={save.done} />
+    </form>
   );
 }

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { idParam } from "../../platform/openapi";
-import { deleteMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "../media/service";
+import { deleteMedia, describeMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "../media/service";
 import { queryInteger } from "../params";
 import { media } from "../schema";
 import { type AdminRoute, as } from "./guard";
-import { deleted, inTenantPath, tenantPath } from "./shapes";
+import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 
 const mediaSchema = rowAnswer(createSelectSchema(media), "MediaRecord", {
@@ -18,6 +18,7 @@ const mediaSchema = rowAnswer(createSelectSchema(media), "MediaRecord", {
   width: 1600,
   height: 1067,
   variantWidths: [480, 960],
+  altText: "The harbour at dawn, fishing boats along the quay",
   uploadedBy: 1,
   createdAt: "2026-11-26T08:10:00.000Z",
 })
@@ -33,7 +34,14 @@ const fileName = z
     error: "filename must be a file name, without slashes or control characters",
   });
 
-/** A site's images and files: listed, uploaded, deleted. */
+const mediaUpdate = z.strictObject({
+  altText: z.string().max(300, { error: "The description must be at most 300 characters" }).nullable().openapi({
+    description: "What the image shows, for readers who cannot see it (its alt); null or empty: none",
+    example: "The harbour at dawn, fishing boats along the quay",
+  }),
+});
+
+/** A site's images and files: listed, uploaded, described, deleted. */
 export function mediaLibraryRoutes(route: AdminRoute) {
   route({
     method: "get",
@@ -65,6 +73,17 @@ export function mediaLibraryRoutes(route: AdminRoute) {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       return uploadMedia(c.get("db"), { bucket: c.env.MEDIA, images: c.env.IMAGES }, scope, scope.userId, { siteId, filename, contentType, bytes });
     },
+  });
+  route({
+    method: "patch",
+    path: "/tenants/{tenantId}/media/{id}",
+    summary: "Describe an image: what it shows, in words",
+    description: "The words are what the image's Markdown on the Media screen, and a cover chosen from Media, start with as its alt text.",
+    guard: as("author"),
+    request: { ...inTenantPath({ id: idParam("id") }), ...json(mediaUpdate) },
+    data: mediaSchema,
+    answer: "The image, described",
+    handle: async (c, scope) => describeMedia(c.get("db"), scope, c.req.valid("param").id, c.req.valid("json").altText),
   });
   route({
     method: "delete",

@@ -161,6 +161,17 @@ export async function mediaOf(db: Database, scope: TenantScope, siteId: number) 
   return rows.map((row) => ({ ...row, url: mediaUrl(row.key) }));
 }
 
+/** An image's words (its alt), which its Markdown and a cover taken from it start with; empty clears them. */
+export async function describeMedia(db: Database, scope: TenantScope, id: number, altText: string | null) {
+  const [row] = await db
+    .update(media)
+    .set({ altText: altText?.trim() || null })
+    .where(inTenant(media.tenantId, scope, eq(media.id, id)))
+    .returning();
+  if (!row) throw new ApiError(404, `No media with id ${id}`);
+  return { ...row, url: mediaUrl(row.key) };
+}
+
 type StoredFile = { id: number; siteId: number; key: string; filename: string };
 
 /** Where a file is shown: live contents (cover or body), its site's social image or favicon, image ads. A content in the Trash does not count: it is restored without its images' files. */
