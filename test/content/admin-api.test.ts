@@ -316,6 +316,7 @@ describe("cross-tenant walk", () => {
     if (path.endsWith("/redirects")) return { siteId, fromPath: "/old", toUrl: "/new" };
     if (path.endsWith("/ads")) return { siteId, kind: "html", slot: "top", html: "<b>x</b>", startsAt: "2026-01-01T00:00:00Z" };
     if (path.endsWith("/ads/:id")) return { weight: 2 };
+    if (path.endsWith("/media/:id")) return { altText: "x" };
     if (path.endsWith("/domains/verify")) return { host: "walk.example.com" };
     return undefined;
   };

@@ -106,8 +106,9 @@ describe("tenant sites by host", () => {
     );
 
     // Words taken away: the cover decorates, and the cards say nothing of it.
-    const cleared = await admin("PATCH", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session, { coverAlt: "" });
+    const cleared = await admin("PATCH", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session, { coverAlt: "   " });
     expect(cleared.status).toBe(200);
+    expect((await cleared.json<{ data: { coverAlt: string | null } }>()).data.coverAlt).toBeNull();
     const plain = await htmlOf(await sitePage(slug, "/lantern-walk"));
     expect(plain).toMatch(/<img class="cover" src="\/media\/1\/1\/lanterns.png"[^>]* alt=""/);
     expect(plain).not.toContain("image:alt");

@@ -127,11 +127,19 @@ async function originalOf(db: Database, scope: TenantScope, siteId: number, tran
   return first;
 }
 
-/** The body and cover with the site's own media addressed site-relative, as pages on any of its hosts need them. */
-const withSiteRelativeMedia = <T extends { bodyMarkdown?: string; coverImages?: string | null }>(input: T, tenantId: number, siteId: number): T => ({
+/**
+ * A write as it is stored: the body and cover with the site's own media addressed site-relative, as pages on any of its hosts
+ * need them; the cover's words trimmed, and spaces alone as none.
+ */
+const asStored = <T extends { bodyMarkdown?: string; coverImages?: string | null; coverAlt?: string | null }>(
+  input: T,
+  tenantId: number,
+  siteId: number,
+): T => ({
   ...input,
   bodyMarkdown: siteRelativeMedia(input.bodyMarkdown, tenantId, siteId),
   coverImages: siteRelativeMedia(input.coverImages, tenantId, siteId),
+  ...(input.coverAlt === undefined ? {} : { coverAlt: input.coverAlt?.trim() || null }),
 });
 
 /** How many numbered slugs (`harbour-2` … `harbour-40`) a taken slug's suggestion tries. */
@@ -214,7 +222,7 @@ async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, 
 
 /** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */
 export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
-  const input = withSiteRelativeMedia(given, scope.tenantId, given.siteId);
+  const input = asStored(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;
   await siteInScope(db, scope, input.siteId);
   fields.tags = await inSiteSpelling(db, scope, input.siteId, fields.tags);
@@ -257,7 +265,7 @@ export async function updateContent(
   options: { existing?: Content; replaceLatest?: boolean } = {},
 ) {
   const existing = options.existing ?? (await contentInScope(db, scope, id));
-  const input = withSiteRelativeMedia(given, scope.tenantId, existing.siteId);
+  const input = asStored(given, scope.tenantId, existing.siteId);
   const { categoryIds, ...fields } = input;
   await assertCategories(db, scope, existing.siteId, categoryIds);
   fields.tags = await inSiteSpelling(db, scope, existing.siteId, fields.tags);
