@@ -271,9 +271,9 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     (value: Draft[K]) =>
       setDraft((d) => {
         const next = { ...d, [key]: value };
-        // An untouched slug follows the title, spelled as the content's language spells it.
         // Words for one picture are wrong for another: a new cover (or none) starts without them.
         if (key === "coverImages" && value !== d.coverImages) return { ...next, coverAlt: "" };
+        // An untouched slug follows the title, spelled as the content's language spells it.
         return (key === "title" || key === "language") && !slugTouched ? { ...next, slug: slugFrom(next.title, next.language) } : next;
       });
   const status = content?.status ?? "draft";

@@ -94,10 +94,9 @@ function ImageWords(props: { item: Media; editable: boolean; onSaved: () => void
   const { tenant } = useWorkspace();
   const save = useSubmit();
   const [words, setWords] = useState(props.item.altText ?? "");
-  if (!props.editable) return props.item.altText ? <p class="image-words">{props.item.altText}</p> : null;
+  if (!props.editable) return props.item.altText ? <p>{props.item.altText}</p> : null;
   return (
     <form
-      class="image-words"
       onInput={save.edited}
       onSubmit={async (e: Event) => {
         e.preventDefault();
