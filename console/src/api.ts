@@ -101,6 +101,7 @@ export type {
   LinkTargets,
   Member,
   Page,
+  Storage,
   Themes,
   Version,
   VersionText,

@@ -320,7 +320,8 @@ export const media = sqliteTable(
     uploadedBy: integer("uploaded_by").notNull(),
     createdAt: text("created_at").notNull().default(currentTimestamp),
   },
-  (t) => [uniqueIndex("media_key").on(t.key), index("media_site").on(t.siteId)],
+  // The tenant's storage is the sum of its files' sizes (MEDIA_BYTES_PER_TENANT): read from the index alone.
+  (t) => [uniqueIndex("media_key").on(t.key), index("media_site").on(t.siteId), index("media_tenant_size").on(t.tenantId, t.size)],
 );
 
 /**

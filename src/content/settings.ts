@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_MEDIA_BYTES } from "./media/limits";
 
 /** Group C's settings, read through `settingsOf(env, contentSettings)`. */
 export const contentSettings = z.object({
@@ -15,6 +16,13 @@ export const contentSettings = z.object({
     .int({ error: "must be a whole number" })
     .min(1, { error: "must be at least 1" })
     .max(10_000, { error: "must be at most 10000" })
+    .optional(),
+  /** What the media files of all a tenant's sites may take together, in bytes (default 1 GB); at least one largest file. */
+  MEDIA_BYTES_PER_TENANT: z.coerce
+    .number()
+    .int({ error: "must be a whole number of bytes" })
+    .min(MAX_MEDIA_BYTES, { error: `must be at least ${MAX_MEDIA_BYTES}, the largest file` })
+    .max(2 ** 40, { error: `must be at most ${2 ** 40} (1 TB)` })
     .optional(),
   /** Admin API requests a person may make in a minute per tenant, with the console's session or their JWT (default 600). */
   CONSOLE_REQUESTS_PER_MINUTE: z.coerce

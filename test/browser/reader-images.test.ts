@@ -58,8 +58,15 @@ describe("images, from the console to the reader", () => {
 
   it("an editor uploads a photo on the Media screen and finds its Markdown there", async () => {
     await console_.getByRole("link", { name: "Media", exact: true }).click();
+    // How much room the tenant's media take, of how much: a bar named in words (other files upload beside this one).
+    const room = console_.getByRole("meter", { name: /^Media of all sites of Demo City Magazine: [\d.,]+ (KB|MB) of 1 GB used$/ });
+    const used = async () => Number(await room.getAttribute("value"));
+    await expect.poll(() => room.count()).toBe(1);
+    expect(await room.getAttribute("max")).toBe(String(1024 ** 3));
+    const before = await used();
     await console_.getByLabel("Choose files").setInputFiles({ name: filename, mimeType: "image/png", buffer: photo() });
     await expect.poll(() => console_.getByRole("status").allTextContents()).toContain(`Uploaded ${filename}.`);
+    await expect.poll(used).toBeGreaterThanOrEqual(before + photo().byteLength);
     const snippet = console_.getByLabel(`Markdown of ${filename}`);
     await expect.poll(() => snippet.inputValue()).toMatch(/^!\[harbour-\d+\.png\]\(\/media\/\d+\/\d+\/[0-9A-Za-z]{20}\.png\)$/);
     const card = console_.locator("li", { has: snippet });

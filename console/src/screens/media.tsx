@@ -1,9 +1,8 @@
 import { useState } from "hono/jsx/dom";
-import { api, get, type Media, uploadMedia } from "../api";
+import { api, get, type Media, type Storage, uploadMedia } from "../api";
+import { storageSize } from "../../../src/content/media/limits";
 import { useWorkspace } from "../session";
 import { DropZone, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, DeleteButton, CopyButton, isImage } from "../ui";
-
-const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
 /**
  * What an editor pastes into a body: the site-relative address, which the console and every host
@@ -19,12 +18,17 @@ const markdownOf = (item: Media) =>
 export function MediaScreen() {
   const { tenant, site, can } = useWorkspace();
   const load = useLoad(() => get<Media[]>(`/tenants/${tenant.id}/sites/${site.id}/media`), [tenant.id, site.id]);
+  const storage = useLoad(() => get<Storage>(`/tenants/${tenant.id}/storage`), [tenant.id]);
   const action = useSubmit();
+  const reload = () => {
+    load.reload();
+    storage.reload();
+  };
   const upload = async (files: File[]) => {
     for (const file of files) {
       await action.run(() => uploadMedia(tenant.id, site.id, file), `Uploaded ${file.name}.`);
     }
-    load.reload();
+    reload();
   };
   return (
     <Screen title="Media">
@@ -34,6 +38,7 @@ export function MediaScreen() {
           <p>Drop images or PDFs here (at most 5 MB each), or</p>
         </DropZone>
       ) : null}
+      {storage.data ? <StorageUse storage={storage.data} tenantName={tenant.name} /> : null}
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : load.data.length === 0 ? (
@@ -54,7 +59,7 @@ export function MediaScreen() {
                 <br />
                 <small>
                   {item.width ? `${item.width} × ${item.height} · ` : ""}
-                  {kib(item.size)} · {formatDate(item.createdAt)}
+                  {storageSize(item.size)} · {formatDate(item.createdAt)}
                 </small>
               </p>
               {isImage(item) ? <ImageWords item={item} editable={can("author")} onSaved={load.reload} /> : null}
@@ -77,7 +82,7 @@ export function MediaScreen() {
                     path={`/tenants/${tenant.id}/media/${item.id}`}
                     done={`Deleted ${item.filename}.`}
                     run={action.run}
-                    onDone={load.reload}
+                    onDone={reload}
                   />
                 ) : null}
               </div>
@@ -86,6 +91,21 @@ export function MediaScreen() {
         </ul>
       )}
     </Screen>
+  );
+}
+
+/** How much of the tenant's room for media its files take: every site's together, as the service counts them. */
+function StorageUse(props: { storage: Storage; tenantName: string }) {
+  const { usedBytes, quotaBytes } = props.storage;
+  return (
+    <p class="storage">
+      <label>
+        <span>
+          Media of all sites of {props.tenantName}: {storageSize(usedBytes)} of {storageSize(quotaBytes)} used
+        </span>
+        <meter min={0} max={quotaBytes} value={usedBytes} low={quotaBytes * 0.8} high={quotaBytes * 0.95} optimum={0} />
+      </label>
+    </p>
   );
 }
 

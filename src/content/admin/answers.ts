@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
+import { DEFAULT_MEDIA_BYTES_PER_TENANT } from "../media/limits";
 import { MEMBER_ROLES } from "../roles";
 import { auditLog, CONTENT_STATUSES } from "../schema";
 
@@ -30,6 +31,15 @@ export const invitationSchema = z
   })
   .openapi("Invitation");
 export type Invitation = z.infer<typeof invitationSchema>;
+
+/** What the media of all a tenant's sites take, and may take (GET /tenants/{tenantId}/storage). */
+export const storageSchema = z
+  .object({
+    usedBytes: z.number().int().openapi({ example: 482113 }),
+    quotaBytes: z.number().int().openapi({ example: DEFAULT_MEDIA_BYTES_PER_TENANT }),
+  })
+  .openapi("Storage");
+export type Storage = z.infer<typeof storageSchema>;
 
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() });

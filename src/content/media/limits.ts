@@ -2,3 +2,19 @@
 
 /** The largest file a site's media takes. */
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
+
+/** What the files of all a tenant's sites may take together, unless MEDIA_BYTES_PER_TENANT says otherwise: 1 GB. */
+export const DEFAULT_MEDIA_BYTES_PER_TENANT = 1024 * 1024 * 1024;
+
+/** A size as people read it, in the units the upload limit is written in (1 MB = 1,024 KB): "640 KB", "12.5 MB", "1 GB". */
+export function storageSize(bytes: number): string {
+  const units = ["KB", "MB", "GB", "TB"] as const;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 ? Math.max(1, Math.round(value)) : Math.round(value * 10) / 10;
+  return `${shown.toLocaleString("en-US")} ${units[unit]}`;
+}

@@ -7,6 +7,8 @@ import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 
+import { storageSize } from "./limits";
+
 export { MAX_MEDIA_BYTES } from "./limits";
 
 /** The types a site may upload, each known by its first bytes. SVG is left out: it can carry script. */
@@ -85,12 +87,27 @@ async function storeVariants(
  * batch that writes the row: an object whose row failed, or never came (a crash), stays named for the
  * storage cleanup (storage-cleanup.ts).
  */
+/** What the files of all a tenant's sites take together, in bytes (their own sizes; the resized copies are not counted). */
+export async function mediaBytesOf(db: Database, tenantId: number): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<number>`coalesce(sum(${media.size}), 0)` })
+    .from(media)
+    .where(eq(media.tenantId, tenantId));
+  return row!.used;
+}
+
+const storageFull = (filename: string, quotaBytes: number, usedBytes: number) =>
+  new ApiError(
+    409,
+    `${filename} would take the tenant's media past its ${storageSize(quotaBytes)} (${storageSize(usedBytes)} are used): delete files it no longer needs, or ask the operator for more room`,
+  );
+
 export async function uploadMedia(
   db: Database,
   storage: { bucket: R2Bucket; images?: ImagesBinding },
   scope: TenantScope,
   uploadedBy: number,
-  input: { siteId: number; filename: string; contentType: string; bytes: Uint8Array },
+  input: { siteId: number; filename: string; contentType: string; bytes: Uint8Array; quotaBytes: number },
 ) {
   await siteInScope(db, scope, input.siteId);
   const signature = SIGNATURES[input.contentType];
@@ -98,36 +115,46 @@ export async function uploadMedia(
   if (input.bytes.byteLength === 0) throw new ApiError(400, "The body is empty");
   if (!signature.matches(input.bytes)) throw new ApiError(400, `The body is not a ${input.contentType} file`);
   const size = checkedDimensions(input.bytes, input.contentType);
+  const bytes = input.bytes.byteLength;
+  // Refused before anything is stored; the row's insert below checks again, for uploads made at the same moment.
+  const usedBefore = await mediaBytesOf(db, scope.tenantId);
+  if (usedBefore + bytes > input.quotaBytes) throw storageFull(input.filename, input.quotaBytes, usedBefore);
   const key = `${scope.tenantId}/${input.siteId}/${randomBase62(20)}.${signature.ext}`;
   const { bucket } = storage;
   await db.insert(mediaUploads).values({ key, createdAt: new Date().toISOString() });
   await bucket.put(key, input.bytes, { httpMetadata: { contentType: input.contentType } });
   const variantWidths = size ? await storeVariants(storage.images, bucket, key, input.bytes, input.contentType, size.width) : [];
+  const stored = [key, ...variantWidths.map((w) => variantKey(key, w))];
+  let row: typeof media.$inferSelect | undefined;
   try {
-    const [[row]] = await db.batch([
-      db
-        .insert(media)
-        .values({
-          tenantId: scope.tenantId,
-          siteId: input.siteId,
-          key,
-          filename: input.filename,
-          contentType: input.contentType,
-          size: input.bytes.byteLength,
-          width: size?.width ?? null,
-          height: size?.height ?? null,
-          variantWidths,
-          uploadedBy,
-        })
-        .returning(),
-      db.delete(mediaUploads).where(eq(mediaUploads.key, key)),
+    // The row only while the tenant's files stay within the quota; the upload's note goes only with a row, so that
+    // the cleanup removes the objects of a refused one should the delete below fail.
+    const [, , rows] = await db.batch([
+      // The columns are the table's, in its order: id, tenant_id, site_id, key, filename, content_type, size, width,
+      // height, variant_widths, alt_text, uploaded_by, created_at.
+      db.insert(media).select(
+        sql`SELECT NULL, ${scope.tenantId}, ${input.siteId}, ${key}, ${input.filename}, ${input.contentType}, ${bytes}, ${size?.width ?? null},
+          ${size?.height ?? null}, ${JSON.stringify(variantWidths)}, NULL, ${uploadedBy}, ${new Date().toISOString()}
+          WHERE (SELECT coalesce(sum(${media.size}), 0) FROM ${media} WHERE ${media.tenantId} = ${scope.tenantId}) + ${bytes} <= ${input.quotaBytes}`,
+      ),
+      db.delete(mediaUploads).where(and(eq(mediaUploads.key, key), sql`EXISTS (SELECT 1 FROM ${media} WHERE ${media.key} = ${key})`)),
+      db.select().from(media).where(eq(media.key, key)),
     ]);
-    return { ...row!, url: mediaUrl(key) };
+    row = rows[0];
   } catch (error) {
     // No object without its row: removed now, or, if R2 fails too, by the cleanup that its note calls for.
-    await bucket.delete([key, ...variantWidths.map((w) => variantKey(key, w))]).catch(() => undefined);
+    await bucket.delete(stored).catch(() => undefined);
     throw error;
   }
+  if (!row) {
+    // Refused at the last moment: its objects go now, and its note with them (kept for the cleanup should R2 fail).
+    await bucket.delete(stored).then(
+      () => db.delete(mediaUploads).where(eq(mediaUploads.key, key)),
+      () => undefined,
+    );
+    throw storageFull(input.filename, input.quotaBytes, await mediaBytesOf(db, scope.tenantId));
+  }
+  return { ...row, url: mediaUrl(key) };
 }
 
 /**

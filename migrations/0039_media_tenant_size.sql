@@ -1,0 +1,1 @@
+CREATE INDEX `media_tenant_size` ON `media` (`tenant_id`,`size`);
