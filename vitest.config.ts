@@ -150,6 +150,18 @@ const poolOptions = (async () => ({
   },
 }))();
 
+// wrangler gives the pool the settings of a .dev.vars beside wrangler.toml, under the bindings above:
+// one a developer added there (`npm run dev` writes the four the bindings override) changes what tests see.
+const poolBindings = (await poolOptions).miniflare.bindings;
+const leakedSettings = existsSync(".dev.vars")
+  ? [...readFileSync(".dev.vars", "utf8").matchAll(/^\s*([A-Z][A-Z0-9_]*)\s*=/gm)].map((match) => match[1]!).filter((name) => !(name in poolBindings))
+  : [];
+// Said once: the config is evaluated again for each project.
+if (leakedSettings.length && !process.env.DEV_VARS_NOTED) {
+  process.env.DEV_VARS_NOTED = "1";
+  process.stderr.write(`› .dev.vars sets ${leakedSettings.join(", ")}: the tests see it too; remove it there for a run as CI's (docs/testing.md)\n`);
+}
+
 export default defineConfig({
   plugins: [
     // The pool asks for its options at every workerd it starts: they are made once.
