@@ -91,6 +91,24 @@ describe("API4 · a tenant's media take bounded room", () => {
     expect((await upload(other, 4 * MB)).status).toBe(201);
   });
 
+  it("keeps at most 5,000 files a site, so that its list stays a size one answer carries", async () => {
+    // 4,999 files of a byte each, written as rows: uploading them one by one would take minutes.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4999)
+       INSERT INTO media (tenant_id, site_id, key, filename, content_type, size, uploaded_by)
+       SELECT ?1, ?2, ?1 || '/' || ?2 || '/bulk' || i || '.png', 'bulk.png', 'image/png', 1, ?3 FROM n`,
+    )
+      .bind(tenant.tenantId, tenant.siteId, tenant.ownerId)
+      .run();
+    expect((await upload(tenant, 1000)).status).toBe(201);
+    const refused = await upload(tenant, 1000);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toBe("A site keeps at most 5,000 files in its media: delete files it no longer needs first");
+    // Another site of the tenant has room of its own.
+    const second = await createSite(database(env), memberScope(tenant.tenantId), { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` });
+    expect((await upload(tenant, 1000, undefined, second.id)).status).toBe(201);
+  });
+
   it("makes room again when a file is deleted", async () => {
     const first = await upload(tenant, 3 * MB);
     expect((await upload(tenant, 3 * MB)).status).toBe(409);

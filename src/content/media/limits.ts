@@ -3,6 +3,9 @@
 /** The largest file a site's media takes. */
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 
+/** The files one site's media keep: its list (the Media screen, the cover's picker) is answered whole. */
+export const MAX_MEDIA_FILES_PER_SITE = 5_000;
+
 /** What the files of all a tenant's sites may take together, unless MEDIA_BYTES_PER_TENANT says otherwise: 1 GB. */
 export const DEFAULT_MEDIA_BYTES_PER_TENANT = 1024 * 1024 * 1024;
 

@@ -7,7 +7,7 @@ import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 
-import { storageSize } from "./limits";
+import { MAX_MEDIA_FILES_PER_SITE, storageSize } from "./limits";
 
 export { MAX_MEDIA_BYTES } from "./limits";
 
@@ -81,12 +81,6 @@ async function storeVariants(
   return made;
 }
 
-/**
- * Stores an upload in R2 under a random key, once its type, first bytes and declared size are right;
- * its resized copies; the row. The key is noted before anything is stored and the note goes in the
- * batch that writes the row: an object whose row failed, or never came (a crash), stays named for the
- * storage cleanup (storage-cleanup.ts).
- */
 /** What the files of all a tenant's sites take together, in bytes (their own sizes; the resized copies are not counted). */
 export async function mediaBytesOf(db: Database, tenantId: number): Promise<number> {
   const [row] = await db
@@ -96,12 +90,37 @@ export async function mediaBytesOf(db: Database, tenantId: number): Promise<numb
   return row!.used;
 }
 
-const storageFull = (filename: string, quotaBytes: number, usedBytes: number) =>
-  new ApiError(
-    409,
-    `${filename} would take the tenant's media past its ${storageSize(quotaBytes)} (${storageSize(usedBytes)} are used): delete files it no longer needs, or ask the operator for more room`,
-  );
+/** Why a file of `bytes` finds no room, in words, or undefined when it fits: the tenant's bytes, the site's count of files. */
+async function noRoomFor(db: Database, scope: TenantScope, input: { siteId: number; filename: string; quotaBytes: number }, bytes: number) {
+  const [room] = await db
+    .select({
+      usedBytes: sql<number>`coalesce(sum(${media.size}), 0)`,
+      siteFiles: sql<number>`coalesce(sum(${media.siteId} = ${input.siteId}), 0)`,
+    })
+    .from(media)
+    .where(eq(media.tenantId, scope.tenantId));
+  const { usedBytes, siteFiles } = room!;
+  if (usedBytes + bytes > input.quotaBytes) {
+    return new ApiError(
+      409,
+      `${input.filename} would take the tenant's media past its ${storageSize(input.quotaBytes)} (${storageSize(usedBytes)} are used): delete files it no longer needs, or ask the operator for more room`,
+    );
+  }
+  if (siteFiles >= MAX_MEDIA_FILES_PER_SITE) {
+    return new ApiError(
+      409,
+      `A site keeps at most ${MAX_MEDIA_FILES_PER_SITE.toLocaleString("en-US")} files in its media: delete files it no longer needs first`,
+    );
+  }
+  return undefined;
+}
 
+/**
+ * Stores an upload in R2 under a random key, once its type, first bytes and declared size are right;
+ * its resized copies; the row. The key is noted before anything is stored and the note goes in the
+ * batch that writes the row: an object whose row failed, or never came (a crash), stays named for the
+ * storage cleanup (storage-cleanup.ts).
+ */
 export async function uploadMedia(
   db: Database,
   storage: { bucket: R2Bucket; images?: ImagesBinding },
@@ -117,8 +136,8 @@ export async function uploadMedia(
   const size = checkedDimensions(input.bytes, input.contentType);
   const bytes = input.bytes.byteLength;
   // Refused before anything is stored; the row's insert below checks again, for uploads made at the same moment.
-  const usedBefore = await mediaBytesOf(db, scope.tenantId);
-  if (usedBefore + bytes > input.quotaBytes) throw storageFull(input.filename, input.quotaBytes, usedBefore);
+  const refusal = await noRoomFor(db, scope, input, bytes);
+  if (refusal) throw refusal;
   const key = `${scope.tenantId}/${input.siteId}/${randomBase62(20)}.${signature.ext}`;
   const { bucket } = storage;
   await db.insert(mediaUploads).values({ key, createdAt: new Date().toISOString() });
@@ -127,7 +146,7 @@ export async function uploadMedia(
   const stored = [key, ...variantWidths.map((w) => variantKey(key, w))];
   let row: typeof media.$inferSelect | undefined;
   try {
-    // The row only while the tenant's files stay within the quota; the upload's note goes only with a row, so that
+    // The row only while the tenant's files stay within the quota and the site's count; the upload's note goes only with a row, so that
     // the cleanup removes the objects of a refused one should the delete below fail.
     const [, , rows] = await db.batch([
       // The columns are the table's, in its order: id, tenant_id, site_id, key, filename, content_type, size, width,
@@ -135,7 +154,8 @@ export async function uploadMedia(
       db.insert(media).select(
         sql`SELECT NULL, ${scope.tenantId}, ${input.siteId}, ${key}, ${input.filename}, ${input.contentType}, ${bytes}, ${size?.width ?? null},
           ${size?.height ?? null}, ${JSON.stringify(variantWidths)}, NULL, ${uploadedBy}, ${new Date().toISOString()}
-          WHERE (SELECT coalesce(sum(${media.size}), 0) FROM ${media} WHERE ${media.tenantId} = ${scope.tenantId}) + ${bytes} <= ${input.quotaBytes}`,
+          WHERE (SELECT coalesce(sum(${media.size}), 0) FROM ${media} WHERE ${media.tenantId} = ${scope.tenantId}) + ${bytes} <= ${input.quotaBytes}
+            AND (SELECT count(*) FROM ${media} WHERE ${media.siteId} = ${input.siteId}) < ${MAX_MEDIA_FILES_PER_SITE}`,
       ),
       db.delete(mediaUploads).where(and(eq(mediaUploads.key, key), sql`EXISTS (SELECT 1 FROM ${media} WHERE ${media.key} = ${key})`)),
       db.select().from(media).where(eq(media.key, key)),
@@ -152,7 +172,7 @@ export async function uploadMedia(
       () => db.delete(mediaUploads).where(eq(mediaUploads.key, key)),
       () => undefined,
     );
-    throw storageFull(input.filename, input.quotaBytes, await mediaBytesOf(db, scope.tenantId));
+    throw (await noRoomFor(db, scope, input, bytes)) ?? new ApiError(409, `No room was left for ${input.filename} as it was stored: try again`);
   }
   return { ...row, url: mediaUrl(key) };
 }
