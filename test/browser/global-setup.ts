@@ -140,11 +140,26 @@ async function startGateway(
 const errorLogOf = (state: string) => join(state, "wrangler-errors.log");
 
 /**
+ * wrangler's error lines less workerd's "disconnected" ones (a Broken pipe or a reset, each with its
+ * stack line): Chromium closing a tab while an answer was being written, after nearly every run.
+ */
+function withoutHangUps(log: string): string {
+  return (
+    log
+      // Each entry starts with wrangler's ✘ (after a few colour codes) and runs to the next.
+      .split(/\n(?=[^\n]{0,20}✘)/)
+      .filter((entry) => !/kj::getCaughtExceptionAsKj\(\) = kj\/async-io-unix\.c\+\+:\d+: disconnected:/.test(entry))
+      .join("\n")
+      .trim()
+  );
+}
+
+/**
  * What went wrong with the gateway during the run, for the log of a run whose browser files
  * failed to connect: wrangler ending by itself, and the last of its error lines.
  */
 function gatewayTrouble(state: string, server: LocalServer): string | undefined {
-  const log = existsSync(errorLogOf(state)) ? readFileSync(errorLogOf(state), "utf8").trim() : "";
+  const log = existsSync(errorLogOf(state)) ? withoutHangUps(readFileSync(errorLogOf(state), "utf8")) : "";
   const ended = server.ended();
   if (!ended && !log) return undefined;
   return [ended ?? "wrangler dev was still running at the end", ...(log ? ["its last error lines:", ...log.split("\n").slice(-40)] : [])].join("\n");
