@@ -106,7 +106,7 @@ function noteDevVars<T extends { miniflare: { bindings: Record<string, unknown> 
         .map((match) => match[1]!)
         .filter((name) => !(name in options.miniflare.bindings))
     : [];
-  // Said once: the config is evaluated again for each project.
+  // Said once: the pool asks for its options at every workerd it starts, and the config is evaluated once per project.
   if (leaked.length && !process.env.DEV_VARS_NOTED)
     process.stderr.write(`› .dev.vars sets ${leaked.join(", ")}: the tests see it too; remove it there for a run as CI's (docs/testing.md)\n`);
   process.env.DEV_VARS_NOTED = "1";
@@ -114,64 +114,63 @@ function noteDevVars<T extends { miniflare: { bindings: Record<string, unknown> 
 }
 
 /** The pool's options: the Worker, its bindings and the test data, built once in Node. */
-const poolOptions = (async () =>
-  noteDevVars({
-    wrangler: { configPath: "./wrangler.toml" },
-    // The tests load the TypeScript source; wrangler.toml's main is the built Worker.
-    main: "./src/index.ts",
-    miniflare: {
-      // Queue batches handed over at once instead of after wrangler's 5 s wait: wrangler.toml's
-      // consumers and retries, without the idle seconds in every pickup test.
-      queueConsumers: Object.fromEntries(
-        (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((consumer: QueueConsumer) => [
-          consumer.queue,
-          {
-            maxBatchSize: consumer.max_batch_size,
-            maxBatchTimeout: 0,
-            maxRetries: consumer.max_retries,
-            deadLetterQueue: consumer.dead_letter_queue,
-          },
-        ]),
-      ),
-      bindings: {
-        TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-        // Built here, in Node: some seed sources read their data files at run time.
-        TEST_SEED: (await seedParts({ catalogues: false })).flatMap((part) => part.statements),
-        // The full HS codes and units, for the files that load them (test/helpers/catalogues.ts).
-        TEST_CATALOGUES: cataloguePart().flatMap((part) => part.statements),
-        // The default theme's files by path, for the files that install it in the test R2.
-        TEST_DEFAULT_THEME: themeFiles("themes/default"),
-        KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
-        JWT_SECRET: "test-only-jwt-secret",
-        CASDOOR_CLIENT_SECRET: "test-only-client-secret",
-        CASDOOR_ENDPOINT: "https://idp.test",
-        OAUTH_REDIRECT_URL: "https://gateway.test/auth/callback",
-        FRONTEND_CALLBACK_URL: "https://app.test/auth/callback",
-        PUBLIC_ORIGIN: "https://gateway.test",
-        SERVICE_HOSTS: "api.gateway.test,console.gateway.test",
-        ADMIN_EMAILS: "root@example.com",
-        // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
-        RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
-        // A person's admin calls a minute, low enough for a test to pass it; the default (600) is tested apart.
-        CONSOLE_REQUESTS_PER_MINUTE: "120",
-        // Production's rules for webhook targets: https only, no private addresses.
-        ENVIRONMENT: "test",
-        // Every ad impression written at once, so that a test sees it.
-        AD_FLUSH_SECONDS: "0",
-        ENCYCLOPEDIA_FEED_URL: "https://feeds.test/encyclopedia.json",
-        CHINA_FEED_URL: "https://feeds.test/china.json",
-        REFERENCE_FEED_URL: "https://feeds.test/reference.json",
-        SHARED_HS_CSV: sharedData("harmonized-system.csv"),
-        SHARED_HS_SECTIONS_CSV: sharedData("sections.csv"),
-        SHARED_UNITS_CSV: sharedData("unece-units-of-measure.csv"),
-      },
+const poolOptions = (async () => ({
+  wrangler: { configPath: "./wrangler.toml" },
+  // The tests load the TypeScript source; wrangler.toml's main is the built Worker.
+  main: "./src/index.ts",
+  miniflare: {
+    // Queue batches handed over at once instead of after wrangler's 5 s wait: wrangler.toml's
+    // consumers and retries, without the idle seconds in every pickup test.
+    queueConsumers: Object.fromEntries(
+      (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((consumer: QueueConsumer) => [
+        consumer.queue,
+        {
+          maxBatchSize: consumer.max_batch_size,
+          maxBatchTimeout: 0,
+          maxRetries: consumer.max_retries,
+          deadLetterQueue: consumer.dead_letter_queue,
+        },
+      ]),
+    ),
+    bindings: {
+      TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+      // Built here, in Node: some seed sources read their data files at run time.
+      TEST_SEED: (await seedParts({ catalogues: false })).flatMap((part) => part.statements),
+      // The full HS codes and units, for the files that load them (test/helpers/catalogues.ts).
+      TEST_CATALOGUES: cataloguePart().flatMap((part) => part.statements),
+      // The default theme's files by path, for the files that install it in the test R2.
+      TEST_DEFAULT_THEME: themeFiles("themes/default"),
+      KEY_ENCRYPTION_KEY: "dGVzdC1vbmx5LWtleS1lbmNyeXB0aW9uLWtleS0zMmI=",
+      JWT_SECRET: "test-only-jwt-secret",
+      CASDOOR_CLIENT_SECRET: "test-only-client-secret",
+      CASDOOR_ENDPOINT: "https://idp.test",
+      OAUTH_REDIRECT_URL: "https://gateway.test/auth/callback",
+      FRONTEND_CALLBACK_URL: "https://app.test/auth/callback",
+      PUBLIC_ORIGIN: "https://gateway.test",
+      SERVICE_HOSTS: "api.gateway.test,console.gateway.test",
+      ADMIN_EMAILS: "root@example.com",
+      // A small hourly figure keeps the hourly-limit test short; the defaults are tested apart.
+      RATE_LIMITS: JSON.stringify({ perHour: { reference: 5 } }),
+      // A person's admin calls a minute, low enough for a test to pass it; the default (600) is tested apart.
+      CONSOLE_REQUESTS_PER_MINUTE: "120",
+      // Production's rules for webhook targets: https only, no private addresses.
+      ENVIRONMENT: "test",
+      // Every ad impression written at once, so that a test sees it.
+      AD_FLUSH_SECONDS: "0",
+      ENCYCLOPEDIA_FEED_URL: "https://feeds.test/encyclopedia.json",
+      CHINA_FEED_URL: "https://feeds.test/china.json",
+      REFERENCE_FEED_URL: "https://feeds.test/reference.json",
+      SHARED_HS_CSV: sharedData("harmonized-system.csv"),
+      SHARED_HS_SECTIONS_CSV: sharedData("sections.csv"),
+      SHARED_UNITS_CSV: sharedData("unece-units-of-measure.csv"),
     },
-  }))();
+  },
+}))();
 
 export default defineConfig({
   plugins: [
     // The pool asks for its options at every workerd it starts: they are made once.
-    cloudflareTest(() => poolOptions),
+    cloudflareTest(() => poolOptions.then(noteDevVars)),
     // Each workerd receives every module over a WebSocket with its source map inlined: the
     // dependencies' maps (eld's alone is 4 MB) were half of the 160 MB a run sent, for stack
     // traces into bundled libraries. Vite keeps a loaded map unless the code changes, hence the

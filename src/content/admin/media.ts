@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
 import { settingsOf } from "../../platform/settings";
-import { DEFAULT_MEDIA_BYTES_PER_TENANT } from "../media/limits";
+import { DEFAULT_MEDIA_BYTES_PER_TENANT, MAX_MEDIA_FILES_PER_SITE } from "../media/limits";
 import { deleteMedia, describeMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaBytesOf, mediaOf, uploadMedia } from "../media/service";
 import { contentSettings } from "../settings";
 import { queryInteger } from "../params";
@@ -75,7 +75,8 @@ export function mediaLibraryRoutes(route: AdminRoute) {
     status: 201,
     errors: [409, 413, 415],
     description:
-      "Refused (409) when the tenant's files would pass its storage (MEDIA_BYTES_PER_TENANT, default 1 GB; `GET /tenants/{tenantId}/storage`).",
+      "Refused (409) when the tenant's files would pass its storage (MEDIA_BYTES_PER_TENANT, default 1 GB; `GET /tenants/{tenantId}/storage`), " +
+      `or the site already keeps ${MAX_MEDIA_FILES_PER_SITE.toLocaleString("en-US")} files.`,
     handle: async (c, scope) => {
       const { siteId, filename } = c.req.valid("query");
       const contentType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();

@@ -6,7 +6,6 @@ import { ads, contents, media, mediaUploads, sites } from "../schema";
 import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-
 import { MAX_MEDIA_FILES_PER_SITE, storageSize } from "./limits";
 
 export { MAX_MEDIA_BYTES } from "./limits";
