@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { encode } from "fast-png";
 import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromSite, type Gateway, gatewayReady, openBrowser } from "./gateway";
+import { fromSite, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
 
 /**
  * Images as an editor and a reader meet them (issue 34): an editor uploads a photo on the console's
@@ -73,9 +73,12 @@ describe("images, from the console to the reader", () => {
     expect(await card.textContent()).toContain("1200 × 800");
     // Its words, written once: its Markdown starts with them.
     await console_.getByLabel(`What it shows (${filename})`, { exact: true }).fill(PHOTO_WORDS);
+    // A colleague uploads a file meanwhile: the list the save reloads starts with it, and the words stay with this photo.
+    await ownerAdmin(gateway, "POST", `/media?siteId=${gateway.siteId}&filename=meanwhile-${filename}`, new Uint8Array(photo()), "image/png");
     await card.getByRole("button", { name: "Save words" }).click();
     await expect.poll(() => card.getByRole("status").allTextContents()).toContain("Saved.");
     await expect.poll(() => snippet.inputValue()).toMatch(new RegExp(`^!\\[${PHOTO_WORDS}\\]\\(/media/\\d+/\\d+/[0-9A-Za-z]{20}\\.png\\)$`));
+    expect(await console_.getByLabel(`What it shows (meanwhile-${filename})`, { exact: true }).inputValue()).toBe("");
     markdown = await snippet.inputValue();
     if (SHOTS) await console_.screenshot({ path: join(SHOTS, "reader-images-media-screen.png") });
   });

@@ -46,7 +46,9 @@ export function MediaScreen() {
       ) : (
         <ul class="media-grid">
           {load.data.map((item) => (
-            <li>
+            // Keyed: a reload that brings a file uploaded meanwhile (first, as the newest) must not hand one
+            // file's unsaved words, or its "Saved.", to the card of another.
+            <li key={item.id}>
               {isImage(item) ? (
                 <img src={item.url} alt={item.altText ?? item.filename} loading="lazy" />
               ) : (

@@ -74,7 +74,8 @@ export function MembersScreen() {
           <TableHead caption="Members" columns={owner ? ["Name", "Email", "Role", ""] : ["Name", "Email", "Role"]} />
           <tbody>
             {load.data.members.map((member) => (
-              <tr>
+              // Keyed: after a removal the rows below move up, and each role choice must stay with its member.
+              <tr key={member.userId}>
                 <td>{nameOf(member)}</td>
                 <td>{member.email}</td>
                 <td>
