@@ -2,6 +2,7 @@ import { createCategory } from "../src/content/admin/categories";
 import { createContent, setPublication } from "../src/content/admin/contents";
 import { createSite } from "../src/content/admin/sites";
 import { createTenant } from "../src/content/admin/tenants";
+import { DEFAULT_TEXT_BYTES_PER_TENANT } from "../src/content/admin/text-limits";
 import { putContentTag } from "../src/content/admin/tags";
 import { createAd } from "../src/content/admin/ads";
 import { memberScope } from "../src/content/tenancy/scope";
@@ -187,32 +188,44 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, site
   for (const [index, story] of STORIES.entries()) {
     const writerId = writers[index % writers.length]!;
     const publishAt = new Date(Date.now() - story.daysAgo * day).toISOString();
-    const original = await createContent(db, scope, writerId, {
-      siteId,
-      slug: story.slug,
-      title: story.title,
-      intro: story.intro,
-      bodyMarkdown: story.body,
-      language: "en",
-      categoryIds: [ids[story.category]!],
-      tags: story.tags,
-    });
+    const original = await createContent(
+      db,
+      scope,
+      writerId,
+      {
+        siteId,
+        slug: story.slug,
+        title: story.title,
+        intro: story.intro,
+        bodyMarkdown: story.body,
+        language: "en",
+        categoryIds: [ids[story.category]!],
+        tags: story.tags,
+      },
+      DEFAULT_TEXT_BYTES_PER_TENANT,
+    );
     await setPublication(db, scope, original.id, ownerId, { publishAt });
     if (!story.german) continue;
-    const german = await createContent(db, scope, writerId, {
-      siteId,
-      slug: story.german.slug,
-      title: story.german.title,
-      intro: story.german.intro,
-      bodyMarkdown: story.german.body,
-      language: "de",
-      translationOf: original.id,
-      categoryIds: [ids[story.category]!],
-      tags: story.german.tags,
-    });
+    const german = await createContent(
+      db,
+      scope,
+      writerId,
+      {
+        siteId,
+        slug: story.german.slug,
+        title: story.german.title,
+        intro: story.german.intro,
+        bodyMarkdown: story.german.body,
+        language: "de",
+        translationOf: original.id,
+        categoryIds: [ids[story.category]!],
+        tags: story.german.tags,
+      },
+      DEFAULT_TEXT_BYTES_PER_TENANT,
+    );
     await setPublication(db, scope, german.id, ownerId, { publishAt });
   }
-  const aboutPage = await createContent(db, scope, ownerId, { siteId, ...about(siteName), language: "en" });
+  const aboutPage = await createContent(db, scope, ownerId, { siteId, ...about(siteName), language: "en" }, DEFAULT_TEXT_BYTES_PER_TENANT);
   await setPublication(db, scope, aboutPage.id, ownerId, { publishAt: new Date(Date.now() - 60 * day).toISOString() });
   await putContentTag(db, scope, {
     siteId,

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx/dom";
 import { useCallback, useEffect, useId, useRef, useState } from "hono/jsx/dom";
-import { api, ApiFailure, type Media } from "./api";
+import { storageSize } from "../../src/content/media/limits";
+import { api, ApiFailure, type Media, type Storage } from "./api";
 import { CONSOLE_BASE } from "./router";
 
 /**
@@ -125,6 +126,21 @@ function FailureText({ failure }: { failure: ApiFailure }) {
  * The form's outcome, announced to screen readers: an error as an alert, a success politely. A new
  * outcome off the screen (a long form saved from its foot) is scrolled into view.
  */
+/** How much of one of the tenant's rooms (its media, its texts) it takes, as the service counts it. */
+export function RoomUse(props: { label: string; room: Storage["media"] }) {
+  const { usedBytes, quotaBytes } = props.room;
+  return (
+    <p class="storage">
+      <label>
+        <span>
+          {props.label}: {storageSize(usedBytes)} of {storageSize(quotaBytes)} used
+        </span>
+        <meter min={0} max={quotaBytes} value={usedBytes} low={quotaBytes * 0.8} high={quotaBytes * 0.95} optimum={0} />
+      </label>
+    </p>
+  );
+}
+
 export function Outcome({ failure, done }: { failure?: ApiFailure; done?: string }) {
   const place = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { PLANS, users } from "../platform/auth/tables";
 import { currentTimestamp } from "../platform/columns";
 import { MEMBER_ROLES } from "./roles";
@@ -221,8 +221,31 @@ export const contentVersions = sqliteTable(
     bodyMarkdown: text("body_markdown").notNull(),
     savedBy: integer("saved_by"),
     savedAt: text("saved_at").notNull().default(currentTimestamp),
+    /** The version's text in UTF-8 bytes, what it takes of the tenant's room (TEXT_BYTES_PER_TENANT). */
+    textBytes: integer("text_bytes").generatedAlwaysAs(
+      sql`length(CAST(title AS BLOB)) + length(CAST(intro AS BLOB)) + length(CAST(body_markdown AS BLOB))`,
+      { mode: "virtual" },
+    ),
   },
-  (t) => [uniqueIndex("content_versions_content_version").on(t.contentId, t.version)],
+  // The tenant's text is the sum of its versions' bytes: read from the index alone.
+  (t) => [
+    uniqueIndex("content_versions_content_version").on(t.contentId, t.version),
+    index("content_versions_tenant_bytes").on(t.tenantId, t.textBytes),
+  ],
+);
+
+/**
+ * A tenant's text against its room, as its last save measured it: every save's batch ends by
+ * writing this row, and its check refuses the whole batch when the text would pass the room.
+ */
+export const textRoom = sqliteTable(
+  "text_room",
+  {
+    tenantId: integer("tenant_id").primaryKey(),
+    usedBytes: integer("used_bytes").notNull(),
+    roomBytes: integer("room_bytes").notNull(),
+  },
+  (t) => [check("text_within_room", sql`${t.usedBytes} <= ${t.roomBytes}`)],
 );
 
 export const CONTENT_TAG_TYPES = ["menu", "taxonomy", "posts"] as const;

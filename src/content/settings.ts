@@ -24,6 +24,13 @@ export const contentSettings = z.object({
     .min(MAX_MEDIA_BYTES, { error: `must be at least ${MAX_MEDIA_BYTES}, the largest file` })
     .max(2 ** 40, { error: `must be at most ${2 ** 40} (1 TB)` })
     .optional(),
+  /** What the text of all a tenant's contents may take, every saved version counted, in bytes (default 100 MB); at least 1 MB, a few of the longest texts. */
+  TEXT_BYTES_PER_TENANT: z.coerce
+    .number()
+    .int({ error: "must be a whole number of bytes" })
+    .min(1024 * 1024, { error: `must be at least ${1024 * 1024} (1 MB)` })
+    .max(10 * 1024 ** 3, { error: `must be at most ${10 * 1024 ** 3} (10 GB, a D1 database's most)` })
+    .optional(),
   /** Admin API requests a person may make in a minute per tenant, with the console's session or their JWT (default 600). */
   CONSOLE_REQUESTS_PER_MINUTE: z.coerce
     .number()

@@ -463,4 +463,28 @@ describe("the content editor, as a writer uses it", () => {
     await tab.getByRole("button", { name: "Discard them" }).click();
     await tab.close();
   });
+
+  it("shows under the list how much room the texts take, and the bar grows by a text written and saved", async () => {
+    const tab = await consoleAt("/contents");
+    // A bar named in words; other files write to the same tenant meanwhile, so it grows by at least this text.
+    const room = tab.getByRole("meter", {
+      name: /^Texts of all sites of Demo City Magazine, every saved version counted: [\d.,]+ (KB|MB) of 100 MB used$/,
+    });
+    const used = async () => Number(await room.getAttribute("value"));
+    await expect.poll(() => room.count()).toBe(1);
+    expect(await room.getAttribute("max")).toBe(String(100 * 1024 ** 2));
+    const before = await used();
+    await tab.getByRole("link", { name: "New content" }).click();
+    const text = "The ferry leaves at dawn. ".repeat(800);
+    await tab.getByLabel("Title", { exact: true }).fill(`Long crossing ${stamp}`);
+    await body(tab).fill(text);
+    await tab.getByRole("button", { name: "Create draft" }).click();
+    await expect.poll(() => badge(tab)).toBe("draft");
+    // The history's bound is said where the versions are.
+    expect(await tab.getByText("The newest 50 versions are kept: a save past them lets the oldest go.").count()).toBe(1);
+    await tab.getByRole("link", { name: "Contents", exact: true }).click();
+    await expect.poll(used).toBeGreaterThanOrEqual(before + text.length);
+    await shot(tab, "text-room");
+    await tab.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
+import type { Storage } from "../../src/content/admin/answers";
 import { createSite } from "../../src/content/admin/sites";
 import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
@@ -43,7 +44,7 @@ const storageOf = async (tenantId: number, session: string, settings: Record<str
     { headers: { Authorization: `Bearer ${session}` } },
     { ...env, ...settings },
   );
-  return { status: res.status, body: await res.json<Envelope<{ usedBytes: number; quotaBytes: number }>>() };
+  return { status: res.status, body: await res.json<Envelope<Storage>>() };
 };
 
 /** What the tenant holds: rows, R2 objects, and notes of uploads without a row. */
@@ -137,10 +138,10 @@ describe("API4 · a tenant's media take bounded room", () => {
     await upload(tenant, 2 * MB, {});
     expect(await storageOf(tenant.tenantId, tenant.session)).toEqual({
       status: 200,
-      body: { success: true, data: { usedBytes: 2 * MB, quotaBytes: 1024 * MB } },
+      body: { success: true, data: { media: { usedBytes: 2 * MB, quotaBytes: 1024 * MB }, text: { usedBytes: 0, quotaBytes: 100 * MB } } },
     });
     const viewer = await memberWith(tenant, "viewer");
-    expect((await storageOf(tenant.tenantId, viewer.session, { MEDIA_BYTES_PER_TENANT: String(QUOTA) })).body.data).toEqual({
+    expect((await storageOf(tenant.tenantId, viewer.session, { MEDIA_BYTES_PER_TENANT: String(QUOTA) })).body.data.media).toEqual({
       usedBytes: 2 * MB,
       quotaBytes: QUOTA,
     });

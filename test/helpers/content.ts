@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { createContent, setPublication } from "../../src/content/admin/contents";
 import { createSite } from "../../src/content/admin/sites";
 import { createTenant } from "../../src/content/admin/tenants";
+import { textRoomOf } from "../../src/content/admin/text-room";
 import { memberScope } from "../../src/content/tenancy/scope";
 import { tenantKeys, tenants, type MemberRole } from "../../src/content/schema";
 import { forgetCachedTenantKeys, issueTenantKey } from "../../src/content/tenancy/tenant-keys";
@@ -95,21 +96,27 @@ export async function seedContent(
   const db = database(env);
   const scope = memberScope(tenant.tenantId);
   const title = fields.title ?? `Story ${uniqueTag()}`;
-  const created = await createContent(db, scope, tenant.ownerId, {
-    siteId: tenant.siteId,
-    title,
-    slug: title
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, ""),
-    intro: `About ${title}`,
-    bodyMarkdown: fields.bodyMarkdown ?? `# ${title}\n\nText.`,
-    language: fields.language ?? "en",
-    coverImages: fields.coverImages,
-    categoryIds: fields.categoryIds,
-    tags: fields.tags,
-    translationOf: fields.translationOf,
-  });
+  const created = await createContent(
+    db,
+    scope,
+    tenant.ownerId,
+    {
+      siteId: tenant.siteId,
+      title,
+      slug: title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, ""),
+      intro: `About ${title}`,
+      bodyMarkdown: fields.bodyMarkdown ?? `# ${title}\n\nText.`,
+      language: fields.language ?? "en",
+      coverImages: fields.coverImages,
+      categoryIds: fields.categoryIds,
+      tags: fields.tags,
+      translationOf: fields.translationOf,
+    },
+    textRoomOf(env),
+  );
   if (fields.publishAt !== null) await setPublication(db, scope, created.id, tenant.ownerId, fields.publishAt ? { publishAt: fields.publishAt } : {});
   return created.id;
 }

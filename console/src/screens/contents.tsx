@@ -11,10 +11,12 @@ import {
   type ContentTag,
   type Media,
   type Page,
+  type Storage,
   type Version,
   type VersionText,
   uploadMedia,
 } from "../api";
+import { VERSIONS_KEPT } from "../../../src/content/admin/text-limits";
 import { diffLines } from "../diff";
 import { CONSOLE_BASE, guardLeaving, navigate } from "../router";
 import { MoveToTrash } from "./trash";
@@ -32,6 +34,7 @@ import {
   Loading,
   localInputToIso,
   Outcome,
+  RoomUse,
   Screen,
   SelectField,
   TextField,
@@ -54,6 +57,7 @@ export function ContentsScreen({ query }: ScreenProps) {
     () => get<Page<Content>>(`/tenants/${tenant.id}/contents?siteId=${site.id}&page=${page}&size=${PAGE_SIZE}${status ? `&status=${status}` : ""}`),
     [tenant.id, site.id, status, page],
   );
+  const storage = useLoad(() => get<Storage>(`/tenants/${tenant.id}/storage`), [tenant.id]);
   const filterTo = (next: Record<string, string>) => {
     const params = new URLSearchParams({ ...(status ? { status } : {}), ...next });
     for (const [k, v] of [...params]) if (!v) params.delete(k);
@@ -120,6 +124,7 @@ export function ContentsScreen({ query }: ScreenProps) {
           </nav>
         </>
       )}
+      {storage.data ? <RoomUse label={`Texts of all sites of ${tenant.name}, every saved version counted`} room={storage.data.text} /> : null}
     </Screen>
   );
 }
@@ -1089,6 +1094,7 @@ function Versions(props: { content: Content; editable: boolean; onRestored: (con
   return (
     <section class="panel" aria-labelledby="versions">
       <h2 id="versions">Versions</h2>
+      <p class="hint">The newest {VERSIONS_KEPT} versions are kept: a save past them lets the oldest go.</p>
       <Outcome failure={action.failure} done={action.done} />
       {!load.data ? (
         <Loading failure={load.failure} />

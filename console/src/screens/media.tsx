@@ -2,7 +2,7 @@ import { useState } from "hono/jsx/dom";
 import { api, get, type Media, type Storage, uploadMedia } from "../api";
 import { storageSize } from "../../../src/content/media/limits";
 import { useWorkspace } from "../session";
-import { DropZone, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, DeleteButton, CopyButton, isImage } from "../ui";
+import { DropZone, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, DeleteButton, CopyButton, isImage, RoomUse } from "../ui";
 
 /**
  * What an editor pastes into a body: the site-relative address, which the console and every host
@@ -38,7 +38,7 @@ export function MediaScreen() {
           <p>Drop images or PDFs here (at most 5 MB each), or</p>
         </DropZone>
       ) : null}
-      {storage.data ? <StorageUse storage={storage.data} tenantName={tenant.name} /> : null}
+      {storage.data ? <RoomUse label={`Media of all sites of ${tenant.name}`} room={storage.data.media} /> : null}
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : load.data.length === 0 ? (
@@ -93,21 +93,6 @@ export function MediaScreen() {
         </ul>
       )}
     </Screen>
-  );
-}
-
-/** How much of the tenant's room for media its files take: every site's together, as the service counts them. */
-function StorageUse(props: { storage: Storage; tenantName: string }) {
-  const { usedBytes, quotaBytes } = props.storage;
-  return (
-    <p class="storage">
-      <label>
-        <span>
-          Media of all sites of {props.tenantName}: {storageSize(usedBytes)} of {storageSize(quotaBytes)} used
-        </span>
-        <meter min={0} max={quotaBytes} value={usedBytes} low={quotaBytes * 0.8} high={quotaBytes * 0.95} optimum={0} />
-      </label>
-    </p>
   );
 }
 

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { DEFAULT_MEDIA_BYTES_PER_TENANT } from "../media/limits";
 import { MEMBER_ROLES } from "../roles";
+import { DEFAULT_TEXT_BYTES_PER_TENANT } from "./text-limits";
 import { auditLog, CONTENT_STATUSES } from "../schema";
 
 // The admin API's answers that are no table's row; the console takes its types from here (import type), so a change breaks its typecheck.
@@ -32,11 +33,19 @@ export const invitationSchema = z
   .openapi("Invitation");
 export type Invitation = z.infer<typeof invitationSchema>;
 
-/** What the media of all a tenant's sites take, and may take (GET /tenants/{tenantId}/storage). */
+/** What one kind of a tenant's data takes, and may take. */
+const room = (usedExample: number, quotaExample: number) =>
+  z.object({ usedBytes: z.number().int().openapi({ example: usedExample }), quotaBytes: z.number().int().openapi({ example: quotaExample }) });
+
+/** What a tenant's media and texts take, and may take (GET /tenants/{tenantId}/storage). */
 export const storageSchema = z
   .object({
-    usedBytes: z.number().int().openapi({ example: 482113 }),
-    quotaBytes: z.number().int().openapi({ example: DEFAULT_MEDIA_BYTES_PER_TENANT }),
+    media: room(482113, DEFAULT_MEDIA_BYTES_PER_TENANT).openapi({
+      description: "The files of all its sites, each file's own size (its resized copies are not counted); MEDIA_BYTES_PER_TENANT",
+    }),
+    text: room(91540, DEFAULT_TEXT_BYTES_PER_TENANT).openapi({
+      description: "Its contents' texts: every saved version's title, intro and body, in UTF-8 bytes; TEXT_BYTES_PER_TENANT",
+    }),
   })
   .openapi("Storage");
 export type Storage = z.infer<typeof storageSchema>;

@@ -24,6 +24,7 @@ import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "
 import { movedAddress } from "./redirects";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
+import { measureText, textRoomOf, versionsPast, withinTextRoom } from "./text-room";
 import { bumpVersion, bumpVersionIfPublic, isUniqueViolation } from "./writes";
 
 const contentRow = rowAnswer(createSelectSchema(contents), "ContentRecord");
@@ -195,7 +196,14 @@ const AUTOSAVE_VERSION_MINUTES = 10;
  * new version. Never a published or scheduled content: its text is what readers see, and changes
  * only when someone saves it on purpose.
  */
-async function autosaveContent(db: Database, scope: TenantScope, id: number, userId: number, given: z.infer<typeof contentUpdate>) {
+async function autosaveContent(
+  db: Database,
+  scope: TenantScope,
+  id: number,
+  userId: number,
+  given: z.infer<typeof contentUpdate>,
+  roomBytes: number,
+) {
   const existing = await contentInScope(db, scope, id);
   const now = new Date();
   if (statusAt(existing, now.toISOString()) !== "draft")
@@ -210,7 +218,7 @@ async function autosaveContent(db: Database, scope: TenantScope, id: number, use
     .limit(1);
   const since = new Date(now.getTime() - AUTOSAVE_VERSION_MINUTES * 60_000).toISOString();
   const replaceLatest = latest !== undefined && latest.savedBy === userId && latest.savedAt > since;
-  return updateContent(db, scope, id, userId, given, { existing, replaceLatest });
+  return updateContent(db, scope, id, userId, given, { existing, replaceLatest, roomBytes });
 }
 
 /** Free tags as the site's contents already spell them: `Waterfront` or `water-front` joins the page of `waterfront` or `water front` rather than starting its own. */
@@ -220,8 +228,11 @@ async function inSiteSpelling(db: Database, scope: TenantScope, siteId: number, 
   return tags.map((t) => spelling.get(tagKey(t)) ?? t);
 }
 
-/** A new draft, its first version recorded beside it; the site's version stays, since no page or list of it changes. */
-export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>) {
+/**
+ * A new draft, its first version recorded beside it, within the tenant's room for text (`roomBytes`);
+ * the site's version stays, since no page or list of it changes.
+ */
+export async function createContent(db: Database, scope: TenantScope, authorId: number, given: z.infer<typeof contentCreate>, roomBytes: number) {
   const input = asStored(given, scope.tenantId, given.siteId);
   const { categoryIds, ...fields } = input;
   await siteInScope(db, scope, input.siteId);
@@ -231,30 +242,36 @@ export async function createContent(db: Database, scope: TenantScope, authorId: 
   const bodyHtml = await renderMarkdown(input.bodyMarkdown ?? "", await imageSizesIn(db, scope.tenantId, input.siteId, input.bodyMarkdown ?? ""));
   // Rows that follow the content find its id by its unique key, inside the same batch.
   const newId = sql<number>`(SELECT id FROM contents WHERE site_id = ${input.siteId} AND language = ${input.language} AND slug = ${input.slug})`;
-  return unlessSlugTaken(db, scope, { siteId: input.siteId, language: input.language, slug: input.slug, field: "body.slug" }, async () => {
-    const [[content]] = await db.batch([
-      db
-        .insert(contents)
-        .values({ ...fields, tenantId: scope.tenantId, authorId, bodyHtml, status: "draft" })
-        .returning(),
-      db.insert(contentVersions).values({
-        tenantId: scope.tenantId,
-        contentId: newId,
-        version: 1,
-        title: input.title,
-        intro: input.intro ?? "",
-        bodyMarkdown: input.bodyMarkdown ?? "",
-        savedBy: authorId,
-      }),
-      ...(categoryIds ?? []).map((categoryId) => db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: newId, categoryId })),
-    ]);
+  const text = [input.title, input.intro ?? "", input.bodyMarkdown ?? ""];
+  const where = { siteId: input.siteId, language: input.language, slug: input.slug, field: "body.slug" };
+  return unlessSlugTaken(db, scope, where, async () => {
+    const [[content]] = await withinTextRoom(db, scope.tenantId, roomBytes, text, () =>
+      db.batch([
+        db
+          .insert(contents)
+          .values({ ...fields, tenantId: scope.tenantId, authorId, bodyHtml, status: "draft" })
+          .returning(),
+        db.insert(contentVersions).values({
+          tenantId: scope.tenantId,
+          contentId: newId,
+          version: 1,
+          title: input.title,
+          intro: input.intro ?? "",
+          bodyMarkdown: input.bodyMarkdown ?? "",
+          savedBy: authorId,
+        }),
+        ...(categoryIds ?? []).map((categoryId) => db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: newId, categoryId })),
+        measureText(db, scope.tenantId, roomBytes),
+      ]),
+    );
     return { ...content!, categoryIds: categoryIds ?? [] };
   });
 }
 
 /**
- * A save: the fields, a new version, the categories, and the site's cache, all or nothing. An autosave
- * (`replaceLatest`) writes its text into the latest version instead of adding one.
+ * A save: the fields, a new version, the categories, and the site's cache, all or nothing, within the
+ * tenant's room for text (`roomBytes`). An autosave (`replaceLatest`) writes its text into the latest
+ * version instead of adding one; a new version lets the oldest past `VERSIONS_KEPT` go.
  */
 export async function updateContent(
   db: Database,
@@ -262,7 +279,7 @@ export async function updateContent(
   id: number,
   userId: number,
   given: z.infer<typeof contentUpdate>,
-  options: { existing?: Content; replaceLatest?: boolean } = {},
+  options: { existing?: Content; replaceLatest?: boolean; roomBytes: number },
 ) {
   const existing = options.existing ?? (await contentInScope(db, scope, id));
   const input = asStored(given, scope.tenantId, existing.siteId);
@@ -299,6 +316,7 @@ export async function updateContent(
             .set({ ...text, savedAt: now })
             .where(inTenant(contentVersions.tenantId, scope, eq(contentVersions.contentId, id), eq(contentVersions.version, version)))
         : db.insert(contentVersions).values({ tenantId: scope.tenantId, contentId: id, version, ...text }),
+      ...(options.replaceLatest ? [] : [versionsPast(db, scope, id, version)]),
       bumpVersionIfPublic(db, scope, existing.siteId, id),
     ];
     if (categoryIds) {
@@ -306,8 +324,10 @@ export async function updateContent(
       for (const categoryId of categoryIds)
         statements.push(db.insert(contentCategories).values({ tenantId: scope.tenantId, contentId: id, categoryId }));
     }
-    statements.push(...detailReads(db, scope, id));
-    const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    statements.push(measureText(db, scope.tenantId, options.roomBytes), ...detailReads(db, scope, id));
+    const results = await withinTextRoom(db, scope.tenantId, options.roomBytes, [text.title, text.intro, text.bodyMarkdown], () =>
+      db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]),
+    );
     // The batch's last two results are detailReads' (the statements before them vary in number).
     const [content, linked] = results.slice(-2) as [Content[], { id: number }[]];
     return detailOf(content[0]!, linked);
@@ -365,9 +385,9 @@ export async function versionOf(db: Database, scope: TenantScope, id: number, ve
 }
 
 /** A restore is a new save with an old version's text. */
-export async function restoreVersion(db: Database, scope: TenantScope, id: number, version: number, userId: number) {
+export async function restoreVersion(db: Database, scope: TenantScope, id: number, version: number, userId: number, roomBytes: number) {
   const old = await versionOf(db, scope, id, version);
-  return updateContent(db, scope, id, userId, { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown });
+  return updateContent(db, scope, id, userId, { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown }, { roomBytes });
 }
 
 const previewLinkSchema = z
@@ -413,7 +433,7 @@ export function contentRoutes(route: AdminRoute) {
     answer: "Created",
     status: 201,
     errors: [409, 413],
-    handle: async (c, scope) => createContent(c.get("db"), scope, scope.userId, c.req.valid("json")),
+    handle: async (c, scope) => createContent(c.get("db"), scope, scope.userId, c.req.valid("json"), textRoomOf(c.env)),
   });
   route({
     method: "get",
@@ -437,7 +457,7 @@ export function contentRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const { id } = c.req.valid("param");
       await mayEdit(c, scope, id);
-      return updateContent(c.get("db"), scope, id, scope.userId, c.req.valid("json"));
+      return updateContent(c.get("db"), scope, id, scope.userId, c.req.valid("json"), { roomBytes: textRoomOf(c.env) });
     },
   });
   route({
@@ -452,7 +472,7 @@ export function contentRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const { id } = c.req.valid("param");
       await mayEdit(c, scope, id);
-      return autosaveContent(c.get("db"), scope, id, scope.userId, c.req.valid("json"));
+      return autosaveContent(c.get("db"), scope, id, scope.userId, c.req.valid("json"), textRoomOf(c.env));
     },
   });
   route({
@@ -506,7 +526,7 @@ export function contentRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const p = c.req.valid("param");
       await mayEdit(c, scope, p.id);
-      return restoreVersion(c.get("db"), scope, p.id, p.version, scope.userId);
+      return restoreVersion(c.get("db"), scope, p.id, p.version, scope.userId, textRoomOf(c.env));
     },
   });
   route({

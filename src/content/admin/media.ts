@@ -3,11 +3,10 @@ import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
 import { settingsOf } from "../../platform/settings";
 import { DEFAULT_MEDIA_BYTES_PER_TENANT, MAX_MEDIA_FILES_PER_SITE } from "../media/limits";
-import { deleteMedia, describeMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaBytesOf, mediaOf, uploadMedia } from "../media/service";
+import { deleteMedia, describeMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "../media/service";
 import { contentSettings } from "../settings";
 import { queryInteger } from "../params";
 import { media } from "../schema";
-import { storageSchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
@@ -30,7 +29,8 @@ const mediaSchema = rowAnswer(createSelectSchema(media), "MediaRecord", {
   .extend({ url: z.string() })
   .openapi("Media");
 
-const mediaQuota = (env: Bindings) => settingsOf(env, contentSettings).MEDIA_BYTES_PER_TENANT ?? DEFAULT_MEDIA_BYTES_PER_TENANT;
+/** What the media of all a tenant's sites may take. */
+export const mediaRoomOf = (env: Bindings) => settingsOf(env, contentSettings).MEDIA_BYTES_PER_TENANT ?? DEFAULT_MEDIA_BYTES_PER_TENANT;
 
 /** An uploaded file's name as its uploader gave it: no path, no control characters. */
 const fileName = z
@@ -81,7 +81,7 @@ export function mediaLibraryRoutes(route: AdminRoute) {
       const { siteId, filename } = c.req.valid("query");
       const contentType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      const quotaBytes = mediaQuota(c.env);
+      const quotaBytes = mediaRoomOf(c.env);
       return uploadMedia(c.get("db"), { bucket: c.env.MEDIA, images: c.env.IMAGES }, scope, scope.userId, {
         siteId,
         filename,
@@ -90,17 +90,6 @@ export function mediaLibraryRoutes(route: AdminRoute) {
         quotaBytes,
       });
     },
-  });
-  route({
-    method: "get",
-    path: "/tenants/{tenantId}/storage",
-    summary: "What the media of all the tenant's sites take, and how much they may",
-    description: "Sizes in bytes, each file's own (its resized copies are not counted). An upload past `quotaBytes` is refused with 409.",
-    guard: as("viewer"),
-    request: tenantPath,
-    data: storageSchema,
-    answer: "Storage",
-    handle: async (c, scope) => ({ usedBytes: await mediaBytesOf(c.get("db"), scope.tenantId), quotaBytes: mediaQuota(c.env) }),
   });
   route({
     method: "patch",

@@ -5,10 +5,13 @@ import { ApiError } from "../../platform/errors";
 import { settingsOf } from "../../platform/settings";
 import { type MemberRole, tenantMembers, tenants } from "../schema";
 import { contentSettings } from "../settings";
-import { tenantSchema } from "./answers";
-import type { AdminRoute } from "./guard";
+import { mediaBytesOf } from "../media/service";
+import { storageSchema, tenantSchema } from "./answers";
+import { type AdminRoute, as } from "./guard";
+import { mediaRoomOf } from "./media";
 import { tenantCreate } from "./params";
-import { json } from "./shapes";
+import { json, tenantPath } from "./shapes";
+import { textBytesOf, textRoomOf } from "./text-room";
 import { unlessTaken } from "./writes";
 
 /** Tenants one account may own unless MAX_TENANTS_PER_USER says otherwise. */
@@ -81,5 +84,24 @@ export function tenantListRoutes(route: AdminRoute) {
         c.req.valid("json"),
         settingsOf(c.env, contentSettings).MAX_TENANTS_PER_USER ?? DEFAULT_MAX_TENANTS_PER_USER,
       ),
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/storage",
+    summary: "What the tenant's media and texts take, and how much they may",
+    description:
+      "Sizes in bytes. An upload that would pass `media.quotaBytes`, or a save that would take the texts past `text.quotaBytes`, is refused with 409.",
+    guard: as("viewer"),
+    request: tenantPath,
+    data: storageSchema,
+    answer: "Storage",
+    handle: async (c, scope) => {
+      const db = c.get("db");
+      const [mediaBytes, textBytes] = await Promise.all([mediaBytesOf(db, scope.tenantId), textBytesOf(db, scope.tenantId)]);
+      return {
+        media: { usedBytes: mediaBytes, quotaBytes: mediaRoomOf(c.env) },
+        text: { usedBytes: textBytes, quotaBytes: textRoomOf(c.env) },
+      };
+    },
   });
 }

@@ -3,6 +3,7 @@ import type { Bindings } from "../../platform/env";
 import type { Database } from "../../platform/database";
 import { generateText, languageOf, summaryOf, translateText } from "../../intelligence/service";
 import { createContent } from "../admin/contents";
+import { textRoomOf } from "../admin/text-room";
 import { slugFrom } from "../slugs";
 import { contents, type Site } from "../schema";
 import { englishName } from "../sites/languages";
@@ -60,7 +61,7 @@ export async function generateArticle(
   const body = (heading ? text.replace(heading[0], "") : text).trim();
   const intro = cutToCharacters(plain(body.split(/\n{2,}/).find((p) => !p.startsWith("#")) ?? body), 300);
   const slug = await freeSlug(db, scope, site, language, slugFrom(title, language) || "article");
-  const draft = await createContent(db, scope, authorId, { siteId: site.id, title, slug, intro, bodyMarkdown: body, language });
+  const draft = await createContent(db, scope, authorId, { siteId: site.id, title, slug, intro, bodyMarkdown: body, language }, textRoomOf(env));
   return {
     contentId: draft.id,
     siteId: site.id,

@@ -1,0 +1,159 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Storage } from "../../src/content/admin/answers";
+import { createSite } from "../../src/content/admin/sites";
+import { memberScope } from "../../src/content/tenancy/scope";
+import { database } from "../../src/platform/database";
+import { uniqueTag } from "../helpers/accounts";
+import { createTestTenant, type TestTenant } from "../helpers/content";
+import { callWorker } from "../helpers/requests";
+
+/**
+ * API4 · a tenant's texts take bounded room (TEXT_BYTES_PER_TENANT): anyone may sign up and save
+ * contents of 200,000 characters as often as they like, every save a version kept in D1, whose
+ * database all tenants share.
+ */
+
+type Envelope<T> = { success: boolean; data: T; error?: { message: string } };
+interface Saved {
+  id: number;
+  title: string;
+  version: number;
+}
+const MB = 1024 * 1024;
+const ROOM = { TEXT_BYTES_PER_TENANT: String(MB) };
+/** A body of 600,000 bytes: 200,000 characters (the most a body takes), each three bytes in UTF-8. */
+const LARGEST = "中".repeat(200_000);
+/** 450,000 bytes. */
+const LARGE = "中".repeat(150_000);
+
+async function send<T = Saved>(tenant: TestTenant, method: string, path: string, body?: unknown, settings: Record<string, string> = ROOM) {
+  const res = await callWorker(
+    `/admin/api/tenants/${tenant.tenantId}${path}`,
+    {
+      method,
+      headers: { Authorization: `Bearer ${tenant.session}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    { ...env, ...settings },
+  );
+  return { status: res.status, body: await res.json<Envelope<T>>() };
+}
+
+const create = (tenant: TestTenant, bodyMarkdown: string, fields: Record<string, unknown> = {}) =>
+  send(tenant, "POST", "/contents", {
+    siteId: tenant.siteId,
+    title: "Harbour",
+    slug: `harbour-${uniqueTag().toLowerCase()}`,
+    language: "en",
+    bodyMarkdown,
+    ...fields,
+  });
+
+/** What the tenant's versions hold, read from the table: bytes and rows. */
+async function versionsHeld(tenantId: number) {
+  return (await env.DB.prepare("SELECT coalesce(sum(text_bytes), 0) AS bytes, count(*) AS n FROM content_versions WHERE tenant_id = ?")
+    .bind(tenantId)
+    .first<{ bytes: number; n: number }>())!;
+}
+
+let tenant: TestTenant;
+beforeEach(async () => {
+  tenant = await createTestTenant();
+});
+
+describe("API4 · a tenant's texts take bounded room", () => {
+  it("refuses the save that would pass TEXT_BYTES_PER_TENANT with 409, in people's words, and writes nothing of it", async () => {
+    const created = await create(tenant, LARGE);
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    expect((await send(tenant, "PATCH", `/contents/${id}`, { bodyMarkdown: `${LARGE}.` })).status).toBe(200);
+    const refused = await send(tenant, "PATCH", `/contents/${id}`, { title: "Changed", bodyMarkdown: `${LARGE}..` });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toBe(
+      "A version of 439 KB would take the tenant's texts past their 1 MB (879 KB are used, every saved version counted): " +
+        "delete contents it no longer needs and empty them from the Trash, or ask the operator for more room",
+    );
+    const content = await send(tenant, "GET", `/contents/${id}`);
+    expect(content.body.data).toMatchObject({ title: "Harbour", version: 2 });
+    expect(await versionsHeld(tenant.tenantId)).toEqual({ bytes: 2 * 450_007 + 1, n: 2 });
+    // A save that fits still goes in: the room is on bytes.
+    expect((await send(tenant, "PATCH", `/contents/${id}`, { title: "Changed", bodyMarkdown: "Short now." })).status).toBe(200);
+  });
+
+  it("refuses a new content past the room, and no row of it is left", async () => {
+    expect((await create(tenant, LARGEST)).status).toBe(201);
+    const refused = await create(tenant, LARGEST, { slug: "refused" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toMatch(/^A version of 586 KB would take the tenant's texts past their 1 MB \(586 KB are used/);
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM contents WHERE tenant_id = ? AND slug = 'refused'")
+      .bind(tenant.tenantId)
+      .first<{ n: number }>();
+    expect(left!.n).toBe(0);
+    expect((await versionsHeld(tenant.tenantId)).n).toBe(1);
+  });
+
+  it("refuses an autosave that grows the latest version past the room, and keeps the version as it was", async () => {
+    expect((await create(tenant, LARGEST)).status).toBe(201);
+    const draft = await create(tenant, "A first line.");
+    const refused = await send(tenant, "PUT", `/contents/${draft.body.data.id}/autosave`, { bodyMarkdown: LARGEST });
+    expect(refused.status).toBe(409);
+    const version = await send<{ bodyMarkdown: string }>(tenant, "GET", `/contents/${draft.body.data.id}/versions/1`);
+    expect(version.body.data.bodyMarkdown).toBe("A first line.");
+  });
+
+  it("counts every site of the tenant and no other tenant's, and frees the room of a content deleted for good", async () => {
+    const db = database(env);
+    const secondSite = await createSite(db, memberScope(tenant.tenantId), { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` });
+    const elsewhere = await create(tenant, LARGEST, { siteId: secondSite.id });
+    expect(elsewhere.status).toBe(201);
+    expect((await create(tenant, LARGEST)).status).toBe(409);
+    // Another tenant's room is its own.
+    const other = await createTestTenant();
+    expect((await create(other, LARGEST)).status).toBe(201);
+    // In the Trash it is still kept (and restorable), so it still counts; deleted for good, it frees its room.
+    expect((await send(tenant, "DELETE", `/contents/${elsewhere.body.data.id}`)).status).toBe(200);
+    expect((await create(tenant, LARGEST)).status).toBe(409);
+    expect((await send(tenant, "DELETE", `/trash/${elsewhere.body.data.id}`)).status).toBe(200);
+    expect((await create(tenant, LARGEST)).status).toBe(201);
+  });
+
+  it("lets one of several large saves sent at once in, never two together", async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => create(tenant, LARGEST)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(await versionsHeld(tenant.tenantId)).toEqual({ bytes: 600_007, n: 1 });
+  });
+
+  it("keeps a content's newest 50 versions: a save past them lets the oldest go", async () => {
+    const created = await create(tenant, "Version 1.");
+    const id = created.body.data.id;
+    // Versions 2 to 50, as 49 saves would have left them, written in one statement.
+    await env.DB.batch([
+      env.DB.prepare(
+        `WITH RECURSIVE n(v) AS (SELECT 2 UNION ALL SELECT v + 1 FROM n WHERE v < 50)
+         INSERT INTO content_versions (tenant_id, content_id, version, title, intro, body_markdown, saved_by) SELECT ?, ?, v, 'Harbour', '', 'Version ' || v || '.', ? FROM n`,
+      ).bind(tenant.tenantId, id, tenant.ownerId),
+      env.DB.prepare("UPDATE contents SET version = 50 WHERE id = ?").bind(id),
+    ]);
+    expect((await send(tenant, "PATCH", `/contents/${id}`, { bodyMarkdown: "Version 51." })).status).toBe(200);
+    const versions = await send<{ version: number }[]>(tenant, "GET", `/contents/${id}/versions`);
+    expect(versions.body.data.map((v) => v.version)).toEqual(Array.from({ length: 50 }, (_, i) => 51 - i));
+    expect((await send(tenant, "GET", `/contents/${id}/versions/1`)).status).toBe(404);
+    // An autosave into the latest version lets none go.
+    expect((await send(tenant, "PUT", `/contents/${id}/autosave`, { bodyMarkdown: "Version 51, autosaved." })).status).toBe(200);
+    expect((await send<unknown[]>(tenant, "GET", `/contents/${id}/versions`)).body.data).toHaveLength(50);
+  });
+
+  it("tells a member what the texts take in UTF-8 bytes, and how much they may, 100 MB unless the operator says otherwise", async () => {
+    expect((await create(tenant, "中文", { title: "Café", intro: "Ünï" })).status).toBe(201);
+    const storage = await send<Storage>(tenant, "GET", "/storage", undefined, {});
+    expect(storage.body.data.text).toEqual({ usedBytes: 5 + 5 + 6, quotaBytes: 100 * MB });
+    expect((await send<Storage>(tenant, "GET", "/storage")).body.data.text.quotaBytes).toBe(MB);
+  });
+
+  it("answers a TEXT_BYTES_PER_TENANT below 1 MB with a 503 naming it", async () => {
+    const refused = await send(tenant, "GET", "/storage", undefined, { TEXT_BYTES_PER_TENANT: "1000" });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error!.message).toBe("service misconfigured: TEXT_BYTES_PER_TENANT");
+  });
+});
