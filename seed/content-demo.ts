@@ -1,6 +1,6 @@
 import { createCategory } from "../src/content/admin/categories";
 import { createContent, setPublication } from "../src/content/admin/contents";
-import { createSite } from "../src/content/admin/sites";
+import { createSite, DEFAULT_MAX_SITES_PER_TENANT } from "../src/content/admin/sites";
 import { createTenant } from "../src/content/admin/tenants";
 import { DEFAULT_TEXT_BYTES_PER_TENANT } from "../src/content/admin/text-limits";
 import { putContentTag } from "../src/content/admin/tags";
@@ -157,15 +157,20 @@ export interface DemoTenant {
 export async function createDemoTenant(db: Database, ownerId: number, options: { name: string; slug: string; demo: boolean }): Promise<DemoTenant> {
   const tenant = await createTenant(db, ownerId, { name: options.name, slug: options.slug });
   const scope = memberScope(tenant.id);
-  const site = await createSite(db, scope, {
-    name: options.name,
-    slug: options.slug,
-    defaultLanguage: "en",
-    languages: ["en", "de"],
-    timezone: "Europe/Berlin",
-    seoDescription: `${options.name}: news from the city`,
-    seoDescriptions: { de: `${options.name}: Nachrichten aus der Stadt` },
-  });
+  const site = await createSite(
+    db,
+    scope,
+    {
+      name: options.name,
+      slug: options.slug,
+      defaultLanguage: "en",
+      languages: ["en", "de"],
+      timezone: "Europe/Berlin",
+      seoDescription: `${options.name}: news from the city`,
+      seoDescriptions: { de: `${options.name}: Nachrichten aus der Stadt` },
+    },
+    DEFAULT_MAX_SITES_PER_TENANT,
+  );
   if (options.demo) await fillDemoSite(db, scope.tenantId, site.id, site.name, ownerId);
   const { token } = await issueTenantKey(db, tenant.id, ownerId, { name: "demo", siteIds: null, scopes: [] });
   return { tenantId: tenant.id, siteId: site.id, siteSlug: site.slug, token };

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { PLANS, users } from "../platform/auth/tables";
 import { currentTimestamp } from "../platform/columns";
+import { VERSION_RECORD_BYTES } from "./admin/text-limits";
 import { MEMBER_ROLES } from "./roles";
 
 /** Every table of group C carries `tenant_id`: the service filters on it in one place (tenancy/scope.ts). */
@@ -221,9 +222,9 @@ export const contentVersions = sqliteTable(
     bodyMarkdown: text("body_markdown").notNull(),
     savedBy: integer("saved_by"),
     savedAt: text("saved_at").notNull().default(currentTimestamp),
-    /** The version's text in UTF-8 bytes, what it takes of the tenant's room (TEXT_BYTES_PER_TENANT). */
+    /** What the version takes of the tenant's room (TEXT_BYTES_PER_TENANT): its text in UTF-8 bytes, and its record's. */
     textBytes: integer("text_bytes").generatedAlwaysAs(
-      sql`length(CAST(title AS BLOB)) + length(CAST(intro AS BLOB)) + length(CAST(body_markdown AS BLOB))`,
+      sql`${sql.raw(String(VERSION_RECORD_BYTES))} + length(CAST(title AS BLOB)) + length(CAST(intro AS BLOB)) + length(CAST(body_markdown AS BLOB))`,
       { mode: "virtual" },
     ),
   },
@@ -234,18 +235,22 @@ export const contentVersions = sqliteTable(
   ],
 );
 
+/** What a tenant keeps that has a bound (`ROOM_KINDS`): its texts' bytes, its sites. */
+export const ROOM_KINDS = ["text", "sites"] as const;
+
 /**
- * A tenant's text against its room, as its last save measured it: every save's batch ends by
- * writing this row, and its check refuses the whole batch when the text would pass the room.
+ * A tenant's use of one kind of room against its bound, as the last write measured it: a batch
+ * that adds to it ends by writing this row, and its check fails the whole batch past the bound.
  */
-export const textRoom = sqliteTable(
-  "text_room",
+export const tenantRooms = sqliteTable(
+  "tenant_rooms",
   {
-    tenantId: integer("tenant_id").primaryKey(),
-    usedBytes: integer("used_bytes").notNull(),
-    roomBytes: integer("room_bytes").notNull(),
+    tenantId: integer("tenant_id").notNull(),
+    kind: text("kind", { enum: ROOM_KINDS }).notNull(),
+    used: integer("used").notNull(),
+    room: integer("room").notNull(),
   },
-  (t) => [check("text_within_room", sql`${t.usedBytes} <= ${t.roomBytes}`)],
+  (t) => [primaryKey({ columns: [t.tenantId, t.kind] }), check("within_room", sql`${t.used} <= ${t.room}`)],
 );
 
 export const CONTENT_TAG_TYPES = ["menu", "taxonomy", "posts"] as const;

@@ -17,6 +17,13 @@ export const contentSettings = z.object({
     .min(1, { error: "must be at least 1" })
     .max(10_000, { error: "must be at most 10000" })
     .optional(),
+  /** How many sites one tenant may keep (default 20). */
+  MAX_SITES_PER_TENANT: z.coerce
+    .number()
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(10_000, { error: "must be at most 10000" })
+    .optional(),
   /** What the media files of all a tenant's sites may take together, in bytes (default 1 GB); at least one largest file. */
   MEDIA_BYTES_PER_TENANT: z.coerce
     .number()

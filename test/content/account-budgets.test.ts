@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSite } from "../../src/content/admin/sites";
+import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
 import { createTenant } from "../../src/content/admin/tenants";
 import { issueTenantKey } from "../../src/content/tenancy/tenant-keys";
 import { memberScope } from "../../src/content/tenancy/scope";
@@ -75,7 +75,7 @@ describe("API4 · operator-paid budgets count per owning account, not only per t
     const first = await createTestTenant();
     const db = database(env);
     const second = await createTenant(db, first.ownerId, { name: "Second", slug: `second-${first.tenantId}` });
-    const secondSite = await createSite(db, memberScope(second.id), { name: "Second site", slug: `second-site-${first.tenantId}` });
+    const secondSite = await createSite(db, memberScope(second.id), { name: "Second site", slug: `second-site-${first.tenantId}` }, sitesRoomOf(env));
     const secondKey = (await issueTenantKey(db, second.id, first.ownerId, { name: "test", siteIds: null, scopes: [] })).token;
     // The operator's language model, faked at its boundary: the same short article every time.
     vi.spyOn(globalThis, "fetch").mockImplementation(async () =>

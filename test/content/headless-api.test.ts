@@ -190,8 +190,8 @@ describe("C1-C4 tenancy", () => {
 
   it("keeps a key bound to some sites to those sites", async () => {
     const scope = memberScope(tenant.tenantId);
-    const { createSite } = await import("../../src/content/admin/sites");
-    const second = await createSite(database(env), scope, { name: "Second", slug: `second-${tenant.siteId}` });
+    const { createSite, sitesRoomOf } = await import("../../src/content/admin/sites");
+    const second = await createSite(database(env), scope, { name: "Second", slug: `second-${tenant.siteId}` }, sitesRoomOf(env));
     const bound = await tenantKey(tenant, { siteIds: [second.id] });
     expect((await headless(`/api/mcp/contents?siteId=${tenant.siteId}`, bound)).status).toBe(404);
     expect((await headless(`/api/mcp/contents/${ids.match}`, bound)).status).toBe(404);

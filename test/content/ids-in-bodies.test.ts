@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSite } from "../../src/content/admin/sites";
+import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
 import { adsForPage } from "../../src/content/sites/ads";
 import { memberScope, siteById } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
@@ -62,7 +62,7 @@ describe("API1 · ads: a media id in a body is the caller's own, whatever the ad
   });
 
   it("refuses an image ad with an image of another site of the same tenant", async () => {
-    const second = await createSite(database(env), memberScope(mine.tenantId), { name: "Second", slug: `second-${mine.siteId}` });
+    const second = await createSite(database(env), memberScope(mine.tenantId), { name: "Second", slug: `second-${mine.siteId}` }, sitesRoomOf(env));
     const image = await uploadImage(mine, second.id);
     const { status } = await send(mine, "POST", "/ads", {
       siteId: mine.siteId,
@@ -90,7 +90,7 @@ describe("API1 · contents: a PATCH makes the same translationOf checks as a POS
   it("refuses another tenant's content, another site's, and the content itself", async () => {
     const own = await seedContent(mine, { title: "Own story" });
     const foreign = await seedContent(theirs, { title: "Their story" });
-    const second = await createSite(database(env), memberScope(mine.tenantId), { name: "Third", slug: `third-${mine.siteId}` });
+    const second = await createSite(database(env), memberScope(mine.tenantId), { name: "Third", slug: `third-${mine.siteId}` }, sitesRoomOf(env));
     const elsewhere = await seedContent({ ...mine, siteId: second.id }, { title: "Elsewhere" });
     const cases: [number, string][] = [
       [foreign, `translationOf: no content with id ${foreign}`],

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Storage } from "../../src/content/admin/answers";
-import { createSite } from "../../src/content/admin/sites";
+import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
 import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { uniqueTag } from "../helpers/accounts";
@@ -84,7 +84,12 @@ describe("API4 · a tenant's media take bounded room", () => {
   });
 
   it("counts the files of every site of the tenant, and none of another tenant's", async () => {
-    const second = await createSite(database(env), memberScope(tenant.tenantId), { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` });
+    const second = await createSite(
+      database(env),
+      memberScope(tenant.tenantId),
+      { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` },
+      sitesRoomOf(env),
+    );
     expect((await upload(tenant, 3 * MB)).status).toBe(201);
     expect((await upload(tenant, 3 * MB, undefined, second.id)).status).toBe(409);
     expect((await upload(tenant, 2 * MB, undefined, second.id)).status).toBe(201);
@@ -106,7 +111,12 @@ describe("API4 · a tenant's media take bounded room", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error!.message).toBe("A site keeps at most 5,000 files in its media: delete files it no longer needs first");
     // Another site of the tenant has room of its own.
-    const second = await createSite(database(env), memberScope(tenant.tenantId), { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` });
+    const second = await createSite(
+      database(env),
+      memberScope(tenant.tenantId),
+      { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` },
+      sitesRoomOf(env),
+    );
     expect((await upload(tenant, 1000, undefined, second.id)).status).toBe(201);
   });
 

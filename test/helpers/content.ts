@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { createContent, setPublication } from "../../src/content/admin/contents";
-import { createSite } from "../../src/content/admin/sites";
+import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
 import { createTenant } from "../../src/content/admin/tenants";
 import { textRoomOf } from "../../src/content/admin/text-room";
 import { memberScope } from "../../src/content/tenancy/scope";
@@ -40,12 +40,17 @@ export async function createTestTenant(options: { plan?: Plan } = {}): Promise<T
     .replace(/[^a-z0-9]+/g, "-");
   const tenant = await createTenant(db, owner.id, { name: `Tenant ${tag}`, slug: `t-${tag}` });
   if (options.plan) await db.update(tenants).set({ plan: options.plan }).where(eq(tenants.id, tenant.id));
-  const site = await createSite(db, memberScope(tenant.id), {
-    name: `Site ${tag}`,
-    slug: `s-${tag}`,
-    defaultLanguage: "en",
-    languages: ["en", "de"],
-  });
+  const site = await createSite(
+    db,
+    memberScope(tenant.id),
+    {
+      name: `Site ${tag}`,
+      slug: `s-${tag}`,
+      defaultLanguage: "en",
+      languages: ["en", "de"],
+    },
+    sitesRoomOf(env),
+  );
   const { token } = await issueTenantKey(db, tenant.id, owner.id, { name: "test", siteIds: null, scopes: [] });
   return { tenantId: tenant.id, siteId: site.id, ownerId: owner.id, session: await sessionFor(owner), token };
 }

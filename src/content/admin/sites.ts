@@ -9,7 +9,10 @@ import { ads, contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
 import { isOtherLanguage, languageInEnglish } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
+import { measureRoom, withinRoom } from "../tenancy/rooms";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
+import { settingsOf } from "../../platform/settings";
+import { contentSettings } from "../settings";
 import { type AdminRoute, as } from "./guard";
 import { domainVerify, siteCreate, siteUpdate } from "./params";
 import { inTenantPath, json, tenantPath } from "./shapes";
@@ -74,18 +77,32 @@ export function textsInOtherLanguages(
   return Object.fromEntries(Object.entries(given ?? kept).filter(([code]) => isOtherLanguage(site, code)));
 }
 
-export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>) {
+/** Sites one tenant may keep unless MAX_SITES_PER_TENANT says otherwise: each holds its own media, themes and search indexes. */
+export const DEFAULT_MAX_SITES_PER_TENANT = 20;
+
+export const sitesRoomOf = (env: Bindings) => settingsOf(env, contentSettings).MAX_SITES_PER_TENANT ?? DEFAULT_MAX_SITES_PER_TENANT;
+
+/** A new site of the tenant, within its bound on sites (`maxSites`), counted in the same batch. */
+export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>, maxSites: number) {
   const { copyThemeFrom, ...fields } = input;
   const defaultLanguage = fields.defaultLanguage ?? fields.languages?.[0] ?? "en";
   const languages = fields.languages ?? [defaultLanguage];
   assertLanguagesAgree(languages, defaultLanguage);
   const seoDescriptions = textsInOtherLanguages("seoDescriptions", fields.seoDescriptions, {}, { languages, defaultLanguage });
   const themeOf = copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, copyThemeFrom);
+  const sitesOfTenant = db.select({ n: count() }).from(sites).where(eq(sites.tenantId, scope.tenantId));
   return unlessTaken(`The site slug ${input.slug}`, async () => {
-    const [site] = await db
-      .insert(sites)
-      .values({ ...fields, tenantId: scope.tenantId, defaultLanguage, languages, seoDescriptions, theme: themeOf?.theme ?? fields.theme })
-      .returning();
+    const [[site]] = await withinRoom(
+      () =>
+        db.batch([
+          db
+            .insert(sites)
+            .values({ ...fields, tenantId: scope.tenantId, defaultLanguage, languages, seoDescriptions, theme: themeOf?.theme ?? fields.theme })
+            .returning(),
+          measureRoom(db, scope.tenantId, "sites", sql`${sitesOfTenant}`, maxSites),
+        ]),
+      async () => `A tenant keeps at most ${maxSites} sites: ask the operator for more`,
+    );
     return site!;
   });
 }
@@ -203,7 +220,7 @@ export function siteRoutes(route: AdminRoute) {
   route({
     method: "post",
     path: "/tenants/{tenantId}/sites",
-    summary: "Create a site",
+    summary: "Create a site (a tenant keeps at most MAX_SITES_PER_TENANT, default 20: 409 beyond)",
     guard: as("owner"),
     request: { ...tenantPath, ...json(siteCreate.openapi({ example: { name: "City Gazette", slug: "city-gazette", languages: ["en", "de"] } })) },
     data: siteSchema,
@@ -212,7 +229,7 @@ export function siteRoutes(route: AdminRoute) {
     errors: [409],
     handle: async (c, scope) => {
       const input = c.req.valid("json");
-      const site = await createSite(c.get("db"), scope, input);
+      const site = await createSite(c.get("db"), scope, input, sitesRoomOf(c.env));
       if (input.copyThemeFrom !== undefined) await copyTheme(c.get("db"), c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
       return withDomainsOne(c.get("db"), scope, site);
     },

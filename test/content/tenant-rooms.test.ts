@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Storage } from "../../src/content/admin/answers";
-import { createSite } from "../../src/content/admin/sites";
+import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
 import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { uniqueTag } from "../helpers/accounts";
@@ -9,9 +9,10 @@ import { createTestTenant, type TestTenant } from "../helpers/content";
 import { callWorker } from "../helpers/requests";
 
 /**
- * API4 · a tenant's texts take bounded room (TEXT_BYTES_PER_TENANT): anyone may sign up and save
- * contents of 200,000 characters as often as they like, every save a version kept in D1, whose
- * database all tenants share.
+ * API4 · what a tenant keeps is bounded: anyone may sign up and own tenants. Its texts
+ * (TEXT_BYTES_PER_TENANT): contents of 200,000 characters saved as often as the rate limit lets,
+ * every save a version kept in the D1 database all tenants share. Its sites (MAX_SITES_PER_TENANT):
+ * each holds its own media, themes and search indexes.
  */
 
 type Envelope<T> = { success: boolean; data: T; error?: { message: string } };
@@ -21,6 +22,8 @@ interface Saved {
   version: number;
 }
 const MB = 1024 * 1024;
+/** What a version's record counts beside its text. */
+const RECORD = 256;
 const ROOM = { TEXT_BYTES_PER_TENANT: String(MB) };
 /** A body of 600,000 bytes: 200,000 characters (the most a body takes), each three bytes in UTF-8. */
 const LARGEST = "中".repeat(200_000);
@@ -71,12 +74,12 @@ describe("API4 · a tenant's texts take bounded room", () => {
     const refused = await send(tenant, "PATCH", `/contents/${id}`, { title: "Changed", bodyMarkdown: `${LARGE}..` });
     expect(refused.status).toBe(409);
     expect(refused.body.error!.message).toBe(
-      "A version of 439 KB would take the tenant's texts past their 1 MB (879 KB are used, every saved version counted): " +
+      "A version of 440 KB would take the tenant's texts past their 1 MB (879 KB are used, every saved version counted): " +
         "delete contents it no longer needs and empty them from the Trash, or ask the operator for more room",
     );
     const content = await send(tenant, "GET", `/contents/${id}`);
     expect(content.body.data).toMatchObject({ title: "Harbour", version: 2 });
-    expect(await versionsHeld(tenant.tenantId)).toEqual({ bytes: 2 * 450_007 + 1, n: 2 });
+    expect(await versionsHeld(tenant.tenantId)).toEqual({ bytes: 2 * (RECORD + 450_007) + 1, n: 2 });
     // A save that fits still goes in: the room is on bytes.
     expect((await send(tenant, "PATCH", `/contents/${id}`, { title: "Changed", bodyMarkdown: "Short now." })).status).toBe(200);
   });
@@ -104,7 +107,12 @@ describe("API4 · a tenant's texts take bounded room", () => {
 
   it("counts every site of the tenant and no other tenant's, and frees the room of a content deleted for good", async () => {
     const db = database(env);
-    const secondSite = await createSite(db, memberScope(tenant.tenantId), { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` });
+    const secondSite = await createSite(
+      db,
+      memberScope(tenant.tenantId),
+      { name: "Second", slug: `second-${uniqueTag().toLowerCase()}` },
+      sitesRoomOf(env),
+    );
     const elsewhere = await create(tenant, LARGEST, { siteId: secondSite.id });
     expect(elsewhere.status).toBe(201);
     expect((await create(tenant, LARGEST)).status).toBe(409);
@@ -121,7 +129,7 @@ describe("API4 · a tenant's texts take bounded room", () => {
   it("lets one of several large saves sent at once in, never two together", async () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => create(tenant, LARGEST)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
-    expect(await versionsHeld(tenant.tenantId)).toEqual({ bytes: 600_007, n: 1 });
+    expect(await versionsHeld(tenant.tenantId)).toEqual({ bytes: RECORD + 600_007, n: 1 });
   });
 
   it("keeps a content's newest 50 versions: a save past them lets the oldest go", async () => {
@@ -144,10 +152,10 @@ describe("API4 · a tenant's texts take bounded room", () => {
     expect((await send<unknown[]>(tenant, "GET", `/contents/${id}/versions`)).body.data).toHaveLength(50);
   });
 
-  it("tells a member what the texts take in UTF-8 bytes, and how much they may, 100 MB unless the operator says otherwise", async () => {
+  it("tells a member what the texts take, in UTF-8 bytes and 256 a version, and how much they may, 100 MB unless the operator says otherwise", async () => {
     expect((await create(tenant, "中文", { title: "Café", intro: "Ünï" })).status).toBe(201);
     const storage = await send<Storage>(tenant, "GET", "/storage", undefined, {});
-    expect(storage.body.data.text).toEqual({ usedBytes: 5 + 5 + 6, quotaBytes: 100 * MB });
+    expect(storage.body.data.text).toEqual({ usedBytes: RECORD + 5 + 5 + 6, quotaBytes: 100 * MB });
     expect((await send<Storage>(tenant, "GET", "/storage")).body.data.text.quotaBytes).toBe(MB);
   });
 
@@ -155,5 +163,38 @@ describe("API4 · a tenant's texts take bounded room", () => {
     const refused = await send(tenant, "GET", "/storage", undefined, { TEXT_BYTES_PER_TENANT: "1000" });
     expect(refused.status).toBe(503);
     expect(refused.body.error!.message).toBe("service misconfigured: TEXT_BYTES_PER_TENANT");
+  });
+});
+
+describe("API4 · a tenant keeps a bounded number of sites", () => {
+  const SITES = { MAX_SITES_PER_TENANT: "3" };
+  const newSite = (owner: TestTenant, settings: Record<string, string> = SITES) =>
+    send(owner, "POST", "/sites", { name: "Another", slug: `another-${uniqueTag().toLowerCase()}` }, settings);
+  const sitesHeld = async (tenantId: number) =>
+    (await env.DB.prepare("SELECT count(*) AS n FROM sites WHERE tenant_id = ?").bind(tenantId).first<{ n: number }>())!.n;
+
+  it("refuses the site past MAX_SITES_PER_TENANT with 409, in people's words, and writes no row of it", async () => {
+    expect((await newSite(tenant)).status).toBe(201);
+    expect((await newSite(tenant)).status).toBe(201);
+    const refused = await newSite(tenant);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toBe("A tenant keeps at most 3 sites: ask the operator for more");
+    expect(await sitesHeld(tenant.tenantId)).toBe(3);
+    // Another tenant's sites are its own; 20 unless the operator says otherwise.
+    const other = await createTestTenant();
+    expect((await newSite(other)).status).toBe(201);
+    expect((await newSite(tenant, {})).status).toBe(201);
+  });
+
+  it("lets as many of several sites sent at once in as there is room for, never more", async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => newSite(tenant)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 409, 409, 409]);
+    expect(await sitesHeld(tenant.tenantId)).toBe(3);
+  });
+
+  it("answers a MAX_SITES_PER_TENANT of 0 with a 503 naming it", async () => {
+    const refused = await newSite(tenant, { MAX_SITES_PER_TENANT: "0" });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error!.message).toBe("service misconfigured: MAX_SITES_PER_TENANT");
   });
 });
