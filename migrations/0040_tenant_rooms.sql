@@ -8,4 +8,5 @@ CREATE TABLE `tenant_rooms` (
 );
 --> statement-breakpoint
 ALTER TABLE `content_versions` ADD `text_bytes` integer GENERATED ALWAYS AS (256 + length(CAST(title AS BLOB)) + length(CAST(intro AS BLOB)) + length(CAST(body_markdown AS BLOB))) VIRTUAL;--> statement-breakpoint
-CREATE INDEX `content_versions_tenant_bytes` ON `content_versions` (`tenant_id`,`text_bytes`);
+CREATE INDEX `content_versions_tenant_bytes` ON `content_versions` (`tenant_id`,`text_bytes`);--> statement-breakpoint
+ALTER TABLE `theme_versions` ADD `bytes` integer DEFAULT 0 NOT NULL;

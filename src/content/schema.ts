@@ -235,8 +235,8 @@ export const contentVersions = sqliteTable(
   ],
 );
 
-/** What a tenant keeps that has a bound (`ROOM_KINDS`): its texts' bytes, its sites. */
-export const ROOM_KINDS = ["text", "sites"] as const;
+/** What a tenant keeps that has a bound (`ROOM_KINDS`): its texts' bytes, its sites, its themes' bytes. */
+export const ROOM_KINDS = ["text", "sites", "themes"] as const;
 
 /**
  * A tenant's use of one kind of room against its bound, as the last write measured it: a batch
@@ -367,6 +367,8 @@ export const themeVersions = sqliteTable(
     name: text("name").notNull(),
     version: text("version").notNull(),
     live: integer("live", { mode: "boolean" }).notNull().default(false),
+    /** Its files unpacked, what it takes of the tenant's room for themes until they are removed (0 once its theme is deleted). */
+    bytes: integer("bytes").notNull().default(0),
     /** When its upload began, or it was made live or superseded: what the cleanup's hour counts from. */
     updatedAt: text("updated_at").notNull().default(currentTimestamp),
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_MEDIA_BYTES } from "./media/limits";
+import { MAX_UNPACKED_BYTES } from "./sites/theme-limits";
 
 /** Group C's settings, read through `settingsOf(env, contentSettings)`. */
 export const contentSettings = z.object({
@@ -29,6 +30,13 @@ export const contentSettings = z.object({
     .number()
     .int({ error: "must be a whole number of bytes" })
     .min(MAX_MEDIA_BYTES, { error: `must be at least ${MAX_MEDIA_BYTES}, the largest file` })
+    .max(2 ** 40, { error: `must be at most ${2 ** 40} (1 TB)` })
+    .optional(),
+  /** What the uploaded themes of all a tenant's sites may take, unpacked, in bytes (default 200 MB); at least one largest theme. */
+  THEME_BYTES_PER_TENANT: z.coerce
+    .number()
+    .int({ error: "must be a whole number of bytes" })
+    .min(MAX_UNPACKED_BYTES, { error: `must be at least ${MAX_UNPACKED_BYTES}, the largest theme unpacked` })
     .max(2 ** 40, { error: `must be at most ${2 ** 40} (1 TB)` })
     .optional(),
   /** What the text of all a tenant's contents may take, every saved version counted, in bytes (default 100 MB); at least 1 MB, a few of the longest texts. */

@@ -340,8 +340,16 @@ describe("themes, as the site's owner manages them", () => {
         .setInputFiles({ name: `${name}.zip`, mimeType: "application/zip", buffer: themeZip(marker) });
       await page.getByRole("button", { name: "Upload" }).click();
     };
+    // How much room the tenant's themes take, of how much: a bar named in words (other files may upload beside this one).
+    const room = page.getByRole("meter", { name: /^Themes of all sites of Demo City Magazine, unpacked: [\d.,]+ (KB|MB) of 200 MB used$/ });
+    const used = async () => Number(await room.getAttribute("value"));
+    await expect.poll(() => room.count()).toBe(1);
+    expect(await room.getAttribute("max")).toBe(String(200 * 1024 ** 2));
+    const before = await used();
     await upload("First of mine");
     await expect.poll(() => message(page)).toContain(`Stored ${name} (not active yet).`);
+    const unpacked = Object.values(unzipSync(themeZip("First of mine"))).reduce((sum, file) => sum + file.length, 0);
+    await expect.poll(used).toBeGreaterThanOrEqual(before + unpacked);
 
     // Preview from the row: a tab of the site with this theme, in preview.
     const [preview] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: `Preview ${name}` }).click()]);

@@ -148,7 +148,14 @@ describe("API4 · a tenant's media take bounded room", () => {
     await upload(tenant, 2 * MB, {});
     expect(await storageOf(tenant.tenantId, tenant.session)).toEqual({
       status: 200,
-      body: { success: true, data: { media: { usedBytes: 2 * MB, quotaBytes: 1024 * MB }, text: { usedBytes: 0, quotaBytes: 100 * MB } } },
+      body: {
+        success: true,
+        data: {
+          media: { usedBytes: 2 * MB, quotaBytes: 1024 * MB },
+          themes: { usedBytes: 0, quotaBytes: 200 * MB },
+          text: { usedBytes: 0, quotaBytes: 100 * MB },
+        },
+      },
     });
     const viewer = await memberWith(tenant, "viewer");
     expect((await storageOf(tenant.tenantId, viewer.session, { MEDIA_BYTES_PER_TENANT: String(QUOTA) })).body.data.media).toEqual({

@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
+import { strToU8, zipSync } from "fflate";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Storage } from "../../src/content/admin/answers";
 import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
+import { cleanUpStorage } from "../../src/content/storage-cleanup";
 import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
+import { logger } from "../../src/platform/logging";
 import { uniqueTag } from "../helpers/accounts";
 import { createTestTenant, type TestTenant } from "../helpers/content";
 import { callWorker } from "../helpers/requests";
@@ -12,7 +15,8 @@ import { callWorker } from "../helpers/requests";
  * API4 · what a tenant keeps is bounded: anyone may sign up and own tenants. Its texts
  * (TEXT_BYTES_PER_TENANT): contents of 200,000 characters saved as often as the rate limit lets,
  * every save a version kept in the D1 database all tenants share. Its sites (MAX_SITES_PER_TENANT):
- * each holds its own media, themes and search indexes.
+ * each holds its own media, themes and search indexes. Its themes (THEME_BYTES_PER_TENANT): each
+ * upload up to 60 MB unpacked, stored in R2 at the operator's cost.
  */
 
 type Envelope<T> = { success: boolean; data: T; error?: { message: string } };
@@ -196,5 +200,59 @@ describe("API4 · a tenant keeps a bounded number of sites", () => {
     const refused = await newSite(tenant, { MAX_SITES_PER_TENANT: "0" });
     expect(refused.status).toBe(503);
     expect(refused.body.error!.message).toBe("service misconfigured: MAX_SITES_PER_TENANT");
+  });
+});
+
+describe("API4 · a tenant's themes take bounded room", () => {
+  const ROOM_BYTES = 60 * MB;
+  const THEMES = { THEME_BYTES_PER_TENANT: String(ROOM_BYTES) };
+  const defaultTheme = Object.fromEntries(Object.entries(env.TEST_DEFAULT_THEME).map(([path, text]) => [path, strToU8(text)]));
+  const defaultBytes = Object.values(defaultTheme).reduce((sum, bytes) => sum + bytes.length, 0);
+  /** The default theme with blank stylesheets beside it (a small zip), `bytes` in all unpacked. */
+  const themeOf = (bytes: number) => {
+    const files: Record<string, Uint8Array> = { ...defaultTheme };
+    for (let left = bytes - defaultBytes, n = 1; left > 0; left -= 10_000_000, n++)
+      files[`assets/css/blank-${n}.css`] = new Uint8Array(Math.min(left, 10_000_000)).fill(32);
+    return zipSync(files);
+  };
+  const upload = (name: string, zip: Uint8Array, settings: Record<string, string> = THEMES) =>
+    callWorker(
+      `/admin/api/tenants/${tenant.tenantId}/sites/${tenant.siteId}/themes?name=${name}`,
+      { method: "POST", headers: { Authorization: `Bearer ${tenant.session}`, "Content-Type": "application/zip" }, body: zip },
+      { ...env, ...settings },
+    ).then(async (res) => ({ status: res.status, body: await res.json<Envelope<{ name: string }>>() }));
+  const themesUsed = async () => (await send<Storage>(tenant, "GET", "/storage", undefined, THEMES)).body.data.themes;
+
+  it("refuses the theme past THEME_BYTES_PER_TENANT with 409, in people's words, before storing any of its files, and frees the room of a deleted theme", async () => {
+    expect((await upload("harbour", themeOf(defaultBytes))).status).toBe(201);
+    expect(await themesUsed()).toEqual({ usedBytes: defaultBytes, quotaBytes: ROOM_BYTES });
+    // As large as one theme may be, and one byte past what is left.
+    const refused = await upload("lantern", themeOf(ROOM_BYTES - defaultBytes + 1));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toMatch(
+      /^lantern \(60 MB unpacked\) would take the tenant's themes past their 60 MB \(\d+ KB are used, a replaced version until the daily cleanup\): delete themes it no longer needs, or ask the operator for more room$/,
+    );
+    expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/lantern/` })).objects).toEqual([]);
+    const versions = await env.DB.prepare("SELECT name FROM theme_versions WHERE site_id = ?").bind(tenant.siteId).all<{ name: string }>();
+    expect(versions.results).toEqual([{ name: "harbour" }]);
+    // Deleted, its files go at once, and so does the room they took.
+    expect((await send(tenant, "DELETE", `/sites/${tenant.siteId}/themes/harbour`)).status).toBe(200);
+    expect((await themesUsed()).usedBytes).toBe(0);
+  });
+
+  it("counts a replaced version until the cleanup removes it", async () => {
+    expect((await upload("harbour", themeOf(defaultBytes))).status).toBe(201);
+    expect((await upload("harbour", themeOf(defaultBytes))).status).toBe(201);
+    expect((await themesUsed()).usedBytes).toBe(2 * defaultBytes);
+    expect((await upload("lantern", themeOf(ROOM_BYTES - 2 * defaultBytes + 1))).status).toBe(409);
+    // The daily cleanup, two hours on, removes the replaced version's files and row.
+    await cleanUpStorage(env, logger({ test: "tenant-rooms" }), Date.now() + 2 * 3_600_000);
+    expect((await themesUsed()).usedBytes).toBe(defaultBytes);
+  });
+
+  it("answers a THEME_BYTES_PER_TENANT below the largest theme with a 503 naming it", async () => {
+    const refused = await send(tenant, "GET", "/storage", undefined, { THEME_BYTES_PER_TENANT: String(10 * MB) });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error!.message).toBe("service misconfigured: THEME_BYTES_PER_TENANT");
   });
 });

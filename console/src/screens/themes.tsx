@@ -1,13 +1,18 @@
 import { useRef, useState } from "hono/jsx/dom";
-import { api, get, type Themes } from "../api";
+import { api, get, type Storage, type Themes } from "../api";
 import { useWorkspace } from "../session";
-import { DeleteButton, Loading, Outcome, Screen, TextField, useLoad, useSubmit } from "../ui";
+import { DeleteButton, Loading, Outcome, RoomUse, Screen, TextField, useLoad, useSubmit } from "../ui";
 
 /** The site's themes: upload a zip (asking before one replaces a theme), preview any on the site, activate, roll back, download, delete. */
 export function ThemesScreen() {
   const { tenant, site, can, siteUrl } = useWorkspace();
   const path = `/tenants/${tenant.id}/sites/${site.id}/themes`;
   const load = useLoad(() => get<Themes>(path), [path]);
+  const storage = useLoad(() => get<Storage>(`/tenants/${tenant.id}/storage`), [tenant.id]);
+  const reload = () => {
+    load.reload();
+    storage.reload();
+  };
   const action = useSubmit();
   // The last preview link handed out: after an upload, or where the browser kept the preview's tab from opening.
   const [preview, setPreview] = useState<{ theme: string; url: string } | null>(null);
@@ -58,7 +63,7 @@ export function ThemesScreen() {
                         path={`${path}/${theme}`}
                         done={`Deleted ${theme}.`}
                         run={action.run}
-                        onDone={load.reload}
+                        onDone={reload}
                       />
                     ) : null}
                   </span>
@@ -108,10 +113,9 @@ export function ThemesScreen() {
                 }),
               replacing ? `Replaced ${name}${live ? ": the site shows it now" : " (not active)"}.` : `Stored ${name} (not active yet).`,
             );
-            if (stored) {
-              setPreview({ theme: stored.name, url: stored.previewUrl });
-              load.reload();
-            }
+            if (stored) setPreview({ theme: stored.name, url: stored.previewUrl });
+            // A refused upload may still have changed what is used: another member's upload, a cleanup.
+            reload();
           }}
         >
           <h2 id="upload-theme">Upload a theme</h2>
@@ -135,6 +139,7 @@ export function ThemesScreen() {
           <button class="primary" type="submit" disabled={action.busy}>
             Upload
           </button>
+          {storage.data ? <RoomUse label={`Themes of all sites of ${tenant.name}, unpacked`} room={storage.data.themes} /> : null}
         </form>
       ) : null}
     </Screen>

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { DEFAULT_MEDIA_BYTES_PER_TENANT } from "../media/limits";
 import { MEMBER_ROLES } from "../roles";
+import { DEFAULT_THEME_BYTES_PER_TENANT } from "../sites/theme-limits";
 import { DEFAULT_TEXT_BYTES_PER_TENANT } from "./text-limits";
 import { auditLog, CONTENT_STATUSES } from "../schema";
 
@@ -37,11 +38,15 @@ export type Invitation = z.infer<typeof invitationSchema>;
 const room = (usedExample: number, quotaExample: number) =>
   z.object({ usedBytes: z.number().int().openapi({ example: usedExample }), quotaBytes: z.number().int().openapi({ example: quotaExample }) });
 
-/** What a tenant's media and texts take, and may take (GET /tenants/{tenantId}/storage). */
+/** What a tenant's media, themes and texts take, and may take (GET /tenants/{tenantId}/storage). */
 export const storageSchema = z
   .object({
     media: room(482113, DEFAULT_MEDIA_BYTES_PER_TENANT).openapi({
       description: "The files of all its sites, each file's own size (its resized copies are not counted); MEDIA_BYTES_PER_TENANT",
+    }),
+    themes: room(2_310_000, DEFAULT_THEME_BYTES_PER_TENANT).openapi({
+      description:
+        "The uploaded themes of all its sites, unpacked: live ones, a replaced version until the daily cleanup, and one being stored; THEME_BYTES_PER_TENANT",
     }),
     text: room(91540, DEFAULT_TEXT_BYTES_PER_TENANT).openapi({
       description: "Its contents' texts: every saved version's title, intro and body, in UTF-8 bytes; TEXT_BYTES_PER_TENANT",

@@ -6,9 +6,11 @@ import { settingsOf } from "../../platform/settings";
 import { type MemberRole, tenantMembers, tenants } from "../schema";
 import { contentSettings } from "../settings";
 import { mediaBytesOf } from "../media/service";
+import { themeBytesOf } from "../sites/theme-upload";
 import { storageSchema, tenantSchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { mediaRoomOf } from "./media";
+import { themeRoomOf } from "./themes";
 import { tenantCreate } from "./params";
 import { json, tenantPath } from "./shapes";
 import { textBytesOf, textRoomOf } from "./text-room";
@@ -88,18 +90,23 @@ export function tenantListRoutes(route: AdminRoute) {
   route({
     method: "get",
     path: "/tenants/{tenantId}/storage",
-    summary: "What the tenant's media and texts take, and how much they may",
+    summary: "What the tenant's media, themes and texts take, and how much they may",
     description:
-      "Sizes in bytes. An upload that would pass `media.quotaBytes`, or a save that would take the texts past `text.quotaBytes`, is refused with 409.",
+      "Sizes in bytes. An upload that would pass `media.quotaBytes` or `themes.quotaBytes`, or a save that would take the texts past `text.quotaBytes`, is refused with 409.",
     guard: as("viewer"),
     request: tenantPath,
     data: storageSchema,
     answer: "Storage",
     handle: async (c, scope) => {
       const db = c.get("db");
-      const [mediaBytes, textBytes] = await Promise.all([mediaBytesOf(db, scope.tenantId), textBytesOf(db, scope.tenantId)]);
+      const [mediaBytes, themeBytes, textBytes] = await Promise.all([
+        mediaBytesOf(db, scope.tenantId),
+        themeBytesOf(db, scope.tenantId),
+        textBytesOf(db, scope.tenantId),
+      ]);
       return {
         media: { usedBytes: mediaBytes, quotaBytes: mediaRoomOf(c.env) },
+        themes: { usedBytes: themeBytes, quotaBytes: themeRoomOf(c.env) },
         text: { usedBytes: textBytes, quotaBytes: textRoomOf(c.env) },
       };
     },

@@ -1,10 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, exists, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
+import type { Bindings } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
+import { settingsOf } from "../../platform/settings";
+import { contentSettings } from "../settings";
 import { idParam } from "../../platform/openapi";
 import { type Site, sites, themeVersions } from "../schema";
 import { Prebuilt } from "../../platform/route";
+import { DEFAULT_THEME_BYTES_PER_TENANT } from "../sites/theme-limits";
 import { themePreviewPath, themesOf, uploadTheme } from "../sites/theme-upload";
 import { liveVersion, removeFiles, themePrefix, themeZip } from "../sites/themes";
 import { withDomains } from "../tenancy/domains";
@@ -14,6 +18,9 @@ import { audit } from "./audit";
 import { type AdminRoute, as } from "./guard";
 import { deleted, inTenantPath } from "./shapes";
 import { siteSchema } from "./sites";
+
+/** What the uploaded themes of all a tenant's sites may take, unpacked. */
+export const themeRoomOf = (env: Bindings) => settingsOf(env, contentSettings).THEME_BYTES_PER_TENANT ?? DEFAULT_THEME_BYTES_PER_TENANT;
 
 const themeName = z
   .string()
@@ -57,7 +64,8 @@ export async function deleteTheme(db: Database, bucket: R2Bucket, scope: TenantS
       .returning({ id: sites.id }),
     db
       .update(themeVersions)
-      .set({ live: false, updatedAt: new Date().toISOString() })
+      // Its files go right after this batch: the room they took is free at once.
+      .set({ live: false, bytes: 0, updatedAt: new Date().toISOString() })
       .where(
         and(eq(themeVersions.siteId, site.id), eq(themeVersions.name, theme), exists(db.select({ id: sites.id }).from(sites).where(anotherActive))),
       ),
@@ -100,13 +108,15 @@ export function themeRoutes(route: AdminRoute) {
     }),
     answer: "Stored, not active",
     status: 201,
-    errors: [413, 415],
+    errors: [409, 413, 415],
+    description:
+      "Refused (409) when the themes of all the tenant's sites would pass its room (THEME_BYTES_PER_TENANT, default 200 MB, counted unpacked; `GET /tenants/{tenantId}/storage`).",
     handle: async (c, scope) => {
       const site = await siteInScope(c.get("db"), scope, c.req.valid("param").siteId);
       if ((c.req.header("Content-Type") ?? "").split(";")[0]!.trim() !== "application/zip")
         throw new ApiError(415, "A theme is uploaded as application/zip");
       const { name } = c.req.valid("query");
-      const stored = await uploadTheme(c.get("db"), c.env.THEMES, site.id, name, new Uint8Array(await c.req.arrayBuffer()));
+      const stored = await uploadTheme(c.get("db"), c.env.THEMES, site, name, new Uint8Array(await c.req.arrayBuffer()), themeRoomOf(c.env));
       return { ...stored, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, name) };
     },
   });

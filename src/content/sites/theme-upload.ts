@@ -2,7 +2,10 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
-import { themeVersions } from "../schema";
+import { storageSize } from "../media/limits";
+import { MAX_UNPACKED_BYTES } from "./theme-limits";
+import { sites, themeVersions } from "../schema";
+import { measureRoom, withinRoom } from "../tenancy/rooms";
 import { forgetSiteForReaders } from "../tenancy/scope";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
@@ -10,8 +13,6 @@ import { newThemeVersion, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
-/** What the files may add up to once unpacked: checked on the sizes the zip declares, each file then held to its own. */
-const MAX_UNPACKED_BYTES = 60 * 1024 * 1024;
 /** One file unpacked, at most: the upload holds one at a time beside the zip, well inside an isolate's 128 MB. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const FOLDERS = ["layouts", "templates", "assets", "locales"];
@@ -191,19 +192,22 @@ async function unpacked(zip: Uint8Array, entry: ZipEntry): Promise<Uint8Array> {
 export async function uploadTheme(
   db: Database,
   bucket: R2Bucket,
-  siteId: number,
+  site: { id: number; tenantId: number },
   name: string,
   zip: Uint8Array,
+  roomBytes: number,
 ): Promise<{ name: string; files: number }> {
+  const siteId = site.id;
   // Only the templates are unpacked to be checked; every other file is unpacked as it is stored, one at a time.
   let files: { path: string; entry: ZipEntry }[];
+  let unpackedBytes: number;
   const templateBytes: (readonly [string, Uint8Array])[] = [];
   try {
     const listed = centralDirectory(zip).filter((entry) => !entry.name.endsWith("/"));
     if (listed.length > MAX_FILES) throw refuse(`more than ${MAX_FILES} files`);
     // What the files declare is checked before anything is inflated; unpacked() holds each to it.
-    if (listed.reduce((sum, entry) => sum + entry.size, 0) > MAX_UNPACKED_BYTES)
-      throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
+    unpackedBytes = listed.reduce((sum, entry) => sum + entry.size, 0);
+    if (unpackedBytes > MAX_UNPACKED_BYTES) throw refuse(`more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB once unpacked`);
     const large = listed.find((entry) => entry.size > MAX_FILE_BYTES);
     if (large) throw refuse(`${large.name} is more than ${MAX_FILE_BYTES / 1024 / 1024} MB once unpacked`);
     files = listed.map((entry) => ({ path: checkedPath(entry.name), entry }));
@@ -243,9 +247,21 @@ export async function uploadTheme(
     }
   }
 
-  // Named before its first file is stored: a version that never goes live is found and removed by the storage cleanup.
+  // Named before its first file is stored, with what its files will take (each is held to the size
+  // the zip declares as it is unpacked): a version that never goes live is removed by the storage
+  // cleanup, and counts until then.
   const version = newThemeVersion();
-  await db.insert(themeVersions).values({ siteId, name, version, updatedAt: new Date().toISOString() });
+  await withinRoom(
+    () =>
+      db.batch([
+        db.insert(themeVersions).values({ siteId, name, version, bytes: unpackedBytes, updatedAt: new Date().toISOString() }),
+        measureRoom(db, site.tenantId, "themes", sql`${themeBytes(db, site.tenantId)}`, roomBytes),
+      ]),
+    async () =>
+      `${name} (${storageSize(unpackedBytes)} unpacked) would take the tenant's themes past their ${storageSize(roomBytes)} ` +
+      `(${storageSize(await themeBytesOf(db, site.tenantId))} are used, a replaced version until the daily cleanup): ` +
+      "delete themes it no longer needs, or ask the operator for more room",
+  );
   const prefix = themePrefix(siteId, name, version);
   // A file found broken here leaves its version unfinished and never live: the storage cleanup removes it.
   for (const { path, entry } of files) {
@@ -256,6 +272,19 @@ export async function uploadTheme(
   }
   await makeLive(db, siteId, name, version);
   return { name, files: files.length };
+}
+
+const themeBytes = (db: Database, tenantId: number) =>
+  db
+    .select({ used: sql<number>`coalesce(sum(${themeVersions.bytes}), 0)` })
+    .from(themeVersions)
+    .innerJoin(sites, eq(sites.id, themeVersions.siteId))
+    .where(eq(sites.tenantId, tenantId));
+
+/** What the uploaded themes of all the tenant's sites take in R2, unpacked: live, replaced until the cleanup, and being stored. */
+export async function themeBytesOf(db: Database, tenantId: number): Promise<number> {
+  const [row] = await themeBytes(db, tenantId);
+  return row!.used;
 }
 
 /**
