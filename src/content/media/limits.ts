@@ -9,7 +9,7 @@ export const MAX_MEDIA_FILES_PER_SITE = 5_000;
 /** What the files of all a tenant's sites may take together, unless MEDIA_BYTES_PER_TENANT says otherwise: 1 GB. */
 export const DEFAULT_MEDIA_BYTES_PER_TENANT = 1024 * 1024 * 1024;
 
-/** A size as people read it, in the units the upload limit is written in (1 MB = 1,024 KB): "640 KB", "12.5 MB", "1 GB". */
+/** A size as people read it, in the units the upload limit is written in (1 MB = 1,024 KB): "0 KB", "640 KB", "12.5 MB", "1 GB". */
 export function storageSize(bytes: number): string {
   const units = ["KB", "MB", "GB", "TB"] as const;
   let value = bytes / 1024;
@@ -18,6 +18,7 @@ export function storageSize(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  const shown = unit === 0 ? Math.max(1, Math.round(value)) : Math.round(value * 10) / 10;
+  // A few bytes are 1 KB, not 0: nothing is 0 KB.
+  const shown = unit === 0 ? (bytes === 0 ? 0 : Math.max(1, Math.round(value))) : Math.round(value * 10) / 10;
   return `${shown.toLocaleString("en-US")} ${units[unit]}`;
 }
