@@ -235,12 +235,14 @@ export const contentVersions = sqliteTable(
   ],
 );
 
-/** What a tenant keeps that has a bound (`ROOM_KINDS`): its texts' bytes, its sites, its themes' bytes. */
-export const ROOM_KINDS = ["text", "sites", "themes"] as const;
+/** What a tenant keeps that has a bound: its texts' bytes, its sites, its themes' bytes, and its rows of the kinds each site lists whole. */
+export const ROOM_KINDS = ["text", "sites", "themes", "categories", "tags", "ads", "redirects"] as const;
+export type RoomKind = (typeof ROOM_KINDS)[number];
 
 /**
  * A tenant's use of one kind of room against its bound, as the last write measured it: a batch
- * that adds to it ends by writing this row, and its check fails the whole batch past the bound.
+ * that adds to it ends by writing this row, and its check (one a kind, `within_<kind>_room`, so
+ * that a refusal names its kind) fails the whole batch past the bound.
  */
 export const tenantRooms = sqliteTable(
   "tenant_rooms",
@@ -250,7 +252,10 @@ export const tenantRooms = sqliteTable(
     used: integer("used").notNull(),
     room: integer("room").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.kind] }), check("within_room", sql`${t.used} <= ${t.room}`)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.kind] }),
+    ...ROOM_KINDS.map((kind) => check(`within_${kind}_room`, sql`${t.kind} <> ${sql.raw(`'${kind}'`)} OR ${t.used} <= ${t.room}`)),
+  ],
 );
 
 export const CONTENT_TAG_TYPES = ["menu", "taxonomy", "posts"] as const;

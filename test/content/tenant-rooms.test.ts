@@ -8,7 +8,7 @@ import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { logger } from "../../src/platform/logging";
 import { uniqueTag } from "../helpers/accounts";
-import { createTestTenant, type TestTenant } from "../helpers/content";
+import { createTestTenant, seedContent, type TestTenant } from "../helpers/content";
 import { callWorker } from "../helpers/requests";
 
 /**
@@ -16,7 +16,8 @@ import { callWorker } from "../helpers/requests";
  * (TEXT_BYTES_PER_TENANT): contents of 200,000 characters saved as often as the rate limit lets,
  * every save a version kept in the D1 database all tenants share. Its sites (MAX_SITES_PER_TENANT):
  * each holds its own media, themes and search indexes. Its themes (THEME_BYTES_PER_TENANT): each
- * upload up to 60 MB unpacked, stored in R2 at the operator's cost.
+ * upload up to 60 MB unpacked, stored in R2 at the operator's cost. Its categories, menus and
+ * content tags, ads and redirects: rows of the database, each site's answered whole to the console.
  */
 
 type Envelope<T> = { success: boolean; data: T; error?: { message: string } };
@@ -254,5 +255,65 @@ describe("API4 · a tenant's themes take bounded room", () => {
     const refused = await send(tenant, "GET", "/storage", undefined, { THEME_BYTES_PER_TENANT: String(10 * MB) });
     expect(refused.status).toBe(503);
     expect(refused.body.error!.message).toBe("service misconfigured: THEME_BYTES_PER_TENANT");
+  });
+});
+
+describe("API4 · a tenant keeps bounded numbers of the rows its sites list whole", () => {
+  /** `n` rows written in one statement, as that many requests would have left them. */
+  const fill = (sql: string, n: number) =>
+    env.DB.prepare(`WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < ?) ${sql}`)
+      .bind(n, tenant.tenantId, tenant.siteId)
+      .run();
+  const count = async (table: string) =>
+    (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(tenant.tenantId).first<{ n: number }>())!.n;
+  const refusal = (bound: string, words: string) =>
+    `A tenant keeps at most ${bound} ${words}, all its sites together: delete ones it no longer needs first`;
+
+  it("refuses the 2,001st category with 409 in people's words, and writes no row of it", async () => {
+    await fill("INSERT INTO categories (tenant_id, site_id, name, slug) SELECT ?, ?, 'Filler ' || n, 'filler-' || n FROM i", 1_999);
+    const category = (slug: string) => send(tenant, "POST", "/categories", { siteId: tenant.siteId, name: "Harbour", slug });
+    expect((await category("harbour")).status).toBe(201);
+    const refused = await category("lanterns");
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toBe(refusal("2,000", "categories"));
+    expect(await count("categories")).toBe(2_000);
+  });
+
+  it("refuses the 1,001st menu or content tag and the 1,001st ad", async () => {
+    await fill(
+      "INSERT INTO content_tags (tenant_id, site_id, type, name, definition) SELECT ?, ?, 'taxonomy', 'filler-' || n, '{\"tags\":[]}' FROM i",
+      1_000,
+    );
+    const tag = await send(tenant, "PUT", "/tags", { siteId: tenant.siteId, type: "taxonomy", name: "topics", definition: { tags: ["city"] } });
+    expect(tag.status).toBe(409);
+    expect(tag.body.error!.message).toBe(refusal("1,000", "menus and content tags"));
+    await fill(
+      "INSERT INTO ads (tenant_id, site_id, slot, kind, html, starts_at) SELECT ?, ?, 'filler-' || n, 'html', '<b>x</b>', '2026-01-01T00:00:00Z' FROM i",
+      1_000,
+    );
+    const ad = await send(tenant, "POST", "/ads", {
+      siteId: tenant.siteId,
+      kind: "html",
+      slot: "top",
+      html: "<b>x</b>",
+      startsAt: "2026-01-01T00:00:00Z",
+    });
+    expect(ad.status).toBe(409);
+    expect(ad.body.error!.message).toBe(refusal("1,000", "ads"));
+    expect([await count("content_tags"), await count("ads")]).toEqual([1_000, 1_000]);
+  });
+
+  it("refuses the 20,001st redirect, written or made by moving a published content, which then keeps its address", async () => {
+    const published = await seedContent(tenant, { title: `Ferry ${uniqueTag()}` });
+    await fill("INSERT INTO redirects (tenant_id, site_id, from_path, to_url) SELECT ?, ?, '/filler-' || n, '/' FROM i", 20_000);
+    const written = await send(tenant, "PUT", "/redirects", { siteId: tenant.siteId, fromPath: "/old-news", toUrl: "/news" });
+    expect(written.status).toBe(409);
+    expect(written.body.error!.message).toBe(refusal("20,000", "redirects"));
+    const before = await send<{ slug: string; version: number }>(tenant, "GET", `/contents/${published}`);
+    const moved = await send(tenant, "PATCH", `/contents/${published}`, { slug: "ferry-moved" });
+    expect(moved.status).toBe(409);
+    expect(moved.body.error!.message).toBe(refusal("20,000", "redirects"));
+    expect((await send(tenant, "GET", `/contents/${published}`)).body.data).toEqual(before.body.data);
+    expect(await count("redirects")).toBe(20_000);
   });
 });

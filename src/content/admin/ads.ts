@@ -5,6 +5,7 @@ import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { ads, adStats, media, type Site } from "../schema";
 import { siteLanguages } from "../sites/languages";
+import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { adDaySchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
@@ -67,13 +68,16 @@ export async function createAd(db: Database, scope: TenantScope, input: z.infer<
   assertLanguage(await siteInScope(db, scope, input.siteId), input.language);
   await assertCreative(db, scope, input.siteId, input);
   assertRuns(input);
-  const [[ad]] = await db.batch([
-    db
-      .insert(ads)
-      .values({ ...input, tenantId: scope.tenantId })
-      .returning(),
-    bumpVersion(db, scope, input.siteId),
-  ]);
+  const [[ad]] = await withinRooms(() =>
+    db.batch([
+      db
+        .insert(ads)
+        .values({ ...input, tenantId: scope.tenantId })
+        .returning(),
+      bumpVersion(db, scope, input.siteId),
+      measureRows(db, scope.tenantId, "ads"),
+    ]),
+  );
   return ad!;
 }
 
@@ -147,7 +151,9 @@ export function adRoutes(route: AdminRoute) {
     method: "post",
     path: "/tenants/{tenantId}/ads",
     summary: "Create an ad: an image with a link, or an HTML snippet",
+    description: `Refused (409) past ${ROWS_PER_TENANT.ads.toLocaleString("en-US")} ads, all the tenant's sites together.`,
     guard: as("owner"),
+    errors: [409],
     request: { ...tenantPath, ...json(adCreate) },
     data: adSchema,
     answer: "Created",

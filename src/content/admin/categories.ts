@@ -4,6 +4,7 @@ import type { Database } from "../../platform/database";
 import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { categories, contentCategories, contents, contentTags } from "../schema";
+import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
@@ -69,13 +70,16 @@ export async function createCategory(db: Database, scope: TenantScope, input: z.
   const descriptions = textsInOtherLanguages("descriptions", input.descriptions, {}, site);
   await assertParent(db, scope, input.siteId, input.parentId);
   return unlessTaken(`The category slug ${input.slug}`, async () => {
-    const [[category]] = await db.batch([
-      db
-        .insert(categories)
-        .values({ ...input, names, descriptions, tenantId: scope.tenantId })
-        .returning(),
-      bumpVersion(db, scope, input.siteId),
-    ]);
+    const [[category]] = await withinRooms(() =>
+      db.batch([
+        db
+          .insert(categories)
+          .values({ ...input, names, descriptions, tenantId: scope.tenantId })
+          .returning(),
+        bumpVersion(db, scope, input.siteId),
+        measureRows(db, scope.tenantId, "categories"),
+      ]),
+    );
     return category!;
   });
 }
@@ -189,6 +193,7 @@ export function categoryRoutes(route: AdminRoute) {
     method: "post",
     path: "/tenants/{tenantId}/categories",
     summary: "Create a category",
+    description: `Refused (409) when its slug is taken, or past ${ROWS_PER_TENANT.categories.toLocaleString("en-US")} categories, all the tenant's sites together.`,
     guard: as("editor"),
     request: { ...tenantPath, ...json(categoryCreate.openapi({ example: { siteId: 1, parentId: 2, name: "Museums", slug: "museums" } })) },
     data: categorySchema,

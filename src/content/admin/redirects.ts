@@ -5,6 +5,7 @@ import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { redirects } from "../schema";
+import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { redirectWrite } from "./params";
@@ -33,21 +34,25 @@ export async function redirectsOf(db: Database, scope: TenantScope, siteId: numb
 /** Creates or replaces the redirect of a path. */
 export async function putRedirect(db: Database, scope: TenantScope, input: z.infer<typeof redirectWrite>) {
   await siteInScope(db, scope, input.siteId);
-  const [[row]] = await db.batch([
-    db
-      .insert(redirects)
-      .values({ ...input, tenantId: scope.tenantId })
-      .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: input.toUrl, status: input.status } })
-      .returning(),
-    bumpVersion(db, scope, input.siteId),
-  ]);
+  const [[row]] = await withinRooms(() =>
+    db.batch([
+      db
+        .insert(redirects)
+        .values({ ...input, tenantId: scope.tenantId })
+        .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: input.toUrl, status: input.status } })
+        .returning(),
+      bumpVersion(db, scope, input.siteId),
+      measureRows(db, scope.tenantId, "redirects"),
+    ]),
+  );
   return row!;
 }
 
 /**
  * When a public content's address changes (its slug or language): the old address redirects to the
  * new one (301), a redirect that led to the old address leads to the new one (no chains), and a
- * redirect from the new address goes (a redirect wins over a page). Statements for the save's batch.
+ * redirect from the new address goes (a redirect wins over a page). Statements for the save's batch,
+ * the last measuring the tenant's redirects (`withinRooms` words its refusal).
  */
 export function movedAddress(db: Database, scope: TenantScope, siteId: number, from: string, to: string): BatchItem<"sqlite">[] {
   const ofSite = (...more: SQL[]) => inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId), ...more);
@@ -61,6 +66,7 @@ export function movedAddress(db: Database, scope: TenantScope, siteId: number, f
       .insert(redirects)
       .values({ tenantId: scope.tenantId, siteId, fromPath: from, toUrl: to, status: 301 })
       .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: to, status: 301 } }),
+    measureRows(db, scope.tenantId, "redirects"),
   ];
 }
 
@@ -88,7 +94,9 @@ export function redirectRoutes(route: AdminRoute) {
     method: "put",
     path: "/tenants/{tenantId}/redirects",
     summary: "Create or replace the redirect of a path",
+    description: `Refused (409) past ${ROWS_PER_TENANT.redirects.toLocaleString("en-US")} redirects, all the tenant's sites together.`,
     guard: as("editor"),
+    errors: [409],
     request: { ...tenantPath, ...json(redirectWrite) },
     data: redirectSchema,
     answer: "The redirect",

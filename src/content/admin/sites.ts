@@ -9,7 +9,7 @@ import { ads, contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
 import { isOtherLanguage, languageInEnglish } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
-import { measureRoom, withinRoom } from "../tenancy/rooms";
+import { measureRoom, withinRooms } from "../tenancy/rooms";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
@@ -92,7 +92,7 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
   const themeOf = copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, copyThemeFrom);
   const sitesOfTenant = db.select({ n: count() }).from(sites).where(eq(sites.tenantId, scope.tenantId));
   return unlessTaken(`The site slug ${input.slug}`, async () => {
-    const [[site]] = await withinRoom(
+    const [[site]] = await withinRooms(
       () =>
         db.batch([
           db
@@ -101,7 +101,7 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
             .returning(),
           measureRoom(db, scope.tenantId, "sites", sql`${sitesOfTenant}`, maxSites),
         ]),
-      async () => `A tenant keeps at most ${maxSites} sites: ask the operator for more`,
+      { sites: async () => `A tenant keeps at most ${maxSites} sites: ask the operator for more` },
     );
     return site!;
   });

@@ -8,6 +8,7 @@ import { statusAt } from "../publication";
 import { categories, contents, contentTags } from "../schema";
 import { menuName } from "../menu-names";
 import { resolvedMenu, resolvedTag } from "../sites/template-tags";
+import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { type AdminRoute, as } from "./guard";
 import { linkTargetsSchema } from "./answers";
@@ -78,14 +79,17 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
   const { language } = menuName(input.name);
   if (language !== null && !site.languages.includes(language))
     throw fieldRefused("name", `the menu ${input.name} is for ${language}, a language the site does not have (${site.languages.join(", ")})`);
-  const [[tag]] = await db.batch([
-    db
-      .insert(contentTags)
-      .values({ ...input, tenantId: scope.tenantId })
-      .onConflictDoUpdate({ target: [contentTags.siteId, contentTags.name], set: { type: input.type, definition: input.definition } })
-      .returning(),
-    bumpVersion(db, scope, input.siteId),
-  ]);
+  const [[tag]] = await withinRooms(() =>
+    db.batch([
+      db
+        .insert(contentTags)
+        .values({ ...input, tenantId: scope.tenantId })
+        .onConflictDoUpdate({ target: [contentTags.siteId, contentTags.name], set: { type: input.type, definition: input.definition } })
+        .returning(),
+      bumpVersion(db, scope, input.siteId),
+      measureRows(db, scope.tenantId, "tags"),
+    ]),
+  );
   return tag!;
 }
 
@@ -149,7 +153,9 @@ export function tagRoutes(route: AdminRoute) {
     method: "put",
     path: "/tenants/{tenantId}/tags",
     summary: "Create or replace a content tag by name",
+    description: `Refused (409) past ${ROWS_PER_TENANT.tags.toLocaleString("en-US")} menus and content tags, all the tenant's sites together.`,
     guard: as("editor"),
+    errors: [409],
     request: {
       ...tenantPath,
       ...json(

@@ -5,7 +5,7 @@ import { settingsOf } from "../../platform/settings";
 import { storageSize } from "../media/limits";
 import { contentVersions } from "../schema";
 import { contentSettings } from "../settings";
-import { measureRoom, withinRoom } from "../tenancy/rooms";
+import { measureRoom, withinRooms } from "../tenancy/rooms";
 import { inTenant, type TenantScope } from "../tenancy/scope";
 import { DEFAULT_TEXT_BYTES_PER_TENANT, VERSION_RECORD_BYTES, VERSIONS_KEPT } from "./text-limits";
 
@@ -37,14 +37,16 @@ export function versionsPast(db: Database, scope: TenantScope, contentId: number
     );
 }
 
-/** Runs a batch that ends with `measureText`; its refusal becomes a 409 in words, naming the version's size and the room. */
+/** Runs a batch that ends with `measureText`; its refusal becomes a 409 in words, naming the version's size and the room (and a redirect's bound, for a move). */
 export function withinTextRoom<T>(db: Database, tenantId: number, roomBytes: number, text: string[], write: () => Promise<T>): Promise<T> {
-  return withinRoom(write, async () => {
-    const size = storageSize(text.reduce((sum, part) => sum + new TextEncoder().encode(part).length, VERSION_RECORD_BYTES));
-    const used = storageSize(await textBytesOf(db, tenantId));
-    return (
-      `A version of ${size} would take the tenant's texts past their ${storageSize(roomBytes)} (${used} are used, every saved version counted): ` +
-      "delete contents it no longer needs and empty them from the Trash, or ask the operator for more room"
-    );
+  return withinRooms(write, {
+    text: async () => {
+      const size = storageSize(text.reduce((sum, part) => sum + new TextEncoder().encode(part).length, VERSION_RECORD_BYTES));
+      const used = storageSize(await textBytesOf(db, tenantId));
+      return (
+        `A version of ${size} would take the tenant's texts past their ${storageSize(roomBytes)} (${used} are used, every saved version counted): ` +
+        "delete contents it no longer needs and empty them from the Trash, or ask the operator for more room"
+      );
+    },
   });
 }

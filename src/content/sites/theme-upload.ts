@@ -5,7 +5,7 @@ import type { Database } from "../../platform/database";
 import { storageSize } from "../media/limits";
 import { MAX_UNPACKED_BYTES } from "./theme-limits";
 import { sites, themeVersions } from "../schema";
-import { measureRoom, withinRoom } from "../tenancy/rooms";
+import { measureRoom, withinRooms } from "../tenancy/rooms";
 import { forgetSiteForReaders } from "../tenancy/scope";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
@@ -251,16 +251,18 @@ export async function uploadTheme(
   // the zip declares as it is unpacked): a version that never goes live is removed by the storage
   // cleanup, and counts until then.
   const version = newThemeVersion();
-  await withinRoom(
+  await withinRooms(
     () =>
       db.batch([
         db.insert(themeVersions).values({ siteId, name, version, bytes: unpackedBytes, updatedAt: new Date().toISOString() }),
         measureRoom(db, site.tenantId, "themes", sql`${themeBytes(db, site.tenantId)}`, roomBytes),
       ]),
-    async () =>
-      `${name} (${storageSize(unpackedBytes)} unpacked) would take the tenant's themes past their ${storageSize(roomBytes)} ` +
-      `(${storageSize(await themeBytesOf(db, site.tenantId))} are used, a replaced version until the daily cleanup): ` +
-      "delete themes it no longer needs, or ask the operator for more room",
+    {
+      themes: async () =>
+        `${name} (${storageSize(unpackedBytes)} unpacked) would take the tenant's themes past their ${storageSize(roomBytes)} ` +
+        `(${storageSize(await themeBytesOf(db, site.tenantId))} are used, a replaced version until the daily cleanup): ` +
+        "delete themes it no longer needs, or ask the operator for more room",
+    },
   );
   const prefix = themePrefix(siteId, name, version);
   // A file found broken here leaves its version unfinished and never live: the storage cleanup removes it.

@@ -1,29 +1,55 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
-import { type ROOM_KINDS, tenantRooms } from "../schema";
+import { ads, categories, contentTags, redirects, ROOM_KINDS, type RoomKind, tenantRooms } from "../schema";
 
 /**
  * The last statement of a batch that adds to a tenant's `kind` of room: it measures `used` after the
- * batch's writes, and its check (`within_room`) fails the whole batch when that passes `room`. D1
- * runs each batch as one transaction, one after another, so writes sent together cannot pass it together.
+ * batch's writes, and its check (`within_<kind>_room`) fails the whole batch when that passes `room`.
+ * D1 runs each batch as one transaction, one after another, so writes sent together cannot pass it together.
  */
-export function measureRoom(db: Database, tenantId: number, kind: (typeof ROOM_KINDS)[number], used: SQL, room: number) {
+export function measureRoom(db: Database, tenantId: number, kind: RoomKind, used: SQL, room: number) {
   return db
     .insert(tenantRooms)
     .values({ tenantId, kind, used: sql`(${used})`, room })
     .onConflictDoUpdate({ target: [tenantRooms.tenantId, tenantRooms.kind], set: { used: sql`excluded.used`, room: sql`excluded.room` } });
 }
 
-const passesRoom = (error: unknown) =>
-  [error, (error as { cause?: unknown })?.cause].some((e) => String((e as Error)?.message ?? e).includes("within_room"));
+/** The rows a tenant keeps at most of each kind that its sites list whole (the console's lists), all its sites together. */
+export const ROWS_PER_TENANT = { categories: 2_000, tags: 1_000, ads: 1_000, redirects: 20_000 } as const;
+type RowKind = keyof typeof ROWS_PER_TENANT;
+const ROWS = {
+  categories: { table: categories, words: "categories" },
+  tags: { table: contentTags, words: "menus and content tags" },
+  ads: { table: ads, words: "ads" },
+  redirects: { table: redirects, words: "redirects" },
+} as const;
 
-/** Runs a batch that ends with `measureRoom`: refused there, it is a 409 in `refusal`'s words. */
-export async function withinRoom<T>(write: () => Promise<T>, refusal: () => Promise<string>): Promise<T> {
+/** The last statement of a batch that adds rows of `kind`: past `ROWS_PER_TENANT` it fails the batch (`withinRooms`). */
+export function measureRows(db: Database, tenantId: number, kind: RowKind) {
+  const { table } = ROWS[kind];
+  return measureRoom(db, tenantId, kind, sql`SELECT count(*) FROM ${table} WHERE ${table.tenantId} = ${tenantId}`, ROWS_PER_TENANT[kind]);
+}
+
+const isRowKind = (kind: RoomKind): kind is RowKind => kind in ROWS_PER_TENANT;
+
+/**
+ * Runs a batch that ends with `measureRoom` or `measureRows`: refused there, it is a 409 in the
+ * words `refusals` gives for its kind (rows have their own).
+ */
+export async function withinRooms<T>(write: () => Promise<T>, refusals: Partial<Record<RoomKind, () => Promise<string>>> = {}): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (!passesRoom(error)) throw error;
-    throw new ApiError(409, await refusal());
+    const message = [error, (error as { cause?: unknown })?.cause].map((e) => String((e as Error)?.message ?? e)).join(" ");
+    const kind = ROOM_KINDS.find((candidate) => message.includes(`within_${candidate}_room`));
+    if (!kind) throw error;
+    const words = refusals[kind]
+      ? await refusals[kind]()
+      : isRowKind(kind)
+        ? `A tenant keeps at most ${ROWS_PER_TENANT[kind].toLocaleString("en-US")} ${ROWS[kind].words}, all its sites together: delete ones it no longer needs first`
+        : undefined;
+    if (!words) throw error;
+    throw new ApiError(409, words);
   }
 }
