@@ -92,7 +92,7 @@ import type {
 } from "../../src/content/schema";
 import type { TenantMembership } from "../../src/content/admin/answers";
 import type { MemberRole } from "../../src/content/roles";
-import { MAX_MEDIA_BYTES } from "../../src/content/media/limits";
+import { MAX_MEDIA_BYTES, storageSize } from "../../src/content/media/limits";
 export type { Ad, Category, ContentTag, Redirect, Site };
 export type {
   AdDay,
@@ -123,9 +123,7 @@ export { roleReaches as reaches } from "../../src/content/roles";
  */
 export function uploadMedia<T>(tenantId: number, siteId: number, file: File): Promise<T> {
   if (file.size > MAX_MEDIA_BYTES) {
-    const size = `${(file.size / (1024 * 1024)).toFixed(1)} MB`;
-    const limit = `${MAX_MEDIA_BYTES / (1024 * 1024)} MB`;
-    const said = `${file.name} is ${size}, and a site's media takes files of at most ${limit}: save it smaller (fewer pixels or a lower quality) and upload it again.`;
+    const said = `${file.name} is ${storageSize(file.size)}, and a site's media takes files of at most ${storageSize(MAX_MEDIA_BYTES)}: save it smaller (fewer pixels or a lower quality) and upload it again.`;
     return Promise.reject(new ApiFailure(413, said));
   }
   return api<T>("POST", `/tenants/${tenantId}/media?siteId=${siteId}&filename=${encodeURIComponent(file.name)}`, file);

@@ -270,20 +270,20 @@ describe("the content editor, as a writer uses it", () => {
     const before = await body(page).inputValue();
     const photo = { name: "phone-photo.jpg", mimeType: "image/jpeg", buffer: Buffer.alloc(6 * 1024 * 1024) };
     await page.getByLabel("Insert image").setInputFiles(photo);
-    const refused = page.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6.0 MB" });
+    const refused = page.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6 MB" });
     await expect.poll(() => refused.isVisible()).toBe(true);
     expect(await refused.textContent()).toBe(
-      "phone-photo.jpg is 6.0 MB, and a site's media takes files of at most 5 MB: save it smaller (fewer pixels or a lower quality) and upload it again.",
+      "phone-photo.jpg is 6 MB, and a site's media takes files of at most 5 MB: save it smaller (fewer pixels or a lower quality) and upload it again.",
     );
     expect(await body(page).inputValue()).toBe(before);
     await refused.scrollIntoViewIfNeeded();
     await shot(page, "image-too-large");
     // The same for the cover, and on the Media screen: nothing is uploaded.
     await page.locator('input[name="cover"]').setInputFiles(photo);
-    await expect.poll(() => page.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6.0 MB" }).count()).toBe(2);
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6 MB" }).count()).toBe(2);
     const media = await consoleAt("/media");
     await media.getByLabel("Choose files").setInputFiles(photo);
-    await expect.poll(() => media.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6.0 MB" }).isVisible()).toBe(true);
+    await expect.poll(() => media.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6 MB" }).isVisible()).toBe(true);
     await shot(media, "media-too-large");
     await media.close();
     // Other files upload to the demo site meanwhile: what is checked is that no such file arrived.
