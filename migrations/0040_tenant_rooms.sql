@@ -10,7 +10,8 @@ CREATE TABLE `tenant_rooms` (
 	CONSTRAINT "within_categories_room" CHECK("tenant_rooms"."kind" <> 'categories' OR "tenant_rooms"."used" <= "tenant_rooms"."room"),
 	CONSTRAINT "within_tags_room" CHECK("tenant_rooms"."kind" <> 'tags' OR "tenant_rooms"."used" <= "tenant_rooms"."room"),
 	CONSTRAINT "within_ads_room" CHECK("tenant_rooms"."kind" <> 'ads' OR "tenant_rooms"."used" <= "tenant_rooms"."room"),
-	CONSTRAINT "within_redirects_room" CHECK("tenant_rooms"."kind" <> 'redirects' OR "tenant_rooms"."used" <= "tenant_rooms"."room")
+	CONSTRAINT "within_redirects_room" CHECK("tenant_rooms"."kind" <> 'redirects' OR "tenant_rooms"."used" <= "tenant_rooms"."room"),
+	CONSTRAINT "within_keys_room" CHECK("tenant_rooms"."kind" <> 'keys' OR "tenant_rooms"."used" <= "tenant_rooms"."room")
 );
 --> statement-breakpoint
 ALTER TABLE `content_versions` ADD `text_bytes` integer GENERATED ALWAYS AS (256 + length(CAST(title AS BLOB)) + length(CAST(intro AS BLOB)) + length(CAST(body_markdown AS BLOB))) VIRTUAL;--> statement-breakpoint

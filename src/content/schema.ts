@@ -236,7 +236,7 @@ export const contentVersions = sqliteTable(
 );
 
 /** What a tenant keeps that has a bound: its texts' bytes, its sites, its themes' bytes, and its rows of the kinds each site lists whole. */
-export const ROOM_KINDS = ["text", "sites", "themes", "categories", "tags", "ads", "redirects"] as const;
+export const ROOM_KINDS = ["text", "sites", "themes", "categories", "tags", "ads", "redirects", "keys"] as const;
 export type RoomKind = (typeof ROOM_KINDS)[number];
 
 /**

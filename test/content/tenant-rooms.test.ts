@@ -258,7 +258,7 @@ describe("API4 · a tenant's themes take bounded room", () => {
   });
 });
 
-describe("API4 · a tenant keeps bounded numbers of the rows its sites list whole", () => {
+describe("API4 · a tenant keeps bounded numbers of the rows its lists answer whole", () => {
   /** `n` rows written in one statement, as that many requests would have left them. */
   const fill = (sql: string, n: number) =>
     env.DB.prepare(`WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < ?) ${sql}`)
@@ -315,5 +315,19 @@ describe("API4 · a tenant keeps bounded numbers of the rows its sites list whol
     expect(moved.body.error!.message).toBe(refusal("20,000", "redirects"));
     expect((await send(tenant, "GET", `/contents/${published}`)).body.data).toEqual(before.body.data);
     expect(await count("redirects")).toBe(20_000);
+  });
+
+  it("refuses the 1,001st API key of the tenant, revoked ones counted, since they stay listed", async () => {
+    // Revoked keys beside the tenant's own, made by whoever (the site's id stands in for a user's).
+    await fill(
+      "INSERT INTO tenant_keys (tenant_id, created_by, name, token_hash, masked_token, is_active) SELECT ?, ?, 'Old', hex(randomblob(16)), 'svc_tk_…', 0 FROM i",
+      999 - (await count("tenant_keys")),
+    );
+    const key = () => send(tenant, "POST", "/keys", { name: "Front end", scopes: ["content:read"] });
+    expect((await key()).status).toBe(201);
+    const refused = await key();
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toBe("A tenant keeps at most 1,000 API keys, revoked ones included: ask the operator for more");
+    expect(await count("tenant_keys")).toBe(1_000);
   });
 });

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError, fieldRefused } from "../../platform/errors";
 import { idParam } from "../../platform/openapi";
 import { tenantKeys } from "../schema";
+import { ROWS_PER_TENANT } from "../tenancy/rooms";
 import { issueTenantKey, listTenantKeys, revokeTenantKey } from "../tenancy/tenant-keys";
 import { type AdminRoute, as } from "./guard";
 import { keyCreate } from "./params";
@@ -39,11 +40,13 @@ export function keyRoutes(route: AdminRoute) {
     method: "post",
     path: "/tenants/{tenantId}/keys",
     summary: "Create a tenant API key; the token is shown once",
+    description: `Refused (409) past ${ROWS_PER_TENANT.keys.toLocaleString("en-US")} keys of the tenant, revoked ones included.`,
     guard: as("owner"),
     request: { ...tenantPath, ...json(keyCreate.openapi({ example: { name: "Website front end", siteIds: [1], scopes: ["content:read"] } })) },
     data: keySchema.extend({ token: z.string().openapi({ example: "svc_tk_…" }) }),
     answer: "Created",
     status: 201,
+    errors: [409],
     handle: async (c, scope) => {
       const input = c.req.valid("json");
       // A key bound to sites may name only sites of its tenant.

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
-import { ads, categories, contentTags, redirects, ROOM_KINDS, type RoomKind, tenantRooms } from "../schema";
+import { ads, categories, contentTags, redirects, ROOM_KINDS, type RoomKind, tenantKeys, tenantRooms } from "../schema";
 
 /**
  * The last statement of a batch that adds to a tenant's `kind` of room: it measures `used` after the
@@ -15,14 +15,17 @@ export function measureRoom(db: Database, tenantId: number, kind: RoomKind, used
     .onConflictDoUpdate({ target: [tenantRooms.tenantId, tenantRooms.kind], set: { used: sql`excluded.used`, room: sql`excluded.room` } });
 }
 
-/** The rows a tenant keeps at most of each kind that its sites list whole (the console's lists), all its sites together. */
-export const ROWS_PER_TENANT = { categories: 2_000, tags: 1_000, ads: 1_000, redirects: 20_000 } as const;
+/** The rows a tenant keeps at most of each kind that is listed whole (the console's lists), all its sites together. */
+export const ROWS_PER_TENANT = { categories: 2_000, tags: 1_000, ads: 1_000, redirects: 20_000, keys: 1_000 } as const;
 type RowKind = keyof typeof ROWS_PER_TENANT;
+const DELETE_FIRST = "delete ones it no longer needs first";
 const ROWS = {
-  categories: { table: categories, words: "categories" },
-  tags: { table: contentTags, words: "menus and content tags" },
-  ads: { table: ads, words: "ads" },
-  redirects: { table: redirects, words: "redirects" },
+  categories: { table: categories, words: "categories, all its sites together", remedy: DELETE_FIRST },
+  tags: { table: contentTags, words: "menus and content tags, all its sites together", remedy: DELETE_FIRST },
+  ads: { table: ads, words: "ads, all its sites together", remedy: DELETE_FIRST },
+  redirects: { table: redirects, words: "redirects, all its sites together", remedy: DELETE_FIRST },
+  // A revoked key stays listed (who made it, when it was last used): nothing deletes it.
+  keys: { table: tenantKeys, words: "API keys, revoked ones included", remedy: "ask the operator for more" },
 } as const;
 
 /** The last statement of a batch that adds rows of `kind`: past `ROWS_PER_TENANT` it fails the batch (`withinRooms`). */
@@ -47,7 +50,7 @@ export async function withinRooms<T>(write: () => Promise<T>, refusals: Partial<
     const words = refusals[kind]
       ? await refusals[kind]()
       : isRowKind(kind)
-        ? `A tenant keeps at most ${ROWS_PER_TENANT[kind].toLocaleString("en-US")} ${ROWS[kind].words}, all its sites together: delete ones it no longer needs first`
+        ? `A tenant keeps at most ${ROWS_PER_TENANT[kind].toLocaleString("en-US")} ${ROWS[kind].words}: ${ROWS[kind].remedy}`
         : undefined;
     if (!words) throw error;
     throw new ApiError(409, words);

@@ -8,6 +8,7 @@ import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
 import { tenantKeys, tenants, type Tenant, type TenantKey } from "../schema";
+import { measureRows, withinRooms } from "./rooms";
 
 /** What a tenant key's principal carries: the tenant it acts for and the sites it is bound to (null: all). */
 export interface KeyTenant {
@@ -31,21 +32,27 @@ export interface NewTenantKey {
   scopes: string[];
 }
 
-/** A new key: the token is returned once and stored only as its SHA-256. */
+/** A new key, within the tenant's bound on keys: the token is returned once and stored only as its SHA-256. */
 export async function issueTenantKey(db: Database, tenantId: number, createdBy: number, input: NewTenantKey) {
   const token = `${TENANT_KEY_PREFIX}${randomBase62(40)}`;
-  const [key] = await db
-    .insert(tenantKeys)
-    .values({
-      tenantId,
-      createdBy,
-      name: input.name,
-      siteIds: input.siteIds,
-      scopes: input.scopes,
-      tokenHash: await sha256Hex(token),
-      maskedToken: maskToken(token, TENANT_KEY_PREFIX),
-    })
-    .returning();
+  const tokenHash = await sha256Hex(token);
+  const [[key]] = await withinRooms(() =>
+    db.batch([
+      db
+        .insert(tenantKeys)
+        .values({
+          tenantId,
+          createdBy,
+          name: input.name,
+          siteIds: input.siteIds,
+          scopes: input.scopes,
+          tokenHash,
+          maskedToken: maskToken(token, TENANT_KEY_PREFIX),
+        })
+        .returning(),
+      measureRows(db, tenantId, "keys"),
+    ]),
+  );
   return { key: key!, token };
 }
 
