@@ -16,4 +16,7 @@ CREATE TABLE `tenant_rooms` (
 --> statement-breakpoint
 ALTER TABLE `content_versions` ADD `text_bytes` integer GENERATED ALWAYS AS (256 + length(CAST(title AS BLOB)) + length(CAST(intro AS BLOB)) + length(CAST(body_markdown AS BLOB))) VIRTUAL;--> statement-breakpoint
 CREATE INDEX `content_versions_tenant_bytes` ON `content_versions` (`tenant_id`,`text_bytes`);--> statement-breakpoint
-ALTER TABLE `theme_versions` ADD `bytes` integer DEFAULT 0 NOT NULL;
+ALTER TABLE `theme_versions` ADD `bytes` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX `ads_tenant` ON `ads` (`tenant_id`);--> statement-breakpoint
+CREATE INDEX `content_tags_tenant` ON `content_tags` (`tenant_id`);--> statement-breakpoint
+CREATE INDEX `redirects_tenant` ON `redirects` (`tenant_id`);

@@ -274,7 +274,8 @@ export const contentTags = sqliteTable(
     name: text("name").notNull(),
     definition: text("definition", { mode: "json" }).$type<unknown>().notNull(),
   },
-  (t) => [uniqueIndex("content_tags_site_name").on(t.siteId, t.name)],
+  // By tenant too: a write counts the tenant's rows (tenancy/rooms.ts).
+  (t) => [uniqueIndex("content_tags_site_name").on(t.siteId, t.name), index("content_tags_tenant").on(t.tenantId)],
 );
 
 /**
@@ -405,7 +406,8 @@ export const redirects = sqliteTable(
     toUrl: text("to_url").notNull(),
     status: integer("status").notNull().default(301),
   },
-  (t) => [uniqueIndex("redirects_site_from").on(t.siteId, t.fromPath)],
+  // By tenant too: a write counts the tenant's rows (tenancy/rooms.ts).
+  (t) => [uniqueIndex("redirects_site_from").on(t.siteId, t.fromPath), index("redirects_tenant").on(t.tenantId)],
 );
 
 export const AD_KINDS = ["image", "html"] as const;
@@ -433,7 +435,8 @@ export const ads = sqliteTable(
     /** What an image ad's picture says, for readers who cannot see it (its alt); null, the theme's word for an ad. */
     altText: text("alt_text"),
   },
-  (t) => [index("ads_site_slot").on(t.siteId, t.slot)],
+  // By tenant too: a write counts the tenant's rows (tenancy/rooms.ts).
+  (t) => [index("ads_site_slot").on(t.siteId, t.slot), index("ads_tenant").on(t.tenantId)],
 );
 
 /** Impressions and clicks of an ad, a row a day (UTC). */
