@@ -57,6 +57,14 @@ describe("the admin console, in a browser", () => {
     expect(page.url()).toBe(`${gateway.base}/admin/`);
     // Other browser files write to the same demo site at the same time: the count is theirs too.
     await expect.poll(() => page.locator(".card h2").allTextContents()).toContainEqual(expect.stringMatching(/^Drafts \(\d+\)$/));
+    // The room the tenant's sites take together: a bar for each bound, named by what it measures.
+    const room = page.locator(".card", { has: page.getByRole("heading", { name: "Room of Demo City Magazine" }) });
+    for (const [label, bound] of [
+      ["Media", "1 GB"],
+      ["Themes, unpacked", "200 MB"],
+      ["Texts, every saved version", "100 MB"],
+    ])
+      expect(await room.getByRole("meter", { name: new RegExp(`^${label}: [\\d.,]+ (KB|MB) of ${bound} used$`) }).count()).toBe(1);
     await shot(page, "console-dashboard");
   });
 
@@ -219,7 +227,7 @@ describe("the admin console, in a browser", () => {
     const small = await phone.newPage();
     await small.goto(`${gateway.base}/admin/#token=${gateway.ownerToken}`);
     await expect.poll(() => heading(small).textContent()).toBe("Dashboard");
-    await expect.poll(() => small.locator(".card").count()).toBe(4);
+    await expect.poll(() => small.locator(".card").count()).toBe(5);
     const overflow = await small.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
     expect(overflow).toBeLessThanOrEqual(0);
     const background = await small.evaluate<string>("getComputedStyle(document.body).backgroundColor");

@@ -17,7 +17,7 @@ import { callWorker } from "../helpers/requests";
  * every save a version kept in the D1 database all tenants share. Its sites (MAX_SITES_PER_TENANT):
  * each holds its own media, themes and search indexes. Its themes (THEME_BYTES_PER_TENANT): each
  * upload up to 60 MB unpacked, stored in R2 at the operator's cost. Its categories, menus and
- * content tags, ads and redirects: rows of the database, each site's answered whole to the console.
+ * content tags, ads, redirects and API keys: rows of the database, each list answered whole to the console.
  */
 
 type Envelope<T> = { success: boolean; data: T; error?: { message: string } };

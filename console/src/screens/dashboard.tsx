@@ -1,22 +1,23 @@
-import { get, type Ad, type AdDay, type AuditEntry, type Content, type Page } from "../api";
+import { get, type Ad, type AdDay, type AuditEntry, type Content, type Page, type Storage } from "../api";
 import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
-import { Loading, Screen, useLoad, TableHead, When } from "../ui";
+import { Loading, RoomUse, Screen, useLoad, TableHead, When } from "../ui";
 import { adName } from "./ads";
 import { AuditList } from "./audit";
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-/** Drafts, what is scheduled, what changed lately, and the ads' last seven days. */
+/** Drafts, what is scheduled, what changed lately, the ads' last seven days, and how much of its room the tenant takes. */
 export function DashboardScreen() {
   const { tenant, site, can } = useWorkspace();
   const base = `/tenants/${tenant.id}`;
   const load = useLoad(async () => {
-    const [drafts, scheduled, recent, ads] = await Promise.all([
+    const [drafts, scheduled, recent, ads, storage] = await Promise.all([
       get<Page<Content>>(`${base}/contents?siteId=${site.id}&status=draft&size=5`),
       get<Page<Content>>(`${base}/contents?siteId=${site.id}&status=scheduled&size=5`),
       can("editor") ? get<AuditEntry[]>(`${base}/audit?size=8`) : Promise.resolve(null),
       get<Ad[]>(`${base}/sites/${site.id}/ads`),
+      get<Storage>(`${base}/storage`),
     ]);
     const since = new Date(Date.now() - WEEK_MS).toISOString().slice(0, 10);
     const adWeeks = can("editor")
@@ -27,7 +28,7 @@ export function DashboardScreen() {
           }),
         )
       : [];
-    return { drafts, scheduled, recent, adWeeks };
+    return { drafts, scheduled, recent, adWeeks, storage };
   }, [tenant.id, site.id]);
   return (
     <Screen title="Dashboard">
@@ -78,6 +79,13 @@ export function DashboardScreen() {
             ) : (
               <p>No ads{can("editor") ? "" : " you can see counts of"}.</p>
             )}
+          </article>
+          <article class="card">
+            {/* All the tenant's sites together, as the service counts them against its bounds. */}
+            <h2>Room of {tenant.name}</h2>
+            <RoomUse label="Media" room={load.data.storage.media} />
+            <RoomUse label="Themes, unpacked" room={load.data.storage.themes} />
+            <RoomUse label="Texts, every saved version" room={load.data.storage.text} />
           </article>
         </div>
       )}
