@@ -122,11 +122,7 @@ function FailureText({ failure }: { failure: ApiFailure }) {
   );
 }
 
-/**
- * The form's outcome, announced to screen readers: an error as an alert, a success politely. A new
- * outcome off the screen (a long form saved from its foot) is scrolled into view.
- */
-/** How much of one of the tenant's rooms (its media, its texts) it takes, as the service counts it. */
+/** How much of one of the tenant's rooms (its media, themes or texts) it takes, as the service counts it. */
 export function RoomUse(props: { label: string; room: Storage["media"] }) {
   const { usedBytes, quotaBytes } = props.room;
   return (
@@ -141,6 +137,10 @@ export function RoomUse(props: { label: string; room: Storage["media"] }) {
   );
 }
 
+/**
+ * The form's outcome, announced to screen readers: an error as an alert, a success politely. A new
+ * outcome off the screen (a long form saved from its foot) is scrolled into view.
+ */
 export function Outcome({ failure, done }: { failure?: ApiFailure; done?: string }) {
   const place = useRef<HTMLDivElement>(null);
   useEffect(() => {
