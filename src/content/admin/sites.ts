@@ -9,7 +9,7 @@ import { ads, contents, media, sites, type Site } from "../schema";
 import { listAll, liveVersion, themePrefix } from "../sites/themes";
 import { isOtherLanguage, languageInEnglish } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
-import { measureRoom, withinRooms } from "../tenancy/rooms";
+import { measureCount, withinRooms } from "../tenancy/rooms";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
@@ -90,7 +90,6 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
   assertLanguagesAgree(languages, defaultLanguage);
   const seoDescriptions = textsInOtherLanguages("seoDescriptions", fields.seoDescriptions, {}, { languages, defaultLanguage });
   const themeOf = copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, copyThemeFrom);
-  const sitesOfTenant = db.select({ n: count() }).from(sites).where(eq(sites.tenantId, scope.tenantId));
   return unlessTaken(`The site slug ${input.slug}`, async () => {
     const [[site]] = await withinRooms(
       () =>
@@ -99,7 +98,7 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
             .insert(sites)
             .values({ ...fields, tenantId: scope.tenantId, defaultLanguage, languages, seoDescriptions, theme: themeOf?.theme ?? fields.theme })
             .returning(),
-          measureRoom(db, scope.tenantId, "sites", sql`${sitesOfTenant}`, maxSites),
+          measureCount(db, scope.tenantId, "sites", sites, maxSites),
         ]),
       { sites: async () => `A tenant keeps at most ${maxSites} sites: ask the operator for more` },
     );

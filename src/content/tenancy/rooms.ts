@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { ads, categories, contentTags, redirects, ROOM_KINDS, type RoomKind, tenantKeys, tenantRooms } from "../schema";
@@ -28,11 +29,14 @@ const ROWS = {
   keys: { table: tenantKeys, words: "API keys, revoked ones included", remedy: "ask the operator for more" },
 } as const;
 
-/** The last statement of a batch that adds rows of `kind`: past `ROWS_PER_TENANT` it fails the batch (`withinRooms`). */
-export function measureRows(db: Database, tenantId: number, kind: RowKind) {
-  const { table } = ROWS[kind];
-  return measureRoom(db, tenantId, kind, sql`SELECT count(*) FROM ${table} WHERE ${table.tenantId} = ${tenantId}`, ROWS_PER_TENANT[kind]);
+/** The last statement of a batch that adds rows to `table`: it counts the tenant's rows there, and fails the batch past `room`. */
+export function measureCount(db: Database, tenantId: number, kind: RoomKind, table: SQLiteTable & { tenantId: AnySQLiteColumn }, room: number) {
+  return measureRoom(db, tenantId, kind, sql`SELECT count(*) FROM ${table} WHERE ${table.tenantId} = ${tenantId}`, room);
 }
+
+/** The last statement of a batch that adds rows of `kind`: past `ROWS_PER_TENANT` it fails the batch (`withinRooms`). */
+export const measureRows = (db: Database, tenantId: number, kind: RowKind) =>
+  measureCount(db, tenantId, kind, ROWS[kind].table, ROWS_PER_TENANT[kind]);
 
 const isRowKind = (kind: RoomKind): kind is RowKind => kind in ROWS_PER_TENANT;
 
