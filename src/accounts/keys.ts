@@ -5,6 +5,7 @@ import type { Principal } from "../platform/auth/principal";
 import { scopeAllows } from "../platform/auth/scopes";
 import { apiKeys, keyUsageDaily, type ApiKey, type Plan } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
+import { measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
 import { ApiError } from "../platform/errors";
 import { auditEvent, auditEventWhere } from "./audit";
 import { accountAuditEvents, type keyCreateSchema, type keyRollSchema } from "./schema";
@@ -25,23 +26,29 @@ function assertNoEscalation(caller: Principal, requested: string[]) {
 /** Active keys a user may hold, by plan; rate limits count per user, this bounds what there is to revoke. */
 export const ACTIVE_KEYS_PER_PLAN: Record<Plan, number | null> = { free: 5, basic: 20, enterprise: 100, internal: null };
 
-async function assertKeyAllowance(db: Database, caller: Principal) {
-  const allowed = ACTIVE_KEYS_PER_PLAN[caller.plan];
-  if (allowed === null) return;
+/** Keys an account keeps, revoked ones included: they stay listed (who made them, when last used), and nothing deletes them. */
+export const KEYS_PER_ACCOUNT = 1_000;
+
+async function activeKeyCount(db: Database, userId: number): Promise<number> {
   const [active] = await db
     .select({ n: count() })
     .from(apiKeys)
-    .where(and(eq(apiKeys.userId, caller.userId), eq(apiKeys.isActive, true)));
-  if ((active?.n ?? 0) >= allowed) {
-    throw new ApiError(409, `Key limit reached: the ${caller.plan} plan allows ${allowed} active keys; revoke one first`);
-  }
+    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.isActive, true)));
+  return active?.n ?? 0;
 }
 
-/** Creates the key and its `key.created` event in one batch. */
+const keyLimitReached = (plan: Plan, allowed: number) => `Key limit reached: the ${plan} plan allows ${allowed} active keys; revoke one first`;
+
+/**
+ * Creates the key and its `key.created` event in one batch, which counts the account's keys after
+ * its insert: keys created at the same moment cannot pass the plan's allowance or the account's bound together.
+ */
 export async function createKey(db: Database, encryptionKey: string, caller: Principal, input: KeyInput): Promise<IssuedApiKey> {
   const scopes = input.scopes ?? [];
   assertNoEscalation(caller, scopes);
-  await assertKeyAllowance(db, caller);
+  const allowed = ACTIVE_KEYS_PER_PLAN[caller.plan];
+  // Asked first too, so that a caller at the allowance is told without a key being made and rolled back.
+  if (allowed !== null && (await activeKeyCount(db, caller.userId)) >= allowed) throw new ApiError(409, keyLimitReached(caller.plan, allowed));
   const { token, secret, stored } = await newKeyCredentials(encryptionKey);
   const fields = {
     userId: caller.userId,
@@ -51,16 +58,31 @@ export async function createKey(db: Database, encryptionKey: string, caller: Pri
     expiresAt: input.expires_at ?? null,
     allowedIps: input.allowed_ips ?? null,
   };
-  const [[key]] = await db.batch([
-    insertApiKey(db, fields, stored),
-    auditEvent(db, {
-      userId: caller.userId,
-      action: "key.created",
-      actor: caller,
-      keyId: sql`(SELECT id FROM api_keys WHERE token_hash = ${stored.tokenHash})`,
-      detail: { name: input.name, scopes, expires_at: fields.expiresAt, allowed_ips: fields.allowedIps },
-    }),
-  ]);
+  const [[key]] = await withinAccountRoom(
+    () =>
+      db.batch([
+        insertApiKey(db, fields, stored),
+        auditEvent(db, {
+          userId: caller.userId,
+          action: "key.created",
+          actor: caller,
+          keyId: sql`(SELECT id FROM api_keys WHERE token_hash = ${stored.tokenHash})`,
+          detail: { name: input.name, scopes, expires_at: fields.expiresAt, allowed_ips: fields.allowedIps },
+        }),
+        measureAccountRows(db, caller.userId, "api_keys", { table: apiKeys, owner: apiKeys.userId }, KEYS_PER_ACCOUNT),
+        measureAccountRows(
+          db,
+          caller.userId,
+          "active_api_keys",
+          { table: apiKeys, owner: apiKeys.userId, only: eq(apiKeys.isActive, true) },
+          allowed ?? Number.MAX_SAFE_INTEGER,
+        ),
+      ]),
+    async () =>
+      allowed !== null && (await activeKeyCount(db, caller.userId)) >= allowed
+        ? keyLimitReached(caller.plan, allowed)
+        : `An account keeps at most ${KEYS_PER_ACCOUNT.toLocaleString("en-US")} API keys, revoked ones included: ask the operator for more`,
+  );
   return { key: key!, token, secret };
 }
 

@@ -215,7 +215,7 @@ export function accountRoutes() {
     data: appCreatedSchema,
     answer: "The app, with its app token and webhook secret shown once",
     status: 201,
-    errors: [400, 415, 422],
+    errors: [400, 409, 415, 422],
     handle: async (c) => appCreated(await createApp(c.get("db"), c.env.KEY_ENCRYPTION_KEY, c.get("principal").userId, c.req.valid("json"))),
   });
   route({

@@ -4,6 +4,7 @@ export * from "../pickup/schema";
 export * from "../platform/jobs/tables";
 export * from "../platform/auth/tables";
 export { idempotentRequests } from "../platform/idempotency";
+export { accountRooms } from "../platform/account-rooms";
 export * from "../reference/schema";
 export * from "../tax/schema";
 export * from "../content/schema";

@@ -108,6 +108,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
       .object({ id: z.number().int(), name: z.string(), stage: z.enum(STAGES) })
       .openapi({ example: { id: 12, name: "Harbour Tickets", stage: "configured" } }),
     answer: "Created",
+    errors: [409],
     handle: async (c) => {
       const created = await createMiniprogram(c.get("db"), actorOf(c), c.req.valid("json"));
       return { id: created.id, name: created.name, stage: created.stage };

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
+import { measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
 import { callerUrlProblem } from "../platform/outbound-url";
 import { constantTimeEqual, hmacSha256Hex, randomBase62 } from "../platform/crypto";
 import { codeTemplates, miniprogramSteps, miniprograms, STAGES, AUDIT_STATES, type Miniprogram, type Stage } from "./schema";
@@ -117,17 +118,26 @@ export async function miniprogramOf(db: Database, actor: Actor, rawId: string): 
   return found;
 }
 
+/** Configurations an account keeps: nothing deletes one (its steps are its record). */
+export const MINIPROGRAMS_PER_ACCOUNT = 1_000;
+
+/** A new configuration and its first step; past `MINIPROGRAMS_PER_ACCOUNT` it is a 409. */
 export async function createMiniprogram(db: Database, actor: Actor, input: { name: string; configType?: string }) {
-  const [[created]] = await db.batch([
-    db
-      .insert(miniprograms)
-      .values({ ownerId: actor.userId, name: input.name, configType: input.configType ?? "standard" })
-      .returning(),
-    // The batch runs in one transaction on one connection: the row just inserted is the last one.
-    db
-      .insert(miniprogramSteps)
-      .values({ miniprogramId: sql`last_insert_rowid()`, step: "configured", actorKeyId: actor.keyId, request: input, answer: null }),
-  ]);
+  const [[created]] = await withinAccountRoom(
+    () =>
+      db.batch([
+        db
+          .insert(miniprograms)
+          .values({ ownerId: actor.userId, name: input.name, configType: input.configType ?? "standard" })
+          .returning(),
+        // The batch runs in one transaction on one connection: the row just inserted is the last one.
+        db
+          .insert(miniprogramSteps)
+          .values({ miniprogramId: sql`last_insert_rowid()`, step: "configured", actorKeyId: actor.keyId, request: input, answer: null }),
+        measureAccountRows(db, actor.userId, "miniprograms", { table: miniprograms, owner: miniprograms.ownerId }, MINIPROGRAMS_PER_ACCOUNT),
+      ]),
+    () => `An account keeps at most ${MINIPROGRAMS_PER_ACCOUNT.toLocaleString("en-US")} mini-program configurations: ask the operator for more`,
+  );
   return created!;
 }
 
