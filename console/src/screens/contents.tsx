@@ -34,6 +34,7 @@ import {
   Loading,
   localInputToIso,
   Outcome,
+  Pager,
   RoomUse,
   Screen,
   SelectField,
@@ -111,17 +112,7 @@ export function ContentsScreen({ query }: ScreenProps) {
               ))}
             </tbody>
           </table>
-          <nav class="pager" aria-label="Pages">
-            <button type="button" disabled={page <= 1} onClick={() => filterTo({ page: String(page - 1) })}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => filterTo({ page: String(page + 1) })}>
-              Next
-            </button>
-          </nav>
+          <Pager page={page} pages={pages} onPage={(to) => filterTo({ page: String(to) })} />
         </>
       )}
       {storage.data ? <RoomUse label={`Texts of all sites of ${tenant.name}, every saved version counted`} room={storage.data.text} /> : null}

@@ -1,8 +1,12 @@
 import { useState } from "hono/jsx/dom";
 import { deposits, type Miniprogram, type Quota, type Stage } from "../api";
 import { CONSOLE_BASE, navigate } from "../router";
-import { Loading, Outcome, Screen, TableHead, TextField, useLoad, useSubmit } from "../ui";
+import { Loading, Outcome, Pager, Screen, TableHead, TextField, useLoad, useSubmit } from "../ui";
+import type { ScreenProps } from "./index";
 import { RolloutForm } from "./rollout-form";
+
+/** The most D1 answers a page (`pageSize`): an account keeps up to 1,000. */
+const PAGE_SIZE = 100;
 
 /** A stage in words, in the order a mini-program goes through them. */
 export const STAGE_WORDS: Record<Stage, string> = {
@@ -45,8 +49,10 @@ export function QuotaPanel({ miniprogramId, round = 0 }: { miniprogramId: number
 }
 
 /** Group D: the signed-in person's mini-programs on WeChat, each with its stage; a new one. */
-export function MiniprogramsScreen() {
-  const list = useLoad(() => deposits<{ Total: number; Data: Miniprogram[] }>("/minipram/list", { pageSize: 100 }), []);
+export function MiniprogramsScreen({ query }: ScreenProps) {
+  const page = Number(query.get("page") ?? 1) || 1;
+  const list = useLoad(() => deposits<{ Total: number; Data: Miniprogram[] }>("/minipram/list", { pageSize: PAGE_SIZE, pageNumber: page }), [page]);
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.Total / PAGE_SIZE)) : 1;
   const create = useSubmit();
   const [name, setName] = useState("");
   const authorized = list.data?.Data.find((mp) => mp.Stage !== "configured");
@@ -96,6 +102,7 @@ export function MiniprogramsScreen() {
           </tbody>
         </table>
       )}
+      {pages > 1 ? <Pager page={page} pages={pages} onPage={(to) => navigate(`/miniprograms?page=${to}`)} /> : null}
       {list.data?.Data.some((mp) => mayRollOut(mp.Stage)) ? <RolloutForm chosen={chosen} /> : null}
       <form
         onInput={create.edited}
