@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { check, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Database } from "./database";
+import { type Database, refusedBy } from "./database";
 import { ApiError } from "./errors";
 
 /**
@@ -43,8 +43,7 @@ export async function withinAccountRoom<T>(write: () => Promise<T>, refusal: () 
   try {
     return await write();
   } catch (error) {
-    const message = [error, (error as { cause?: unknown } | null)?.cause].map((e) => String((e as Error | null)?.message ?? e)).join(" ");
-    if (!message.includes("within_account_room")) throw error;
+    if (!refusedBy(error, "CHECK constraint failed: within_account_room")) throw error;
     throw new ApiError(409, await refusal());
   }
 }

@@ -15,6 +15,13 @@ export function database(env: Pick<Bindings, "DB">): Database {
   return db;
 }
 
+/**
+ * Whether SQLite refused the write for the constraint `refusal` names (`UNIQUE constraint failed`,
+ * `CHECK constraint failed: <name>`): Drizzle wraps D1's error, whose message is in the cause.
+ */
+export const refusedBy = (error: unknown, refusal: string) =>
+  [error, (error as { cause?: unknown } | null)?.cause].some((e) => String((e as Error | null)?.message ?? e).includes(refusal));
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** A D1 bookmark as D1 writes them (e.g. 00000245-0000011e-00004f6f-<32 hex>); anything else is ignored. */
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;

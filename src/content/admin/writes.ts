@@ -1,12 +1,11 @@
 import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
-import type { Database } from "../../platform/database";
+import { type Database, refusedBy } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { contents, sites } from "../schema";
 import { forgetSiteForReaders, inTenant, type TenantScope } from "../tenancy/scope";
 
-/** Whether a unique index refused the write (Drizzle wraps D1's error: the constraint is named in the cause). */
-export const isUniqueViolation = (error: unknown) =>
-  [error, (error as { cause?: unknown })?.cause].some((e) => String((e as Error)?.message ?? e).includes("UNIQUE constraint failed"));
+/** Whether a unique index refused the write. */
+export const isUniqueViolation = (error: unknown) => refusedBy(error, "UNIQUE constraint failed");
 
 /** A unique index refused the write: the slug, domain or name is taken. */
 export async function unlessTaken<T>(what: string, write: () => Promise<T>): Promise<T> {

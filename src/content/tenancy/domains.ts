@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, ne, notInArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { randomBase62 } from "../../platform/crypto";
-import type { Database } from "../../platform/database";
+import { type Database, refusedBy } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
 import { ApiError, fieldRefused } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
@@ -150,8 +150,7 @@ export async function verifyDomain(
     forgetHosts([name]);
     return viewOf(proved!);
   } catch (error) {
-    if (String((error as { cause?: unknown })?.cause ?? error).includes("UNIQUE constraint failed"))
-      throw new ApiError(409, `${name} is already in use by another site`);
+    if (refusedBy(error, "UNIQUE constraint failed")) throw new ApiError(409, `${name} is already in use by another site`);
     throw error;
   }
 }

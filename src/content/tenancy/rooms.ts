@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Database } from "../../platform/database";
+import { type Database, refusedBy } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { ads, categories, contentTags, redirects, ROOM_KINDS, type RoomKind, tenantKeys, tenantRooms } from "../schema";
 
@@ -48,8 +48,7 @@ export async function withinRooms<T>(write: () => Promise<T>, refusals: Partial<
   try {
     return await write();
   } catch (error) {
-    const message = [error, (error as { cause?: unknown })?.cause].map((e) => String((e as Error)?.message ?? e)).join(" ");
-    const kind = ROOM_KINDS.find((candidate) => message.includes(`within_${candidate}_room`));
+    const kind = ROOM_KINDS.find((candidate) => refusedBy(error, `CHECK constraint failed: within_${candidate}_room`));
     if (!kind) throw error;
     const words = refusals[kind]
       ? await refusals[kind]()
