@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
 import { ACCESS_TOKEN_SECONDS, issueAccessToken } from "../platform/auth/jwt";
 import { users, type User } from "../platform/auth/tables";
 import { constantTimeEqual, decryptSecret, encryptSecret, randomBase62, sha256Hex, toBase64 } from "../platform/crypto";
@@ -98,6 +98,10 @@ export async function finishLogin(
         set: { username: profile.username, email: profile.email, fullName: profile.fullName, role, updatedAt: now },
       })
       .returning(),
+    // The user's refresh tokens past their expiry go: each login and each rotation adds one.
+    db
+      .delete(refreshTokens)
+      .where(and(eq(refreshTokens.userId, sql`(SELECT id FROM users WHERE casdoor_id = ${profile.sub})`), lte(refreshTokens.expiresAt, now))),
     db.insert(refreshTokens).values({
       userId: sql`(SELECT id FROM users WHERE casdoor_id = ${profile.sub})`,
       familyId: crypto.randomUUID(),
@@ -164,6 +168,8 @@ export async function refreshSession(db: Database, env: Bindings, presented: str
         .where(unused),
     ),
     db.update(refreshTokens).set({ usedAt: now }).where(unused).returning({ id: refreshTokens.id }),
+    // The family's tokens past their expiry go (a used one come back then is refused as unknown, the family by then long rotated).
+    db.delete(refreshTokens).where(and(eq(refreshTokens.familyId, current.familyId), lte(refreshTokens.expiresAt, now))),
   ]);
   // Another request rotated this token a moment ago: one of the two is a replay.
   if (marked.length === 0) {

@@ -9,8 +9,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function login() {
-  const tag = uniqueTag();
+async function login(tag = uniqueTag()) {
   const provider = fakeIdentityProvider({ sub: `idp-${tag}`, email: `r-${tag}@example.com`, preferred_username: `r-${tag}` });
   const res = await completeLogin(await beginLogin(provider));
   vi.restoreAllMocks();
@@ -70,6 +69,40 @@ describe("refresh tokens", () => {
   ])("refuse %s", async (_, token) => {
     const res = token ? await refreshWithBody(token) : await call("/auth/refresh", { method: "POST" });
     expect(res.status).toBe(401);
+  });
+
+  it("past their expiry, go at the family's next rotation and at the user's next login, and no one else's go", async () => {
+    const tag = uniqueTag();
+    const { refresh, access } = await login(tag);
+    const me = await (await call("/api/users/me", { headers: bearer(access) })).json<{ id: number }>();
+    const other = await createUser();
+    const row = (sql: string, ...values: (string | number)[]) => env.DB.prepare(sql).bind(...values);
+    const { family_id: family } = (await row("SELECT family_id FROM refresh_tokens WHERE user_id = ?", me.id).first<{ family_id: string }>())!;
+    const expired = (userId: number, familyId: string, hash: string) =>
+      row(
+        "INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at, created_at, used_at) VALUES (?, ?, ?, '2026-01-08T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T01:00:00.000Z')",
+        userId,
+        familyId,
+        hash,
+      );
+    await env.DB.batch([
+      expired(me.id, family, `rotated-${tag}`),
+      expired(me.id, `ended-${tag}`, `ended-${tag}`),
+      expired(other.id, `theirs-${tag}`, `theirs-${tag}`),
+    ]);
+    const left = async () =>
+      (
+        await row("SELECT token_hash FROM refresh_tokens WHERE token_hash IN (?, ?, ?)", `rotated-${tag}`, `ended-${tag}`, `theirs-${tag}`).all<{
+          token_hash: string;
+        }>()
+      ).results
+        .map((r) => r.token_hash)
+        .sort();
+
+    expect((await refreshWithBody(refresh)).status).toBe(200);
+    expect(await left()).toEqual([`ended-${tag}`, `theirs-${tag}`]);
+    await login(tag);
+    expect(await left()).toEqual([`theirs-${tag}`]);
   });
 
   it("stop when the user is deactivated", async () => {
