@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, createTestTenant, memberWith, PIXEL_PNG, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, memberWith, PIXEL_PNG, sitePage, type TestTenant } from "../helpers/content";
 import { call } from "../helpers/requests";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
@@ -133,12 +133,66 @@ describe("redirects", () => {
 
   it.each([
     [{ fromPath: "old", toUrl: "/x" }, "The path must start with /, without ? or #"],
-    [{ fromPath: "/a", toUrl: "javascript:alert(1)" }, "The destination must be an http(s) address or a path starting with /"],
+    [{ fromPath: "/a", toUrl: "javascript:alert(1)" }, "The destination must be an http(s) address or a path starting with one /"],
+    // Browsers read both as another site's address: an open redirect through the tenant's site.
+    [{ fromPath: "/a", toUrl: "//evil.example/" }, "The destination must be an http(s) address or a path starting with one /"],
+    [{ fromPath: "/a", toUrl: "/\\evil.example/" }, "The destination must be an http(s) address or a path starting with one /"],
     [{ fromPath: "/a", toUrl: "/b", status: 307 }, "The status must be 301 or 302"],
   ])("refuses %j", async (input, message) => {
     const { status, body } = await send("PUT", "/redirects", { siteId: tenant.siteId, ...input });
     expect(status).toBe(400);
     expect(body.error!.message).toBe(message);
+  });
+});
+
+describe("redirects on the site", () => {
+  const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
+  const put = (fromPath: string, toUrl: string) => send<{ id: number }>("PUT", "/redirects", { siteId: tenant.siteId, fromPath, toUrl });
+
+  it("stop sending readers on the moment one is deleted", async () => {
+    const slug = await slugOf(tenant.siteId);
+    const made = await put("/summer-sale", "/winter-market");
+    const before = await sitePage(slug, "/summer-sale", { redirect: "manual" });
+    expect([before.status, before.headers.get("Location")]).toEqual([301, "/winter-market"]);
+    expect((await send("DELETE", `/redirects/${made.body.data.id}`)).status).toBe(200);
+    const after = await sitePage(slug, "/summer-sale", { redirect: "manual" });
+    // The site has no theme here: its own answer for the path, not the redirect.
+    expect([after.status, after.headers.get("Location")]).toEqual([503, null]);
+  });
+
+  it.each([
+    ["to its own path", [], ["/loop-a", "/loop-a"]],
+    ["back through another", [["/old-harbour", "/harbour-reopens"]], ["/harbour-reopens", "/old-harbour"]],
+    [
+      "back through a chain",
+      [
+        ["/c1", "/c2"],
+        ["/c2", "/c3"],
+      ],
+      ["/c3", "/c1"],
+    ],
+  ])("refuse one that would lead %s, in words", async (_, existing, [from, to]) => {
+    for (const [f, t] of existing) expect((await put(f!, t!)).status).toBe(200);
+    const { status, body } = await put(from!, to!);
+    expect(status).toBe(400);
+    expect(body.error!.message).toBe(
+      `${from} → ${to} would loop: the redirects from ${to} lead back to ${from}, and browsers give up on such a page`,
+    );
+  });
+
+  it("take one onto a chain that ends elsewhere, and refuse one past 50 hops", async () => {
+    expect((await put("/d2", "/d3")).status).toBe(200);
+    expect((await put("/d1", "/d2")).status).toBe(200);
+    // 50 hops /h1 → /h2 → … → /h51, written at once.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50)
+       INSERT INTO redirects (tenant_id, site_id, from_path, to_url, status) SELECT ?1, ?2, '/h' || i, '/h' || (i + 1), 301 FROM n`,
+    )
+      .bind(tenant.tenantId, tenant.siteId)
+      .run();
+    const { status, body } = await put("/start", "/h1");
+    expect(status).toBe(400);
+    expect(body.error!.message).toBe("The redirects from /h1 already run 50 hops: point /start at where they end");
   });
 });
 

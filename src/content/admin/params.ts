@@ -276,7 +276,8 @@ export const redirectWrite = z.strictObject({
   fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "The path must start with /, without ? or #" }),
   toUrl: z
     .string()
-    .regex(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, { error: "The destination must be an http(s) address or a path starting with /" })
+    // Not `//host` or `/\host`: browsers read both as another site's address.
+    .regex(/^(https?:\/\/[^\s]+|\/(?![/\\])[^\s]*)$/, { error: "The destination must be an http(s) address or a path starting with one /" })
     .max(1000),
   status: z.union([z.literal(301), z.literal(302)], { error: "The status must be 301 or 302" }).default(301),
 });

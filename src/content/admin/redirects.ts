@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { eq, type SQL } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
@@ -31,9 +31,38 @@ export async function redirectsOf(db: Database, scope: TenantScope, siteId: numb
     .orderBy(redirects.fromPath);
 }
 
-/** Creates or replaces the redirect of a path. */
+/** The most redirects a loop check follows: a longer chain is refused too (no reader's browser follows 50 hops). */
+const LONGEST_CHAIN = 50;
+
+/**
+ * Where the site's redirects lead from `to`, one hop after another: whether they come back to `from`
+ * (a loop, which browsers end with "too many redirects"), or run past `LONGEST_CHAIN` hops.
+ */
+async function loopsBack(db: Database, siteId: number, from: string, to: string): Promise<"loop" | "too long" | undefined> {
+  if (to === from) return "loop";
+  if (!to.startsWith("/")) return undefined;
+  // UNION (not UNION ALL) ends a loop among the existing redirects: a path is visited once.
+  const chain = await db.get<{ loops: number; hops: number }>(sql`
+    WITH RECURSIVE chain(path, hops) AS (
+      SELECT ${to}, 0
+      UNION SELECT ${redirects.toUrl}, chain.hops + 1 FROM ${redirects} JOIN chain
+        ON ${redirects.siteId} = ${siteId} AND ${redirects.fromPath} = chain.path WHERE chain.hops < ${LONGEST_CHAIN}
+    ) SELECT max(path = ${from}) AS loops, max(hops) AS hops FROM chain`);
+  if (chain?.loops) return "loop";
+  return chain && chain.hops >= LONGEST_CHAIN ? "too long" : undefined;
+}
+
+/** Creates or replaces the redirect of a path; one that would lead back to its own path is refused (400). */
 export async function putRedirect(db: Database, scope: TenantScope, input: z.infer<typeof redirectWrite>) {
   await siteInScope(db, scope, input.siteId);
+  const loop = await loopsBack(db, input.siteId, input.fromPath, input.toUrl);
+  if (loop === "loop")
+    throw new ApiError(
+      400,
+      `${input.fromPath} → ${input.toUrl} would loop: the redirects from ${input.toUrl} lead back to ${input.fromPath}, and browsers give up on such a page`,
+    );
+  if (loop === "too long")
+    throw new ApiError(400, `The redirects from ${input.toUrl} already run ${LONGEST_CHAIN} hops: point ${input.fromPath} at where they end`);
   const [[row]] = await withinRooms(() =>
     db.batch([
       db
@@ -70,12 +99,14 @@ export function movedAddress(db: Database, scope: TenantScope, siteId: number, f
   ];
 }
 
+/** Deletes a redirect; the site's version goes up with it, so that no cached page or isolate keeps sending readers on. */
 export async function deleteRedirect(db: Database, scope: TenantScope, id: number) {
   const [row] = await db
-    .delete(redirects)
-    .where(inTenant(redirects.tenantId, scope, eq(redirects.id, id)))
-    .returning();
+    .select({ siteId: redirects.siteId })
+    .from(redirects)
+    .where(inTenant(redirects.tenantId, scope, eq(redirects.id, id)));
   if (!row) throw new ApiError(404, `No redirect with id ${id}`);
+  await db.batch([db.delete(redirects).where(inTenant(redirects.tenantId, scope, eq(redirects.id, id))), bumpVersion(db, scope, row.siteId)]);
 }
 
 /** A site's redirects, one per path. */
@@ -96,7 +127,7 @@ export function redirectRoutes(route: AdminRoute) {
     summary: "Create or replace the redirect of a path",
     description: `Refused (409) past ${ROWS_PER_TENANT.redirects.toLocaleString("en-US")} redirects, all the tenant's sites together.`,
     guard: as("editor"),
-    errors: [409],
+    errors: [400, 409],
     request: { ...tenantPath, ...json(redirectWrite) },
     data: redirectSchema,
     answer: "The redirect",
