@@ -40,6 +40,25 @@ function focusAfter(pressed: HTMLElement | null, refused: boolean) {
   (invalid ?? (pressed.isConnected ? pressed : null))?.focus({ preventScroll: !invalid });
 }
 
+/**
+ * When the focused control leaves the page (its row deleted or revoked, a list redrawn), the focus
+ * goes to the screen's heading rather than to the page's start, where a keyboard or screen-reader
+ * user would lose their place. Checked a frame later, after `useSubmit` has put it back where it can.
+ */
+export function keepFocusInScreen() {
+  let focused: Element | null = null;
+  document.addEventListener("focusin", (e) => (focused = e.target as Element));
+  const lost = () => focused !== null && !focused.isConnected && (document.activeElement === null || document.activeElement === document.body);
+  new MutationObserver(() => {
+    if (lost())
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          if (lost()) document.getElementById("screen-title")?.focus({ preventScroll: true });
+        }),
+      );
+  }).observe(document.body, { childList: true, subtree: true });
+}
+
 /** Tab and Shift+Tab inside a modal dialog: from its last control to its first and back, never to the page behind it. */
 export function keepTabInside(e: KeyboardEvent, dialog: HTMLElement | null) {
   if (!dialog) return;
