@@ -247,7 +247,7 @@ describe("words and small things", { timeout: 60_000 }, () => {
     await expect.poll(() => asked).toBe(`Delete the redirect of /old-${stamp}? Visitors of /old-${stamp} are then no longer sent to /.`);
     await expect.poll(() => page.locator("code", { hasText: `/old-${stamp}` }).count()).toBe(0);
     // Its button is gone with its row: the focus is on the screen's heading, not at the page's start.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("screen-title");
+    await expect.poll(() => page.evaluate<string | undefined>("document.activeElement?.id")).toBe("screen-title");
   });
 
   it("keeps the header to one line on a phone, its menu opened by a button", async () => {
