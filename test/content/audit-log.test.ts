@@ -53,6 +53,17 @@ describe("the audit log says who did what to which content", () => {
     expect(entry).toMatchObject({ action: "invite", subject: `${email} as author`, who: { email: ownerEmail }, content: null });
   });
 
+  it("records an API key made and revoked, by its name, once however often it is revoked", async () => {
+    const made = await admin("POST", `/tenants/${tenant.tenantId}/keys`, tenant.session, { name: "Front end" });
+    const { id } = (await made.json<Envelope<{ id: number }>>()).data;
+    for (let i = 0; i < 2; i++) expect((await admin("DELETE", `/tenants/${tenant.tenantId}/keys/${id}`, tenant.session)).status).toBe(200);
+    const entries = (await auditOf(tenant)).body.data.filter((e) => e.subject === "Front end");
+    expect(entries.map(({ action, who }) => ({ action, who }))).toEqual([
+      { action: "revoke-key", who: { email: ownerEmail, fullName: null } },
+      { action: "create-key", who: { email: ownerEmail, fullName: null } },
+    ]);
+  });
+
   it("shows a tenant only its own entries, and no viewer or author any", async () => {
     const other = await createTestTenant();
     await seedContent(other, { title: "Other tenant's story" });

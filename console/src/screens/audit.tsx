@@ -144,6 +144,18 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
           {who} made {email} {role === "author" || role === "editor" || role === "owner" ? "an" : "a"} {role}
         </>
       );
+    case "create-key":
+      return (
+        <>
+          {who} created the API key <q>{entry.subject}</q>
+        </>
+      );
+    case "revoke-key":
+      return (
+        <>
+          {who} revoked the API key <q>{entry.subject}</q>
+        </>
+      );
     case "remove-member":
       return (
         <>

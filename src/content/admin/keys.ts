@@ -72,7 +72,7 @@ export function keyRoutes(route: AdminRoute) {
     answer: "Revoked",
     handle: async (c, scope) => {
       const { id } = c.req.valid("param");
-      const key = await revokeTenantKey(c.get("db"), scope.tenantId, id);
+      const key = await revokeTenantKey(c.get("db"), scope.tenantId, id, scope.userId);
       if (!key) throw new ApiError(404, `No key with id ${id}`);
       return maskedKey(key);
     },

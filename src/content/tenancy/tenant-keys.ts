@@ -1,13 +1,14 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { KEY_CACHE_MS, maskToken } from "../../platform/auth/api-keys";
 import type { Principal } from "../../platform/auth/principal";
+import { currentTimestamp } from "../../platform/columns";
 import { randomBase62, sha256Hex } from "../../platform/crypto";
 import { database, type Database } from "../../platform/database";
 import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
-import { tenantKeys, tenants, type Tenant, type TenantKey } from "../schema";
+import { auditLog, tenantKeys, tenants, type Tenant, type TenantKey } from "../schema";
 import { measureRows, withinRooms } from "./rooms";
 
 /** What a tenant key's principal carries: the tenant it acts for and the sites it is bound to (null: all). */
@@ -50,6 +51,7 @@ export async function issueTenantKey(db: Database, tenantId: number, createdBy: 
           maskedToken: maskToken(token, TENANT_KEY_PREFIX),
         })
         .returning(),
+      db.insert(auditLog).values({ tenantId, userId: createdBy, action: "create-key", subject: input.name }),
       measureRows(db, tenantId, "keys"),
     ]),
   );
@@ -59,12 +61,17 @@ export async function issueTenantKey(db: Database, tenantId: number, createdBy: 
 export const listTenantKeys = (db: Database, tenantId: number) =>
   db.select().from(tenantKeys).where(eq(tenantKeys.tenantId, tenantId)).orderBy(desc(tenantKeys.id));
 
-export async function revokeTenantKey(db: Database, tenantId: number, keyId: number): Promise<TenantKey | undefined> {
-  const [key] = await db
-    .update(tenantKeys)
-    .set({ isActive: false })
-    .where(and(eq(tenantKeys.id, keyId), eq(tenantKeys.tenantId, tenantId)))
-    .returning();
+/** Revokes a key of the tenant; the audit log says who, once (revoking a revoked key records nothing). */
+export async function revokeTenantKey(db: Database, tenantId: number, keyId: number, revokedBy: number): Promise<TenantKey | undefined> {
+  const ofTenant = and(eq(tenantKeys.id, keyId), eq(tenantKeys.tenantId, tenantId));
+  const [, [key]] = await db.batch([
+    db
+      .insert(auditLog)
+      .select(
+        sql`SELECT NULL, ${tenantId}, ${revokedBy}, 'revoke-key', ${tenantKeys.name}, NULL, ${currentTimestamp} FROM ${tenantKeys} WHERE ${ofTenant} AND ${tenantKeys.isActive} = 1`,
+      ),
+    db.update(tenantKeys).set({ isActive: false }).where(ofTenant).returning(),
+  ]);
   forgetCachedTenantKeys({ keyId });
   return key;
 }
