@@ -236,7 +236,8 @@ const FieldError = ({ id, error }: { id: string; error?: string }) =>
   ) : null;
 
 export function SelectField(props: {
-  label: string;
+  /** Text, or text with a part only screen readers read (the item of a list a field is about). */
+  label: Child;
   name: string;
   value: string;
   onValue: (v: string) => void;

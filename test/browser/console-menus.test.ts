@@ -131,6 +131,8 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
       .poll(() => item(5).locator(".alert.warning").textContent())
       .toBe(`“${draft}” is not published: readers who follow the link find no page.`);
     expect(await item(2).locator(".alert.warning").count()).toBe(0);
+    // A screen reader's list of fields tells each item's fields apart.
+    for (const field of ["Links to", "Level"]) expect(await page.getByLabel(`${field}, item 5`, { exact: true }).count()).toBe(1);
     await shot(page, "console-menus-warning");
   });
 

@@ -138,7 +138,10 @@ describe("the admin console, in a browser", () => {
     await page.getByRole("button", { name: "Add an item" }).click();
     const labels = page.getByLabel(/^Item \d+ label$/);
     await labels.last().fill("Browser menu item");
-    await page.getByLabel("Address", { exact: true }).last().fill("/browser-menu-item");
+    await page
+      .getByLabel(/^Address, item \d+$/)
+      .last()
+      .fill("/browser-menu-item");
     await page.getByRole("button", { name: "Save menu" }).click();
     await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.");
     await page.getByRole("button", { name: "Preview main", exact: true }).click();

@@ -199,7 +199,7 @@ export function MenuItems(props: {
                   error={props.fieldError(`${path}.label`)}
                 />
                 <SelectField
-                  label="Links to"
+                  label={ofItem("Links to", index)}
                   name="kind"
                   value={row.kind}
                   onValue={(v) => setRow(index, { kind: v as LinkKind, target: v === "url" ? "/" : "", title: undefined, unpublished: undefined })}
@@ -211,7 +211,13 @@ export function MenuItems(props: {
                   ]}
                 />
                 {row.kind === "url" ? (
-                  <TextField label="Address" name="target" value={row.target} onValue={(v) => setRow(index, { target: v })} error={linkError} />
+                  <TextField
+                    label={ofItem("Address", index)}
+                    name="target"
+                    value={row.target}
+                    onValue={(v) => setRow(index, { target: v })}
+                    error={linkError}
+                  />
                 ) : (
                   <TargetPicker
                     kind={row.kind}
@@ -223,7 +229,7 @@ export function MenuItems(props: {
                   />
                 )}
                 <SelectField
-                  label="Level"
+                  label={ofItem("Level", index)}
                   name="depth"
                   value={String(row.depth)}
                   onValue={(v) => setRow(index, { depth: Number(v) })}
@@ -270,6 +276,14 @@ export function MenuItems(props: {
     </fieldset>
   );
 }
+
+/** A field's label as shown, and for a screen reader's list of fields the item it belongs to ("Level, item 3"). */
+const ofItem = (label: string, index: number) => (
+  <>
+    {label}
+    <span class="visually-hidden">, item {index + 1}</span>
+  </>
+);
 
 const KIND_NAMES: Record<Exclude<LinkKind, "url">, string> = { content: "content", category: "category", tag: "tag" };
 

@@ -25,7 +25,7 @@ const ROWS = {
   tags: { table: contentTags, words: "menus and content tags, all its sites together", remedy: DELETE_FIRST },
   ads: { table: ads, words: "ads, all its sites together", remedy: DELETE_FIRST },
   redirects: { table: redirects, words: "redirects, all its sites together", remedy: DELETE_FIRST },
-  // A revoked key stays listed (who made it, when it was last used): nothing deletes it.
+  // A revoked key stays listed (its name, sites, scopes and when it was made): nothing deletes it.
   keys: { table: tenantKeys, words: "API keys, revoked ones included", remedy: "ask the operator for more" },
 } as const;
 
