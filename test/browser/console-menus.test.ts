@@ -239,6 +239,9 @@ describe("words and small things", { timeout: 60_000 }, () => {
     await expect.poll(() => from.getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator(".field.invalid .field-error").textContent()).toBe("The path must start with /, without ? or #");
     await shot(page, "console-words-redirect");
+    // A path that has a redirect: the form says what saving replaces.
+    await from.fill(`/old-${stamp}`);
+    await expect.poll(() => page.getByText("Replaces its redirect to / (301)", { exact: true }).count()).toBe(1);
 
     let asked = "";
     page.once("dialog", (dialog) => {

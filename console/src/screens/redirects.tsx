@@ -11,6 +11,8 @@ export function RedirectsScreen() {
   const [fromPath, setFromPath] = useState("");
   const [toUrl, setToUrl] = useState("");
   const [status, setStatus] = useState("301");
+  // Saving a path that has a redirect replaces it, status too: the form says what it replaces.
+  const replaced = load.data?.find((redirect) => redirect.fromPath === fromPath);
   return (
     <Screen title="Redirects">
       <Outcome failure={action.failure} done={action.done} />
@@ -75,6 +77,7 @@ export function RedirectsScreen() {
               value={fromPath}
               onValue={setFromPath}
               error={action.fieldError("fromPath")}
+              hint={replaced ? `Replaces its redirect to ${replaced.toUrl} (${replaced.status})` : undefined}
               placeholder="/old-page"
               required
             />
