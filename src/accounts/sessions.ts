@@ -168,7 +168,7 @@ export async function refreshSession(db: Database, env: Bindings, presented: str
         .where(unused),
     ),
     db.update(refreshTokens).set({ usedAt: now }).where(unused).returning({ id: refreshTokens.id }),
-    // The family's tokens past their expiry go (a used one come back then is refused as unknown, the family by then long rotated).
+    // The family's tokens past their expiry go (a used one that comes back after that is refused as unknown, not as a replay).
     db.delete(refreshTokens).where(and(eq(refreshTokens.familyId, current.familyId), lte(refreshTokens.expiresAt, now))),
   ]);
   // Another request rotated this token a moment ago: one of the two is a replay.
