@@ -198,10 +198,14 @@ describe("members: an invitation accepted at the first sign-in", () => {
     const yours = viewer.locator("section", { has: viewer.getByRole("heading", { name: "Your name" }) });
     const hint = yours.locator(".hint");
     await expect.poll(() => hint.innerText()).toBe("Signed in as viewer@browser.test; until you give a name, your contents show none");
+    // The members' table says so too, rather than showing the address as a name.
+    const viewerRow = viewer.getByRole("row", { name: /viewer@browser\.test/ });
+    expect(await viewerRow.getByRole("cell").first().innerText()).toBe("no name yet");
     await yours.getByLabel("Name shown as the author of your contents").fill(`Vera Viewer ${TAG}`);
     await yours.getByRole("button", { name: "Save your name" }).click();
     await expect.poll(() => yours.getByRole("status").innerText()).toBe("Saved: your contents show this name as their author.");
     await expect.poll(() => hint.innerText()).toBe("Signed in as viewer@browser.test");
+    await expect.poll(() => viewerRow.getByRole("cell").first().innerText()).toBe(`Vera Viewer ${TAG}`);
     // Emptied again, the name is no longer what was saved: "Saved" goes, and the browser asks for one.
     const field = yours.getByLabel("Name shown as the author of your contents");
     const panel = viewer.getByRole("region", { name: "Your name" });

@@ -14,7 +14,9 @@ const ROLES: [Role, string][] = [
 const ROLE_NAMES: [Role, string][] = ROLES.map(([role]) => [role, role[0]!.toUpperCase() + role.slice(1)]);
 
 /** What people call a member: their name, else their address. */
-const nameOf = (member: Pick<Member, "email" | "fullName">) => member.fullName || member.email;
+/** The name a person gave; an email address the identity provider put in its place is none (as for bylines). */
+const givenName = (person: { fullName?: string | null } | undefined) => (person?.fullName && !person.fullName.includes("@") ? person.fullName : null);
+const nameOf = (member: Pick<Member, "email" | "fullName">) => givenName(member) ?? member.email;
 
 /**
  * A member's role, changed by its button once another is chosen: a keyboard's arrows step through
@@ -76,7 +78,7 @@ export function MembersScreen() {
             {load.data.members.map((member) => (
               // Keyed: after a removal the rows below move up, and each role choice must stay with its member.
               <tr key={member.userId}>
-                <td>{nameOf(member)}</td>
+                <td>{givenName(member) ?? <span class="meta">no name yet</span>}</td>
                 <td>{member.email}</td>
                 <td>
                   {owner && member.userId !== userId ? (
@@ -195,7 +197,7 @@ function YourName(props: { onRenamed: () => void }) {
   const profile = useLoad(() => get<Profile>("/me"), []);
   const rename = useSubmit();
   const [name, setName] = useState<string>();
-  const known = profile.data?.fullName?.includes("@") ? "" : (profile.data?.fullName ?? "");
+  const known = givenName(profile.data) ?? "";
   const shown = name ?? known;
   return (
     <section class="panel" aria-labelledby="your-name">
