@@ -64,6 +64,21 @@ describe("the audit log says who did what to which content", () => {
     ]);
   });
 
+  it("records a redirect made and deleted, by its paths", async () => {
+    const made = await admin("PUT", `/tenants/${tenant.tenantId}/redirects`, tenant.session, {
+      siteId: tenant.siteId,
+      fromPath: "/sale",
+      toUrl: "/winter-market",
+    });
+    const { id } = (await made.json<Envelope<{ id: number }>>()).data;
+    expect((await admin("DELETE", `/tenants/${tenant.tenantId}/redirects/${id}`, tenant.session)).status).toBe(200);
+    const newest = (await auditOf(tenant)).body.data.slice(0, 2);
+    expect(newest.map(({ action, subject }) => ({ action, subject }))).toEqual([
+      { action: "delete-redirect", subject: "/sale → /winter-market" },
+      { action: "put-redirect", subject: "/sale → /winter-market (301)" },
+    ]);
+  });
+
   it("shows a tenant only its own entries, and no viewer or author any", async () => {
     const other = await createTestTenant();
     await seedContent(other, { title: "Other tenant's story" });

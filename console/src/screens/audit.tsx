@@ -156,6 +156,18 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
           {who} revoked the API key <q>{entry.subject}</q>
         </>
       );
+    case "put-redirect":
+      return (
+        <>
+          {who} redirected {entry.subject}
+        </>
+      );
+    case "delete-redirect":
+      return (
+        <>
+          {who} deleted the redirect {entry.subject}
+        </>
+      );
     case "remove-member":
       return (
         <>

@@ -7,7 +7,8 @@ import { idParam } from "../../platform/openapi";
 import { redirects } from "../schema";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { type AdminRoute, as } from "./guard";
+import { audit } from "./audit";
+import { type AdminRoute, as, type MemberScope } from "./guard";
 import { redirectWrite } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
@@ -53,7 +54,7 @@ async function loopsBack(db: Database, siteId: number, from: string, to: string)
 }
 
 /** Creates or replaces the redirect of a path; one that would lead back to its own path is refused (400). */
-export async function putRedirect(db: Database, scope: TenantScope, input: z.infer<typeof redirectWrite>) {
+export async function putRedirect(db: Database, scope: MemberScope, input: z.infer<typeof redirectWrite>) {
   await siteInScope(db, scope, input.siteId);
   const loop = await loopsBack(db, input.siteId, input.fromPath, input.toUrl);
   if (loop === "loop")
@@ -71,6 +72,7 @@ export async function putRedirect(db: Database, scope: TenantScope, input: z.inf
         .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: input.toUrl, status: input.status } })
         .returning(),
       bumpVersion(db, scope, input.siteId),
+      audit(db, scope, scope.userId, "put-redirect", `${input.fromPath} → ${input.toUrl} (${input.status})`),
       measureRows(db, scope.tenantId, "redirects"),
     ]),
   );
@@ -100,13 +102,17 @@ export function movedAddress(db: Database, scope: TenantScope, siteId: number, f
 }
 
 /** Deletes a redirect; the site's version goes up with it, so that no cached page or isolate keeps sending readers on. */
-export async function deleteRedirect(db: Database, scope: TenantScope, id: number) {
+export async function deleteRedirect(db: Database, scope: MemberScope, id: number) {
   const [row] = await db
-    .select({ siteId: redirects.siteId })
+    .select({ siteId: redirects.siteId, fromPath: redirects.fromPath, toUrl: redirects.toUrl })
     .from(redirects)
     .where(inTenant(redirects.tenantId, scope, eq(redirects.id, id)));
   if (!row) throw new ApiError(404, `No redirect with id ${id}`);
-  await db.batch([db.delete(redirects).where(inTenant(redirects.tenantId, scope, eq(redirects.id, id))), bumpVersion(db, scope, row.siteId)]);
+  await db.batch([
+    db.delete(redirects).where(inTenant(redirects.tenantId, scope, eq(redirects.id, id))),
+    bumpVersion(db, scope, row.siteId),
+    audit(db, scope, scope.userId, "delete-redirect", `${row.fromPath} → ${row.toUrl}`),
+  ]);
 }
 
 /** A site's redirects, one per path. */
