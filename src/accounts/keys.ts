@@ -5,7 +5,7 @@ import type { Principal } from "../platform/auth/principal";
 import { scopeAllows } from "../platform/auth/scopes";
 import { apiKeys, keyUsageDaily, type ApiKey, type Plan } from "../platform/auth/tables";
 import type { Database } from "../platform/database";
-import { measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
+import { accountRoomFull, measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
 import { ApiError } from "../platform/errors";
 import { auditEvent, auditEventWhere } from "./audit";
 import { accountAuditEvents, type keyCreateSchema, type keyRollSchema } from "./schema";
@@ -81,7 +81,7 @@ export async function createKey(db: Database, encryptionKey: string, caller: Pri
     async () =>
       allowed !== null && (await activeKeyCount(db, caller.userId)) >= allowed
         ? keyLimitReached(caller.plan, allowed)
-        : `An account keeps at most ${KEYS_PER_ACCOUNT.toLocaleString("en-US")} API keys, revoked ones included: ask the operator for more`,
+        : accountRoomFull(KEYS_PER_ACCOUNT, "API keys, revoked ones included"),
   );
   return { key: key!, token, secret };
 }

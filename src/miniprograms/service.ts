@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
-import { measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
+import { accountRoomFull, measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
 import { callerUrlProblem } from "../platform/outbound-url";
 import { constantTimeEqual, hmacSha256Hex, randomBase62 } from "../platform/crypto";
 import { codeTemplates, miniprogramSteps, miniprograms, STAGES, AUDIT_STATES, type Miniprogram, type Stage } from "./schema";
@@ -136,7 +136,7 @@ export async function createMiniprogram(db: Database, actor: Actor, input: { nam
           .values({ miniprogramId: sql`last_insert_rowid()`, step: "configured", actorKeyId: actor.keyId, request: input, answer: null }),
         measureAccountRows(db, actor.userId, "miniprograms", { table: miniprograms, owner: miniprograms.ownerId }, MINIPROGRAMS_PER_ACCOUNT),
       ]),
-    () => `An account keeps at most ${MINIPROGRAMS_PER_ACCOUNT.toLocaleString("en-US")} mini-program configurations: ask the operator for more`,
+    () => accountRoomFull(MINIPROGRAMS_PER_ACCOUNT, "mini-program configurations"),
   );
   return created!;
 }

@@ -4,7 +4,7 @@ import { apps, type App } from "./schema";
 import { encryptSecret, randomBase62, sha256Hex, toBase64 } from "../platform/crypto";
 import type { Database } from "../platform/database";
 import { ApiError } from "../platform/errors";
-import { measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
+import { accountRoomFull, measureAccountRows, withinAccountRoom } from "../platform/account-rooms";
 
 export const APP_TOKEN_PREFIX = "svc_at_";
 
@@ -43,7 +43,7 @@ export async function createApp(
           .returning(),
         measureAccountRows(db, userId, "pickup_apps", { table: apps, owner: apps.userId }, APPS_PER_ACCOUNT),
       ]),
-    () => `An account keeps at most ${APPS_PER_ACCOUNT} pickup apps, deleted ones included: ask the operator for more`,
+    () => accountRoomFull(APPS_PER_ACCOUNT, "pickup apps, deleted ones included"),
   );
   return { app: app!, appToken, webhookSecret };
 }

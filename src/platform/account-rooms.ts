@@ -38,6 +38,10 @@ export function measureAccountRows(
     .onConflictDoUpdate({ target: [accountRooms.userId, accountRooms.kind], set: { used: sql`excluded.used`, room: sql`excluded.room` } });
 }
 
+/** The words of a refusal past an account's room: `what` names the rows, as many as `room`. */
+export const accountRoomFull = (room: number, what: string) =>
+  `An account keeps at most ${room.toLocaleString("en-US")} ${what}: ask the operator for more`;
+
 /** Runs a batch that ends with `measureAccountRows`: refused there, it is a 409 in the words `refusal` gives. */
 export async function withinAccountRoom<T>(write: () => Promise<T>, refusal: () => string | Promise<string>): Promise<T> {
   try {
