@@ -50,6 +50,21 @@ export default tseslint.config(
     },
   },
   {
+    // hono's own useEffect and useState let a screen already left come back (console/src/hooks.ts says how).
+    files: ["console/src/**/*.ts", "console/src/**/*.tsx"],
+    ignores: ["console/src/hooks.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "hono/jsx/dom", importNames: ["useEffect", "useState"], message: "Import useEffect and useState from the console's hooks." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "hono/jsx/dom";
+import { useEffect, useState } from "./hooks";
 import { api, ApiFailure, get, reaches, setCsrfToken, type Site, type Tenant, WAITING_EVENT } from "./api";
 import { CONSOLE_BASE, onLinkClick, useLocation } from "./router";
 import { siteAddress, WorkspaceContext, type Workspace } from "./session";

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "hono/jsx/dom";
+import { useEffect, useState } from "./hooks";
 
 /** The console's screens are paths under /admin: a reload or a shared link opens the same screen. */
 export const CONSOLE_BASE = "/admin";

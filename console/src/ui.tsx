@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx/dom";
-import { useCallback, useEffect, useId, useRef, useState } from "hono/jsx/dom";
+import { useCallback, useId, useRef } from "hono/jsx/dom";
+import { useEffect, useState } from "./hooks";
 import { storageSize } from "../../src/content/media/limits";
 import { api, ApiFailure, type Media, type Storage } from "./api";
 import { CONSOLE_BASE } from "./router";

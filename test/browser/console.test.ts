@@ -1,4 +1,4 @@
-import { type Browser, type Page } from "playwright-core";
+import { type Browser, type Page, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromSite, type Gateway, gatewayReady, openBrowser, showConsoleOnFailure } from "./gateway";
 
@@ -206,6 +206,30 @@ describe("the admin console, in a browser", () => {
     await page.reload({ waitUntil: "domcontentloaded" });
     await expect.poll(() => heading(page).count()).toBe(1);
     expect(await page.getByRole("heading", { name: "Sign in to the console" }).count()).toBe(0);
+  });
+
+  it("shows only the screen last opened when a second click comes before the first screen has drawn", async () => {
+    const inFlight = new Set<Request>();
+    const started = (request: Request) => inFlight.add(request);
+    const ended = (request: Request) => inFlight.delete(request);
+    page.on("request", started).on("requestfinished", ended).on("requestfailed", ended);
+    await expect.poll(() => page.locator('nav a[href="/admin/media"]').count()).toBe(1);
+    // Contents, then Media in the same task: Contents is drawn, then leaves the page before its effects would run.
+    const drawnBetween = await page.evaluate<string>(`(async () => {
+      document.querySelector('nav a[href="/admin/contents"]').click();
+      for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+      const drawn = document.getElementById("screen-title").textContent;
+      document.querySelector('nav a[href="/admin/media"]').click();
+      return drawn;
+    })()`);
+    expect(drawnBetween).toBe("Contents");
+    await expect.poll(() => heading(page).textContent()).toBe("Media");
+    await expect.poll(() => page.locator("main [aria-busy=true]").count()).toBe(0);
+    // Whatever Contents may still have asked for has come back, and the page has drawn it.
+    await expect.poll(() => inFlight.size).toBe(0);
+    await page.evaluate("new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))");
+    expect(await heading(page).allTextContents()).toEqual(["Media"]);
+    page.off("request", started).off("requestfinished", ended).off("requestfailed", ended);
   });
 
   it("names each table for a screen reader's list of tables", async () => {

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from "hono/jsx/dom";
+import { useId, useRef } from "hono/jsx/dom";
+import { useEffect, useState } from "../hooks";
 import { slugFrom } from "../../../src/content/slugs";
 import {
   api,

@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { api, get, type TenantKey } from "../api";
 import { useWorkspace } from "../session";
 import { CheckField, CopyButton, formatDate, Loading, Outcome, Screen, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";

@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { api, get, type Media, type Storage, uploadMedia } from "../api";
 import { storageSize } from "../../../src/content/media/limits";
 import { useWorkspace } from "../session";

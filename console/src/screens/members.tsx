@@ -1,4 +1,5 @@
-import { useRef, useState } from "hono/jsx/dom";
+import { useRef } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { api, get, type Invitation, type Member, type Role } from "../api";
 import { useWorkspace } from "../session";
 import { DeleteButton, Loading, Outcome, Screen, SelectField, TableHead, TextField, useLoad, useSubmit, When } from "../ui";

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "hono/jsx/dom";
+import { useEffect, useState } from "../hooks";
 import { get, type Category, type Content, type LinkTargets } from "../api";
 import { useWorkspace } from "../session";
 import { formatDate, SelectField, TextField } from "../ui";

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "hono/jsx/dom";
+import { useRef } from "hono/jsx/dom";
+import { useEffect, useState } from "../hooks";
 import {
   type AllCategories,
   type AuditState,

@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { deposits, type Miniprogram, type Quota, type Stage } from "../api";
 import { CONSOLE_BASE, navigate } from "../router";
 import { Loading, Outcome, Pager, Screen, TableHead, TextField, useLoad, useSubmit } from "../ui";

@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { api, get, type Redirect } from "../api";
 import { useWorkspace } from "../session";
 import { Loading, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, TableHead, DeleteButton } from "../ui";

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "hono/jsx/dom";
+import { useEffect, useState } from "../hooks";
 import { api, deposits, type FleetProgress, type FleetRolloutBody, type Miniprogram, type Quota, type Template } from "../api";
 import { CONSOLE_BASE, navigate } from "../router";
 import { Loading, Outcome, SelectField, TextField, useLoad, useSubmit } from "../ui";

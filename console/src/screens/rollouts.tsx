@@ -1,4 +1,4 @@
-import { useEffect } from "hono/jsx/dom";
+import { useEffect } from "../hooks";
 import { type FleetProgress, type FleetRolloutSummary, type FleetState, get } from "../api";
 import { CONSOLE_BASE } from "../router";
 import { Loading, Screen, TableHead, useLoad, When } from "../ui";

@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Media, type Site } from "../api";
 import { useWorkspace } from "../session";

@@ -1,4 +1,4 @@
-import { useState } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { menuName } from "../../../src/content/menu-names";
 import { api, get, type Category, type ContentTag, type TagType } from "../api";
 import { useWorkspace } from "../session";

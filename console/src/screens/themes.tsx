@@ -1,4 +1,5 @@
-import { useRef, useState } from "hono/jsx/dom";
+import { useRef } from "hono/jsx/dom";
+import { useState } from "../hooks";
 import { api, get, type Storage, type Themes } from "../api";
 import { useWorkspace } from "../session";
 import { DeleteButton, Loading, Outcome, RoomUse, Screen, TextField, useLoad, useSubmit } from "../ui";
