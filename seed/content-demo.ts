@@ -177,7 +177,8 @@ export async function createDemoTenant(db: Database, ownerId: number, options: {
 }
 
 async function fillDemoSite(db: Database, tenantId: number, siteId: number, siteName: string, ownerId: number) {
-  const scope = memberScope(tenantId);
+  // The owner writes the demo, as the audit log says.
+  const scope = { ...memberScope(tenantId), role: "owner" as const, userId: ownerId };
   const category = async (name: string, german: string, slug: string, position: number, parentId?: number) =>
     (await createCategory(db, scope, { siteId, name, names: { de: german }, slug, position, parentId: parentId ?? null })).id;
   const ids: Record<string, number> = {};

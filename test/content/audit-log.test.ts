@@ -79,6 +79,47 @@ describe("the audit log says who did what to which content", () => {
     ]);
   });
 
+  it("records a category made, renamed and deleted, by its name", async () => {
+    const made = await admin("POST", `/tenants/${tenant.tenantId}/categories`, tenant.session, {
+      siteId: tenant.siteId,
+      name: "Harbour",
+      slug: "harbour",
+    });
+    const { id } = (await made.json<Envelope<{ id: number }>>()).data;
+    expect((await admin("PATCH", `/tenants/${tenant.tenantId}/categories/${id}`, tenant.session, { name: "Port" })).status).toBe(200);
+    expect((await admin("DELETE", `/tenants/${tenant.tenantId}/categories/${id}`, tenant.session)).status).toBe(200);
+    const newest = (await auditOf(tenant)).body.data.slice(0, 3);
+    expect(newest.map(({ action, subject, who }) => ({ action, subject, email: who?.email }))).toEqual([
+      { action: "delete-category", subject: "Port", email: ownerEmail },
+      { action: "change-category", subject: "Port", email: ownerEmail },
+      { action: "create-category", subject: "Harbour", email: ownerEmail },
+    ]);
+  });
+
+  it("records a menu saved and deleted, by its kind and name", async () => {
+    const menu = { siteId: tenant.siteId, type: "menu", name: "footer", definition: { items: [{ label: "Home", link: { url: "/" } }] } };
+    const saved = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, menu);
+    const { id } = (await saved.json<Envelope<{ id: number }>>()).data;
+    expect((await admin("DELETE", `/tenants/${tenant.tenantId}/tags/${id}`, tenant.session)).status).toBe(200);
+    const newest = (await auditOf(tenant)).body.data.slice(0, 2);
+    expect(newest.map(({ action, subject }) => ({ action, subject }))).toEqual([
+      { action: "delete-tag", subject: "menu footer" },
+      { action: "put-tag", subject: "menu footer" },
+    ]);
+  });
+
+  it("records which site settings a save changed, and nothing for a save that changes none", async () => {
+    const site = `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`;
+    const before = (await auditOf(tenant)).body.data.length;
+    // As the Settings screen saves: every field, most of them as they were.
+    const all = { name: "Harbour Gazette", seoDescription: "News from the harbour", languages: ["en", "de"], defaultLanguage: "en", timezone: "UTC" };
+    expect((await admin("PATCH", site, tenant.session, { ...all, primaryDomain: "harbour-gazette.example.com" })).status).toBe(200);
+    const [entry] = (await auditOf(tenant)).body.data;
+    expect(entry).toMatchObject({ action: "change-site", subject: "Harbour Gazette: name, description, domains", who: { email: ownerEmail } });
+    expect((await admin("PATCH", site, tenant.session, { ...all, primaryDomain: "harbour-gazette.example.com" })).status).toBe(200);
+    expect((await auditOf(tenant)).body.data.length).toBe(before + 1);
+  });
+
   it("shows a tenant only its own entries, and no viewer or author any", async () => {
     const other = await createTestTenant();
     await seedContent(other, { title: "Other tenant's story" });

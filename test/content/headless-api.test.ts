@@ -2,9 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { putContentTag } from "../../src/content/admin/tags";
-import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, headless, seedContent, tenantKey, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, headless, ownerScope, seedContent, tenantKey, type TestTenant } from "../helpers/content";
 
 type Item = { id: number; title: string; publishAt: string; language: string; tags: string[]; categoryIds: number[] };
 type Page = { items: Item[]; total: number; page: number; size: number };
@@ -23,7 +22,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  const scope = memberScope(tenant.tenantId);
+  const scope = ownerScope(tenant);
   const db = database(env);
   news = (await createCategory(db, scope, { siteId: tenant.siteId, name: "News", slug: "news" })).id;
   sport = (await createCategory(db, scope, { siteId: tenant.siteId, name: "Sport", slug: "sport", position: 1 })).id;
@@ -189,7 +188,7 @@ describe("C1-C4 tenancy", () => {
   });
 
   it("keeps a key bound to some sites to those sites", async () => {
-    const scope = memberScope(tenant.tenantId);
+    const scope = ownerScope(tenant);
     const { createSite, sitesRoomOf } = await import("../../src/content/admin/sites");
     const second = await createSite(database(env), scope, { name: "Second", slug: `second-${tenant.siteId}` }, sitesRoomOf(env));
     const bound = await tenantKey(tenant, { siteIds: [second.id] });

@@ -2,9 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { putContentTag } from "../../src/content/admin/tags";
-import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
 
 let tenant: TestTenant;
 let slug: string;
@@ -36,7 +35,7 @@ describe("API8 · tenant pages: a reader's odd address is a page or a 404, never
 describe("API8 · tenant pages: a stale content tag never takes the site down", () => {
   it("shows the site when a posts tag names a category deleted behind its back", async () => {
     const db = database(env);
-    const scope = memberScope(tenant.tenantId);
+    const scope = ownerScope(tenant);
     const gone = await createCategory(db, scope, { siteId: tenant.siteId, name: "Gone", slug: "gone" });
     await putContentTag(db, scope, {
       siteId: tenant.siteId,
@@ -53,7 +52,7 @@ describe("API8 · tenant pages: a stale content tag never takes the site down", 
 
   it("refuses to delete a category that a taxonomy or posts tag names, saying which", async () => {
     const db = database(env);
-    const scope = memberScope(tenant.tenantId);
+    const scope = ownerScope(tenant);
     const kept = await createCategory(db, scope, { siteId: tenant.siteId, name: "Kept", slug: "kept" });
     await putContentTag(db, scope, { siteId: tenant.siteId, type: "taxonomy", name: "sections", definition: { categories: [kept.id] } });
     const res = await admin("DELETE", `/tenants/${tenant.tenantId}/categories/${kept.id}`, tenant.session);

@@ -7,11 +7,10 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { ads } from "../../src/content/schema";
-import { memberScope } from "../../src/content/tenancy/scope";
 import { users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { eq } from "drizzle-orm";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
 
 /** An attribute's value as the browser reads it: MarkupSafe's five entities written back. */
 const unescaped = (attribute: string) =>
@@ -28,7 +27,7 @@ beforeAll(async () => {
   tenant = await createTestTenant();
   slug = await slugOf(tenant.siteId);
   siteName = (await env.DB.prepare("SELECT name FROM sites WHERE id = ?").bind(tenant.siteId).first<{ name: string }>())!.name;
-  const culture = await createCategory(database(env), memberScope(tenant.tenantId), { siteId: tenant.siteId, name: "Culture", slug: "culture" });
+  const culture = await createCategory(database(env), ownerScope(tenant), { siteId: tenant.siteId, name: "Culture", slug: "culture" });
   for (let i = 1; i <= 11; i++) await seedContent(tenant, { title: `Concert ${i}`, categoryIds: [culture.id], tags: ["live"] });
   await seedContent(tenant, { title: `Rock 'n' Roll "Live" & more` });
   await installDefaultTheme(tenant.siteId);

@@ -2,9 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { dateFormat } from "../../src/content/sites/languages";
-import { memberScope } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
 
 const htmlOf = (res: Response) => res.text();
 const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
@@ -26,7 +25,7 @@ beforeAll(async () => {
   slug = await slugOf(tenant.siteId);
   origin = `https://${slug}.localhost`;
   await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { timezone: "Europe/Berlin" });
-  const news = await createCategory(database(env), memberScope(tenant.tenantId), { siteId: tenant.siteId, name: "News", slug: "news" });
+  const news = await createCategory(database(env), ownerScope(tenant), { siteId: tenant.siteId, name: "News", slug: "news" });
   const english = await seedContent(tenant, {
     title: "Ferry timetable",
     categoryIds: [news.id],
@@ -176,7 +175,7 @@ describe("each language's lists and feeds", () => {
   it("lists each language's home and category pages in the sitemap, and every language's contents", async () => {
     // A category without a public content in a language has no page worth indexing in it; a parent's page shows its children's.
     const db = database(env);
-    const scope = memberScope(tenant.tenantId);
+    const scope = ownerScope(tenant);
     await createCategory(db, scope, { siteId: tenant.siteId, name: "Empty", slug: "empty" });
     const port = await createCategory(db, scope, { siteId: tenant.siteId, name: "Port", slug: "port" });
     const ferries = await createCategory(db, scope, { siteId: tenant.siteId, name: "Ferries", slug: "ferries", parentId: port.id });

@@ -2,10 +2,9 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { putContentTag } from "../../src/content/admin/tags";
-import { memberScope } from "../../src/content/tenancy/scope";
 import { tagNamesRead } from "../../src/content/sites/themes";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
 import { DOMParser } from "@xmldom/xmldom";
 import { call } from "../helpers/requests";
 
@@ -20,7 +19,7 @@ beforeAll(async () => {
   const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).all<{ slug: string }>()).results;
   slug = site!.slug;
   const db = database(env);
-  const scope = memberScope(tenant.tenantId);
+  const scope = ownerScope(tenant);
   const news = await createCategory(db, scope, { siteId: tenant.siteId, name: "News", slug: "news", description: "What happened" });
   storyId = await seedContent(tenant, { title: "Harbour reopens", categoryIds: [news.id], bodyMarkdown: "The **harbour** is open." });
   await seedContent(tenant, { title: "Hafen offen", language: "de", translationOf: storyId });

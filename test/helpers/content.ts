@@ -55,6 +55,13 @@ export async function createTestTenant(options: { plan?: Plan } = {}): Promise<T
   return { tenantId: tenant.id, siteId: site.id, ownerId: owner.id, session: await sessionFor(owner), token };
 }
 
+/** The owner's scope, for the admin services that record who acted (in the audit log). */
+export const ownerScope = (tenant: Pick<TestTenant, "tenantId" | "ownerId">) => ({
+  ...memberScope(tenant.tenantId),
+  role: "owner" as const,
+  userId: tenant.ownerId,
+});
+
 export async function tenantKey(tenant: Pick<TestTenant, "tenantId" | "ownerId">, options: { scopes?: string[]; siteIds?: number[] | null } = {}) {
   return (
     await issueTenantKey(database(env), tenant.tenantId, tenant.ownerId, {

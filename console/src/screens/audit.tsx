@@ -3,6 +3,7 @@ import { CONSOLE_BASE, navigate } from "../router";
 import { useWorkspace } from "../session";
 import { formatDate, Loading, Screen, useLoad, When } from "../ui";
 import type { ScreenProps } from "./index";
+import { KIND_WORDS } from "./tags";
 
 const SIZE = 50;
 const TITLE_LENGTH = 60;
@@ -12,6 +13,11 @@ export function AuditScreen({ query }: ScreenProps) {
   const { tenant } = useWorkspace();
   const page = Number(query.get("page") ?? 1) || 1;
   const load = useLoad(() => get<AuditEntry[]>(`/tenants/${tenant.id}/audit?page=${page}&size=${SIZE}`), [tenant.id, page]);
+  // The log has no total (it only grows): the first entry past this page says whether there is an older page.
+  const older = useLoad(
+    () => get<AuditEntry[]>(`/tenants/${tenant.id}/audit?page=${page * SIZE + 1}&size=1`).then((past) => past.length > 0),
+    [tenant.id, page],
+  );
   return (
     <Screen title="Audit log">
       {!load.data ? (
@@ -26,7 +32,7 @@ export function AuditScreen({ query }: ScreenProps) {
           Newer
         </button>
         <span>Page {page}</span>
-        <button type="button" disabled={(load.data?.length ?? 0) < SIZE} onClick={() => navigate(`/audit?page=${page + 1}`)}>
+        <button type="button" disabled={!older.data} onClick={() => navigate(`/audit?page=${page + 1}`)}>
           Older
         </button>
       </nav>
@@ -168,6 +174,42 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
           {who} deleted the redirect {entry.subject}
         </>
       );
+    case "create-category":
+      return (
+        <>
+          {who} created the category <q>{entry.subject}</q>
+        </>
+      );
+    case "change-category":
+      return (
+        <>
+          {who} changed the category <q>{entry.subject}</q>
+        </>
+      );
+    case "delete-category":
+      return (
+        <>
+          {who} deleted the category <q>{entry.subject}</q>
+        </>
+      );
+    case "put-tag":
+    case "delete-tag": {
+      const [kind = "", ...name] = entry.subject.split(" ");
+      const kinds: Record<string, string | undefined> = KIND_WORDS;
+      return (
+        <>
+          {who} {entry.action === "put-tag" ? "saved" : "deleted"} the {kinds[kind] ?? kind} <q>{name.join(" ")}</q>
+        </>
+      );
+    }
+    case "change-site": {
+      const split = entry.subject.lastIndexOf(": ");
+      return (
+        <>
+          {who} changed the site <q>{entry.subject.slice(0, split)}</q>: {entry.subject.slice(split + 2)}
+        </>
+      );
+    }
     case "remove-member":
       return (
         <>

@@ -128,7 +128,7 @@ export function TagsScreen() {
 }
 
 /** What a person calls each type of content tag. */
-const KIND_WORDS: Record<TagType, string> = { menu: "menu", taxonomy: "taxonomy", posts: "posts query" };
+export const KIND_WORDS: Record<TagType, string> = { menu: "menu", taxonomy: "taxonomy", posts: "posts query" };
 
 interface QueryDefinition {
   categories?: number[];

@@ -40,12 +40,13 @@ export const auditOf = (db: Database, scope: TenantScope, page: number, size: nu
     .limit(size)
     .offset((page - 1) * size);
 
-/** The audit log: publishing, unpublishing, deletions, themes and members, in words the console can say. */
+/** The audit log: publishing, unpublishing, deletions, themes, members, keys, redirects, categories, menus and site settings, in words the console can say. */
 export function auditRoutes(route: AdminRoute) {
   route({
     method: "get",
     path: "/tenants/{tenantId}/audit",
-    summary: "Publishing, unpublishing, deletions, themes and members, newest first, with who did it and the content it is about",
+    summary:
+      "Who changed what (contents, themes, members, keys, redirects, categories, menus, site settings), newest first, with the content it is about",
     guard: as("editor"),
     request: {
       ...tenantPath,

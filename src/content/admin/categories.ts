@@ -6,7 +6,8 @@ import { idParam } from "../../platform/openapi";
 import { categories, contentCategories, contents, contentTags } from "../schema";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { type AdminRoute, as } from "./guard";
+import { audit } from "./audit";
+import { type AdminRoute, as, type MemberScope } from "./guard";
 import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
@@ -64,7 +65,7 @@ export async function categoriesOf(db: Database, scope: TenantScope, siteId: num
     .orderBy(categories.position, categories.id);
 }
 
-export async function createCategory(db: Database, scope: TenantScope, input: z.infer<typeof categoryCreate>) {
+export async function createCategory(db: Database, scope: MemberScope, input: z.infer<typeof categoryCreate>) {
   const site = await siteInScope(db, scope, input.siteId);
   const names = textsInOtherLanguages("names", input.names, {}, site);
   const descriptions = textsInOtherLanguages("descriptions", input.descriptions, {}, site);
@@ -77,6 +78,7 @@ export async function createCategory(db: Database, scope: TenantScope, input: z.
           .values({ ...input, names, descriptions, tenantId: scope.tenantId })
           .returning(),
         bumpVersion(db, scope, input.siteId),
+        audit(db, scope, scope.userId, "create-category", input.name),
         measureRows(db, scope.tenantId, "categories"),
       ]),
     );
@@ -84,7 +86,7 @@ export async function createCategory(db: Database, scope: TenantScope, input: z.
   });
 }
 
-export async function updateCategory(db: Database, scope: TenantScope, id: number, input: z.infer<typeof categoryUpdate>) {
+export async function updateCategory(db: Database, scope: MemberScope, id: number, input: z.infer<typeof categoryUpdate>) {
   const existing = await categoryInScope(db, scope, id);
   const site = await siteInScope(db, scope, existing.siteId);
   const names = textsInOtherLanguages("names", input.names, existing.names, site);
@@ -98,6 +100,7 @@ export async function updateCategory(db: Database, scope: TenantScope, id: numbe
         .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
         .returning(),
       bumpVersion(db, scope, existing.siteId),
+      audit(db, scope, scope.userId, "change-category", input.name ?? existing.name),
     ]);
     return category!;
   });
@@ -125,7 +128,7 @@ export async function orderCategories(db: Database, scope: TenantScope, siteId: 
 }
 
 /** A category with children or contents stays: 409 says which. */
-export async function deleteCategory(db: Database, scope: TenantScope, id: number) {
+export async function deleteCategory(db: Database, scope: MemberScope, id: number) {
   const existing = await categoryInScope(db, scope, id);
   const [[children], [linked]] = await db.batch([
     db
@@ -164,6 +167,7 @@ export async function deleteCategory(db: Database, scope: TenantScope, id: numbe
       .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id), inArray(contentCategories.contentId, trashed))),
     db.delete(categories).where(inTenant(categories.tenantId, scope, eq(categories.id, id))),
     bumpVersion(db, scope, existing.siteId),
+    audit(db, scope, scope.userId, "delete-category", existing.name),
   ]);
 }
 

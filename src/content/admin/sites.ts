@@ -13,7 +13,8 @@ import { measureCount, withinRooms } from "../tenancy/rooms";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
-import { type AdminRoute, as } from "./guard";
+import { audit } from "./audit";
+import { type AdminRoute, as, type MemberScope } from "./guard";
 import { domainVerify, siteCreate, siteUpdate } from "./params";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema } from "../../platform/row-answer";
@@ -164,11 +165,38 @@ async function assertLanguagesKept(db: Database, scope: TenantScope, siteId: num
     );
 }
 
-/** Changes a site and its claimed host names in one batch (tenancy/domains.ts checks the names). */
+/** A site's settings as the audit log names them (the Settings screen's labels), in the screen's order. */
+const SETTING_NAMES: [keyof Site, string][] = [
+  ["name", "name"],
+  ["slug", "address name"],
+  ["seoDescription", "description"],
+  ["seoDescriptions", "description"],
+  ["languages", "languages"],
+  ["defaultLanguage", "default language"],
+  ["timezone", "time zone"],
+  ["seoTitlePattern", "page title"],
+  ["seoImage", "social image"],
+  ["favicon", "favicon"],
+  ["theme", "theme"],
+  ["analytics", "analytics"],
+];
+
+/** The settings a change really changes, in words: the Settings screen sends them all at each save. */
+function changedSettings(existing: Site, set: Partial<Site>, domainsChanged: boolean): string[] {
+  // Per-language texts compare whatever order their languages come in.
+  const canonical = (value: unknown) =>
+    JSON.stringify(value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort()) : value);
+  const names = SETTING_NAMES.filter(([field]) => set[field] !== undefined && canonical(set[field]) !== canonical(existing[field])).map(
+    ([, name]) => name,
+  );
+  return [...new Set([...names, ...(domainsChanged ? ["domains"] : [])])];
+}
+
+/** Changes a site and its claimed host names in one batch (tenancy/domains.ts checks the names); the audit log says which settings changed. */
 export async function updateSite(
   db: Database,
   env: Pick<Bindings, "PUBLIC_ORIGIN" | "SERVICE_HOSTS">,
-  scope: TenantScope,
+  scope: MemberScope,
   siteId: number,
   input: z.infer<typeof siteUpdate>,
 ) {
@@ -182,22 +210,18 @@ export async function updateSite(
   const favicon = siteRelativeMedia(fields.favicon, scope.tenantId, siteId);
   await assertFavicon(db, scope, siteId, favicon);
   const hostChanges = await domainChanges(db, env, scope, siteId, { primaryDomain, aliases });
+  const set = { ...fields, seoDescriptions, seoImage: siteRelativeMedia(fields.seoImage, scope.tenantId, siteId), favicon };
+  const changed = changedSettings(existing, set, hostChanges.changed);
   forgetSiteForReaders(siteId);
   return unlessTaken("The site slug", async () => {
     const [[site]] = await db.batch([
       db
         .update(sites)
-        .set({
-          ...fields,
-          seoDescriptions,
-          seoImage: siteRelativeMedia(fields.seoImage, scope.tenantId, siteId),
-          favicon,
-          contentVersion: sql`${sites.contentVersion} + 1`,
-          updatedAt: new Date().toISOString(),
-        })
+        .set({ ...set, contentVersion: sql`${sites.contentVersion} + 1`, updatedAt: new Date().toISOString() })
         .where(inTenant(sites.tenantId, scope, eq(sites.id, siteId)))
         .returning(),
       ...hostChanges.statements,
+      ...(changed.length ? [audit(db, scope, scope.userId, "change-site", `${set.name ?? existing.name}: ${changed.join(", ")}`)] : []),
     ]);
     forgetHosts(hostChanges.dropped);
     return withDomainsOne(db, scope, site!);

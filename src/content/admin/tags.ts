@@ -10,7 +10,8 @@ import { menuName } from "../menu-names";
 import { resolvedMenu, resolvedTag } from "../sites/template-tags";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { type AdminRoute, as } from "./guard";
+import { audit } from "./audit";
+import { type AdminRoute, as, type MemberScope } from "./guard";
 import { linkTargetsSchema } from "./answers";
 import { contentTagWrite, linkTargetQuery } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
@@ -74,7 +75,7 @@ export async function contentTagsOf(db: Database, scope: TenantScope, siteId: nu
 }
 
 /** Creates or replaces the tag of that name. */
-export async function putContentTag(db: Database, scope: TenantScope, input: z.infer<typeof contentTagWrite>) {
+export async function putContentTag(db: Database, scope: MemberScope, input: z.infer<typeof contentTagWrite>) {
   const site = await siteInScope(db, scope, input.siteId);
   const { language } = menuName(input.name);
   if (language !== null && !site.languages.includes(language))
@@ -87,6 +88,7 @@ export async function putContentTag(db: Database, scope: TenantScope, input: z.i
         .onConflictDoUpdate({ target: [contentTags.siteId, contentTags.name], set: { type: input.type, definition: input.definition } })
         .returning(),
       bumpVersion(db, scope, input.siteId),
+      audit(db, scope, scope.userId, "put-tag", `${input.type} ${input.name}`),
       measureRows(db, scope.tenantId, "tags"),
     ]),
   );
@@ -112,9 +114,13 @@ export async function previewContentTag(db: Database, scope: TenantScope, id: nu
   return resolvedTag(db, site, tag, new Date().toISOString(), site.defaultLanguage);
 }
 
-export async function deleteContentTag(db: Database, scope: TenantScope, id: number) {
+export async function deleteContentTag(db: Database, scope: MemberScope, id: number) {
   const tag = await contentTagInScope(db, scope, id);
-  await db.batch([db.delete(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))), bumpVersion(db, scope, tag.siteId)]);
+  await db.batch([
+    db.delete(contentTags).where(inTenant(contentTags.tenantId, scope, eq(contentTags.id, id))),
+    bumpVersion(db, scope, tag.siteId),
+    audit(db, scope, scope.userId, "delete-tag", `${tag.type} ${tag.name}`),
+  ]);
 }
 
 /** Content tags: menus, taxonomies and posts queries that templates read. */

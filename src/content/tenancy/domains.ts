@@ -71,8 +71,8 @@ export async function domainChanges(
   scope: TenantScope,
   siteId: number,
   asked: { primaryDomain?: string | null; aliases?: string[] },
-): Promise<{ statements: BatchItem<"sqlite">[]; dropped: string[] }> {
-  if (asked.primaryDomain === undefined && asked.aliases === undefined) return { statements: [], dropped: [] };
+): Promise<{ statements: BatchItem<"sqlite">[]; dropped: string[]; changed: boolean }> {
+  if (asked.primaryDomain === undefined && asked.aliases === undefined) return { statements: [], dropped: [], changed: false };
   const current = await db
     .select()
     .from(siteDomains)
@@ -98,6 +98,7 @@ export async function domainChanges(
     if (taken) throw new ApiError(409, `${taken.host} is already in use by another site`);
   }
   const mine = eq(siteDomains.siteId, siteId);
+  const dropped = current.map((row) => row.host).filter((host) => !wanted.includes(host));
   return {
     statements: [
       db.delete(siteDomains).where(inTenant(siteDomains.tenantId, scope, mine, wanted.length ? notInArray(siteDomains.host, wanted) : undefined)),
@@ -109,7 +110,8 @@ export async function domainChanges(
           .where(inTenant(siteDomains.tenantId, scope, mine, eq(siteDomains.host, host))),
       ),
     ],
-    dropped: current.map((row) => row.host).filter((host) => !wanted.includes(host)),
+    dropped,
+    changed: added.length > 0 || dropped.length > 0 || (current.find((row) => row.isPrimary)?.host ?? null) !== (primary || null),
   };
 }
 
