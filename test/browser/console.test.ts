@@ -277,6 +277,12 @@ describe("the admin console, in a browser", () => {
     );
     expect(rows.length).toBeGreaterThan(0);
     for (const [lang, language] of rows) expect(lang).toBe(language);
+    // The API keys as cards too: each key's scopes and sites in view, nothing to scroll sideways.
+    await small.getByRole("button", { name: "Menu" }).click();
+    await small.getByRole("link", { name: "API keys", exact: true }).click();
+    const keys = small.getByRole("table", { name: "API keys", exact: true });
+    await expect.poll(() => keys.locator("tbody tr").count()).toBeGreaterThan(0);
+    expect(await keys.evaluate((table) => table.scrollWidth <= table.clientWidth)).toBe(true);
     await phone.close();
   });
 });

@@ -62,7 +62,7 @@ export function KeysScreen() {
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : (
-        <table>
+        <table class="keys">
           <TableHead caption="API keys" columns={["Name", "Key", "Scopes", "Sites", "Created", "State"]} />
           <tbody>
             {load.data.map((key) => (
@@ -71,13 +71,13 @@ export function KeysScreen() {
                 <td>
                   <code>{key.maskedToken}</code>
                 </td>
-                <td>{key.scopes.length ? key.scopes.join(", ") : "All scopes (read and write)"}</td>
-                <td>
+                <td class="scopes">{key.scopes.length ? key.scopes.join(", ") : "All scopes (read and write)"}</td>
+                <td class="sites">
                   {key.siteIds
                     ? key.siteIds.map((id) => `${sites.find((s) => s.id === id)?.name ?? "A site"} (siteId ${id})`).join(", ")
                     : "All sites, today's and future ones"}
                 </td>
-                <td>{formatDate(key.createdAt)}</td>
+                <td class="created">{formatDate(key.createdAt)}</td>
                 <td>
                   {key.isActive ? (
                     <DeleteButton
