@@ -110,8 +110,15 @@ export function useSubmit() {
       requestAnimationFrame(() => focusAfter(pressed, refused));
     }
   };
-  // An edit after a save makes "Saved" untrue: a form calls it on input (the browser's own checks then speak alone).
-  const edited = () => setDone("");
+  // A form calls it on input. An edit after a save makes "Saved" untrue, and the API's message at the field edited spoke of
+  // the value before: both go (the browser's own checks, and the other fields' messages, then speak alone).
+  const edited = (event?: Event) => {
+    setDone("");
+    const field = event?.target instanceof Element ? event.target.getAttribute("name") : null;
+    if (!failure || !field || !(field in failure.fields)) return;
+    const { [field]: _edited, ...rest } = failure.fields;
+    setFailure(Object.keys(rest).length ? new ApiFailure(failure.status, failure.message, rest, failure.suggestions) : undefined);
+  };
   return { failure, busy, done, run, edited, fieldError: (name: string) => failure?.fields[name] };
 }
 

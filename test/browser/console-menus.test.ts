@@ -242,6 +242,10 @@ describe("words and small things", { timeout: 60_000 }, () => {
     // A path that has a redirect: the form says what saving replaces.
     await from.fill(`/old-${stamp}`);
     await expect.poll(() => page.getByText("Replaces its redirect to / (301)", { exact: true }).count()).toBe(1);
+    // The refusal spoke of the path before: it goes once the path is edited, at the field and above the form.
+    await expect.poll(() => page.locator(".field.invalid").count()).toBe(0);
+    expect(await from.getAttribute("aria-invalid")).not.toBe("true");
+    expect(await page.locator("form [role=alert]").count()).toBe(0);
 
     let asked = "";
     page.once("dialog", (dialog) => {

@@ -101,6 +101,7 @@ export function KeysScreen() {
       <form
         class="panel"
         aria-labelledby="new-key"
+        onInput={action.edited}
         onSubmit={async (e: Event) => {
           e.preventDefault();
           const created = await action.run(

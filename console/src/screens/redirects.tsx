@@ -54,6 +54,7 @@ export function RedirectsScreen() {
         <form
           class="panel"
           aria-labelledby="new-redirect"
+          onInput={action.edited}
           onSubmit={async (e: Event) => {
             e.preventDefault();
             if (

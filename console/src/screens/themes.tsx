@@ -94,6 +94,7 @@ export function ThemesScreen() {
         <form
           class="panel"
           aria-labelledby="upload-theme"
+          onInput={action.edited}
           onSubmit={async (e: Event) => {
             e.preventDefault();
             const zip = file.current?.files?.[0];
