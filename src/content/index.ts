@@ -16,6 +16,7 @@ import { serveSite } from "./sites/site-router";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { contentSettings } from "./settings";
 import { purgeTrash } from "./admin/trash";
+import { pruneAuditLogs } from "./admin/audit";
 import { cleanUpStorage } from "./storage-cleanup";
 import { authenticateTenantKey } from "./tenancy/tenant-keys";
 
@@ -63,11 +64,13 @@ export const content: GroupModule = {
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: contentSettings,
-  // Contents in the Trash for more than 30 days are deleted for good, and files of abandoned theme
-  // versions and media uploads removed, in the small hours with the other daily upkeep.
+  // Contents in the Trash for more than 30 days are deleted for good, files of abandoned theme
+  // versions and media uploads removed, and each audit log cut to its newest entries, in the small
+  // hours with the other daily upkeep.
   tasks: [
     { name: "content-trash", cron: "15 2 * * *", run: purgeTrash },
     { name: "content-storage", cron: "15 2 * * *", run: cleanUpStorage },
+    { name: "content-audit", cron: "15 2 * * *", run: pruneAuditLogs },
   ],
   router: (): OpenAPIHono<AppEnv> => {
     const router = createRouter();

@@ -1,4 +1,7 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_ENTRIES_KEPT, pruneAuditLogs } from "../../src/content/admin/audit";
+import { logger } from "../../src/platform/logging";
 import { admin, createTestTenant, memberWith, seedContent, type TestTenant } from "../helpers/content";
 
 type Envelope<T> = { success: boolean; data: T; error?: { message: string } };
@@ -127,5 +130,30 @@ describe("the audit log says who did what to which content", () => {
     expect(ours.some((e) => e.content?.title === "Other tenant's story")).toBe(false);
     expect((await admin("GET", `/tenants/${tenant.tenantId}/audit`, other.session)).status).toBe(404);
     for (const role of ["viewer", "author"] as const) expect((await auditOf(tenant, (await memberWith(tenant, role)).session)).status).toBe(403);
+  });
+
+  it("keeps each tenant's newest 10,000 entries: the daily upkeep deletes the older ones, and no other tenant's", async () => {
+    const flooded = await createTestTenant();
+    const other = await createTestTenant();
+    // A tenant that wrote 3 more than are kept, in one statement, oldest first.
+    await env.DB.prepare(
+      `INSERT INTO audit_log (tenant_id, user_id, action, subject)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?3) SELECT ?1, ?2, 'test', 'entry ' || i FROM n`,
+    )
+      .bind(flooded.tenantId, flooded.ownerId, AUDIT_ENTRIES_KEPT + 3)
+      .run();
+    await admin("POST", `/tenants/${other.tenantId}/keys`, other.session, { name: "Kept" });
+    const { pruned } = await pruneAuditLogs(env, logger({ test: "audit" }));
+    expect(pruned).toBeGreaterThanOrEqual(3);
+    const left = await env.DB.prepare("SELECT count(*) AS n, min(id) AS oldest FROM audit_log WHERE tenant_id = ?")
+      .bind(flooded.tenantId)
+      .first<{ n: number; oldest: number }>();
+    expect(left!.n).toBe(AUDIT_ENTRIES_KEPT);
+    const oldest = await env.DB.prepare("SELECT subject FROM audit_log WHERE id = ?").bind(left!.oldest).first<{ subject: string }>();
+    expect(oldest!.subject).toBe("entry 4");
+    // The other tenant's two (its first key, made with it, and this one) stay.
+    expect((await auditOf(other)).body.data.map((e) => e.subject)).toEqual(["Kept", "test"]);
+    // A second run finds nothing more to delete.
+    expect((await pruneAuditLogs(env, logger({ test: "audit" }))).pruned).toBe(0);
   });
 });
