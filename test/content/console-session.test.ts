@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SESSIONS_PER_PERSON } from "../../src/content/tenancy/member-session";
 import { createUser, sessionFor } from "../helpers/accounts";
 import { deactivateUser } from "../helpers/credentials";
 import { call } from "../helpers/requests";
@@ -108,5 +109,18 @@ describe("API2 · console sessions end on the server", () => {
     const [laptop, phone] = [await startSession(await sessionFor(user)), await startSession(await sessionFor(user))];
     await call("/admin/api/session", withCookie(laptop.value, { method: "DELETE", headers: { "X-CSRF-Token": laptop.csrfToken } }));
     expect((await call("/admin/api/tenants", withCookie(phone.value))).status).toBe(200);
+  });
+
+  it("keeps a person's newest 50 sessions: one more ends the oldest, and no one else's", async () => {
+    const [user, other] = [await createUser({ plan: "internal" }), await createUser()];
+    const jwt = await sessionFor(user);
+    const theirs = await startSession(await sessionFor(other));
+    const sessions = [];
+    for (let i = 0; i <= SESSIONS_PER_PERSON; i++) sessions.push(await startSession(jwt));
+    const reads = (value: string) => call("/admin/api/tenants", withCookie(value)).then((res) => res.status);
+    expect(await reads(sessions[0]!.value)).toBe(401);
+    expect(await reads(sessions[1]!.value)).toBe(200);
+    expect(await reads(sessions.at(-1)!.value)).toBe(200);
+    expect(await reads(theirs.value)).toBe(200);
   });
 });

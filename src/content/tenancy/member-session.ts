@@ -1,4 +1,4 @@
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, desc, eq, gt, lte, notInArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { authenticateBearer, userPrincipal } from "../../platform/auth/bearer";
@@ -76,9 +76,13 @@ function withPersonLimit(c: Context<AppEnv>, principal: Principal): Principal {
   return { ...principal, personLimit: { subject: `member:${principal.userId}:tenant:${tenant}`, perMinute } };
 }
 
+/** A person's console sessions at once (browsers and devices): a new one past them ends the oldest. */
+export const SESSIONS_PER_PERSON = 50;
+
 /**
  * Starts a console session for the caller of the JWT in Authorization: a new id in the cookie, its
- * hash in D1 for 24 hours, and the CSRF token to send with writes. The user's expired sessions go.
+ * hash in D1 for 24 hours, and the CSRF token to send with writes. The user's expired sessions go,
+ * and so do the oldest past `SESSIONS_PER_PERSON`, so that starting sessions in a loop piles up no rows.
  */
 export async function startSession(c: Context<AppEnv>): Promise<string> {
   if (!/^Bearer\s+\S+$/i.test(c.req.header("Authorization") ?? ""))
@@ -95,6 +99,25 @@ export async function startSession(c: Context<AppEnv>): Promise<string> {
       .get("db")
       .insert(consoleSessions)
       .values({ idHash: await sha256Hex(session), userId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString() }),
+    c
+      .get("db")
+      .delete(consoleSessions)
+      .where(
+        and(
+          eq(consoleSessions.userId, userId),
+          notInArray(
+            consoleSessions.idHash,
+            c
+              .get("db")
+              .select({ idHash: consoleSessions.idHash })
+              .from(consoleSessions)
+              .where(eq(consoleSessions.userId, userId))
+              // Started in the same millisecond: the later row is the newer.
+              .orderBy(desc(consoleSessions.createdAt), desc(sql`rowid`))
+              .limit(SESSIONS_PER_PERSON),
+          ),
+        ),
+      ),
   ]);
   setCookie(c, SESSION_COOKIE, session, {
     httpOnly: true,
