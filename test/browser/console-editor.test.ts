@@ -329,7 +329,7 @@ describe("the content editor, as a writer uses it", () => {
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => questions).toEqual([`Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again.`]);
     expect(await badge(page)).toBe("published");
-    // Once a menu links to it, the question says so: readers following that item would find no page.
+    // Once a menu links to it, the question says so: the site's menu leaves that item out meanwhile.
     const menu = `linked-${stamp}`;
     const linking = await adminApi<{ id: number }>("PUT", "/tags", {
       siteId: gateway.siteId,
@@ -340,7 +340,7 @@ describe("the content editor, as a writer uses it", () => {
     await bar(page).getByRole("button", { name: "Unpublish" }).click();
     await expect.poll(() => questions.length).toBe(2);
     expect(questions[1]).toBe(
-      `Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: readers who follow it will find no page until you change the menu (Menus & tags).`,
+      `Unpublish “${retitled}”? It leaves the site within seconds and becomes a draft again. The menu item “Fireworks” in ${menu} links to it: the site leaves it out of its menu until it is published again.`,
     );
     await adminApi("DELETE", `/tags/${linking.id}`);
     answer = true;

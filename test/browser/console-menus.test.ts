@@ -129,7 +129,7 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     await addPicked("Content", "harbour lights", draft);
     await expect
       .poll(() => item(5).locator(".alert.warning").textContent())
-      .toBe(`“${draft}” is not published: readers who follow the link find no page.`);
+      .toBe(`“${draft}” is not published: the site's menu leaves this item out (and those under it) until it is.`);
     expect(await item(2).locator(".alert.warning").count()).toBe(0);
     // A screen reader's list of fields tells each item's fields apart.
     for (const field of ["Links to", "Level"]) expect(await page.getByLabel(`${field}, item 5`, { exact: true }).count()).toBe(1);
@@ -158,13 +158,14 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     await page.getByRole("button", { name: "Save menu" }).click();
     await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Saved main.");
     const preview = page.getByRole("navigation", { name: "The menu main as the site shows it" });
-    await expect.poll(() => preview.getByRole("link").allTextContents()).toEqual([tide, "Home", ferries, keeper, draft]);
+    // The draft's item is left out, as its warning said, until the draft is published.
+    await expect.poll(() => preview.getByRole("link").allTextContents()).toEqual([tide, "Home", ferries, keeper]);
     expect(await page.locator("pre.json").count()).toBe(0);
     await shot(page, "console-menus-preview");
 
     const site = await desktop.newPage();
     await site.goto(`${siteBase}/`);
-    expect(await site.locator(".site-nav > ul > li > a").allTextContents()).toEqual([tide, "Home", ferries, keeper, draft]);
+    expect(await site.locator(".site-nav > ul > li > a").allTextContents()).toEqual([tide, "Home", ferries, keeper]);
     expect(await site.locator(".site-nav a", { hasText: keeper }).getAttribute("href")).toBe(`/keeper-${stamp}`);
     await site.close();
   });

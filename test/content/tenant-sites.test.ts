@@ -270,7 +270,39 @@ describe("menus", () => {
     const html = await htmlOf(await sitePage(row!.slug));
     expect(html).toContain('<li><a href="/about-us">About</a>');
     expect(html).toContain('<li><a href="/de/ueber-uns">Ueber</a>');
-    expect(html).toContain('<li><a href="/" aria-current="page">Gone</a>');
+    // A content deleted for good: its item is left out, not sent to another page.
+    expect(html).not.toContain(">Gone</a>");
+  });
+
+  it("leaves out an item whose content readers cannot open (a draft, in the Trash), with the items under it, until they can", async () => {
+    const site = await createTestTenant();
+    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const festival = await seedContent(site, { title: "Harbour festival" });
+    const draft = await seedContent(site, { title: "Next season", publishAt: null });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
+      siteId: site.siteId,
+      type: "menu",
+      name: "main",
+      definition: {
+        items: [
+          { label: "Festival", link: { content: festival }, children: [{ label: "Programme", link: { url: "/programme" } }] },
+          { label: "Soon", link: { content: draft } },
+          { label: "Contact", link: { url: "/contact" } },
+        ],
+      },
+    });
+    await installDefaultTheme(site.siteId);
+    const menu = async () => (await htmlOf(await sitePage(row!.slug))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
+    expect(await menu()).toContain(">Festival</a>");
+    expect(await menu()).toContain(">Programme</a>");
+    expect(await menu()).not.toContain(">Soon</a>");
+    expect((await admin("DELETE", `/tenants/${site.tenantId}/contents/${festival}`, site.session)).status).toBe(200);
+    const trashed = await menu();
+    expect(trashed).not.toContain(">Festival</a>");
+    expect(trashed).not.toContain(">Programme</a>");
+    expect(trashed).toContain(">Contact</a>");
+    expect((await admin("POST", `/tenants/${site.tenantId}/trash/${festival}/restore`, site.session)).status).toBe(200);
+    expect(await menu()).toContain('<a href="/harbour-festival">Festival</a>');
   });
 });
 

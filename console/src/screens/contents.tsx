@@ -9,7 +9,6 @@ import {
   type Category,
   type Content,
   type ContentStatus,
-  type ContentTag,
   type Media,
   type Page,
   type Storage,
@@ -22,7 +21,7 @@ import { diffLines } from "../diff";
 import { CONSOLE_BASE, guardLeaving, navigate } from "../router";
 import { MoveToTrash } from "./trash";
 import { siteAddress, useWorkspace } from "../session";
-import { type MenuItem, rowsOf } from "./menu-editor";
+import { leftOutOfMenus, menuItemsLinkingTo } from "./menu-editor";
 import {
   asFailure,
   CheckField,
@@ -932,23 +931,9 @@ function Publication(props: {
     props.onChanged(changed);
     close();
   };
-  /** The site's menu items that link to this content, as "“Fireworks” in main": readers following them would find no page. */
-  const menuItemsLinkingHere = async () => {
-    const tags = await get<ContentTag[]>(`/tenants/${tenant.id}/sites/${site.id}/tags`).catch(() => []);
-    // A menu's definition is the items tree the API validated when it was saved (admin/params.ts).
-    return tags
-      .filter((tag) => tag.type === "menu")
-      .flatMap((tag) =>
-        rowsOf((tag.definition as { items?: MenuItem[] }).items ?? [])
-          .filter((row) => row.kind === "content" && row.target === String(props.content.id))
-          .map((row) => `“${row.label}” in ${tag.name}`),
-      );
-  };
   const takeBack = async () => {
-    const linking = status === "published" ? await menuItemsLinkingHere() : [];
-    const menus = linking.length
-      ? ` The menu item${linking.length === 1 ? "" : "s"} ${linking.join(", ")} link${linking.length === 1 ? "s" : ""} to it: readers who follow ${linking.length === 1 ? "it" : "them"} will find no page until you change the menu (Menus & tags).`
-      : "";
+    const linking = status === "published" ? await menuItemsLinkingTo(tenant.id, site.id, props.content.id) : [];
+    const menus = leftOutOfMenus(linking, "until it is published again");
     const question =
       status === "published"
         ? `Unpublish “${props.title}”? It leaves the site within seconds and becomes a draft again.${menus}`

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "../hooks";
-import { get, type Category, type Content, type LinkTargets } from "../api";
+import { get, type Category, type Content, type ContentTag, type LinkTargets } from "../api";
 import { useWorkspace } from "../session";
 import { formatDate, SelectField, TextField } from "../ui";
 
@@ -90,13 +90,32 @@ function dropped(rows: MenuRow[], from: number, onto: number): MenuRow[] {
 
 const pick = (row: MenuRow) => ({ title: row.title, unpublished: row.unpublished });
 
-/** Why readers cannot open a content yet, or nothing when they can. */
+/** Why the site's menu leaves the item out for now, or nothing when readers can open its content. */
 const notYetPublished = (content: Pick<Content, "title" | "status" | "publishAt">) =>
   content.status === "published"
     ? undefined
     : content.status === "scheduled"
-      ? `“${content.title}” is scheduled for ${formatDate(content.publishAt)}: until then the link leads to a page readers cannot open.`
-      : `“${content.title}” is not published: readers who follow the link find no page.`;
+      ? `“${content.title}” is scheduled for ${formatDate(content.publishAt)}: the site's menu shows this item (and those under it) from then on.`
+      : `“${content.title}” is not published: the site's menu leaves this item out (and those under it) until it is.`;
+
+/** The menu items of the site that link to a content, as "“Fireworks” in main" (the site's menu leaves them out while readers cannot open it). */
+export async function menuItemsLinkingTo(tenantId: number, siteId: number, contentId: number): Promise<string[]> {
+  const tags = await get<ContentTag[]>(`/tenants/${tenantId}/sites/${siteId}/tags`).catch(() => []);
+  // A menu's definition is the items tree the API validated when it was saved (admin/params.ts).
+  return tags
+    .filter((tag) => tag.type === "menu")
+    .flatMap((tag) =>
+      rowsOf((tag.definition as { items?: MenuItem[] }).items ?? [])
+        .filter((row) => row.kind === "content" && row.target === String(contentId))
+        .map((row) => `“${row.label}” in ${tag.name}`),
+    );
+}
+
+/** A question's last sentence when menu items link to the content: what its leaving the site does to them. */
+export const leftOutOfMenus = (linking: string[], until: string) =>
+  linking.length
+    ? ` The menu item${linking.length === 1 ? "" : "s"} ${linking.join(", ")} link${linking.length === 1 ? "s" : ""} to it: the site leaves ${linking.length === 1 ? "it" : "them"} out of its menu ${until}.`
+    : "";
 const emptyTag = (name: string) => `No published content has the tag ${name} yet: its page is empty.`;
 
 /** The items of a menu: each row's label, what it links to (found by title), its level; reordered by dragging or with ↑ ↓. */
@@ -130,7 +149,11 @@ export function MenuItems(props: {
           const content = await get<Content>(`/tenants/${tenant.id}/contents/${row.target}`).catch(() => null);
           return content
             ? { ...row, title: content.title, unpublished: notYetPublished(content) }
-            : { ...row, title: `content ${row.target}`, unpublished: "This content no longer exists: the link leads to the home page." };
+            : {
+                ...row,
+                title: `content ${row.target}`,
+                unpublished: "This content is in the Trash or deleted: the site's menu leaves this item out (and those under it).",
+              };
         }
         if (row.kind === "category") {
           const category = props.categories.find((c) => String(c.id) === row.target);

@@ -2,6 +2,7 @@ import { api, get, type Content, type Page } from "../api";
 import { navigate } from "../router";
 import { useWorkspace } from "../session";
 import { DeleteButton, formatDate, Loading, Outcome, Screen, TableHead, useLoad, useSubmit } from "../ui";
+import { leftOutOfMenus, menuItemsLinkingTo } from "./menu-editor";
 
 type Trashed = Content & { purgeAt: string };
 
@@ -72,7 +73,7 @@ export function TrashScreen() {
 
 /** The editor's Delete: asks first, moves the content to the Trash, and goes to the Trash, where Restore brings it back. */
 export function MoveToTrash(props: { content: Pick<Content, "id" | "title">; published: boolean }) {
-  const { tenant } = useWorkspace();
+  const { tenant, site } = useWorkspace();
   const action = useSubmit();
   return (
     <div class="trash-action">
@@ -84,7 +85,10 @@ export function MoveToTrash(props: { content: Pick<Content, "id" | "title">; pub
         onClick={async () => {
           // A draft or a scheduled content is not on the site yet: telling its writer it leaves the site would alarm for nothing.
           const leaves = props.published ? "It leaves the site within seconds; you" : "You";
-          if (!confirm(`Delete “${props.content.title}”? ${leaves} can restore it from the Trash for 30 days.`)) return;
+          const menus = props.published
+            ? leftOutOfMenus(await menuItemsLinkingTo(tenant.id, site.id, props.content.id), "while it is in the Trash")
+            : "";
+          if (!confirm(`Delete “${props.content.title}”? ${leaves} can restore it from the Trash for 30 days.${menus}`)) return;
           if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`))) navigate("/trash");
         }}
       >

@@ -110,7 +110,7 @@ async function contentTagInScope(db: Database, scope: TenantScope, id: number) {
 export async function previewContentTag(db: Database, scope: TenantScope, id: number) {
   const tag = await contentTagInScope(db, scope, id);
   const site = await siteInScope(db, scope, tag.siteId);
-  if (tag.type === "menu") return resolvedMenu(db, site, tag);
+  if (tag.type === "menu") return resolvedMenu(db, site, tag, new Date().toISOString());
   return resolvedTag(db, site, tag, new Date().toISOString(), site.defaultLanguage);
 }
 

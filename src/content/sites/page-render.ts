@@ -62,7 +62,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
       defaultLanguage: site.defaultLanguage,
     },
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
-    menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.get("db"), site, language)),
+    menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.get("db"), site, new Date().toISOString(), language)),
     tags,
     ads: shownAds,
     seo: {

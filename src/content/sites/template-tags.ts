@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import { listPublished, ofSite } from "../delivery/service";
+import { isPublic, listPublished, ofSite } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
 import { contentPath, inLanguage, urlFor } from "./languages";
@@ -20,9 +20,11 @@ interface MenuItem {
 /**
  * The menus of a page in one language, every link made a URL of the site: for each `menus.<code>`,
  * the menu `<code>.<language>`, else `<code>`, else `<code>.<default language>`. Category and tag
- * links lead to the page's language; a content link to that content, in its own language.
+ * links lead to the page's language; a content link to that content, in its own language. An item
+ * whose content readers cannot open at `now` (a draft, not yet due, in the Trash, deleted) is left
+ * out, with the items under it: a menu never leads to a missing page.
  */
-export async function resolvedMenus(db: Database, site: Site, language: string) {
+export async function resolvedMenus(db: Database, site: Site, now: string, language: string) {
   const rows = await db
     .select()
     .from(contentTags)
@@ -36,18 +38,18 @@ export async function resolvedMenus(db: Database, site: Site, language: string) 
     if (candidate.rank < 3 && candidate.rank < (chosen.get(code)?.rank ?? 3)) chosen.set(code, candidate);
   }
   const menus = [...chosen].map(([code, { items }]) => ({ code, items }));
-  return Object.fromEntries(await menuUrls(db, site, language, menus));
+  return Object.fromEntries(await menuUrls(db, site, now, language, menus));
 }
 
 /** What `menus.<code>` is for one menu tag on a page in its own language: the console's preview. */
-export async function resolvedMenu(db: Database, site: Site, tag: ContentTag) {
+export async function resolvedMenu(db: Database, site: Site, tag: ContentTag, now: string) {
   const { code, language } = menuName(tag.name);
-  const [menu] = await menuUrls(db, site, language ?? site.defaultLanguage, [{ code, items: (tag.definition as { items: MenuItem[] }).items }]);
+  const [menu] = await menuUrls(db, site, now, language ?? site.defaultLanguage, [{ code, items: (tag.definition as { items: MenuItem[] }).items }]);
   return menu?.[1] ?? [];
 }
 
 /** Menus' items with URLs, in the page's language. */
-async function menuUrls(db: Database, site: Site, language: string, menus: { code: string; items: MenuItem[] }[]) {
+async function menuUrls(db: Database, site: Site, now: string, language: string, menus: { code: string; items: MenuItem[] }[]) {
   if (!menus.length) return [];
   // Only the contents the menus name are read, not every content of the site.
   const named = (items: MenuItem[]): number[] =>
@@ -62,23 +64,23 @@ async function menuUrls(db: Database, site: Site, language: string, menus: { cod
       ? db
           .select({ id: contents.id, slug: contents.slug, language: contents.language })
           .from(contents)
-          .where(ofSite(site, inArray(contents.id, contentIds)))
+          .where(ofSite(site, inArray(contents.id, contentIds), isPublic(now)))
       : Promise.resolve([]),
   ]);
   const url = urlFor(site, language);
-  const contentUrl = (id: number) => {
-    const found = linked.find((c) => c.id === id);
-    return found ? contentPath(site, found) : url("home");
+  // Null for a content readers cannot open: its item is left out, with the items under it.
+  const urlOf = (link: MenuItem["link"]): string | null => {
+    if (link.url !== undefined) return link.url;
+    if (link.category !== undefined) return url("category", cats.find((c) => c.id === link.category)?.slug ?? "");
+    if (link.content === undefined) return url("tag", link.tag ?? "");
+    const content = linked.find((c) => c.id === link.content);
+    return content ? contentPath(site, content) : null;
   };
-  const urlOf = (link: MenuItem["link"]) =>
-    link.url ??
-    (link.category !== undefined
-      ? url("category", cats.find((c) => c.id === link.category)?.slug ?? "")
-      : link.content !== undefined
-        ? contentUrl(link.content)
-        : url("tag", link.tag ?? ""));
   const resolve = (items: MenuItem[]): unknown[] =>
-    items.map((item) => ({ label: item.label, url: urlOf(item.link), children: resolve(item.children ?? []) }));
+    items.flatMap((item) => {
+      const itemUrl = urlOf(item.link);
+      return itemUrl === null ? [] : [{ label: item.label, url: itemUrl, children: resolve(item.children ?? []) }];
+    });
   return menus.map((m) => [m.code, resolve(m.items)] as const);
 }
 
