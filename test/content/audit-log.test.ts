@@ -82,6 +82,19 @@ describe("the audit log says who did what to which content", () => {
     ]);
   });
 
+  it("records a change to a published content, and not the saves of a draft", async () => {
+    const live = await seedContent(tenant, { title: "Harbour open" });
+    const draft = await seedContent(tenant, { title: "Harbour plans", publishAt: null });
+    for (const [id, title] of [
+      [draft, "Harbour plans, revised"],
+      [live, "Harbour open again"],
+    ] as const)
+      expect((await admin("PATCH", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session, { title })).status).toBe(200);
+    const entries = (await auditOf(tenant)).body.data;
+    expect(entries[0]).toMatchObject({ action: "update", contentId: live, content: { title: "Harbour open again" }, who: { email: ownerEmail } });
+    expect(entries.filter((e) => e.contentId === draft)).toEqual([]);
+  });
+
   it("records a category made, renamed and deleted, by its name", async () => {
     const made = await admin("POST", `/tenants/${tenant.tenantId}/categories`, tenant.session, {
       siteId: tenant.siteId,

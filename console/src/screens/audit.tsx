@@ -84,6 +84,12 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
           {scheduledFor ? ` for ${formatDate(scheduledFor)}` : ""}
         </>
       );
+    case "update":
+      return (
+        <>
+          {who} updated {content} on the site
+        </>
+      );
     case "unpublish":
       return (
         <>

@@ -318,6 +318,8 @@ export async function updateContent(
         : db.insert(contentVersions).values({ tenantId: scope.tenantId, contentId: id, version, ...text }),
       ...(options.replaceLatest ? [] : [versionsPast(db, scope, id, version)]),
       bumpVersionIfPublic(db, scope, existing.siteId, id),
+      // A change readers see is in the audit log; a draft's saves (every few seconds as one types) are not.
+      ...(statusAt(existing, now) === "published" ? [audit(db, scope, userId, "update", `content ${id} (${text.title})`, id)] : []),
     ];
     if (categoryIds) {
       statements.push(db.delete(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))));
