@@ -246,6 +246,10 @@ describe("the admin console, in a browser", () => {
       for (const name of tables)
         await expect.poll(() => page.getByRole("table", { name, exact: true }).count(), { message: `${screen}: ${name}` }).toBe(1);
       expect(await page.locator("table:not(:has(> caption))").count()).toBe(0);
+      // A row's actions stay a table cell: a flex box there drew its border off the row's line.
+      expect(
+        await page.evaluate<boolean>(`[...document.querySelectorAll("td.actions")].every((cell) => getComputedStyle(cell).display === "table-cell")`),
+      ).toBe(true);
     }
   });
 
