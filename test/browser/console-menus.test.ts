@@ -132,7 +132,8 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
       .toBe(`“${draft}” is not published: the site's menu leaves this item out (and those under it) until it is.`);
     expect(await item(2).locator(".alert.warning").count()).toBe(0);
     // A screen reader's list of fields tells each item's fields apart.
-    for (const field of ["Links to", "Level"]) expect(await page.getByLabel(`${field}, item 5`, { exact: true }).count()).toBe(1);
+    for (const field of ["Links to", "Level"]) expect(await page.getByLabel(`${field} (item 5)`, { exact: true }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Change the linked content of item 5", exact: true }).count()).toBe(1);
     await shot(page, "console-menus-warning");
   });
 

@@ -139,7 +139,7 @@ describe("the admin console, in a browser", () => {
     const labels = page.getByLabel(/^Item \d+ label$/);
     await labels.last().fill("Browser menu item");
     await page
-      .getByLabel(/^Address, item \d+$/)
+      .getByLabel(/^Address \(item \d+\)$/)
       .last()
       .fill("/browser-menu-item");
     await page.getByRole("button", { name: "Save menu" }).click();

@@ -243,6 +243,7 @@ export function MenuItems(props: {
                   />
                 ) : (
                   <TargetPicker
+                    item={index + 1}
                     kind={row.kind}
                     categories={props.categories}
                     categoryShown={categoryShown}
@@ -300,11 +301,14 @@ export function MenuItems(props: {
   );
 }
 
-/** A field's label as shown, and for a screen reader's list of fields the item it belongs to ("Level, item 3"). */
+/**
+ * A field's label as shown, and for a screen reader's list of fields the item it belongs to ("Level (item 3)"). The
+ * hidden part is out of the flow, so browsers read a space before it: a comma there was read as "Level , item 3".
+ */
 const ofItem = (label: string, index: number) => (
   <>
     {label}
-    <span class="visually-hidden">, item {index + 1}</span>
+    <span class="visually-hidden"> (item {index + 1})</span>
   </>
 );
 
@@ -322,6 +326,8 @@ function categoriesMatching(categories: Category[], words: string, shown: (categ
 
 /** A content, category or tag found by typing part of its title, instead of its id. */
 function TargetPicker(props: {
+  /** The item's number, for a screen reader: which item's link a control changes. */
+  item: number;
   kind: Exclude<LinkKind, "url">;
   /** The site's categories, found here by either name: the menu's language's or the site's. */
   categories: Category[];
@@ -396,7 +402,11 @@ function TargetPicker(props: {
           <span class="picked">
             <strong>{chosen}</strong>{" "}
             <button type="button" onClick={() => setSearching(true)}>
-              Change<span class="visually-hidden"> the linked {name}</span>
+              Change
+              <span class="visually-hidden">
+                {" "}
+                the linked {name} of item {props.item}
+              </span>
             </button>
           </span>
           {props.error ? <small class="field-error">{props.error}</small> : null}
@@ -404,7 +414,7 @@ function TargetPicker(props: {
       ) : (
         <>
           <TextField
-            label={`Find a ${name}`}
+            label={ofItem(`Find a ${name}`, props.item - 1)}
             name="find"
             type="search"
             value={words}
