@@ -131,6 +131,13 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
       .poll(() => item(5).locator(".alert.warning").textContent())
       .toBe(`“${draft}” is not published: the site's menu leaves this item out (and those under it) until it is.`);
     expect(await item(2).locator(".alert.warning").count()).toBe(0);
+    // A label as long as a whole title is said to be long, under its field.
+    const label5 = page.getByLabel("Item 5 label", { exact: true });
+    expect(await item(5).getByText("A long label").count()).toBe(0);
+    await label5.fill(`${draft}, the whole programme`);
+    await expect.poll(() => item(5).getByText("A long label: the site's menu shows all of it").count()).toBe(1);
+    await label5.fill(draft);
+    await expect.poll(() => item(5).getByText("A long label").count()).toBe(0);
     // A screen reader's list of fields tells each item's fields apart.
     for (const field of ["Links to", "Level"]) expect(await page.getByLabel(`${field} (item 5)`, { exact: true }).count()).toBe(1);
     expect(await page.getByRole("button", { name: "Change the linked content of item 5", exact: true }).count()).toBe(1);

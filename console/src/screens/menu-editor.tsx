@@ -90,6 +90,9 @@ function dropped(rows: MenuRow[], from: number, onto: number): MenuRow[] {
 
 const pick = (row: MenuRow) => ({ title: row.title, unpublished: row.unpublished });
 
+/** A label longer than this (a content's whole title, taken as its label) is said to be long. */
+const LONG_LABEL = 30;
+
 /** Why the site's menu leaves the item out for now, or nothing when readers can open its content. */
 const notYetPublished = (content: Pick<Content, "title" | "status" | "publishAt">) =>
   content.status === "published"
@@ -220,6 +223,11 @@ export function MenuItems(props: {
                   value={row.label}
                   onValue={(v) => setRow(index, { label: v })}
                   error={props.fieldError(`${path}.label`)}
+                  hint={
+                    row.label.length > LONG_LABEL
+                      ? "A long label: the site's menu shows all of it, over two lines on a phone. A word or two reads best."
+                      : undefined
+                  }
                 />
                 <SelectField
                   label={ofItem("Links to", index)}
