@@ -275,6 +275,7 @@ describe("the Trash", () => {
     await page.getByRole("heading", { name: "Trash" }).waitFor({ timeout: 20_000 });
     const row = page.getByRole("row", { name: new RegExp(title) });
     await row.waitFor();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toBe(`Moved “${title}” to the Trash.`);
     await shot(page, "trash");
     expect((await readerSees(reader, `${gateway.siteBase}/${created.slug}`)).status).toBe(404);
     expect((await readerSees(reader, `${gateway.siteBase}/`)).text).not.toContain(title);

@@ -1,15 +1,25 @@
 import { api, get, type Content, type Page } from "../api";
 import { navigate } from "../router";
 import { useWorkspace } from "../session";
-import { DeleteButton, formatDate, Loading, Outcome, Screen, TableHead, useLoad, useSubmit } from "../ui";
+import { DeleteButton, formatDate, Loading, Outcome, Pager, Screen, TableHead, useLoad, useSubmit } from "../ui";
+import type { ScreenProps } from "./index";
 import { leftOutOfMenus, menuItemsLinkingTo } from "./menu-editor";
 
 type Trashed = Content & { purgeAt: string };
 
-/** Deleted contents of the site, restorable until the daily purge takes them (30 days after). */
-export function TrashScreen() {
+const PAGE_SIZE = 100;
+
+/** Deleted contents of the site, last deleted first, restorable until the daily purge takes them (30 days after). */
+export function TrashScreen({ query }: ScreenProps) {
   const { tenant, site, can } = useWorkspace();
-  const load = useLoad(() => get<Page<Trashed>>(`/tenants/${tenant.id}/trash?siteId=${site.id}&size=100`), [tenant.id, site.id]);
+  const page = Number(query.get("page") ?? 1) || 1;
+  const load = useLoad(
+    () => get<Page<Trashed>>(`/tenants/${tenant.id}/trash?siteId=${site.id}&page=${page}&size=${PAGE_SIZE}`),
+    [tenant.id, site.id, page],
+  );
+  const pages = load.data ? Math.max(1, Math.ceil(load.data.total / PAGE_SIZE)) : 1;
+  // The editor's Delete comes here with the content it moved (`?moved=`): said once, until something else is done.
+  const moved = load.data?.items.find((content) => String(content.id) === query.get("moved"));
   const action = useSubmit();
   return (
     <Screen title="Trash">
@@ -17,7 +27,7 @@ export function TrashScreen() {
         A deleted content is gone from the site within seconds and waits here for 30 days, then it is deleted for good. Its address stays reserved
         until then: restore it, or delete it for good to use the address again.
       </p>
-      <Outcome failure={action.failure} done={action.done} />
+      <Outcome failure={action.failure} done={action.done || (moved && !action.failure ? `Moved “${moved.title}” to the Trash.` : "")} />
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : load.data.items.length === 0 ? (
@@ -67,6 +77,7 @@ export function TrashScreen() {
           </tbody>
         </table>
       )}
+      {pages > 1 ? <Pager page={page} pages={pages} onPage={(to) => navigate(`/trash?page=${to}`)} /> : null}
     </Screen>
   );
 }
@@ -89,7 +100,8 @@ export function MoveToTrash(props: { content: Pick<Content, "id" | "title">; pub
             ? leftOutOfMenus(await menuItemsLinkingTo(tenant.id, site.id, props.content.id), "while it is in the Trash")
             : "";
           if (!confirm(`Delete “${props.content.title}”? ${leaves} can restore it from the Trash for 30 days.${menus}`)) return;
-          if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`))) navigate("/trash");
+          if (await action.run(() => api("DELETE", `/tenants/${tenant.id}/contents/${props.content.id}`)))
+            navigate(`/trash?moved=${props.content.id}`);
         }}
       >
         Delete
