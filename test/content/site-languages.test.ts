@@ -342,6 +342,23 @@ describe("ads in the page's language", () => {
     expect(await htmlOf(await sitePage(slug, "/"))).toContain("Winter market at the harbour");
   });
 
+  it("lists a content's language versions alone (the admin API's translationsOf), from either of them, and refuses a bad id", async () => {
+    const other = await createTestTenant();
+    const original = await seedContent(other, { title: "Harbour walk" });
+    const german = await seedContent(other, { title: "Hafenrundgang", language: "de", translationOf: original });
+    await seedContent(other, { title: "Unrelated story" });
+    const versions = async (id: number | string) =>
+      admin("GET", `/tenants/${other.tenantId}/contents?siteId=${other.siteId}&translationsOf=${id}`, other.session);
+    for (const id of [original, german]) {
+      const res = await versions(id);
+      expect(res.status, String(id)).toBe(200);
+      const { data } = await res.json<{ data: { items: { id: number }[]; total: number } }>();
+      expect(data.items.map((c) => c.id).sort((a, b) => a - b)).toEqual([original, german]);
+      expect(data.total).toBe(2);
+    }
+    expect((await versions("abc")).status).toBe(400);
+  });
+
   it("refuses a language the site does not have, at its field, on creation and on an edit", async () => {
     const refused = await ads("POST", "", htmlAd("Marché d'hiver", "fr"));
     expect(refused.status).toBe(400);

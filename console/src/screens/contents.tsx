@@ -1022,7 +1022,11 @@ function Publication(props: {
 function Translations(props: { content: Content }) {
   const { tenant, site, can } = useWorkspace();
   const original = props.content.translationOf ?? props.content.id;
-  const load = useLoad(() => get<Page<Content>>(`/tenants/${tenant.id}/contents?siteId=${site.id}&size=100`), [tenant.id, site.id, props.content.id]);
+  // The group alone (an original and its translations, one a language), however many contents the site has.
+  const load = useLoad(
+    () => get<Page<Content>>(`/tenants/${tenant.id}/contents?siteId=${site.id}&translationsOf=${original}&size=100`),
+    [tenant.id, site.id, props.content.id],
+  );
   if (site.languages.length < 2) return null;
   const group = (load.data?.items ?? []).filter((c) => (c.translationOf ?? c.id) === original);
   return (

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, count, desc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { Database } from "../../platform/database";
@@ -95,7 +95,17 @@ export async function contentDetail(db: Database, scope: TenantScope, id: number
   return { ...content, categoryIds: linked.map((l) => l.id) };
 }
 
-export async function listContents(db: Database, scope: TenantScope, q: { siteId?: number; status?: ContentStatus; page: number; size: number }) {
+/** A content's language versions, asked from any of them: the original (the group's first content) and those that translate it. */
+function languageVersionsOf(scope: TenantScope, id: number) {
+  const original = sql`coalesce((SELECT ${contents.translationOf} FROM ${contents} WHERE ${contents.id} = ${id} AND ${contents.tenantId} = ${scope.tenantId}), ${id})`;
+  return or(eq(contents.id, original), eq(contents.translationOf, original));
+}
+
+export async function listContents(
+  db: Database,
+  scope: TenantScope,
+  q: { siteId?: number; status?: ContentStatus; translationsOf?: number; page: number; size: number },
+) {
   const now = new Date().toISOString();
   const where = inTenant(
     contents.tenantId,
@@ -103,6 +113,7 @@ export async function listContents(db: Database, scope: TenantScope, q: { siteId
     isNull(contents.deletedAt),
     q.siteId ? eq(contents.siteId, q.siteId) : undefined,
     q.status ? statusNow(q.status, now) : undefined,
+    q.translationsOf ? languageVersionsOf(scope, q.translationsOf) : undefined,
   );
   const [items, [total]] = await db.batch([
     db

@@ -197,11 +197,13 @@ export const publishRequest = z.strictObject({ publishAt: isoInstant.optional() 
 export const contentListQuery = z.strictObject({
   siteId: queryInteger("siteId", 1, 1e12).optional(),
   status: z.enum(CONTENT_STATUSES, { error: `status must be one of ${CONTENT_STATUSES.join(", ")}` }).optional(),
+  /** A content's language versions, asked from any of them: the original and those that translate it. */
+  translationsOf: queryInteger("translationsOf", 1, 1e12).optional(),
   page: queryInteger("page", 1, 100_000).optional(),
   size: queryInteger("size", 1, 100).optional(),
 });
 /** The Trash, paged like the contents. */
-export const trashListQuery = contentListQuery.omit({ status: true });
+export const trashListQuery = contentListQuery.omit({ status: true, translationsOf: true });
 
 const menuLink = z.union([
   z.strictObject({ category: z.number().int().positive() }),
