@@ -232,6 +232,21 @@ describe("the admin console, in a browser", () => {
     page.off("request", started).off("requestfinished", ended).off("requestfailed", ended);
   });
 
+  it("finds a content by words of its title, in any case, and says when none has them", async () => {
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Contents", exact: true }).click();
+    const search = page.getByLabel("Find by title", { exact: true });
+    const titles = () => page.locator("table.contents tbody td:first-child").allTextContents();
+    // "Browser post 1764…" found by "POST 1764…": its last two words, in capitals.
+    const words = `POST ${title.split(" ")[2]}`;
+    await search.fill(words);
+    await expect.poll(titles).toEqual([title]);
+    expect(page.url()).toContain(`q=${words.replace(" ", "+")}`);
+    await search.fill("no title has these words");
+    await expect.poll(() => page.getByText("No content has “no title has these words” in its title.", { exact: true }).count()).toBe(1);
+    await search.fill("");
+    await expect.poll(async () => (await titles()).length).toBeGreaterThan(1);
+  });
+
   it("names each table for a screen reader's list of tables", async () => {
     const nav = page.getByRole("navigation", { name: "Console" });
     const named: [string, string[]][] = [

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
 import { createUser, sessionFor } from "../helpers/accounts";
-import { admin, createTestTenant, headless, memberWith, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, headless, memberWith, seedContent, type TestTenant } from "../helpers/content";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
 
@@ -464,5 +464,26 @@ describe("what the console needs beyond the resources", () => {
     const postsPreview = await send<{ title: string; url: string }[]>("GET", `${base}/tags/${posts.body.data.id}/preview`, own.session);
     expect(postsPreview.body.data.map((p) => [p.title, p.url])).toEqual([["Previewed", `/${slug}`]]);
     expect((await send("GET", `${base}/tags/999999/preview`, own.session)).status).toBe(404);
+  });
+});
+
+describe("the contents list's search", () => {
+  it("finds the words in a title, in any case, % and _ as letters, and refuses empty or overlong words", async () => {
+    const tenant = await createTestTenant();
+    for (const title of ["Harbour reopens", "Old HARBOUR walls", "Market day", "Rents up 100% in_town"]) await seedContent(tenant, { title });
+    const titles = async (q: string) => {
+      const res = await admin("GET", `/tenants/${tenant.tenantId}/contents?siteId=${tenant.siteId}&q=${encodeURIComponent(q)}`, tenant.session);
+      expect(res.status, q).toBe(200);
+      return (await res.json<{ data: { items: { title: string }[] } }>()).data.items.map((c) => c.title).sort();
+    };
+    expect(await titles("harbour")).toEqual(["Harbour reopens", "Old HARBOUR walls"]);
+    expect(await titles("%")).toEqual(["Rents up 100% in_town"]);
+    expect(await titles("_")).toEqual(["Rents up 100% in_town"]);
+    expect(await titles("ferry")).toEqual([]);
+    for (const q of ["", "x".repeat(101)]) {
+      const res = await admin("GET", `/tenants/${tenant.tenantId}/contents?q=${q}`, tenant.session);
+      expect(res.status).toBe(400);
+      expect((await res.json<{ error: { message: string } }>()).error.message).toMatch(/q must (not be empty|be at most 100 characters)/);
+    }
   });
 });

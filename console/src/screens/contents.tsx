@@ -53,17 +53,27 @@ const PAGE_SIZE = 20;
 export function ContentsScreen({ query }: ScreenProps) {
   const { tenant, site, can } = useWorkspace();
   const status = query.get("status") ?? "";
+  const words = query.get("q") ?? "";
   const page = Number(query.get("page") ?? 1) || 1;
-  const load = useLoad(
-    () => get<Page<Content>>(`/tenants/${tenant.id}/contents?siteId=${site.id}&page=${page}&size=${PAGE_SIZE}${status ? `&status=${status}` : ""}`),
-    [tenant.id, site.id, status, page],
-  );
+  const load = useLoad(() => {
+    const filters = new URLSearchParams({ siteId: String(site.id), page: String(page), size: String(PAGE_SIZE), status, q: words });
+    for (const [k, v] of [...filters]) if (!v) filters.delete(k);
+    return get<Page<Content>>(`/tenants/${tenant.id}/contents?${filters}`);
+  }, [tenant.id, site.id, status, words, page]);
   const storage = useLoad(() => get<Storage>(`/tenants/${tenant.id}/storage`), [tenant.id]);
-  const filterTo = (next: Record<string, string>) => {
-    const params = new URLSearchParams({ ...(status ? { status } : {}), ...next });
+  const filterTo = (next: Record<string, string>, options: { replace?: boolean } = {}) => {
+    const params = new URLSearchParams({ status, q: words, ...next });
     for (const [k, v] of [...params]) if (!v) params.delete(k);
-    navigate(`/contents${params.size ? `?${params}` : ""}`);
+    navigate(`/contents${params.size ? `?${params}` : ""}`, options);
   };
+  // The list follows the search a moment after the last key, not at every letter; in place in the history, so
+  // that Back leaves the list rather than stepping through what was typed (and the field always says what is shown).
+  const [typed, setTyped] = useState(words);
+  useEffect(() => {
+    if (typed.trim() === words) return;
+    const timer = setTimeout(() => filterTo({ q: typed.trim(), page: "" }, { replace: true }), 300);
+    return () => clearTimeout(timer);
+  }, [typed]);
   const pages = load.data ? Math.max(1, Math.ceil(load.data.total / PAGE_SIZE)) : 1;
   return (
     <Screen
@@ -84,11 +94,16 @@ export function ContentsScreen({ query }: ScreenProps) {
           onValue={(v) => filterTo({ status: v, page: "" })}
           options={[["", "Every status"], ...STATUSES.map((s): [string, string] => [s, s])]}
         />
+        <TextField label="Find by title" name="q" type="search" value={typed} onValue={setTyped} placeholder="Part of a title" />
       </div>
       {!load.data ? (
         <Loading failure={load.failure} />
       ) : load.data.items.length === 0 ? (
-        <p>No contents{status ? ` with status ${status}` : ""} yet.</p>
+        <p>
+          {words
+            ? `No content${status ? ` with status ${status}` : ""} has “${words}” in its title.`
+            : `No contents${status ? ` with status ${status}` : ""} yet.`}
+        </p>
       ) : (
         <>
           <table class="contents">

@@ -104,7 +104,7 @@ function languageVersionsOf(scope: TenantScope, id: number) {
 export async function listContents(
   db: Database,
   scope: TenantScope,
-  q: { siteId?: number; status?: ContentStatus; translationsOf?: number; page: number; size: number },
+  q: { siteId?: number; status?: ContentStatus; translationsOf?: number; q?: string; page: number; size: number },
 ) {
   const now = new Date().toISOString();
   const where = inTenant(
@@ -114,6 +114,8 @@ export async function listContents(
     q.siteId ? eq(contents.siteId, q.siteId) : undefined,
     q.status ? statusNow(q.status, now) : undefined,
     q.translationsOf ? languageVersionsOf(scope, q.translationsOf) : undefined,
+    // A plain substring, not a LIKE pattern: % and _ in the words are letters like the others.
+    q.q ? sql`instr(lower(${contents.title}), lower(${q.q})) > 0` : undefined,
   );
   const [items, [total]] = await db.batch([
     db
