@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, count, desc, eq, gt, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
-import { currentTimestamp } from "../../platform/columns";
+import { and, count, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import { users } from "../../platform/auth/tables";
 import { database, type Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
@@ -11,14 +10,6 @@ import { inTenant, type TenantScope } from "../tenancy/scope";
 import { type AuditAnswer, auditSchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { tenantPath } from "./shapes";
-
-/** The statement that records who published, unpublished or deleted what; `contentId` when it is about a content, for a link to it. */
-export const audit = (db: Database, scope: TenantScope, userId: number, action: string, subject: string, contentId?: number) =>
-  db.insert(auditLog).values({ tenantId: scope.tenantId, userId, action, subject, contentId });
-
-/** The same, written only where `condition` holds when the batch runs: an audit line in one `db.batch` with the change it records. */
-export const auditIf = (db: Database, scope: TenantScope, userId: number, action: SQL, subject: SQL, condition: SQL) =>
-  db.insert(auditLog).select(sql`SELECT NULL, ${scope.tenantId}, ${userId}, ${action}, ${subject}, NULL, ${currentTimestamp} WHERE ${condition}`);
 
 export const auditOf = (db: Database, scope: TenantScope, page: number, size: number): Promise<AuditAnswer[]> =>
   db

@@ -6,7 +6,7 @@ import { idParam } from "../../platform/openapi";
 import { categories, contentCategories, contents, contentTags } from "../schema";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { categoryCreate, categoryOrder, categoryUpdate } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";

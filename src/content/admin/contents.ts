@@ -18,7 +18,7 @@ import { contentPreviewToken, PREVIEW_LINK_SECONDS } from "../sites/previews";
 import { siteOrigin } from "../tenancy/domains";
 import { inTenant, siteById, siteInScope, type TenantScope } from "../tenancy/scope";
 import { page, versionSchema, versionTextSchema } from "./answers";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
 import { movedAddress } from "./redirects";

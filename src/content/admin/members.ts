@@ -10,7 +10,7 @@ import { contents, type MemberRole, tenantMembers } from "../schema";
 import { inTenant, type TenantScope } from "../tenancy/scope";
 import { INVITATION_DAYS, invitationsOf, invite, MAX_PENDING_INVITATIONS, withdrawInvitation } from "../tenancy/invitations";
 import { invitationSchema, memberSchema } from "./answers";
-import { auditIf } from "./audit";
+import { auditIf } from "../audit-entries";
 import { type AdminRoute, as } from "./guard";
 import { memberAdd, memberInvite, memberRename } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";

@@ -7,7 +7,7 @@ import { idParam } from "../../platform/openapi";
 import { redirects } from "../schema";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { redirectWrite } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";

@@ -13,7 +13,7 @@ import { measureCount, withinRooms } from "../tenancy/rooms";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { domainVerify, siteCreate, siteUpdate } from "./params";
 import { inTenantPath, json, tenantPath } from "./shapes";

@@ -10,7 +10,7 @@ import { menuName } from "../menu-names";
 import { resolvedMenu, resolvedTag } from "../sites/template-tags";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { linkTargetsSchema } from "./answers";
 import { contentTagWrite, linkTargetQuery } from "./params";

@@ -14,7 +14,7 @@ import { liveVersion, removeFiles, themePrefix, themeZip } from "../sites/themes
 import { withDomains } from "../tenancy/domains";
 import { forgetSiteForReaders, inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { themesSchema } from "./answers";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { type AdminRoute, as } from "./guard";
 import { deleted, inTenantPath } from "./shapes";
 import { siteSchema } from "./sites";

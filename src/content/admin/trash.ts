@@ -10,7 +10,7 @@ import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { contentCategories, contents, contentVersions } from "../schema";
 import { inTenant, memberScope, type TenantScope } from "../tenancy/scope";
 import { page } from "./answers";
-import { audit } from "./audit";
+import { audit } from "../audit-entries";
 import { contentDetail, contentInScope, contentSchema } from "./contents";
 import { type AdminRoute, as } from "./guard";
 import { trashListQuery } from "./params";

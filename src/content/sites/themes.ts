@@ -2,8 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { IsolateCache } from "../../platform/isolate-cache";
-import { auditLog, sites, type Site, themeVersions } from "../schema";
-import { forgetSiteForReaders } from "../tenancy/scope";
+import { audit } from "../audit-entries";
+import { sites, type Site, themeVersions } from "../schema";
+import { forgetSiteForReaders, memberScope } from "../tenancy/scope";
 import { templateSet } from "./templates";
 
 /**
@@ -197,12 +198,14 @@ export async function themeFailed(db: Database, site: Site, version: string, rea
     .returning({ id: sites.id });
   forgetSiteForReaders(site.id);
   if (!retired) return;
-  await db.insert(auditLog).values({
-    tenantId: site.tenantId,
-    userId: 0,
-    action: "retire-theme",
-    subject: `site ${site.id}: ${site.theme} stopped at its bounds ${count} times (${reason}); back to ${fallback}`,
-  });
+  // The service itself (user 0) went back to the previous theme.
+  await audit(
+    db,
+    memberScope(site.tenantId),
+    0,
+    "retire-theme",
+    `site ${site.id}: ${site.theme} stopped at its bounds ${count} times (${reason}); back to ${fallback}`,
+  );
 }
 
 async function digest(text: string): Promise<string> {

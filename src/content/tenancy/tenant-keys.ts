@@ -2,14 +2,15 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { KEY_CACHE_MS, maskToken } from "../../platform/auth/api-keys";
 import type { Principal } from "../../platform/auth/principal";
-import { currentTimestamp } from "../../platform/columns";
 import { randomBase62, sha256Hex } from "../../platform/crypto";
 import { database, type Database } from "../../platform/database";
 import type { AppEnv } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
-import { auditLog, tenantKeys, tenants, type Tenant, type TenantKey } from "../schema";
+import { audit, auditIf } from "../audit-entries";
+import { tenantKeys, tenants, type Tenant, type TenantKey } from "../schema";
 import { measureRows, withinRooms } from "./rooms";
+import { memberScope } from "./scope";
 
 /** What a tenant key's principal carries: the tenant it acts for and the sites it is bound to (null: all). */
 export interface KeyTenant {
@@ -51,7 +52,7 @@ export async function issueTenantKey(db: Database, tenantId: number, createdBy: 
           maskedToken: maskToken(token, TENANT_KEY_PREFIX),
         })
         .returning(),
-      db.insert(auditLog).values({ tenantId, userId: createdBy, action: "create-key", subject: input.name }),
+      audit(db, memberScope(tenantId), createdBy, "create-key", input.name),
       measureRows(db, tenantId, "keys"),
     ]),
   );
@@ -65,11 +66,14 @@ export const listTenantKeys = (db: Database, tenantId: number) =>
 export async function revokeTenantKey(db: Database, tenantId: number, keyId: number, revokedBy: number): Promise<TenantKey | undefined> {
   const ofTenant = and(eq(tenantKeys.id, keyId), eq(tenantKeys.tenantId, tenantId));
   const [, [key]] = await db.batch([
-    db
-      .insert(auditLog)
-      .select(
-        sql`SELECT NULL, ${tenantId}, ${revokedBy}, 'revoke-key', ${tenantKeys.name}, NULL, ${currentTimestamp} FROM ${tenantKeys} WHERE ${ofTenant} AND ${tenantKeys.isActive} = 1`,
-      ),
+    auditIf(
+      db,
+      memberScope(tenantId),
+      revokedBy,
+      sql`'revoke-key'`,
+      sql`(SELECT ${tenantKeys.name} FROM ${tenantKeys} WHERE ${ofTenant})`,
+      sql`EXISTS (SELECT 1 FROM ${tenantKeys} WHERE ${ofTenant} AND ${tenantKeys.isActive} = 1)`,
+    ),
     db.update(tenantKeys).set({ isActive: false }).where(ofTenant).returning(),
   ]);
   forgetCachedTenantKeys({ keyId });
