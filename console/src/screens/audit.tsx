@@ -58,6 +58,8 @@ export function AuditList({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
+const CATEGORY_VERBS: Record<string, string> = { "create-category": "created", "change-category": "changed", "delete-category": "deleted" };
+
 const shortened = (text: string) => (text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : text);
 
 /** "owner@example.com published ‘Museum night…’", the title a link to the content while it exists. */
@@ -181,21 +183,11 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
         </>
       );
     case "create-category":
-      return (
-        <>
-          {who} created the category <q>{entry.subject}</q>
-        </>
-      );
     case "change-category":
-      return (
-        <>
-          {who} changed the category <q>{entry.subject}</q>
-        </>
-      );
     case "delete-category":
       return (
         <>
-          {who} deleted the category <q>{entry.subject}</q>
+          {who} {CATEGORY_VERBS[entry.action]} the category <q>{entry.subject}</q>
         </>
       );
     case "put-tag":
