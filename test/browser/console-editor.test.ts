@@ -443,6 +443,39 @@ describe("the content editor, as a writer uses it", () => {
     await phone.close();
   });
 
+  it("publishes a new content in one step, from the first screen, and opens it at its address saying so; a refused one is not created", async () => {
+    const tab = await consoleAt("/contents/new");
+    const night = `Night ferry ${stamp}`;
+    await tab.getByLabel("Title", { exact: true }).fill(night);
+    await body(tab).fill("The last boat leaves at midnight.");
+    await bar(tab).getByRole("button", { name: "Publish", exact: true }).click();
+    await tab.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+    await expect.poll(() => tab.url()).toMatch(/\/admin\/contents\/\d+\?published=yes$/);
+    await expect.poll(() => badge(tab)).toBe("published");
+    expect(await tab.locator("#editor-outcome").innerText()).toBe("Published: the site shows it now.");
+    expect((await fromSite(gateway, `/night-ferry-${stamp}`)).status).toBe(200);
+    // Said once: the next thing done speaks instead.
+    await bar(tab).getByRole("button", { name: "Update" }).click();
+    await expect.poll(() => tab.locator("#editor-outcome").innerText()).toBe("Updated: the site shows it now.");
+
+    // The same title again: its slug is taken, so nothing is created or published, and the slug's field says why.
+    await tab.goto(`${gateway.base}/admin/contents/new`);
+    await tab.getByLabel("Title", { exact: true }).fill(night);
+    await bar(tab).getByRole("button", { name: "Publish", exact: true }).click();
+    await tab.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+    const slugField = tab.getByLabel("Slug", { exact: true });
+    await expect.poll(() => slugField.getAttribute("aria-invalid")).toBe("true");
+    expect(await tab.getByRole("dialog").count()).toBe(0);
+    expect(tab.url()).toMatch(/\/admin\/contents\/new$/);
+    const found = await adminApi<{ items: { title: string }[] }>("GET", `/contents?siteId=${gateway.siteId}&q=${encodeURIComponent(night)}`);
+    expect(found.items.map((item) => item.title)).toEqual([night]);
+    // The title typed stays in this browser as a new content's unsaved copy: gone, for the next test's new content.
+    await tab.evaluate(
+      "Object.keys(localStorage).filter((key) => key.startsWith('console.unsaved.')).forEach((key) => localStorage.removeItem(key))",
+    );
+    await tab.close();
+  });
+
   it("says spaces alone are no title at the title, and keeps a hand-typed slug of a copy the browser brought back", async () => {
     const tab = await consoleAt("/contents/new");
     const titleField = tab.getByLabel("Title", { exact: true });

@@ -146,7 +146,12 @@ describe("previews on the site", () => {
     const button = editor.getByRole("button", { name: "Preview on site" });
     await expect.poll(() => button.count(), { timeout: 30_000 }).toBe(1);
     const [preview] = await Promise.all([editor.context().waitForEvent("page"), button.click()]);
-    await preview.waitForURL(`${gateway.siteBase}/${post.slug}`);
+    // The console closes the tab when the link is refused: its message says why (a failure seen once on a loaded machine).
+    await preview.waitForURL(`${gateway.siteBase}/${post.slug}`).catch(async (error: unknown) => {
+      throw new Error(`the preview tab closed; the console said: ${(await editor.getByRole("alert").allTextContents()).join(" ") || "nothing"}`, {
+        cause: error,
+      });
+    });
     expect(await preview.locator("h1").first().textContent()).toContain(title);
     expect(await preview.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
     await expect.poll(() => preview.getByRole("status").textContent()).toContain("Preview of unpublished content:");

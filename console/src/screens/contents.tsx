@@ -218,7 +218,25 @@ export function ContentEditor({ path, query }: ScreenProps) {
     return { content, categories, original };
   }, [tenant.id, site.id, id, translationOf]);
   if (!load.data) return <Loading failure={load.failure} />;
-  return <EditorForm key={`${id ?? "new"}-${translationOf ?? ""}`} {...load.data} language={query.get("language")} />;
+  return (
+    <EditorForm
+      key={`${id ?? "new"}-${translationOf ?? ""}`}
+      {...load.data}
+      language={query.get("language")}
+      arrival={arrivalOutcome(load.data.content, query.get("published"))}
+    />
+  );
+}
+
+/**
+ * A new content's Publish creates it, publishes it and opens it at its own address (`?published=`):
+ * what happened is said there, once, until something else is done.
+ */
+function arrivalOutcome(content: Content | null, published: string | null): string {
+  if (!content || published === null) return "";
+  if (content.status === "published") return "Published: the site shows it now.";
+  if (content.status === "scheduled") return `Scheduled for ${formatDate(content.publishAt)}.`;
+  return "Saved as a draft, but not published: try Publish again.";
 }
 
 /** A draft is saved by itself this long after the last change. */
@@ -249,7 +267,7 @@ const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { ti
 
 type AutosaveState = { state: "idle" } | { state: "saving" } | { state: "saved"; at: string } | { state: "failed"; failure: ApiFailure };
 
-function EditorForm(props: { content: Content | null; categories: Category[]; original: Content | null; language: string | null }) {
+function EditorForm(props: { content: Content | null; categories: Category[]; original: Content | null; language: string | null; arrival: string }) {
   const { tenant, site, can, userId } = useWorkspace();
   const base = `/tenants/${tenant.id}`;
   const [content, setContent] = useState(props.content);
@@ -273,6 +291,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const [autosave, setAutosave] = useState<AutosaveState>({ state: "idle" });
   const save = useSubmit();
   const publication = useSubmit();
+  const [arrival, setArrival] = useState(props.arrival);
   const unsaved = !sameDraft(draft, saved);
   // Read by the leave warnings and the autosave timer, which outlive a render.
   const unsavedNow = useRef(unsaved);
@@ -353,9 +372,10 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     target?.focus({ preventScroll: true });
   }, [save.failure]);
 
-  const submit = async (sent: Draft): Promise<Content | undefined> => {
+  const submit = async (sent: Draft, { stay = false } = {}): Promise<Content | undefined> => {
     // The bar says what happened last: a save's word replaces a publication's, and the other way round.
     publication.edited();
+    setArrival("");
     const result = await save.run(
       () =>
         inTurn(() =>
@@ -379,7 +399,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     } else {
       unsavedNow.current = false;
       localStorage.removeItem(storageKey);
-      navigate(`/contents/${result.id}`, { replace: true });
+      if (!stay) navigate(`/contents/${result.id}`, { replace: true });
     }
     return result;
   };
@@ -433,23 +453,25 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
         </p>
         <div class="actions">
           {editable ? (
-            <button class={content && status === "draft" && can("editor") ? "" : "primary"} type="submit" form="editor-form" disabled={save.busy}>
+            <button class={status === "draft" && can("editor") ? "" : "primary"} type="submit" form="editor-form" disabled={save.busy}>
               {!content ? "Create draft" : status === "published" ? "Update" : "Save"}
             </button>
           ) : null}
-          {content && can("editor") ? (
+          {can("editor") ? (
             <Publication
               content={content}
               title={draft.title}
               run={(work, success) => {
                 save.edited();
+                setArrival("");
                 return publication.run(work, success);
               }}
-              busy={publication.busy}
+              busy={publication.busy || save.busy}
               failure={publication.failure}
-              saveFirst={async () => !unsavedNow.current || Boolean(await submit(draft))}
+              saveFirst={async () => (content && !unsavedNow.current ? content : submit(draft, { stay: true }))}
               unsaved={unsaved}
               onChanged={changed}
+              onCreated={(created, published) => navigate(`/contents/${created.id}?published=${published ? "yes" : "no"}`, { replace: true })}
             />
           ) : null}
           {content && can("editor") ? <PreviewButton content={content} /> : null}
@@ -460,7 +482,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           ) : null}
         </div>
         <div id="editor-outcome" tabindex={-1}>
-          <Outcome failure={save.failure ?? publication.failure} done={save.done || publication.done} />
+          <Outcome failure={save.failure ?? publication.failure} done={save.done || publication.done || arrival} />
         </div>
       </div>
       {restored ? (
@@ -891,25 +913,28 @@ function SeoFields(props: {
  * Publish and schedule in one step: "Publish" (or "Reschedule") opens a small dialog, now or at a
  * date and time in the person's time zone, confirmed by a button that says what will happen.
  * What is published offers no "Publish now": it is updated by Update, or taken back after a question.
+ * A new content is created first (`onCreated` then opens it, published or not).
  */
 function Publication(props: {
-  content: Content;
+  content: Content | null;
   title: string;
   unsaved: boolean;
-  saveFirst: () => Promise<boolean>;
+  /** The content as saved with the person's changes, or nothing when the save was refused (it says why). */
+  saveFirst: () => Promise<Content | undefined>;
   run: ReturnType<typeof useSubmit>["run"];
   busy: boolean;
   failure?: ApiFailure;
   onChanged: (content: Content) => void;
+  onCreated: (content: Content, published: boolean) => void;
 }) {
   const { tenant, site } = useWorkspace();
   const [open, setOpen] = useState(false);
-  const [when, setWhen] = useState<"now" | "later">(props.content.status === "scheduled" ? "later" : "now");
-  const [at, setAt] = useState(isoToLocalInput(props.content.publishAt ?? new Date(Date.now() + 24 * 3600_000).toISOString()));
+  const [when, setWhen] = useState<"now" | "later">(props.content?.status === "scheduled" ? "later" : "now");
+  const [at, setAt] = useState(isoToLocalInput(props.content?.publishAt ?? new Date(Date.now() + 24 * 3600_000).toISOString()));
   const [refusal, setRefusal] = useState("");
-  const path = `/tenants/${tenant.id}/contents/${props.content.id}`;
+  const pathOf = (content: Content) => `/tenants/${tenant.id}/contents/${content.id}`;
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const status = props.content.status;
+  const status = props.content?.status ?? "draft";
   const atIso = at ? localInputToIso(at) : "";
   const close = () => {
     setOpen(false);
@@ -937,25 +962,27 @@ function Publication(props: {
     if (when === "later" && !(atIso > new Date().toISOString())) return setRefusal("Pick a time in the future, or publish now.");
     setRefusal("");
     // Unsaved changes are saved first: what is published is what the person sees.
-    if (!(await props.saveFirst())) return close();
+    const saved = await props.saveFirst();
+    if (!saved) return close();
     const body = when === "now" ? {} : { publishAt: atIso };
     const done = when === "now" ? "Published: the site shows it now." : `Scheduled for ${formatDate(atIso)} (${zone}).`;
-    const changed = await props.run(() => api<Content>("POST", `${path}/publish`, body), done);
+    const changed = await props.run(() => api<Content>("POST", `${pathOf(saved)}/publish`, body), done);
+    if (!props.content) return props.onCreated(saved, Boolean(changed));
     if (!changed) return;
     // Published first, closed after: the focus then goes to Unpublish, the button there is now.
     props.onChanged(changed);
     close();
   };
-  const takeBack = async () => {
-    const linking = status === "published" ? await menuItemsLinkingTo(tenant.id, site.id, props.content.id) : [];
+  const takeBack = async (content: Content) => {
+    const linking = status === "published" ? await menuItemsLinkingTo(tenant.id, site.id, content.id) : [];
     const menus = leftOutOfMenus(linking, "until it is published again");
     const question =
       status === "published"
         ? `Unpublish “${props.title}”? It leaves the site within seconds and becomes a draft again.${menus}`
-        : `Unschedule “${props.title}”? It will not be published on ${formatDate(props.content.publishAt)} and becomes a draft again.`;
+        : `Unschedule “${props.title}”? It will not be published on ${formatDate(content.publishAt)} and becomes a draft again.`;
     if (!confirm(question)) return;
     const changed = await props.run(
-      () => api<Content>("POST", `${path}/unpublish`),
+      () => api<Content>("POST", `${pathOf(content)}/unpublish`),
       status === "published" ? "Unpublished: a draft again." : "Unscheduled: a draft again.",
     );
     if (!changed) return;
@@ -971,8 +998,8 @@ function Publication(props: {
           {status === "scheduled" ? "Reschedule" : "Publish"}
         </button>
       ) : null}
-      {status !== "draft" ? (
-        <button id="take-back-button" type="button" disabled={props.busy} onClick={() => void takeBack()}>
+      {props.content && status !== "draft" ? (
+        <button id="take-back-button" type="button" disabled={props.busy} onClick={() => props.content && void takeBack(props.content)}>
           {status === "published" ? "Unpublish" : "Unschedule"}
         </button>
       ) : null}
