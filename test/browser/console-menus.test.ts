@@ -25,6 +25,7 @@ let desktop: BrowserContext;
 let page: Page;
 let siteId: number;
 let siteBase: string;
+let draftId: number;
 
 async function shot(target: Page, name: string) {
   if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/${name}.png` });
@@ -52,7 +53,7 @@ beforeAll(async () => {
     tags: [tide],
   });
   await admin("POST", `/contents/${published.id}/publish`, {});
-  await admin("POST", "/contents", { siteId, title: draft, slug: `draft-${stamp}`, language: "en" });
+  draftId = (await admin<{ id: number }>("POST", "/contents", { siteId, title: draft, slug: `draft-${stamp}`, language: "en" })).id;
   await admin("POST", "/categories", { siteId, name: ferries, slug: `ferries-${stamp}`, names: { de: `Fähren ${stamp}` } });
   await admin("PUT", "/redirects", { siteId, fromPath: `/old-${stamp}`, toUrl: "/" });
 
@@ -178,7 +179,8 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     await site.close();
   });
 
-  it("opens the saved menu with its links' titles, and the draft still warned of", async () => {
+  it("opens the saved menu with its links' titles, a content's in the Trash among them, and warns of it", async () => {
+    await admin("DELETE", `/contents/${draftId}`);
     // The list says where the default theme shows it, in words.
     await expect
       .poll(() =>
@@ -190,8 +192,12 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
       .toBe("in the header");
     await page.getByRole("button", { name: "Edit main", exact: true }).click();
     await expect.poll(() => item(4).locator(".picked strong").textContent()).toBe(keeper);
-    await expect.poll(() => item(5).locator(".alert.warning").count()).toBe(1);
+    await expect.poll(() => item(5).locator(".picked strong").textContent()).toBe(draft);
+    expect(await item(5).locator(".alert.warning").textContent()).toBe(
+      "This content is in the Trash: the site's menu leaves this item out (and those under it) until it is restored.",
+    );
     await shot(page, "console-menus-editor");
+    await admin("POST", `/trash/${draftId}/restore`);
   });
 });
 

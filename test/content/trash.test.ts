@@ -70,6 +70,10 @@ describe("the Trash", () => {
       deletedBy: tenant.ownerId,
       purgeAt: trashed.body.data.purgeAt,
     });
+    // One content of the Trash, as a menu item linking to it asks for its title.
+    const one = await send<Trashed>("GET", `/tenants/${tenant.tenantId}/trash/${id}`, tenant.session);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id, title, deletedBy: tenant.ownerId, purgeAt: trashed.body.data.purgeAt });
 
     const restored = await send("POST", `/tenants/${tenant.tenantId}/trash/${id}/restore`, tenant.session);
     expect(restored.status).toBe(200);
@@ -77,6 +81,9 @@ describe("the Trash", () => {
     expect(await seenEverywhere(id, title)).toEqual(everywhere);
     const after = await send<{ items: Trashed[] }>("GET", `/tenants/${tenant.tenantId}/trash`, tenant.session);
     expect(after.body.data.items.map((item) => item.id)).not.toContain(id);
+    const gone = await send("GET", `/tenants/${tenant.tenantId}/trash/${id}`, tenant.session);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error!.message).toBe(`No content with id ${id} in the Trash`);
 
     const audit = await send<{ action: string; subject: string }[]>("GET", `/tenants/${tenant.tenantId}/audit`, tenant.session);
     expect(audit.body.data.slice(0, 2).map((a) => a.action)).toEqual(["restore", "delete"]);
@@ -102,6 +109,7 @@ describe("the Trash", () => {
     expect((await send("DELETE", `/tenants/${tenant.tenantId}/contents/${id}`, viewer.session)).status).toBe(403);
     expect((await send("DELETE", `/tenants/${tenant.tenantId}/contents/${id}`, author.session)).status).toBe(403);
     await send("DELETE", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session);
+    expect((await send("GET", `/tenants/${tenant.tenantId}/trash/${id}`, viewer.session)).status).toBe(200);
     expect((await send("POST", `/tenants/${tenant.tenantId}/trash/${id}/restore`, viewer.session)).status).toBe(403);
     expect((await send("DELETE", `/tenants/${tenant.tenantId}/trash/${id}`, viewer.session)).status).toBe(403);
   });
@@ -114,6 +122,7 @@ describe("the Trash", () => {
     const own = await send<{ items: Trashed[] }>("GET", `/tenants/${intruder.tenantId}/trash?siteId=${tenant.siteId}`, intruder.session);
     expect(own.body.data.items).toEqual([]);
     for (const [method, path] of [
+      ["GET", `/tenants/${intruder.tenantId}/trash/${id}`],
       ["POST", `/tenants/${intruder.tenantId}/trash/${id}/restore`],
       ["DELETE", `/tenants/${intruder.tenantId}/trash/${id}`],
       ["DELETE", `/tenants/${intruder.tenantId}/contents/${id}`],

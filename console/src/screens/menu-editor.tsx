@@ -150,12 +150,19 @@ export function MenuItems(props: {
         if (row.title !== undefined || !row.target) return row;
         if (row.kind === "content") {
           const content = await get<Content>(`/tenants/${tenant.id}/contents/${row.target}`).catch(() => null);
-          return content
-            ? { ...row, title: content.title, unpublished: notYetPublished(content) }
+          if (content) return { ...row, title: content.title, unpublished: notYetPublished(content) };
+          const trashed = await get<Content>(`/tenants/${tenant.id}/trash/${row.target}`).catch(() => null);
+          return trashed
+            ? {
+                ...row,
+                title: trashed.title,
+                unpublished: "This content is in the Trash: the site's menu leaves this item out (and those under it) until it is restored.",
+              }
             : {
                 ...row,
                 title: `content ${row.target}`,
-                unpublished: "This content is in the Trash or deleted: the site's menu leaves this item out (and those under it).",
+                unpublished:
+                  "This content was deleted for good: the site's menu leaves this item out (and those under it). Link it to another page, or remove it.",
               };
         }
         if (row.kind === "category") {

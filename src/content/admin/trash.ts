@@ -44,6 +44,12 @@ async function trashedInScope(db: Database, scope: TenantScope, id: number) {
   return content;
 }
 
+/** A content of the Trash with the day the purge deletes it (its `deletedAt` is set: trashedInScope asks for it). */
+async function trashedContent(db: Database, scope: TenantScope, id: number) {
+  const content = await trashedInScope(db, scope, id);
+  return { ...content, purgeAt: purgeAtOf(content.deletedAt!) };
+}
+
 /** Moves a content to the Trash: off the site at once (the site's version moves in the same batch). */
 export async function trashContent(db: Database, scope: TenantScope, id: number, userId: number) {
   const existing = await contentInScope(db, scope, id);
@@ -157,6 +163,16 @@ export function trashRoutes(route: AdminRoute) {
       const { page = 1, size = 20, siteId } = c.req.valid("query");
       return trashOf(c.get("db"), scope, { siteId, page, size });
     },
+  });
+  route({
+    method: "get",
+    path: "/tenants/{tenantId}/trash/{id}",
+    summary: "One content in the Trash, with when it is deleted for good (a menu item linking to it names it)",
+    guard: as("viewer"),
+    request: inTenantPath({ id: idParam("id") }),
+    data: trashedSchema,
+    answer: "The deleted content",
+    handle: async (c, scope) => trashedContent(c.get("db"), scope, c.req.valid("param").id),
   });
   route({
     method: "post",
