@@ -129,6 +129,12 @@ describe("invitations: someone who has never signed in joins at their first sign
     const withdrawn = await send(tenant, "DELETE", `/invitations/${body.data.id}`, tenant.session);
     expect(withdrawn).toEqual({ status: 200, body: { success: true, data: { deleted: true } } });
     expect((await send(tenant, "DELETE", `/invitations/${body.data.id}`, tenant.session)).status).toBe(404);
+    // The audit log has both, once: the second withdrawal found nothing and wrote nothing.
+    const audit = await send<{ action: string; subject: string }[]>(tenant, "GET", "/audit", tenant.session);
+    expect(audit.body.data.filter((entry) => entry.subject === `${email} as viewer`).map((entry) => entry.action)).toEqual([
+      "withdraw-invitation",
+      "invite",
+    ]);
     const login = await signInAs(person(email));
     expect((await send<Member[]>(tenant, "GET", "/members", tenant.session)).body.data.some((m) => m.userId === login.userId)).toBe(false);
   });
@@ -184,6 +190,8 @@ describe("invitations: an attacker", () => {
     const email = newEmail();
     const { body } = await send<Invitation>(tenant, "POST", "/invitations", tenant.session, { email, role: "editor" });
     expect((await send(other, "DELETE", `/invitations/${body.data.id}`, other.session)).status).toBe(404);
+    const audits = await Promise.all([tenant, other].map((of) => send<{ subject: string }[]>(of, "GET", "/audit", of.session)));
+    expect(audits.map((audit) => audit.body.data.filter((entry) => entry.subject.startsWith(email)).length)).toEqual([1, 0]);
     expect((await send<Invitation[]>(other, "GET", "/invitations", other.session)).body.data.some((i) => i.email === email)).toBe(false);
     // Another tenant's paths answer as if the tenant did not exist.
     const foreign = await admin("GET", `/tenants/${tenant.tenantId}/invitations`, other.session);

@@ -3,6 +3,7 @@ import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { ApiError } from "../../platform/errors";
 import { auditLog, type MemberRole, tenantInvitations, tenantMembers, tenants } from "../schema";
+import { auditIf } from "../audit-entries";
 import { inTenant, type TenantScope } from "./scope";
 
 /**
@@ -82,19 +83,13 @@ export async function invite(db: Database, scope: TenantScope, inviterId: number
       })
       .returning(),
     // Recorded only when the invitation was written: the bound may have refused it.
-    db.insert(auditLog).select(
-      db
-        .select({
-          id: sql<number>`NULL`.as("id"),
-          tenantId: tenantInvitations.tenantId,
-          userId: sql<number>`${inviterId}`.as("user_id"),
-          action: sql<string>`'invite'`.as("action"),
-          subject: sql<string>`${`${email} as ${input.role}`}`.as("subject"),
-          contentId: sql<number | null>`NULL`.as("content_id"),
-          at: sql<string>`${now.toISOString()}`.as("at"),
-        })
-        .from(tenantInvitations)
-        .where(inTenant(tenantInvitations.tenantId, scope, eq(tenantInvitations.email, email), eq(tenantInvitations.createdAt, now.toISOString()))),
+    auditIf(
+      db,
+      scope,
+      inviterId,
+      sql`'invite'`,
+      sql`${`${email} as ${input.role}`}`,
+      sql`EXISTS (SELECT 1 FROM tenant_invitations WHERE tenant_id = ${scope.tenantId} AND email = ${email} AND created_at = ${now.toISOString()})`,
     ),
   ]);
   const [invitation] = invited;
@@ -103,16 +98,18 @@ export async function invite(db: Database, scope: TenantScope, inviterId: number
   return (await invitationsOf(db, scope, invitation.id))[0]!;
 }
 
-/** Withdraws an invitation of the tenant: a 404 for another tenant's, as if it did not exist. */
+/** Withdraws an invitation of the tenant, recorded in the same batch: a 404 for another tenant's, as if it did not exist. */
 export async function withdrawInvitation(db: Database, scope: TenantScope, userId: number, id: number) {
-  const [withdrawn] = await db
-    .delete(tenantInvitations)
-    .where(inTenant(tenantInvitations.tenantId, scope, eq(tenantInvitations.id, id)))
-    .returning();
-  if (!withdrawn) throw new ApiError(404, `No invitation with id ${id}`);
-  await db
-    .insert(auditLog)
-    .values({ tenantId: scope.tenantId, userId, action: "withdraw-invitation", subject: `${withdrawn.email} as ${withdrawn.role}` });
+  const invitation = sql`FROM tenant_invitations WHERE tenant_id = ${scope.tenantId} AND id = ${id}`;
+  const [, withdrawn] = await db.batch([
+    // Read before the row goes: the entry names whom the invitation was for.
+    auditIf(db, scope, userId, sql`'withdraw-invitation'`, sql`(SELECT email || ' as ' || role ${invitation})`, sql`EXISTS (SELECT 1 ${invitation})`),
+    db
+      .delete(tenantInvitations)
+      .where(inTenant(tenantInvitations.tenantId, scope, eq(tenantInvitations.id, id)))
+      .returning(),
+  ]);
+  if (withdrawn.length === 0) throw new ApiError(404, `No invitation with id ${id}`);
 }
 
 /**
