@@ -1,12 +1,11 @@
-import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { admin, createTestTenant, headless, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, headless, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 let tenant: TestTenant;
 let slug: string;
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
   await seedContent(tenant, { title: "Already out" });
   await installDefaultTheme(tenant.siteId);
 });
@@ -36,7 +35,7 @@ describe("cached answers and scheduled contents", () => {
   it("lets no browser keep a page, feed, sitemap or C1 answer past the site's next scheduled time", async () => {
     // A site of its own: another scheduled content would set its own moment.
     const own = await createTestTenant();
-    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    const ownSlug = await siteSlug(own.siteId);
     await installDefaultTheme(own.siteId);
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
@@ -102,7 +101,7 @@ describe("cached answers and scheduled contents", () => {
 
   it("shows a new redirect, menu item or list entry on the next request, though pages keep the site's data in memory", async () => {
     const own = await createTestTenant();
-    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    const ownSlug = await siteSlug(own.siteId);
     await installDefaultTheme(own.siteId);
     await seedContent(own, { title: "First ferry" });
     // Two renders under the same version (the second address differs by a parameter the page ignores): the site's data is read once.
@@ -140,7 +139,7 @@ describe("cached answers and scheduled contents", () => {
 
   it("keeps the site's cached pages while an editor writes a draft, and renews them when a published content changes", async () => {
     const own = await createTestTenant();
-    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    const ownSlug = await siteSlug(own.siteId);
     await installDefaultTheme(own.siteId);
     const published = await seedContent(own, { title: "Quay market opens" });
     const base = `/tenants/${own.tenantId}/contents`;

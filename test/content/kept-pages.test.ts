@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 // A page this isolate keeps is answered before the site's router runs (sites/page-render.ts,
 // keptPage): what a reader gets must be what the router would have answered.
@@ -13,7 +13,7 @@ let draftId: number;
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
   await seedContent(tenant, { title: "Harbour reopens", bodyMarkdown: "The **harbour** is open." });
   draftId = await seedContent(tenant, { title: "Secret plans", publishAt: null });
   await installDefaultTheme(tenant.siteId);

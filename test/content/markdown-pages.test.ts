@@ -4,11 +4,9 @@ import { createDemoTenant, type DemoTenant } from "../../seed/content-demo";
 import { LLMS_TXT_CONTENTS } from "../../src/content/sites/markdown-pages";
 import { database } from "../../src/platform/database";
 import { createUser, uniqueTag } from "../helpers/accounts";
-import { createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
-const siteSlugOf = async (siteId: number) =>
-  (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
 
 let demo: DemoTenant;
 let other: TestTenant;
@@ -21,7 +19,7 @@ beforeAll(async () => {
   demo = await createDemoTenant(database(env), owner.id, { name: "City Gazette", slug, demo: true });
   await installDefaultTheme(demo.siteId);
   other = await createTestTenant();
-  otherSlug = await siteSlugOf(other.siteId);
+  otherSlug = await siteSlug(other.siteId);
   await installDefaultTheme(other.siteId);
 });
 afterEach(() => vi.useRealTimers());
@@ -70,7 +68,7 @@ describe("/llms.txt of a tenant site", () => {
 
   it("never lists drafts, trashed contents or another tenant's contents", async () => {
     const own = await createTestTenant();
-    const ownSlug = await siteSlugOf(own.siteId);
+    const ownSlug = await siteSlug(own.siteId);
     await seedContent(own, { title: "Open to all" });
     await seedContent(own, { title: "Still a draft", publishAt: null });
     const trashed = await seedContent(own, { title: "Thrown away" });
@@ -83,7 +81,7 @@ describe("/llms.txt of a tenant site", () => {
 
   it(`lists at most the ${LLMS_TXT_CONTENTS} newest contents of a site that holds more, and says where the rest are`, async () => {
     const big = await createTestTenant();
-    const bigSlug = await siteSlugOf(big.siteId);
+    const bigSlug = await siteSlug(big.siteId);
     // One statement for many rows: the bound is on the list, not on how the site was filled.
     await env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
@@ -103,7 +101,7 @@ describe("/llms.txt of a tenant site", () => {
 describe("the Markdown version of a content page", () => {
   it("answers `/<slug>.md` with front matter, the title and the body as written, its links made absolute and its code left alone", async () => {
     const own = await createTestTenant();
-    const ownSlug = await siteSlugOf(own.siteId);
+    const ownSlug = await siteSlug(own.siteId);
     await seedContent(own, {
       title: "Ferry timetable",
       tags: ["transport"],
@@ -183,7 +181,7 @@ describe("the Markdown version of a content page", () => {
 
   it("never answers a draft, a trashed content or another tenant's content, whatever is asked", async () => {
     const own = await createTestTenant();
-    const ownSlug = await siteSlugOf(own.siteId);
+    const ownSlug = await siteSlug(own.siteId);
     await seedContent(own, { title: "Secret plans", publishAt: null });
     const trashed = await seedContent(own, { title: "Binned story" });
     await env.DB.prepare("UPDATE contents SET deleted_at = ? WHERE id = ?").bind(new Date().toISOString(), trashed).run();
@@ -202,7 +200,7 @@ describe("the Markdown version of a content page", () => {
 
   it("shows a scheduled content in /llms.txt and as Markdown at its time, not before", async () => {
     const own = await createTestTenant();
-    const ownSlug = await siteSlugOf(own.siteId);
+    const ownSlug = await siteSlug(own.siteId);
     vi.useFakeTimers({ toFake: ["Date"] });
     const at = new Date(Date.now() + 40_000);
     await seedContent(own, { title: "Tram line opens", publishAt: at.toISOString() });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, createTestTenant, memberWith, PIXEL_PNG, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, memberWith, PIXEL_PNG, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 import { call } from "../helpers/requests";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
@@ -146,11 +146,10 @@ describe("redirects", () => {
 });
 
 describe("redirects on the site", () => {
-  const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
   const put = (fromPath: string, toUrl: string) => send<{ id: number }>("PUT", "/redirects", { siteId: tenant.siteId, fromPath, toUrl });
 
   it("stop sending readers on the moment one is deleted", async () => {
-    const slug = await slugOf(tenant.siteId);
+    const slug = await siteSlug(tenant.siteId);
     const made = await put("/summer-sale", "/winter-market");
     const before = await sitePage(slug, "/summer-sale", { redirect: "manual" });
     expect([before.status, before.headers.get("Location")]).toEqual([301, "/winter-market"]);

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { env } from "cloudflare:test";
-import { admin, createTestTenant, installDefaultTheme, memberWith, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, memberWith, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 import { createUser, sessionFor } from "../helpers/accounts";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
@@ -82,7 +81,7 @@ describe("a member's own name, as bylines show it", () => {
   it("is read and changed by the member, and the site's cached pages show the new byline at once", async () => {
     const own = await createTestTenant();
     await installDefaultTheme(own.siteId);
-    const slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    const slug = await siteSlug(own.siteId);
     await seedContent(own, { title: "Ferries at dusk" });
     const before = await (await sitePage(slug, "/ferries-at-dusk")).text();
     expect(before).not.toContain("Mara Lind");

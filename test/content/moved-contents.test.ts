@@ -1,13 +1,12 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 let tenant: TestTenant;
 let slug: string;
 beforeAll(async () => {
   tenant = await createTestTenant();
   await installDefaultTheme(tenant.siteId);
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
 });
 
 const patch = (id: number, body: Record<string, unknown>) => admin("PATCH", `/tenants/${tenant.tenantId}/contents/${id}`, tenant.session, body);

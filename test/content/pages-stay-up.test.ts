@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { putContentTag } from "../../src/content/admin/tags";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 let tenant: TestTenant;
 let slug: string;
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
   await seedContent(tenant, { title: "Harbour reopens", tags: ["%", "ports"] });
   // The default theme, reading a posts tag on every page as a theme may.
   const base = env.TEST_DEFAULT_THEME["layouts/base.html.j2"]!.replace(

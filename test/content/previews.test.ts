@@ -1,16 +1,15 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { previewToken } from "../../src/content/sites/theme-upload";
-import { admin, createTestTenant, installDefaultTheme, memberWith, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, memberWith, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 let tenant: TestTenant;
 let slug: string;
 let draftId: number;
-const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = await slugOf(tenant.siteId);
+  slug = await siteSlug(tenant.siteId);
   await installDefaultTheme(tenant.siteId);
   await seedContent(tenant, { title: "Market hall opens" });
   draftId = await seedContent(tenant, { title: "Secret harbour plans", publishAt: null });
@@ -116,7 +115,7 @@ describe("draft preview links", () => {
     expect((await sitePage(slug, "/secret-harbour-plans", { headers: { Cookie: `gw_preview=${id}.${expires}.${flipped}` } })).status).toBe(404);
     // The same token on another tenant's site.
     const other = await createTestTenant();
-    const otherSlug = await slugOf(other.siteId);
+    const otherSlug = await siteSlug(other.siteId);
     await installDefaultTheme(other.siteId);
     expect((await open(`/_preview?token=${token}`, otherSlug)).res.status).toBe(403);
     // Past its expiry: the link and a cookie set before both stop working.

@@ -10,12 +10,11 @@ import { ads } from "../../src/content/schema";
 import { users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { eq } from "drizzle-orm";
-import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 /** An attribute's value as the browser reads it: MarkupSafe's five entities written back. */
 const unescaped = (attribute: string) =>
   attribute.replace(/&(lt|gt|#34|#39|amp);/g, (_, name: string) => ({ lt: "<", gt: ">", "#34": '"', "#39": "'", amp: "&" })[name]!);
-const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
 const clicksOf = async (adId: number) =>
   (await env.DB.prepare("SELECT SUM(clicks) AS clicks FROM ad_stats WHERE ad_id = ?").bind(adId).first<{ clicks: number | null }>())!.clicks ?? 0;
 
@@ -25,7 +24,7 @@ let siteName: string;
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = await slugOf(tenant.siteId);
+  slug = await siteSlug(tenant.siteId);
   siteName = (await env.DB.prepare("SELECT name FROM sites WHERE id = ?").bind(tenant.siteId).first<{ name: string }>())!.name;
   const culture = await createCategory(database(env), ownerScope(tenant), { siteId: tenant.siteId, name: "Culture", slug: "culture" });
   for (let i = 1; i <= 11; i++) await seedContent(tenant, { title: `Concert ${i}`, categoryIds: [culture.id], tags: ["live"] });
@@ -101,7 +100,7 @@ describe("paged lists", () => {
 
   it("gives an empty site its first page, and nothing past it", async () => {
     const empty = await createTestTenant();
-    const emptySlug = await slugOf(empty.siteId);
+    const emptySlug = await siteSlug(empty.siteId);
     await installDefaultTheme(empty.siteId);
     const first = await sitePage(emptySlug, "/?page=1");
     expect(first.status).toBe(200);
@@ -124,7 +123,7 @@ describe("/favicon.ico", () => {
 
   it("is the theme's own favicon when it has one, and the default theme links it", async () => {
     const site = await createTestTenant();
-    const own = await slugOf(site.siteId);
+    const own = await siteSlug(site.siteId);
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>';
     await installDefaultTheme(site.siteId, { ...env.TEST_DEFAULT_THEME, "assets/favicon.svg": svg });
     const res = await sitePage(own, "/favicon.ico");
@@ -153,7 +152,7 @@ describe("HTML ads", () => {
 
   it("sits in a frame whose links open and go through the click counter, in the reader's color scheme", async () => {
     const site = await createTestTenant();
-    const own = await slugOf(site.siteId);
+    const own = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     const { body } = await htmlAd(site, AD);
     const page = await (await sitePage(own)).text();
@@ -176,14 +175,14 @@ describe("HTML ads", () => {
       const site = await createTestTenant();
       await installDefaultTheme(site.siteId);
       expect((await htmlAd(site, html)).status).toBe(201);
-      const page = await (await sitePage(await slugOf(site.siteId))).text();
+      const page = await (await sitePage(await siteSlug(site.siteId))).text();
       expect(/<iframe [^>]*title="([^"]*)"/.exec(page)?.[1], page).toBe("Advertisement");
     }
   });
 
   it("shows the ad's new HTML on the next page after an edit, its link through the click counter", async () => {
     const site = await createTestTenant();
-    const own = await slugOf(site.siteId);
+    const own = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     const { body } = await htmlAd(site, AD);
     const srcdocOf = async () => unescaped(/srcdoc="([^"]*)"/.exec(await (await sitePage(own)).text())?.[1] ?? "");
@@ -201,7 +200,7 @@ describe("HTML ads", () => {
 
   it("is read once per version of the site: later renders draw from the list kept in the isolate", async () => {
     const site = await createTestTenant();
-    const own = await slugOf(site.siteId);
+    const own = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     const { body } = await htmlAd(site, AD);
     const srcdocAt = async (path: string) => unescaped(/srcdoc="([^"]*)"/.exec(await (await sitePage(own, path)).text())?.[1] ?? "");
@@ -213,7 +212,7 @@ describe("HTML ads", () => {
 
   it("counts a click on each of its links on the way to it, and sends no one anywhere else", async () => {
     const site = await createTestTenant();
-    const own = await slugOf(site.siteId);
+    const own = await siteSlug(site.siteId);
     const { body } = await htmlAd(site, AD);
     const id = body.data.id;
     const click = (to: string) => sitePage(own, `/ads/${id}/click?to=${encodeURIComponent(to)}`, { redirect: "manual" });
@@ -272,7 +271,7 @@ describe("HTML ads", () => {
 
   it("cleans an ad saved before these rules: no script, no handler, no javascript: link reaches the frame", async () => {
     const site = await createTestTenant();
-    const own = await slugOf(site.siteId);
+    const own = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     await database(env).insert(ads).values({
       tenantId: site.tenantId,

@@ -5,7 +5,7 @@ import { users } from "../../src/platform/auth/tables";
 import { database } from "../../src/platform/database";
 import { eq } from "drizzle-orm";
 import { createUser, uniqueTag } from "../helpers/accounts";
-import { createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 /** A theme that prints what lists and content pages read, to see the context as templates get it. */
 const CONTEXT_THEME = {
@@ -36,7 +36,7 @@ const short = `Short note ${uniqueTag()}`;
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
   await database(env).update(users).set({ fullName: "Ada Reader" }).where(eq(users.id, tenant.ownerId));
   // 700 words in paragraphs: blank lines between them are no words.
   await seedContent(tenant, { title: long, bodyMarkdown: [words(300), words(300), words(100)].join("\n\n"), tags: ["harbour", "café & bar"] });
@@ -75,7 +75,7 @@ describe("what the default theme's lists and content pages read about each conte
 
   it("never shows an email address as the author's name", async () => {
     const other = await createTestTenant();
-    const otherSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(other.siteId).first<{ slug: string }>())!.slug;
+    const otherSlug = await siteSlug(other.siteId);
     await database(env).update(users).set({ fullName: "writer@example.com" }).where(eq(users.id, other.ownerId));
     const title = `Mailed ${uniqueTag()}`;
     await seedContent(other, { title });

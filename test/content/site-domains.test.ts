@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { admin, createTestTenant, headless, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, headless, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 import { uniqueTag } from "../helpers/accounts";
 
 interface DomainView {
@@ -176,9 +176,7 @@ describe("API1 · host names: one site per host, primary domains and aliases ali
 
 describe("API8 · host names: a page's absolute addresses come from the site, not the Host header", () => {
   it("keeps a port sent in Host out of the canonical, Open Graph and JSON-LD addresses, and out of the cache", async () => {
-    const [{ slug }] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(owner.siteId).all<{ slug: string }>()).results as [
-      { slug: string },
-    ];
+    const slug = await siteSlug(owner.siteId);
     const poisoned = await (await sitePage(slug, "/harbour-reopens", { headers: { Host: `${slug}.localhost:6666` } })).text();
     expect(poisoned).not.toContain(":6666");
     const next = await (await sitePage(slug, "/harbour-reopens")).text();

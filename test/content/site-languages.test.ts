@@ -3,10 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../src/content/admin/categories";
 import { dateFormat } from "../../src/content/sites/languages";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 const htmlOf = (res: Response) => res.text();
-const slugOf = async (siteId: number) => (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>())!.slug;
 /** The hreflang links of a page, as [hreflang, href]. */
 const hreflangs = (html: string) => [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map((m) => [m[1], m[2]]);
 const cardTitles = (html: string) => [...html.matchAll(/<h([23]) class="card-title"><a href="[^"]+">([^<]+)<\/a><\/h\1>/g)].map((m) => m[2]);
@@ -22,7 +21,7 @@ let origin: string;
  */
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = await slugOf(tenant.siteId);
+  slug = await siteSlug(tenant.siteId);
   origin = `https://${slug}.localhost`;
   await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { timezone: "Europe/Berlin" });
   const news = await createCategory(database(env), ownerScope(tenant), { siteId: tenant.siteId, name: "News", slug: "news" });
@@ -222,7 +221,7 @@ describe("hreflang and the language switcher", () => {
 
   it("gives templates page.languages: the same page in each language where it exists, else that language's home", async () => {
     const site = await createTestTenant();
-    const row = await slugOf(site.siteId);
+    const row = await siteSlug(site.siteId);
     const english = await seedContent(site, { title: "Market opens" });
     await seedContent(site, { title: "Markt eroeffnet", language: "de", translationOf: english });
     await seedContent(site, { title: "English only" });
@@ -290,7 +289,7 @@ describe("menus and posts queries in the page's language", () => {
 
   it("lists a posts query's contents of the page's language, each at its own address", async () => {
     const site = await createTestTenant();
-    const row = await slugOf(site.siteId);
+    const row = await siteSlug(site.siteId);
     const english = await seedContent(site, { title: "Jazz week", tags: ["music"] });
     await seedContent(site, { title: "Jazzwoche", language: "de", translationOf: english, tags: ["music"] });
     await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { encode } from "fast-png";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { imageDimensions } from "../../src/content/media/dimensions";
-import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 import { uniqueTag } from "../helpers/accounts";
 import { call } from "../helpers/requests";
 
@@ -39,8 +39,7 @@ async function upload(tenant: TestTenant, bytes: Uint8Array, contentType = "imag
 
 /** A page's HTML with `/` as the browser reads it, however the template engine escaped it. */
 const htmlOf = async (res: Response) => (await res.text()).replaceAll("&#x2f;", "/");
-const slugOf = async (tenant: TestTenant) =>
-  (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+const slugOf = (tenant: TestTenant) => siteSlug(tenant.siteId);
 
 let owner: TestTenant;
 let other: TestTenant;

@@ -3,7 +3,7 @@ import { strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ABANDONED_AFTER_MS, cleanUpStorage } from "../../src/content/storage-cleanup";
 import { logger } from "../../src/platform/logging";
-import { createTestTenant, PIXEL_PNG, type TestTenant } from "../helpers/content";
+import { createTestTenant, PIXEL_PNG, type TestTenant, siteSlug } from "../helpers/content";
 import { expectRetryLater, Faults, forEachFault } from "../helpers/faults";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
@@ -16,7 +16,7 @@ const log = logger({ test: "storage-faults" });
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
 });
 
 /** A theme of four files (each a call that fails in turn) whose home page and stylesheet carry `marker`. */

@@ -4,7 +4,7 @@ import { createCategory } from "../../src/content/admin/categories";
 import { putContentTag } from "../../src/content/admin/tags";
 import { tagNamesRead } from "../../src/content/sites/themes";
 import { database } from "../../src/platform/database";
-import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant } from "../helpers/content";
+import { admin, createTestTenant, installDefaultTheme, ownerScope, seedContent, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 import { DOMParser } from "@xmldom/xmldom";
 import { call } from "../helpers/requests";
 
@@ -16,8 +16,7 @@ let storyId: number;
 
 beforeAll(async () => {
   tenant = await createTestTenant();
-  const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).all<{ slug: string }>()).results;
-  slug = site!.slug;
+  slug = await siteSlug(tenant.siteId);
   const db = database(env);
   const scope = ownerScope(tenant);
   const news = await createCategory(db, scope, { siteId: tenant.siteId, name: "News", slug: "news", description: "What happened" });
@@ -147,11 +146,11 @@ describe("tenant sites by host", () => {
 
   it("answers from the edge cache until the site changes", async () => {
     const fresh = await createTestTenant();
-    const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(fresh.siteId).all<{ slug: string }>()).results;
+    const freshSlug = await siteSlug(fresh.siteId);
     await installDefaultTheme(fresh.siteId);
-    expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("MISS");
+    expect((await sitePage(freshSlug)).headers.get("X-Cache")).toBe("MISS");
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await sitePage(site!.slug)).headers.get("X-Cache")).toBe("HIT");
+    expect((await sitePage(freshSlug)).headers.get("X-Cache")).toBe("HIT");
     const created = await (
       await admin("POST", `/tenants/${fresh.tenantId}/contents`, fresh.session, {
         siteId: fresh.siteId,
@@ -161,19 +160,19 @@ describe("tenant sites by host", () => {
       })
     ).json<{ data: { id: number } }>();
     await admin("POST", `/tenants/${fresh.tenantId}/contents/${created.data.id}/publish`, fresh.session, {});
-    const after = await sitePage(site!.slug);
+    const after = await sitePage(freshSlug);
     expect(after.headers.get("X-Cache")).toBe("MISS");
     expect(await htmlOf(after)).toContain('<a href="/fresh">Fresh</a>');
   });
 
   it("answers a template error page, not a dead isolate, for a template that loops", async () => {
     const broken = await createTestTenant();
-    const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(broken.siteId).all<{ slug: string }>()).results;
+    const freshSlug = await siteSlug(broken.siteId);
     await installDefaultTheme(broken.siteId, {
       ...env.TEST_DEFAULT_THEME,
       "templates/index.html.j2": "{% for a in range(10000) %}{% for b in range(10000) %}{{ b }}{% endfor %}{% endfor %}",
     });
-    const res = await sitePage(site!.slug);
+    const res = await sitePage(freshSlug);
     expect(res.status).toBe(500);
     expect(await res.text()).toContain("Template error");
     expect((await sitePage(slug)).status).toBe(200);
@@ -181,8 +180,8 @@ describe("tenant sites by host", () => {
 
   it("answers 503 for a site without a theme", async () => {
     const bare = await createTestTenant();
-    const [site] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(bare.siteId).all<{ slug: string }>()).results;
-    const res = await sitePage(site!.slug);
+    const freshSlug = await siteSlug(bare.siteId);
+    const res = await sitePage(freshSlug);
     expect(res.status).toBe(503);
   });
 });
@@ -251,7 +250,7 @@ describe("SEO outputs and redirects of tenant sites", () => {
 describe("menus", () => {
   it("links a menu item to a content by its address, in its language", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     const english = await seedContent(site, { title: "About us" });
     const german = await seedContent(site, { title: "Ueber uns", language: "de", translationOf: english });
     await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
@@ -267,7 +266,7 @@ describe("menus", () => {
       },
     });
     await installDefaultTheme(site.siteId);
-    const html = await htmlOf(await sitePage(row!.slug));
+    const html = await htmlOf(await sitePage(ownSlug));
     expect(html).toContain('<li><a href="/about-us">About</a>');
     expect(html).toContain('<li><a href="/de/ueber-uns">Ueber</a>');
     // A content deleted for good: its item is left out, not sent to another page.
@@ -276,7 +275,7 @@ describe("menus", () => {
 
   it("leaves out an item whose content readers cannot open (a draft, in the Trash), with the items under it, until they can", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     const festival = await seedContent(site, { title: "Harbour festival" });
     const draft = await seedContent(site, { title: "Next season", publishAt: null });
     await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
@@ -292,7 +291,7 @@ describe("menus", () => {
       },
     });
     await installDefaultTheme(site.siteId);
-    const menu = async () => (await htmlOf(await sitePage(row!.slug))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
+    const menu = async () => (await htmlOf(await sitePage(ownSlug))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
     expect(await menu()).toContain(">Festival</a>");
     expect(await menu()).toContain(">Programme</a>");
     expect(await menu()).not.toContain(">Soon</a>");
@@ -368,7 +367,7 @@ describe("tag, search and paged lists", () => {
 
   it("lists a tag's contents, finds contents by words, and pages a list", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     for (let i = 1; i <= 12; i++)
       await seedContent(site, {
@@ -376,30 +375,30 @@ describe("tag, search and paged lists", () => {
         tags: i % 2 ? ["ferry"] : [],
         publishAt: `2026-0${1 + (i % 9)}-0${1 + (i % 8)}T10:00:00Z`,
       });
-    const tagged = await htmlOf(await sitePage(row!.slug, "/tag/ferry"));
+    const tagged = await htmlOf(await sitePage(ownSlug, "/tag/ferry"));
     // The sign before a tag is drawn, not read: a screen reader says "ferry", not "number sign ferry".
     expect(tagged).toContain('<h1><span aria-hidden="true">#</span>ferry</h1>');
     expect(tagged.match(/<article class="card[ "]/g)).toHaveLength(6);
-    expect((await sitePage(row!.slug, "/tag/nothing-here")).status).toBe(404);
+    expect((await sitePage(ownSlug, "/tag/nothing-here")).status).toBe(404);
 
-    const first = await htmlOf(await sitePage(row!.slug));
+    const first = await htmlOf(await sitePage(ownSlug));
     expect(first.match(/<article class="card[ "]/g)).toHaveLength(10);
     expect(first).toContain('<a rel="next" href="/?page=2">Older</a>');
-    const second = await htmlOf(await sitePage(row!.slug, "/?page=2"));
+    const second = await htmlOf(await sitePage(ownSlug, "/?page=2"));
     expect(second.match(/<article class="card[ "]/g)).toHaveLength(2);
     expect(second).toContain('<a rel="prev" href="/?page=1">Newer</a>');
 
-    const found = await sitePage(row!.slug, "/search?q=update%2012");
+    const found = await sitePage(ownSlug, "/search?q=update%2012");
     const html = await htmlOf(found);
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).toContain("Ferry update 12");
     expect(html).not.toContain("Ferry update 11</a>");
-    expect(await htmlOf(await sitePage(row!.slug, "/search?q=%22%3Cscript%3E"))).not.toContain("<script>");
+    expect(await htmlOf(await sitePage(ownSlug, "/search?q=%22%3Cscript%3E"))).not.toContain("<script>");
   });
 
   it("gives templates the site's taxonomies and posts queries as tags.<name>", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     await seedContent(site, { title: "Latest thing", tags: ["pick"] });
     await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
       siteId: site.siteId,
@@ -411,12 +410,12 @@ describe("tag, search and paged lists", () => {
       ...env.TEST_DEFAULT_THEME,
       "templates/index.html.j2": "{% for p in tags.picks %}[{{ p.title }} {{ p.url }}]{% endfor %}",
     });
-    expect(await htmlOf(await sitePage(row!.slug))).toBe("[Latest thing /latest-thing]");
+    expect(await htmlOf(await sitePage(ownSlug))).toBe("[Latest thing /latest-thing]");
   });
 
   it("resolves the tags a theme reads by a written name, by a bracketed one, or all of them when it reads them otherwise", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     await seedContent(site, { title: "Bracketed thing", tags: ["pick"] });
     await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
       siteId: site.siteId,
@@ -428,7 +427,7 @@ describe("tag, search and paged lists", () => {
       ...env.TEST_DEFAULT_THEME,
       "templates/index.html.j2": "{% for p in tags['top-picks'] %}[{{ p.title }}]{% endfor %}",
     });
-    expect(await htmlOf(await sitePage(row!.slug))).toBe("[Bracketed thing]");
+    expect(await htmlOf(await sitePage(ownSlug))).toBe("[Bracketed thing]");
   });
 });
 
@@ -457,7 +456,7 @@ describe("the content tags a theme reads", () => {
 describe("ads on tenant sites", () => {
   it("shows a slot's ad in a sandboxed iframe, counts its impressions, and counts a click on the way to its link", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     const created = await (
       await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, {
@@ -469,14 +468,14 @@ describe("ads on tenant sites", () => {
         startsAt: "2026-01-01T00:00:00Z",
       })
     ).json<{ data: { id: number } }>();
-    const html = await htmlOf(await sitePage(row!.slug));
+    const html = await htmlOf(await sitePage(ownSlug));
     expect(html).toMatch(/<iframe sandbox="allow-popups [^"]*" title="Advertisement" srcdoc="[^"]*&lt;b&gt;Sale&lt;\/b&gt;/);
     const stats = await env.DB.prepare("SELECT impressions, clicks FROM ad_stats WHERE ad_id = ?")
       .bind(created.data.id)
       .first<{ impressions: number; clicks: number }>();
     expect(stats!.impressions).toBeGreaterThanOrEqual(1);
 
-    const click = await sitePage(row!.slug, `/ads/${created.data.id}/click`, { redirect: "manual" });
+    const click = await sitePage(ownSlug, `/ads/${created.data.id}/click`, { redirect: "manual" });
     expect(click.status).toBe(302);
     expect(click.headers.get("Location")).toBe("https://shop.example/");
     expect((await env.DB.prepare("SELECT clicks FROM ad_stats WHERE ad_id = ?").bind(created.data.id).first<{ clicks: number }>())!.clicks).toBe(1);
@@ -486,7 +485,7 @@ describe("ads on tenant sites", () => {
 
   it("shows no ad outside its schedule", async () => {
     const site = await createTestTenant();
-    const [row] = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(site.siteId).all<{ slug: string }>()).results;
+    const ownSlug = await siteSlug(site.siteId);
     await installDefaultTheme(site.siteId);
     await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, {
       siteId: site.siteId,
@@ -495,7 +494,7 @@ describe("ads on tenant sites", () => {
       html: "<b>Later</b>",
       startsAt: "2099-01-01T00:00:00Z",
     });
-    expect(await htmlOf(await sitePage(row!.slug))).not.toContain('class="ad"');
+    expect(await htmlOf(await sitePage(ownSlug))).not.toContain('class="ad"');
   });
 });
 

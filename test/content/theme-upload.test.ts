@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { deflateSync, strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/requests";
-import { createTestTenant, installDefaultTheme, memberWith, sitePage, type TestTenant } from "../helpers/content";
+import { createTestTenant, installDefaultTheme, memberWith, sitePage, type TestTenant, siteSlug } from "../helpers/content";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
 
@@ -10,7 +10,7 @@ let tenant: TestTenant;
 let slug: string;
 beforeAll(async () => {
   tenant = await createTestTenant();
-  slug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(tenant.siteId).first<{ slug: string }>())!.slug;
+  slug = await siteSlug(tenant.siteId);
   await installDefaultTheme(tenant.siteId);
 });
 
@@ -319,7 +319,7 @@ describe("API4 · theme upload: templates that exhaust the engine", () => {
 describe("API4 · theme render: a live theme that keeps stopping at its bounds", () => {
   it("is served until its third stopped render, then the site goes back to its previous theme and the audit log says so", async () => {
     const own = await createTestTenant();
-    const ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    const ownSlug = await siteSlug(own.siteId);
     await installDefaultTheme(own.siteId);
     // Stored as an upload before the check would have stored it: its home page grows without end.
     for (const [path, source] of Object.entries({ ...env.TEST_DEFAULT_THEME, "templates/index.html.j2": DOUBLING }))
@@ -371,7 +371,7 @@ describe("a theme's preview link, download and deletion", () => {
 
   beforeAll(async () => {
     own = await createTestTenant();
-    ownSlug = (await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(own.siteId).first<{ slug: string }>())!.slug;
+    ownSlug = await siteSlug(own.siteId);
     await installDefaultTheme(own.siteId);
   });
 

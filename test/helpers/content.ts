@@ -150,6 +150,13 @@ export async function installDefaultTheme(siteId: number, files: Record<string, 
   for (const [path, text] of Object.entries(files)) await env.THEMES.put(`themes/${siteId}/default/${path}`, text);
 }
 
+/** The slug of a site, by which its pages are asked for (sitePage). */
+export async function siteSlug(siteId: number): Promise<string> {
+  const site = await env.DB.prepare("SELECT slug FROM sites WHERE id = ?").bind(siteId).first<{ slug: string }>();
+  if (!site) throw new Error(`no site ${siteId}`);
+  return site.slug;
+}
+
 /** A page of a tenant's site, asked for by its host. */
 export function sitePage(slug: string, path = "/", init: RequestInit = {}) {
   return SELF.fetch(`http://${slug}.localhost${path}`, init);
