@@ -90,34 +90,27 @@ export async function startSession(c: Context<AppEnv>): Promise<string> {
   const userId = c.get("principal").userId;
   const session = randomBase62(40);
   const now = new Date();
-  await c.get("db").batch([
-    c
-      .get("db")
-      .delete(consoleSessions)
-      .where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, now.toISOString()))),
-    c
-      .get("db")
+  const db = c.get("db");
+  await db.batch([
+    db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), lte(consoleSessions.expiresAt, now.toISOString()))),
+    db
       .insert(consoleSessions)
       .values({ idHash: await sha256Hex(session), userId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000).toISOString() }),
-    c
-      .get("db")
-      .delete(consoleSessions)
-      .where(
-        and(
-          eq(consoleSessions.userId, userId),
-          notInArray(
-            consoleSessions.idHash,
-            c
-              .get("db")
-              .select({ idHash: consoleSessions.idHash })
-              .from(consoleSessions)
-              .where(eq(consoleSessions.userId, userId))
-              // Started in the same millisecond: the later row is the newer.
-              .orderBy(desc(consoleSessions.createdAt), desc(sql`rowid`))
-              .limit(SESSIONS_PER_PERSON),
-          ),
+    db.delete(consoleSessions).where(
+      and(
+        eq(consoleSessions.userId, userId),
+        notInArray(
+          consoleSessions.idHash,
+          db
+            .select({ idHash: consoleSessions.idHash })
+            .from(consoleSessions)
+            .where(eq(consoleSessions.userId, userId))
+            // Started in the same millisecond: the later row is the newer.
+            .orderBy(desc(consoleSessions.createdAt), desc(sql`rowid`))
+            .limit(SESSIONS_PER_PERSON),
         ),
       ),
+    ),
   ]);
   setCookie(c, SESSION_COOKIE, session, {
     httpOnly: true,
