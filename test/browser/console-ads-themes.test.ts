@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { strFromU8, unzipSync, zipSync } from "fflate";
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
+import { defaultThemeFiles, fromSite, type Gateway, gatewayReady, openBrowser, openConsole, ownerAdmin } from "./gateway";
 
 /**
  * Ads and themes in the console, as an owner does them in Chromium against `wrangler dev`, on a
@@ -47,7 +47,7 @@ async function consoleOn(viewport: typeof DESKTOP, path: string) {
   let context = contexts.get(viewport.width);
   if (!context) contexts.set(viewport.width, (context = await browser.newContext({ viewport, colorScheme: viewport === PHONE ? "dark" : "light" })));
   const page = await context.newPage();
-  await page.goto(`${gateway.base}/admin${path}#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await openConsole(page, gateway, path);
   // The header's site menu: its label is hidden, and a label's text holds its options' too.
   const picker = page.locator("header.top label", { has: page.locator("span", { hasText: /^Site$/ }) }).locator("select");
   await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 30_000 }).toContain(`Ads ${stamp}`);

@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Dialog, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { fromSite, type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
+import { fromSite, type Gateway, gatewayReady, openBrowser, openConsole, ownerAdmin } from "./gateway";
 
 /**
  * The content editor as a writer uses it, in Chromium against `wrangler dev`: a taken slug shown
@@ -30,11 +30,9 @@ async function shot(target: Page, name: string) {
 /** A tab of the console on a device, signed in as the demo tenant's owner, at a path. */
 async function consoleAt(path: string, device: "desktop" | "phone" | "away" = "desktop") {
   let context = contexts.get(device);
-  const first = !context;
   if (!context) contexts.set(device, (context = await browser.newContext({ desktop: DESKTOP, phone: PHONE, away: AWAY }[device])));
   const tab = await context.newPage();
-  // Signed in once a device: a second sign-in would start a new session, and the first tab's CSRF token would be another's.
-  await tab.goto(`${gateway.base}/admin${path}${first ? `#token=${gateway.ownerToken}` : ""}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await openConsole(tab, gateway, path);
   return tab;
 }
 

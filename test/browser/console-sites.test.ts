@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, gatewayReady, openBrowser, ownerAdmin } from "./gateway";
+import { type Gateway, gatewayReady, openBrowser, openConsole, ownerAdmin } from "./gateway";
 
 /**
  * Site settings, a second site, a category renamed and a content deleted and restored, as an owner
@@ -32,7 +32,7 @@ async function newPage(viewport = DESKTOP) {
 async function consoleAt(path: string, viewport = DESKTOP) {
   const page = await newPage(viewport);
   page.on("dialog", (dialog) => void dialog.accept());
-  await page.goto(`${gateway.base}/admin${path}#token=${gateway.ownerToken}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await openConsole(page, gateway, path);
   return page;
 }
 

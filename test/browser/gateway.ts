@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, relative } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterEach, inject } from "vitest";
 import type { GatewayPlace, GatewayReady } from "./global-setup";
 
@@ -34,6 +34,24 @@ export function showConsoleOnFailure(page: () => Page | undefined) {
       .catch(() => "(no page)");
     console.error(`the console at ${shown.url()}:\n${text}`);
   });
+}
+
+// Contexts whose first console tab signed in: their later tabs share that session.
+const signedIn = new WeakSet<BrowserContext>();
+
+/**
+ * Opens the console at `path` in `tab`, signed in as the demo tenant's owner by the first tab of its
+ * context only: every sign-in starts a console session, a person keeps the newest 50, and the browser
+ * files all sign in as that owner (a file that signs out starts its sessions itself).
+ */
+export async function openConsole(tab: Page, gateway: Pick<Gateway, "base" | "ownerToken">, path: string) {
+  const first = !signedIn.has(tab.context());
+  signedIn.add(tab.context());
+  // The next tab must find the session's cookie: the sign-in is done when the console's POST /session is answered.
+  const started =
+    first && tab.waitForResponse((answer) => answer.request().method() === "POST" && answer.url().endsWith("/session"), { timeout: 60_000 });
+  await tab.goto(`${gateway.base}/admin${path}${first ? `#token=${gateway.ownerToken}` : ""}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await started;
 }
 
 /** The suite's Chromium (global-setup.ts launches it once); `close()` on it ends this file's connection only. */
