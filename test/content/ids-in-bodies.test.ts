@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSite, sitesRoomOf } from "../../src/content/admin/sites";
-import { adsForPage } from "../../src/content/sites/ads";
+import { drawAds, shownAds } from "../../src/content/sites/ads";
 import { memberScope, siteById } from "../../src/content/tenancy/scope";
 import { database } from "../../src/platform/database";
 import { admin, createTestTenant, PIXEL_PNG, seedContent, type TestTenant } from "../helpers/content";
@@ -57,7 +57,7 @@ describe("API1 · ads: a media id in a body is the caller's own, whatever the ad
     // Even a row written before this check cannot reach the other tenant's media from a page.
     await env.DB.prepare("UPDATE ads SET media_id = ? WHERE id = ?").bind(theirImage, created.body.data.id).run();
     const site = (await siteById(database(env), mine.siteId))!;
-    const shown = await adsForPage(database(env), site, site.defaultLanguage, new Date().toISOString());
+    const shown = await shownAds(await drawAds(database(env), site, site.defaultLanguage, new Date().toISOString()));
     expect(Object.values(shown).every((ad) => ad.imageUrl === null)).toBe(true);
   });
 

@@ -483,6 +483,45 @@ describe("ads on tenant sites", () => {
     expect((await sitePage(slug, `/ads/${created.data.id}/click`, { redirect: "manual" })).status).toBe(404);
   });
 
+  it("shows a slot's ads view after view in the share of their weights, though the page is kept", async () => {
+    const site = await createTestTenant();
+    const ownSlug = await siteSlug(site.siteId);
+    await installDefaultTheme(site.siteId);
+    const adOf = async (html: string, weight: number) =>
+      (
+        await (
+          await admin("POST", `/tenants/${site.tenantId}/ads`, site.session, {
+            siteId: site.siteId,
+            kind: "html",
+            slot: "sidebar",
+            html,
+            weight,
+            startsAt: "2026-01-01T00:00:00Z",
+          })
+        ).json<{ data: { id: number } }>()
+      ).data.id;
+    const [heavy, light] = [await adOf("<b>Ferries</b>", 3), await adOf("<b>Bikes</b>", 1)];
+    const views = 80;
+    const seen = { Ferries: 0, Bikes: 0 };
+    const caches = new Set<string | null>();
+    for (let view = 0; view < views; view++) {
+      const page = await sitePage(ownSlug);
+      caches.add(page.headers.get("X-Cache"));
+      const html = await htmlOf(page);
+      for (const name of ["Ferries", "Bikes"] as const) if (html.includes(`&lt;b&gt;${name}&lt;/b&gt;`)) seen[name]++;
+    }
+    // Three to one, within what chance allows in 80 views; the page is kept for each draw.
+    expect(seen.Ferries + seen.Bikes).toBe(views);
+    expect(seen.Ferries / views).toBeGreaterThan(0.55);
+    expect(seen.Ferries / views).toBeLessThan(0.93);
+    expect(caches).toContain("HIT");
+    // Each view is counted for the ad it showed.
+    const counted = await env.DB.prepare("SELECT ad_id AS id, impressions FROM ad_stats WHERE ad_id IN (?, ?)")
+      .bind(heavy, light)
+      .all<{ id: number; impressions: number }>();
+    expect(Object.fromEntries(counted.results.map((row) => [row.id, row.impressions]))).toEqual({ [heavy]: seen.Ferries, [light]: seen.Bikes });
+  });
+
   it("shows no ad outside its schedule", async () => {
     const site = await createTestTenant();
     const ownSlug = await siteSlug(site.siteId);

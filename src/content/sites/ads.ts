@@ -33,30 +33,45 @@ const activeAds = (db: Database, site: ReaderSite) =>
       .where(and(eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id), eq(ads.isActive, true))),
   );
 
+/** The ad of each slot for one view, and what names the draw for the page's cache. */
+export interface AdDraw {
+  chosen: Map<string, Awaited<ReturnType<typeof activeAds>>[number]>;
+  /**
+   * The slots drawn among several ads, with the ad each drew ("sidebar=7"), or "" when no slot had
+   * a choice: a kept page is kept per draw, so that each view shows the ads in the share their weights ask.
+   */
+  variant: string;
+}
+
 /** One ad a slot, drawn by weight among the site's active ads whose schedule includes now, and whose language (if any) is the page's. */
-export async function adsForPage(
-  db: Database,
-  site: ReaderSite,
-  language: string,
-  now: string,
-  random = Math.random,
-): Promise<Record<string, ShownAd>> {
+export async function drawAds(db: Database, site: ReaderSite, language: string, now: string, random = Math.random): Promise<AdDraw> {
   const running = (await activeAds(db, site)).filter(
     ({ ad }) => ad.startsAt <= now && (ad.endsAt === null || ad.endsAt > now) && (ad.language === null || ad.language === language),
   );
   const bySlot = new Map<string, typeof running>();
   for (const row of running) bySlot.set(row.ad.slot, [...(bySlot.get(row.ad.slot) ?? []), row]);
-  const shown: Record<string, ShownAd> = {};
-  for (const [slot, candidates] of bySlot) {
+  const chosen: AdDraw["chosen"] = new Map();
+  const drawn: string[] = [];
+  for (const [slot, candidates] of [...bySlot].sort(([a], [b]) => a.localeCompare(b))) {
     let draw = random() * candidates.reduce((sum, c) => sum + c.ad.weight, 0);
-    const chosen = candidates.find((c) => (draw -= c.ad.weight) < 0) ?? candidates.at(-1)!;
-    const frame = chosen.ad.kind === "html" && chosen.ad.html ? await adFrame(chosen.ad.id, chosen.ad.html) : null;
+    const ad = candidates.find((c) => (draw -= c.ad.weight) < 0) ?? candidates.at(-1)!;
+    chosen.set(slot, ad);
+    if (candidates.length > 1) drawn.push(`${slot}=${ad.ad.id}`);
+  }
+  return { chosen, variant: drawn.join("&") };
+}
+
+/** The drawn ads as a template shows them (`ads.<slot>`). */
+export async function shownAds({ chosen }: AdDraw): Promise<Record<string, ShownAd>> {
+  const shown: Record<string, ShownAd> = {};
+  for (const [slot, { ad, key }] of chosen) {
+    const frame = ad.kind === "html" && ad.html ? await adFrame(ad.id, ad.html) : null;
     shown[slot] = {
-      id: chosen.ad.id,
-      kind: chosen.ad.kind,
-      clickUrl: `/ads/${chosen.ad.id}/click`,
-      imageUrl: chosen.key ? mediaUrl(chosen.key) : null,
-      alt: chosen.ad.altText || null,
+      id: ad.id,
+      kind: ad.kind,
+      clickUrl: `/ads/${ad.id}/click`,
+      imageUrl: key ? mediaUrl(key) : null,
+      alt: ad.altText || null,
       html: frame?.document ?? null,
       opensNewTab: frame?.opensNewTab ?? false,
       sandbox: AD_FRAME_SANDBOX,

@@ -6,8 +6,8 @@ import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
 import { siteOrigin } from "../tenancy/domains";
 import { nextScheduled, type ReaderSite, scheduleMark, siteById } from "../tenancy/scope";
-import { adsForPage, countImpressions, type ShownAd } from "./ads";
-import { alternates, dateFormat, inLanguage, pageLanguages, urlFor } from "./languages";
+import { countImpressions, drawAds, type ShownAd, shownAds } from "./ads";
+import { alternates, dateFormat, inLanguage, isOtherLanguage, pageLanguages, urlFor } from "./languages";
 import { imageGlobal } from "./images";
 import { mayOpenPreview, type Preview, withPreviewBanner } from "./previews";
 import { perSiteVersion } from "./site-data";
@@ -43,7 +43,7 @@ const seoTitle = (site: ReaderSite, title: string | null) =>
 
 export const absoluteUrl = (origin: string, url: string | null | undefined) => (url ? new URL(url, origin).href : null);
 
-async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, page: Page, shownAds: Record<string, ShownAd>): Promise<string> {
+async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedTheme, page: Page, ads: Record<string, ShownAd>): Promise<string> {
   const origin = siteOrigin(c.env, site);
   const language = page.language ?? site.defaultLanguage;
   const locale = theme.locale(language);
@@ -51,7 +51,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   const tags = await perSiteVersion(site, `tags:${language}:${theme.tagNames === "all" ? "*" : [...theme.tagNames].join(",")}`, () =>
     resolvedTags(c.get("db"), site, new Date().toISOString(), theme.tagNames, language),
   );
-  const image = await imageGlobal(c.get("db"), site, [page.data, tags, shownAds, site.seoImage]);
+  const image = await imageGlobal(c.get("db"), site, [page.data, tags, ads, site.seoImage]);
   return theme.render(`templates/${page.template}.html.j2`, {
     site: {
       id: site.id,
@@ -64,7 +64,7 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
     page: { language, path: new URL(c.req.url).pathname, languages: pageLanguages(site, language, versions) },
     menus: await perSiteVersion(site, `menus:${language}`, () => resolvedMenus(c.get("db"), site, new Date().toISOString(), language)),
     tags,
-    ads: shownAds,
+    ads,
     seo: {
       title: seoTitle(site, page.titleKey ? (locale[page.titleKey]?.replace("{q}", () => page.title ?? "") ?? page.title) : page.title),
       description: page.description ?? inLanguage(site.seoDescriptions, language, site.seoDescription),
@@ -86,8 +86,11 @@ async function renderPage(c: Context<AppEnv>, site: ReaderSite, theme: LoadedThe
   });
 }
 
-/** The answer cache's spec of a site's pages (feeds and sitemaps included): the site's content version and its schedule. */
-function pageSpec(site: ReaderSite, themeVersion: string, preview: Preview | undefined) {
+/**
+ * The answer cache's spec of a site's pages (feeds and sitemaps included): the site's content
+ * version and its schedule, and for a page the ads drawn for this view (its `variant`).
+ */
+function pageSpec(site: ReaderSite, themeVersion: string, preview: Preview | undefined, adVariant = "") {
   const now = new Date().toISOString();
   return {
     namespace: `page/${site.id}`,
@@ -97,8 +100,22 @@ function pageSpec(site: ReaderSite, themeVersion: string, preview: Preview | und
     inIsolate: true,
     until: nextScheduled(site, now),
     bypass: preview !== undefined,
+    ...(adVariant ? { vary: adVariant } : {}),
   } as const;
 }
+
+/** The language of the pages at this address as the site's router reads it: a prefix of one of the site's other languages, else the default. */
+function addressLanguage(c: Context<AppEnv>, site: ReaderSite): string {
+  const prefix = new URL(c.req.url).pathname.split("/")[1] ?? "";
+  return isOtherLanguage(site, prefix) ? prefix : site.defaultLanguage;
+}
+
+/**
+ * This view's ads, drawn before the page is looked up: each draw among several ads is a page of
+ * its own in the cache, so that a kept page shows its ads as often as their weights ask, not one
+ * ad for as long as the page is kept.
+ */
+const drawForView = (c: Context<AppEnv>, site: ReaderSite) => drawAds(c.get("db"), site, addressLanguage(c, site), new Date().toISOString());
 
 /**
  * A page through the answer cache, under the site's content version, the moment its newest
@@ -114,14 +131,17 @@ export async function cachedPage(
   preview?: Preview,
 ): Promise<Response> {
   const { count, countNoted } = adCounter(c, site);
+  const draw = await drawForView(c, site);
   const render = async (): Promise<Fresh | Response> => {
     const built = await build();
     const page = preview ? { ...built, noindex: true } : built;
-    const shownAds = await adsForPage(c.get("db"), site, page.language ?? site.defaultLanguage, new Date().toISOString());
-    const adIds = Object.values(shownAds).map((ad) => ad.id);
+    const language = page.language ?? site.defaultLanguage;
+    // A page whose language is not its address's (a 404 under an unknown prefix) draws among its own language's ads.
+    const ads = await shownAds(language === addressLanguage(c, site) ? draw : await drawAds(c.get("db"), site, language, new Date().toISOString()));
+    const adIds = Object.values(ads).map((ad) => ad.id);
     let html: string;
     try {
-      html = await renderPage(c, site, theme, page, shownAds);
+      html = await renderPage(c, site, theme, page, ads);
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       c.get("log").warn({ event: "theme-render", siteId: site.id, error: error.message });
@@ -142,7 +162,7 @@ export async function cachedPage(
       headers: preview ? { "X-Robots-Tag": "noindex" } : {},
     };
   };
-  return versionedAnswer(c, pageSpec(site, theme.version, preview), render, countNoted);
+  return versionedAnswer(c, pageSpec(site, theme.version, preview, draw.variant), render, countNoted);
 }
 
 /** Counts the ads a page showed at each view of it, rendered (their ids) or kept (the note kept with it). */
@@ -163,7 +183,8 @@ export async function keptPage(c: Context<AppEnv>, siteId: number): Promise<Resp
   const site = await siteById(c.get("db"), siteId);
   const theme = site && (await loadTheme(c.env.THEMES, site, site.theme));
   if (!site || !theme) return undefined;
-  return keptAnswer(c, pageSpec(site, theme.version, undefined), adCounter(c, site).countNoted);
+  const { variant } = await drawForView(c, site);
+  return keptAnswer(c, pageSpec(site, theme.version, undefined, variant), adCounter(c, site).countNoted);
 }
 
 /** A feed or sitemap through the answer cache, under the same version and schedule as the site's pages. */
