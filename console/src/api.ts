@@ -92,7 +92,7 @@ import type {
 } from "../../src/content/schema";
 import type { TenantMembership } from "../../src/content/admin/answers";
 import type { MemberRole } from "../../src/content/roles";
-import { MAX_MEDIA_BYTES, storageSize } from "../../src/content/media/limits";
+import { isMediaType, keptFileName, MAX_MEDIA_BYTES, MEDIA_TYPES_IN_WORDS, storageSize } from "../../src/content/media/limits";
 export type { Ad, Category, ContentTag, Redirect, Site };
 export type {
   AdDay,
@@ -118,15 +118,18 @@ export type TenantKey = Omit<TenantKeyRow, "tokenHash">;
 export { roleReaches as reaches } from "../../src/content/roles";
 
 /**
- * Uploads a file to a site's media; one over the service's limit is refused here at once, in words
- * a person can act on, rather than after sending megabytes for a 413.
+ * Uploads a file to a site's media; one over the service's limit, or of a type it does not take, is
+ * refused here at once, in words a person can act on, rather than after sending megabytes for a
+ * 413; a name past what is kept is cut, its extension kept.
  */
 export function uploadMedia<T>(tenantId: number, siteId: number, file: File): Promise<T> {
   if (file.size > MAX_MEDIA_BYTES) {
     const said = `${file.name} is ${storageSize(file.size)}, and a site's media takes files of at most ${storageSize(MAX_MEDIA_BYTES)}: save it smaller (fewer pixels or a lower quality) and upload it again.`;
     return Promise.reject(new ApiFailure(413, said));
   }
-  return api<T>("POST", `/tenants/${tenantId}/media?siteId=${siteId}&filename=${encodeURIComponent(file.name)}`, file);
+  if (!isMediaType(file.type))
+    return Promise.reject(new ApiFailure(415, `${file.name} is not one of the files a site's media takes: ${MEDIA_TYPES_IN_WORDS}.`));
+  return api<T>("POST", `/tenants/${tenantId}/media?siteId=${siteId}&filename=${encodeURIComponent(keptFileName(file.name))}`, file);
 }
 
 // Group D's routes for the console: /admin/api/deposits answers as /deposits does for API keys, for the person's own mini-programs.

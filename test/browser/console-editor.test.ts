@@ -283,6 +283,22 @@ describe("the content editor, as a writer uses it", () => {
     await media.getByLabel("Choose files").setInputFiles(photo);
     await expect.poll(() => media.getByRole("alert").filter({ hasText: "phone-photo.jpg is 6 MB" }).isVisible()).toBe(true);
     await shot(media, "media-too-large");
+    // A file of another kind is refused in words, before anything is sent.
+    await media.getByLabel("Choose files").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Ferry times") });
+    await expect
+      .poll(() => media.getByRole("alert").filter({ hasText: "notes.txt" }).textContent())
+      .toBe("notes.txt is not one of the files a site's media takes: PNG, JPEG, GIF and WebP images and PDF files.");
+    // A name longer than a file keeps is cut, its extension kept: the picture is uploaded.
+    const longName = `${stamp}-${"harbour-at-dawn-".repeat(14)}.png`;
+    await media
+      .getByLabel("Choose files")
+      .setInputFiles({ name: longName, mimeType: "image/png", buffer: Buffer.from(await drawnPng(media, "#3366aa"), "base64") });
+    await expect
+      .poll(
+        async () =>
+          (await adminApi<{ filename: string }[]>("GET", `/sites/${gateway.siteId}/media`)).find((m) => m.filename.includes(String(stamp)))?.filename,
+      )
+      .toBe(`${longName.slice(0, 195)}….png`);
     await media.close();
     // Other files upload to the demo site meanwhile: what is checked is that no such file arrived.
     const stored = await adminApi<{ filename: string }[]>("GET", `/sites/${gateway.siteId}/media`);

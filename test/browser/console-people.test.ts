@@ -75,19 +75,29 @@ describe("members: an invitation accepted at the first sign-in", () => {
     await form.getByLabel("Role").selectOption("editor");
     await form.getByRole("button", { name: "Invite" }).click();
     await expect.poll(() => form.locator("[role=status]").innerText()).toContain(`${INVITED} is invited as editor for 7 days`);
+    // No mail goes out: the owner is told to tell them.
+    expect(await form.locator("[role=status]").innerText()).toMatch(/at http:\/\/localhost:\d+\/admin\. No email is sent: tell them yourself\.$/);
     expect(await form.getByLabel("Email").inputValue()).toBe("");
     const row = page.locator("table.invitations tr", { hasText: INVITED });
     await expect.poll(() => row.innerText()).toMatch(/editor\s+Pending, expires in 7 days/);
     await shot(page, "invite");
   });
 
-  it("withdraws an invitation after asking", async () => {
+  it("says an invitation sent again replaces the one before, and withdraws an invitation after asking", async () => {
     const other = `withdrawn-${TAG}@browser.test`;
     const form = page.locator("form", { has: page.getByRole("heading", { name: "Invite someone" }) });
     await form.getByLabel("Email").fill(other);
+    await form.getByLabel("Role").selectOption("viewer");
     await form.getByRole("button", { name: "Invite" }).click();
     const row = page.locator("table.invitations tr", { hasText: other });
     await row.waitFor();
+    await form.getByLabel("Email").fill(other.toUpperCase());
+    await form.getByLabel("Role").selectOption("author");
+    await form.getByRole("button", { name: "Invite" }).click();
+    await expect
+      .poll(() => form.locator("[role=status]").innerText())
+      .toContain(`${other.toUpperCase()} is invited as author for 7 days (this replaces their invitation as viewer):`);
+    await expect.poll(() => row.innerText()).toMatch(/author\s+Pending/);
     const question = answerYes(page);
     await row.getByRole("button", { name: "Withdraw" }).click();
     expect(await question).toBe(`Withdraw the invitation of ${other}? Signing in with that address will no longer make them a member.`);

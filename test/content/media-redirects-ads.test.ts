@@ -94,10 +94,12 @@ describe("media", () => {
   it("refuses a body that is not what its type says, SVG, and a file over 5 MB", async () => {
     const lying = await upload(new TextEncoder().encode("<script>alert(1)</script>"), "image/png");
     expect(lying.status).toBe(400);
-    expect(lying.body.error!.message).toBe("The body is not a image/png file");
+    expect(lying.body.error!.message).toBe("logo.png is not a PNG image, as its type (image/png) says: its bytes are another kind of file");
     const svg = await upload(new TextEncoder().encode("<svg onload=alert(1)>"), "image/svg+xml");
     expect(svg.status).toBe(415);
-    expect(svg.body.error!.message).toBe("Content-Type must be one of image/png, image/jpeg, image/gif, image/webp, application/pdf");
+    expect(svg.body.error!.message).toBe(
+      "logo.png is not one of the files a site's media takes: PNG, JPEG, GIF and WebP images and PDF files (Content-Type image/png, image/jpeg, image/gif, image/webp, application/pdf)",
+    );
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(PNG);
     expect((await upload(big, "image/png")).status).toBe(413);

@@ -149,7 +149,12 @@ export function MembersScreen() {
             aria-labelledby="invite"
             onSubmit={async (e: Event) => {
               e.preventDefault();
-              const invited = `${email.trim()} is invited as ${role} for 7 days: they join when they first sign in with this address, at ${location.origin}/admin.`;
+              const address = email.trim();
+              const earlier = load.data?.invitations.find((invited) => invited.email === address.toLowerCase() && !invited.expired);
+              // The console sends no mail: the owner tells the person, with the address to sign in at.
+              const invited =
+                `${address} is invited as ${role} for 7 days${earlier ? ` (this replaces their invitation as ${earlier.role})` : ""}: ` +
+                `they join when they first sign in with this address, at ${location.origin}/admin. No email is sent: tell them yourself.`;
               if (!(await invitation.run(() => api<Invitation>("POST", `/tenants/${tenant.id}/invitations`, { email, role }), invited))) return;
               setEmail("");
               load.reload();

@@ -3,7 +3,8 @@ import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
 import { settingsOf } from "../../platform/settings";
 import { DEFAULT_MEDIA_BYTES_PER_TENANT, MAX_MEDIA_FILES_PER_SITE } from "../media/limits";
-import { deleteMedia, describeMedia, MAX_MEDIA_BYTES, MEDIA_TYPES, mediaOf, uploadMedia } from "../media/service";
+import { deleteMedia, describeMedia, MAX_MEDIA_BYTES, mediaOf, uploadMedia } from "../media/service";
+import { MAX_MEDIA_NAME_CHARACTERS, MEDIA_TYPES } from "../media/limits";
 import { contentSettings } from "../settings";
 import { queryInteger } from "../params";
 import { media } from "../schema";
@@ -36,7 +37,7 @@ export const mediaRoomOf = (env: Bindings) => settingsOf(env, contentSettings).M
 const fileName = z
   .string()
   .min(1)
-  .max(200, { error: "filename must be at most 200 characters" })
+  .max(MAX_MEDIA_NAME_CHARACTERS, { error: `filename must be at most ${MAX_MEDIA_NAME_CHARACTERS} characters` })
   .refine((name) => !/[/\\]/.test(name) && [...name].every((ch) => ch >= " "), {
     error: "filename must be a file name, without slashes or control characters",
   });

@@ -6,25 +6,26 @@ import { ads, contents, media, mediaUploads, sites } from "../schema";
 import { mediaKeyOf, mediaUrl } from "./addresses";
 import { type Dimensions, imageDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "./dimensions";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
-import { MAX_MEDIA_FILES_PER_SITE, storageSize } from "./limits";
+import { isMediaType, MAX_MEDIA_FILES_PER_SITE, MEDIA_TYPES, MEDIA_TYPES_IN_WORDS, type MediaType, storageSize } from "./limits";
 
 export { MAX_MEDIA_BYTES } from "./limits";
 
-/** The types a site may upload, each known by its first bytes. SVG is left out: it can carry script. */
-const SIGNATURES: Record<string, { ext: string; matches: (b: Uint8Array) => boolean }> = {
-  "image/png": { ext: "png", matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((x, i) => b[i] === x) },
-  "image/jpeg": { ext: "jpg", matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+/** Each type a site may upload (limits.ts), known by its first bytes. */
+const SIGNATURES: Record<MediaType, { ext: string; name: string; matches: (b: Uint8Array) => boolean }> = {
+  "image/png": { ext: "png", name: "a PNG image", matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((x, i) => b[i] === x) },
+  "image/jpeg": { ext: "jpg", name: "a JPEG image", matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   "image/gif": {
     ext: "gif",
+    name: "a GIF image",
     matches: (b) => String.fromCharCode(...b.slice(0, 6)) === "GIF89a" || String.fromCharCode(...b.slice(0, 6)) === "GIF87a",
   },
   "image/webp": {
     ext: "webp",
+    name: "a WebP image",
     matches: (b) => String.fromCharCode(...b.slice(0, 4)) === "RIFF" && String.fromCharCode(...b.slice(8, 12)) === "WEBP",
   },
-  "application/pdf": { ext: "pdf", matches: (b) => String.fromCharCode(...b.slice(0, 5)) === "%PDF-" },
+  "application/pdf": { ext: "pdf", name: "a PDF file", matches: (b) => String.fromCharCode(...b.slice(0, 5)) === "%PDF-" },
 };
-export const MEDIA_TYPES = Object.keys(SIGNATURES);
 
 /** The widths of the resized copies made of an image wider than each (`srcset`): a phone, a column, a wide screen. */
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;
@@ -128,10 +129,18 @@ export async function uploadMedia(
   input: { siteId: number; filename: string; contentType: string; bytes: Uint8Array; quotaBytes: number },
 ) {
   await siteInScope(db, scope, input.siteId);
-  const signature = SIGNATURES[input.contentType];
-  if (!signature) throw new ApiError(415, `Content-Type must be one of ${MEDIA_TYPES.join(", ")}`);
+  const signature = isMediaType(input.contentType) ? SIGNATURES[input.contentType] : undefined;
+  if (!signature)
+    throw new ApiError(
+      415,
+      `${input.filename} is not one of the files a site's media takes: ${MEDIA_TYPES_IN_WORDS} (Content-Type ${MEDIA_TYPES.join(", ")})`,
+    );
   if (input.bytes.byteLength === 0) throw new ApiError(400, "The body is empty");
-  if (!signature.matches(input.bytes)) throw new ApiError(400, `The body is not a ${input.contentType} file`);
+  if (!signature.matches(input.bytes))
+    throw new ApiError(
+      400,
+      `${input.filename} is not ${signature.name}, as its type (${input.contentType}) says: its bytes are another kind of file`,
+    );
   const size = checkedDimensions(input.bytes, input.contentType);
   const bytes = input.bytes.byteLength;
   // Refused before anything is stored; the row's insert below checks again, for uploads made at the same moment.
@@ -287,11 +296,9 @@ export async function deleteMedia(db: Database, bucket: R2Bucket, scope: TenantS
   await bucket.delete([row.key, ...row.variantWidths.map((w) => variantKey(row.key, w))]);
 }
 
-/** What a stored file is served as: the upload types only; anything else is bytes to download, never a page or a script. */
-const SERVED_TYPES = new Set(MEDIA_TYPES);
-
 /**
- * A stored file for the public: its own type, never sniffed, never active (no script, no
+ * A stored file for the public: its own type (an upload type only: anything else is bytes to
+ * download, never a page or a script), never sniffed, never active (no script, no
  * plugin, even opened on its own), cached for good (keys are never reused, so a file never changes).
  * A matching `If-None-Match` is a 304.
  */
@@ -299,7 +306,7 @@ export async function servedMedia(bucket: R2Bucket, key: string, request: Reques
   const object = await bucket.get(key, { onlyIf: request.headers });
   if (!object) return undefined;
   const stored = object.httpMetadata?.contentType ?? "";
-  const contentType = SERVED_TYPES.has(stored) ? stored : "application/octet-stream";
+  const contentType = isMediaType(stored) ? stored : "application/octet-stream";
   const headers = {
     "Content-Type": contentType,
     "Content-Disposition": contentType.startsWith("image/") ? "inline" : "attachment",
