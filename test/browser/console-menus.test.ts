@@ -252,7 +252,7 @@ describe("words and small things", { timeout: 60_000 }, () => {
     await page.getByRole("button", { name: "Save redirect" }).click();
     const from = page.getByLabel("From path", { exact: true });
     await expect.poll(() => from.getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator(".field.invalid .field-error").textContent()).toBe("The path must start with /, without ? or #");
+    expect(await page.locator(".field.invalid .field-error").textContent()).toBe("The path must start with / and hold no spaces, ? or #");
     await shot(page, "console-words-redirect");
     // A path that has a redirect: the form says what saving replaces.
     await from.fill(`/old-${stamp}`);

@@ -134,7 +134,7 @@ describe("redirects", () => {
   });
 
   it.each([
-    [{ fromPath: "old", toUrl: "/x" }, "The path must start with /, without ? or #"],
+    [{ fromPath: "old", toUrl: "/x" }, "The path must start with / and hold no spaces, ? or #"],
     [{ fromPath: "/a", toUrl: "javascript:alert(1)" }, "The destination must be an http(s) address or a path starting with one /"],
     // Browsers read both as another site's address: an open redirect through the tenant's site.
     [{ fromPath: "/a", toUrl: "//evil.example/" }, "The destination must be an http(s) address or a path starting with one /"],

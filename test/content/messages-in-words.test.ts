@@ -22,8 +22,8 @@ describe("a refused form says what is wrong in a person's words, at its field", 
     const error = await refused("PUT", "/redirects", { siteId: tenant.siteId, fromPath: "old-page", toUrl: "/new" });
     expect(error).toEqual({
       code: "invalid_request",
-      message: "The path must start with /, without ? or #",
-      fields: [{ field: "body.fromPath", message: "The path must start with /, without ? or #" }],
+      message: "The path must start with / and hold no spaces, ? or #",
+      fields: [{ field: "body.fromPath", message: "The path must start with / and hold no spaces, ? or #" }],
     });
   });
 

@@ -60,7 +60,7 @@ export function RedirectsScreen() {
             if (
               await action.run(
                 () => api("PUT", `/tenants/${tenant.id}/redirects`, { siteId: site.id, fromPath, toUrl, status: Number(status) }),
-                `Redirecting ${fromPath}.`,
+                `Saved: ${fromPath} now sends readers to ${toUrl}.`,
               )
             ) {
               setFromPath("");

@@ -277,7 +277,7 @@ export const keyCreate = z.strictObject({
 
 export const redirectWrite = z.strictObject({
   siteId: z.number().int().positive(),
-  fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "The path must start with /, without ? or #" }),
+  fromPath: z.string().regex(/^\/[^\s?#]{0,500}$/, { error: "The path must start with / and hold no spaces, ? or #" }),
   toUrl: z
     .string()
     // Not `//host` or `/\host`: browsers read both as another site's address.
