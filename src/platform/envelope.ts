@@ -71,5 +71,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ "&": "&
 /** The error page of an HTML surface: the status and the message, nothing else. */
 export function errorPage(status: number, message: string): string {
   const text = escapeHtml(message);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} ${text}</title></head><body><h1>${status}</h1><p>${text}</p></body></html>`;
+  // Readable on a phone and in either colour scheme, with no stylesheet to fetch: the page may be a theme's that failed.
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="color-scheme" content="light dark"><title>${status} ${text}</title>` +
+    `<style>body{font:1.125rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}h1{font-size:2rem;margin:0 0 .5rem}</style>` +
+    `</head><body><h1>${status}</h1><p>${text}</p><p><a href="/">Home</a></p></body></html>`
+  );
 }

@@ -94,7 +94,11 @@ describe("paged lists", () => {
       const res = await sitePage(slug, withPage(path, bad));
       expect(res.status, bad).toBe(400);
       expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
-      expect(await res.text()).toContain("pages are numbered 1, 2, 3 and so on, up to 10000.");
+      const text = await res.text();
+      expect(text).toContain("pages are numbered 1, 2, 3 and so on, up to 10000.");
+      // Readable on a phone, with a way back.
+      expect(text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(text).toContain('<a href="/">Home</a>');
     }
   });
 
