@@ -115,8 +115,10 @@ export function useSubmit() {
   const edited = (event?: Event) => {
     setDone("");
     const field = event?.target instanceof Element ? event.target.getAttribute("name") : null;
-    if (!failure || !field || !(field in failure.fields)) return;
-    const { [field]: _edited, ...rest } = failure.fields;
+    // A field of one language (`names.de`) answers for the message of its whole record (`names`) too.
+    const stale = field ? [field, field.split(".")[0]!].filter((key) => failure && key in failure.fields) : [];
+    if (!failure || stale.length === 0) return;
+    const rest = Object.fromEntries(Object.entries(failure.fields).filter(([key]) => !stale.includes(key)));
     setFailure(Object.keys(rest).length ? new ApiFailure(failure.status, failure.message, rest, failure.suggestions) : undefined);
   };
   return { failure, busy, done, run, edited, fieldError: (name: string) => failure?.fields[name] };
@@ -290,6 +292,12 @@ export function CheckField(props: { label: string; checked: boolean; onValue: (v
   );
 }
 
+/** A category as a select's option, indented by its depth in the tree (with inTreeOrder). */
+export const categoryOption = ({ category, depth }: { category: { id: number; name: string }; depth: number }): [string, string] => [
+  String(category.id),
+  `${"— ".repeat(depth)}${category.name}`,
+];
+
 /**
  * Categories as their tree reads, each with its depth: a parent, then its children (in the list's
  * order among siblings), so that "Football" sits under "Sport", not between "City" and "Culture".
@@ -364,7 +372,7 @@ export function PerLanguageFields(props: {
         return (
           <TextField
             label={`${props.what} in ${language} (${code})`}
-            name={`${props.field}-${code}`}
+            name={`${props.field}.${code}`}
             value={props.values[code] ?? ""}
             onValue={(text) => props.onValues({ ...props.values, [code]: text })}
             multiline={props.multiline}

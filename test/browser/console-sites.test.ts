@@ -173,61 +173,85 @@ describe("categories", () => {
     await expect.poll(() => page.locator("code", { hasText: `/c/night-life-${tag}` }).count()).toBe(1);
   });
 
-  it("renames a category, changes its slug, and the site shows the new name at the new address", { timeout: 90_000 }, async () => {
-    const tag = unique();
-    const category = await adminApi<{ id: number; slug: string }>("POST", "/categories", {
-      siteId: gateway.siteId,
-      name: `Boats ${tag}`,
-      slug: `boats-${tag}`,
-    });
-    const page = await consoleAt("/categories");
-    await onDemoSite(page);
-    await page.getByRole("button", { name: `Edit Boats ${tag}` }).click({ timeout: 60_000 });
-    const form = page.getByRole("form", { name: `Edit Boats ${tag}` });
-    await form.getByLabel("Name", { exact: true }).fill(`Ships ${tag}`);
-    // Two mistakes at once: the message at the top lists both, the German one naming its language.
-    await form.getByLabel("Name in German (de)").fill("S".repeat(101));
-    await form.getByLabel("Slug").fill("Ships Now");
-    await form.getByRole("button", { name: "Save category" }).click();
-    const refusal = form.getByRole("alert").first();
-    await expect
-      .poll(() => refusal.locator("li").allTextContents())
-      .toEqual([
-        "The name in German (de) must be at most 100 characters",
-        "The slug must be lower-case letters and digits joined by single dashes, like museum-night",
-      ]);
-    expect(await refusal.locator("p").textContent()).toBe("2 things to correct:");
-    await shot(page, "category-refused");
-    // The demo site is in English and German: a field for the German pages' name.
-    await form.getByLabel("Name in German (de)").fill(`Schiffe ${tag}`);
-    await form.getByLabel("Slug").fill(`ships-${tag}`);
-    await form.getByLabel("Description", { exact: true }).fill("Everything that floats");
-    await form.getByLabel("Description in German (de)").fill("Alles, was schwimmt");
-    await shot(page, "category-edit");
-    await form.getByRole("button", { name: "Save category" }).click();
-    await expect.poll(() => page.getByRole("status").first().textContent(), { timeout: 20_000 }).toContain(`Saved Ships ${tag}`);
-    await page.getByText(`/c/ships-${tag}`).waitFor();
+  it(
+    "renames a category, changes its slug, and the site shows the new name at the new address, the old one leading there",
+    { timeout: 90_000 },
+    async () => {
+      const tag = unique();
+      const category = await adminApi<{ id: number; slug: string }>("POST", "/categories", {
+        siteId: gateway.siteId,
+        name: `Boats ${tag}`,
+        slug: `boats-${tag}`,
+      });
+      const page = await consoleAt("/categories");
+      await onDemoSite(page);
+      const edit = page.getByRole("button", { name: `Edit Boats ${tag}` });
+      expect(await edit.getAttribute("aria-expanded")).toBe("false");
+      await edit.click({ timeout: 60_000 });
+      expect(await edit.getAttribute("aria-expanded")).toBe("true");
+      const form = page.getByRole("form", { name: `Edit Boats ${tag}` });
+      // Escape closes it, and the focus is back on its button; opened again, it starts from what is saved.
+      await form.getByLabel("Name", { exact: true }).fill("Not kept");
+      await page.keyboard.press("Escape");
+      await expect.poll(() => form.count()).toBe(0);
+      await expect.poll(() => edit.evaluate((button) => button === button.ownerDocument.activeElement)).toBe(true);
+      await edit.click();
+      await form.getByLabel("Name", { exact: true }).fill(`Ships ${tag}`);
+      // Two mistakes at once: the message at the top lists both, the German one naming its language.
+      await form.getByLabel("Name in German (de)").fill("S".repeat(101));
+      await form.getByLabel("Slug").fill("Ships Now");
+      await form.getByRole("button", { name: "Save category" }).click();
+      const refusal = form.getByRole("alert").first();
+      await expect
+        .poll(() => refusal.locator("li").allTextContents())
+        .toEqual([
+          "The name in German (de) must be at most 100 characters",
+          "The slug must be lower-case letters and digits joined by single dashes, like museum-night",
+        ]);
+      expect(await refusal.locator("p").textContent()).toBe("2 things to correct:");
+      await shot(page, "category-refused");
+      // The demo site is in English and German: a field for the German pages' name.
+      await form.getByLabel("Name in German (de)").fill(`Schiffe ${tag}`);
+      await form.getByLabel("Slug").fill(`ships-${tag}`);
+      // Both mended, neither message stays.
+      await expect.poll(() => form.getByRole("alert").count()).toBe(0);
+      expect(await form.getByText(`Its page moves to /c/ships-${tag}; /c/boats-${tag} will redirect there`).count()).toBe(1);
+      await form.getByLabel("Description", { exact: true }).fill("Everything that floats");
+      await form.getByLabel("Description in German (de)").fill("Alles, was schwimmt");
+      await shot(page, "category-edit");
+      await form.getByRole("button", { name: "Save category" }).click();
+      await expect.poll(() => page.getByRole("status").first().textContent(), { timeout: 20_000 }).toContain(`Saved Ships ${tag}`);
+      await page.getByText(`/c/ships-${tag}`).waitFor();
 
-    const site = await newPage();
-    const answer = await site.goto(`${gateway.siteBase}/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
-    expect(answer?.status()).toBe(200);
-    expect(await site.locator("h1").first().textContent()).toContain(`Ships ${tag}`);
-    expect((await readerSees(site, `${gateway.siteBase}/c/${category.slug}`)).status).toBe(404);
+      const site = await newPage();
+      const answer = await site.goto(`${gateway.siteBase}/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
+      expect(answer?.status()).toBe(200);
+      expect(await site.locator("h1").first().textContent()).toContain(`Ships ${tag}`);
+      // Links to the old address still lead to the category.
+      expect((await readerSees(site, `${gateway.siteBase}/c/${category.slug}`)).status).toBe(200);
+      expect(site.url()).toBe(`${gateway.siteBase}/c/ships-${tag}`);
 
-    // A German story in it: the German list is headed with the German name.
-    const german = await adminApi<{ id: number }>("POST", "/contents", {
-      siteId: gateway.siteId,
-      title: `Fähren ${tag}`,
-      slug: `faehren-${tag}`,
-      language: "de",
-      categoryIds: [category.id],
-    });
-    await adminApi("POST", `/contents/${german.id}/publish`, {});
-    await site.goto(`${gateway.siteBase}/de/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
-    expect(await site.locator("h1").first().textContent()).toBe(`Schiffe ${tag}`);
-    expect(await site.locator("main").textContent()).toContain("Alles, was schwimmt");
-    await shot(site, "category-german");
-  });
+      // A German story in it: the German list is headed with the German name.
+      const german = await adminApi<{ id: number }>("POST", "/contents", {
+        siteId: gateway.siteId,
+        title: `Fähren ${tag}`,
+        slug: `faehren-${tag}`,
+        language: "de",
+        categoryIds: [category.id],
+      });
+      await adminApi("POST", `/contents/${german.id}/publish`, {});
+      await site.goto(`${gateway.siteBase}/de/c/ships-${tag}`, { waitUntil: "domcontentloaded" });
+      expect(await site.locator("h1").first().textContent()).toBe(`Schiffe ${tag}`);
+      expect(await site.locator("main").textContent()).toContain("Alles, was schwimmt");
+      await shot(site, "category-german");
+
+      // What is filed under it, from its row: the contents list filtered by it.
+      await page.getByRole("link", { name: `Contents filed under Ships ${tag}` }).click();
+      await expect.poll(() => page.locator("table.contents tbody tr").allTextContents()).toEqual([expect.stringContaining(`Fähren ${tag}`)]);
+      expect(await page.getByLabel("Category", { exact: true }).locator("option:checked").textContent()).toBe(`Ships ${tag}`);
+      await shot(page, "contents-by-category");
+    },
+  );
 });
 
 describe("the editor's categories", () => {

@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
-import { createUser, sessionFor } from "../helpers/accounts";
-import { admin, createTestTenant, headless, memberWith, seedContent, type TestTenant } from "../helpers/content";
+import { createUser, sessionFor, uniqueTag } from "../helpers/accounts";
+import { admin, createTestTenant, headless, memberWith, seedContent, sitePage, siteSlug, type TestTenant } from "../helpers/content";
 
 type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
 
@@ -106,6 +106,50 @@ describe("contents through their life", () => {
     expect(mixed.body.error!.message).toBe(`categoryIds: no category ${foreign.body.data.id} in site ${tenant.siteId}`);
   });
 
+  it("lists the contents filed under a category, which keep it from being deleted, and keeps a renamed category's old addresses", async () => {
+    const own = await createTestTenant();
+    const base = `/tenants/${own.tenantId}/categories`;
+    await send("PATCH", `/tenants/${own.tenantId}/sites/${own.siteId}`, own.session, { languages: ["en", "de"] });
+    const ferries = await send<{ id: number }>("POST", base, own.session, { siteId: own.siteId, name: "Boats & Ferries", slug: "boats-ferries" });
+    const other = await send<{ id: number }>("POST", base, own.session, { siteId: own.siteId, name: "Trains", slug: "trains" });
+    const filed = await seedContent(own, { title: `Night ferry ${uniqueTag()}`, categoryIds: [ferries.body.data.id] });
+    await seedContent(own, { title: `Night train ${uniqueTag()}`, categoryIds: [other.body.data.id] });
+    await seedContent(own, { title: `Unfiled ${uniqueTag()}` });
+
+    const refused = await send("DELETE", `${base}/${ferries.body.data.id}`, own.session);
+    expect([refused.status, refused.body.error!.message]).toEqual([409, "A content is filed under the category: file it under another one first"]);
+    const listed = await send<{ items: { id: number }[]; total: number }>(
+      "GET",
+      `/tenants/${own.tenantId}/contents?siteId=${own.siteId}&categoryId=${ferries.body.data.id}`,
+      own.session,
+    );
+    expect([listed.body.data.items.map((item) => item.id), listed.body.data.total]).toEqual([[filed], 1]);
+    // Another tenant's category names none of its contents; a bad id is a 400.
+    const intruder = await createTestTenant();
+    const foreign = await send<{ total: number }>(
+      "GET",
+      `/tenants/${intruder.tenantId}/contents?categoryId=${ferries.body.data.id}`,
+      intruder.session,
+    );
+    expect(foreign.body.data.total).toBe(0);
+    expect((await send("GET", `/tenants/${own.tenantId}/contents?categoryId=abc`, own.session)).status).toBe(400);
+
+    // A new slug: the old address of its page leads to the new one, in each of the site's languages.
+    expect((await send("PATCH", `${base}/${ferries.body.data.id}`, own.session, { slug: "ferries" })).status).toBe(200);
+    const slug = await siteSlug(own.siteId);
+    for (const [from, to] of [
+      ["/c/boats-ferries", "/c/ferries"],
+      ["/de/c/boats-ferries", "/de/c/ferries"],
+    ]) {
+      const moved = await sitePage(slug, from, { redirect: "manual" });
+      expect([moved.status, moved.headers.get("Location")], from).toEqual([301, to]);
+    }
+    // A rename that keeps the slug makes no redirect.
+    expect((await send("PATCH", `${base}/${other.body.data.id}`, own.session, { name: "Railways" })).status).toBe(200);
+    const redirects = await send<{ fromPath: string }[]>("GET", `/tenants/${own.tenantId}/sites/${own.siteId}/redirects`, own.session);
+    expect(redirects.body.data.map((r) => r.fromPath).sort()).toEqual(["/c/boats-ferries", "/de/c/boats-ferries"]);
+  });
+
   it("keeps a category with children or contents, and refuses a cycle", async () => {
     const base = `/tenants/${tenant.tenantId}/categories`;
     const parent = await send<{ id: number }>("POST", base, tenant.session, { siteId: tenant.siteId, name: "World", slug: "world" });
@@ -117,7 +161,7 @@ describe("contents through their life", () => {
     });
     const blocked = await send("DELETE", `${base}/${parent.body.data.id}`, tenant.session);
     expect(blocked.status).toBe(409);
-    expect(blocked.body.error!.message).toBe("The category has 1 subcategories; move or delete them first");
+    expect(blocked.body.error!.message).toBe("The category has a subcategory: move or delete it first");
     const cycle = await send("PATCH", `${base}/${parent.body.data.id}`, tenant.session, { parentId: child.body.data.id });
     expect(cycle.status).toBe(400);
     expect(cycle.body.error!.message).toBe("parentId: a category cannot be placed below itself or one of its own subcategories");

@@ -1,8 +1,22 @@
 import { useState } from "../hooks";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Category } from "../api";
+import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
-import { filledIn, inTreeOrder, Loading, PerLanguageFields, Outcome, Screen, SelectField, TextField, useLoad, useSubmit, DeleteButton } from "../ui";
+import {
+  categoryOption,
+  filledIn,
+  inTreeOrder,
+  Loading,
+  PerLanguageFields,
+  Outcome,
+  Screen,
+  SelectField,
+  TextField,
+  useLoad,
+  useSubmit,
+  DeleteButton,
+} from "../ui";
 
 /** The category tree: drag a category among its siblings (or use its buttons) to order them. */
 export function CategoriesScreen() {
@@ -57,7 +71,11 @@ export function CategoriesScreen() {
               <span aria-hidden="true" class="grip">
                 ⋮⋮
               </span>
-              <strong>{category.name}</strong> <code>/c/{category.slug}</code>
+              <strong>{category.name}</strong> <code>/c/{category.slug}</code>{" "}
+              {/* What keeps a category from being deleted, and what its page lists. */}
+              <a href={`${CONSOLE_BASE}/contents?category=${category.id}`}>
+                Contents<span class="visually-hidden"> filed under {category.name}</span>
+              </a>
               {can("editor") ? (
                 <span class="actions">
                   <button
@@ -78,7 +96,9 @@ export function CategoriesScreen() {
                   </button>
                   <button
                     type="button"
-                    aria-expanded={editing === category.id}
+                    id={`edit-category-${category.id}`}
+                    // Said as text: the DOM renderer leaves out an attribute whose value is false.
+                    aria-expanded={editing === category.id ? "true" : "false"}
                     onClick={() => setEditing(editing === category.id ? null : category.id)}
                   >
                     Edit<span class="visually-hidden"> {category.name}</span>
@@ -98,6 +118,11 @@ export function CategoriesScreen() {
               <EditCategory
                 category={category}
                 categories={load.data}
+                onCancel={() => {
+                  setEditing(null);
+                  // Back where the person opened it.
+                  requestAnimationFrame(() => document.getElementById(`edit-category-${category.id}`)?.focus());
+                }}
                 onDone={(message) => {
                   setEditing(null);
                   setSaved(message);
@@ -167,7 +192,7 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
           name="parentId"
           value={parent}
           onValue={setParent}
-          options={[["", "None (top level)"], ...inTreeOrder(props.categories).map(parentOption)]}
+          options={[["", "None (top level)"], ...inTreeOrder(props.categories).map(categoryOption)]}
           error={create.fieldError("parentId")}
         />
       </div>
@@ -179,11 +204,6 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
 }
 
 /** A category offered as a parent, indented by its depth: "— Football" under "Sport". */
-const parentOption = ({ category, depth }: { category: Category; depth: number }): [string, string] => [
-  String(category.id),
-  `${"— ".repeat(depth)}${category.name}`,
-];
-
 /** A category and every category below it: what cannot become its parent. */
 function withDescendants(categories: Category[], id: number): Set<number> {
   const found = new Set([id]);
@@ -199,7 +219,7 @@ function withDescendants(categories: Category[], id: number): Set<number> {
 }
 
 /** Rename, a new slug (its page moves to the new address), a description, another parent. */
-function EditCategory(props: { category: Category; categories: Category[]; onDone: (message: string) => void }) {
+function EditCategory(props: { category: Category; categories: Category[]; onCancel: () => void; onDone: (message: string) => void }) {
   const { tenant, site } = useWorkspace();
   const { category } = props;
   const [name, setName] = useState(category.name);
@@ -216,6 +236,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
       onInput={save.edited}
       class="panel"
       aria-label={`Edit ${category.name}`}
+      onKeyDown={(e: KeyboardEvent) => e.key === "Escape" && props.onCancel()}
       onSubmit={async (e: Event) => {
         e.preventDefault();
         const body = {
@@ -232,7 +253,15 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
       <Outcome failure={save.failure} />
       <div class="row">
         <TextField label="Name" name="name" value={name} onValue={setName} error={save.fieldError("name")} required />
-        <TextField label="Slug" name="slug" value={slug} onValue={setSlug} error={save.fieldError("slug")} hint={`Its page: /c/${slug}`} required />
+        <TextField
+          label="Slug"
+          name="slug"
+          value={slug}
+          onValue={setSlug}
+          error={save.fieldError("slug")}
+          hint={slug === category.slug ? `Its page: /c/${slug}` : `Its page moves to /c/${slug}; /c/${category.slug} will redirect there`}
+          required
+        />
         <SelectField
           label="Parent"
           name="parentId"
@@ -242,7 +271,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
             ["", "None (top level)"],
             ...inTreeOrder(props.categories)
               .filter(({ category }) => !below.has(category.id))
-              .map(parentOption),
+              .map(categoryOption),
           ]}
           error={save.fieldError("parentId")}
         />
@@ -278,9 +307,14 @@ function EditCategory(props: { category: Category; categories: Category[]; onDon
         hint={(language) => `On the ${language} pages; left empty, they show the description above`}
         multiline={2}
       />
-      <button class="primary" type="submit" disabled={save.busy}>
-        Save category
-      </button>
+      <div class="actions">
+        <button class="primary" type="submit" disabled={save.busy}>
+          Save category
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
     </form>
   );
 }

@@ -24,6 +24,7 @@ import { siteAddress, useWorkspace } from "../session";
 import { leftOutOfMenus, menuItemsLinkingTo } from "./menu-editor";
 import {
   asFailure,
+  categoryOption,
   CheckField,
   DropZone,
   formatDate,
@@ -54,15 +55,25 @@ export function ContentsScreen({ query }: ScreenProps) {
   const { tenant, site, can } = useWorkspace();
   const status = query.get("status") ?? "";
   const words = query.get("q") ?? "";
+  const category = query.get("category") ?? "";
   const page = Number(query.get("page") ?? 1) || 1;
   const load = useLoad(() => {
-    const filters = new URLSearchParams({ siteId: String(site.id), page: String(page), size: String(PAGE_SIZE), status, q: words });
+    const filters = new URLSearchParams({
+      siteId: String(site.id),
+      page: String(page),
+      size: String(PAGE_SIZE),
+      status,
+      categoryId: category,
+      q: words,
+    });
     for (const [k, v] of [...filters]) if (!v) filters.delete(k);
     return get<Page<Content>>(`/tenants/${tenant.id}/contents?${filters}`);
-  }, [tenant.id, site.id, status, words, page]);
+  }, [tenant.id, site.id, status, category, words, page]);
+  const categories = useLoad(() => get<Category[]>(`/tenants/${tenant.id}/sites/${site.id}/categories`), [tenant.id, site.id]);
+  const categoryName = categories.data?.find((c) => String(c.id) === category)?.name;
   const storage = useLoad(() => get<Storage>(`/tenants/${tenant.id}/storage`), [tenant.id]);
   const filterTo = (next: Record<string, string>, options: { replace?: boolean } = {}) => {
-    const params = new URLSearchParams({ status, q: words, ...next });
+    const params = new URLSearchParams({ status, category, q: words, ...next });
     for (const [k, v] of [...params]) if (!v) params.delete(k);
     navigate(`/contents${params.size ? `?${params}` : ""}`, options);
   };
@@ -94,6 +105,13 @@ export function ContentsScreen({ query }: ScreenProps) {
           onValue={(v) => filterTo({ status: v, page: "" })}
           options={[["", "Every status"], ...STATUSES.map((s): [string, string] => [s, s])]}
         />
+        <SelectField
+          label="Category"
+          name="category"
+          value={category}
+          onValue={(v) => filterTo({ category: v, page: "" })}
+          options={[["", "Every category"], ...inTreeOrder(categories.data ?? []).map(categoryOption)]}
+        />
         <TextField label="Find by title" name="q" type="search" value={typed} onValue={setTyped} placeholder="Part of a title" />
       </div>
       {!load.data ? (
@@ -101,8 +119,10 @@ export function ContentsScreen({ query }: ScreenProps) {
       ) : load.data.items.length === 0 ? (
         <p>
           {words
-            ? `No content${status ? ` with status ${status}` : ""} has “${words}” in its title.`
-            : `No contents${status ? ` with status ${status}` : ""} yet.`}
+            ? `No content${status ? ` with status ${status}` : ""}${categoryName ? ` filed under ${categoryName}` : ""} has “${words}” in its title.`
+            : categoryName
+              ? `No content${status ? ` with status ${status}` : ""} is filed under ${categoryName}.`
+              : `No contents${status ? ` with status ${status}` : ""} yet.`}
         </p>
       ) : (
         <>

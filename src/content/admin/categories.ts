@@ -13,6 +13,8 @@ import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { textsInOtherLanguages } from "./sites";
 import { bumpVersion, unlessTaken } from "./writes";
+import { movedAddresses } from "./redirects";
+import { languagePrefix, siteLanguages } from "../sites/languages";
 
 const categorySchema = rowAnswer(createSelectSchema(categories), "Category", {
   id: 3,
@@ -92,16 +94,27 @@ export async function updateCategory(db: Database, scope: MemberScope, id: numbe
   const names = textsInOtherLanguages("names", input.names, existing.names, site);
   const descriptions = textsInOtherLanguages("descriptions", input.descriptions, existing.descriptions, site);
   await assertParent(db, scope, existing.siteId, input.parentId, id);
+  // Its pages keep their old addresses working, in every language of the site: links to them are out there already.
+  const moves =
+    input.slug !== undefined && input.slug !== existing.slug
+      ? siteLanguages(site).map((language) => ({
+          from: `${languagePrefix(site, language)}/c/${existing.slug}`,
+          to: `${languagePrefix(site, language)}/c/${input.slug}`,
+        }))
+      : [];
   return unlessTaken("The category slug", async () => {
-    const [[category]] = await db.batch([
-      db
-        .update(categories)
-        .set({ ...input, names, descriptions })
-        .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
-        .returning(),
-      bumpVersion(db, scope, existing.siteId),
-      audit(db, scope, scope.userId, "change-category", input.name ?? existing.name),
-    ]);
+    const [[category]] = await withinRooms(() =>
+      db.batch([
+        db
+          .update(categories)
+          .set({ ...input, names, descriptions })
+          .where(inTenant(categories.tenantId, scope, eq(categories.id, id)))
+          .returning(),
+        bumpVersion(db, scope, existing.siteId),
+        audit(db, scope, scope.userId, "change-category", input.name ?? existing.name),
+        ...(moves.length ? movedAddresses(db, scope, site.id, moves) : []),
+      ]),
+    );
     return category!;
   });
 }
@@ -141,8 +154,21 @@ export async function deleteCategory(db: Database, scope: MemberScope, id: numbe
       .innerJoin(contents, and(eq(contents.id, contentCategories.contentId), isNull(contents.deletedAt)))
       .where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.categoryId, id))),
   ]);
-  if (children!.n > 0) throw new ApiError(409, `The category has ${children!.n} subcategories; move or delete them first`);
-  if (linked!.n > 0) throw new ApiError(409, `The category holds ${linked!.n} contents; move them first`);
+  const [subcategories, filed] = [children!.n, linked!.n];
+  if (subcategories > 0)
+    throw new ApiError(
+      409,
+      subcategories === 1
+        ? "The category has a subcategory: move or delete it first"
+        : `The category has ${subcategories} subcategories: move or delete them first`,
+    );
+  if (filed > 0)
+    throw new ApiError(
+      409,
+      filed === 1
+        ? "A content is filed under the category: file it under another one first"
+        : `${filed} contents are filed under the category: file them under another one first`,
+    );
   // A taxonomy or posts tag that names the category would lose it: the owner chooses what it shows instead.
   const naming = await db
     .select({ name: contentTags.name })

@@ -21,7 +21,7 @@ import { page, versionSchema, versionTextSchema } from "./answers";
 import { audit } from "../audit-entries";
 import { type AdminRoute, as, type MemberScope } from "./guard";
 import { contentCreate, contentListQuery, contentUpdate, publishRequest } from "./params";
-import { movedAddress } from "./redirects";
+import { movedAddresses } from "./redirects";
 import { inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { measureText, textRoomOf, versionsPast, withinTextRoom } from "./text-room";
@@ -104,7 +104,7 @@ function languageVersionsOf(scope: TenantScope, id: number) {
 export async function listContents(
   db: Database,
   scope: TenantScope,
-  q: { siteId?: number; status?: ContentStatus; translationsOf?: number; q?: string; page: number; size: number },
+  q: { siteId?: number; status?: ContentStatus; translationsOf?: number; categoryId?: number; q?: string; page: number; size: number },
 ) {
   const now = new Date().toISOString();
   const where = inTenant(
@@ -114,6 +114,9 @@ export async function listContents(
     q.siteId ? eq(contents.siteId, q.siteId) : undefined,
     q.status ? statusNow(q.status, now) : undefined,
     q.translationsOf ? languageVersionsOf(scope, q.translationsOf) : undefined,
+    q.categoryId
+      ? sql`EXISTS (SELECT 1 FROM ${contentCategories} WHERE ${contentCategories.contentId} = ${contents.id} AND ${contentCategories.categoryId} = ${q.categoryId})`
+      : undefined,
     // A plain substring, not a LIKE pattern: % and _ in the words are letters like the others.
     q.q ? sql`instr(lower(${contents.title}), lower(${q.q})) > 0` : undefined,
   );
@@ -322,7 +325,7 @@ export async function updateContent(
         .update(contents)
         .set({ ...fields, bodyHtml, version, updatedAt: now })
         .where(inTenant(contents.tenantId, scope, eq(contents.id, id))),
-      ...(site ? movedAddress(db, scope, site.id, contentPath(site, existing), contentPath(site, taken)) : []),
+      ...(site ? movedAddresses(db, scope, site.id, [{ from: contentPath(site, existing), to: contentPath(site, taken) }]) : []),
       options.replaceLatest
         ? db
             .update(contentVersions)

@@ -199,13 +199,15 @@ export const contentListQuery = z.strictObject({
   status: z.enum(CONTENT_STATUSES, { error: `status must be one of ${CONTENT_STATUSES.join(", ")}` }).optional(),
   /** A content's language versions, asked from any of them: the original and those that translate it. */
   translationsOf: queryInteger("translationsOf", 1, 1e12).optional(),
+  /** The contents filed under a category (not under its subcategories): what holds a category the console cannot delete. */
+  categoryId: queryInteger("categoryId", 1, 1e12).optional(),
   /** Words its title holds, in any case (the console's search of the list). */
   q: z.string().trim().min(1, { error: "q must not be empty" }).max(100, { error: "q must be at most 100 characters" }).optional(),
   page: queryInteger("page", 1, 100_000).optional(),
   size: queryInteger("size", 1, 100).optional(),
 });
 /** The Trash, paged like the contents. */
-export const trashListQuery = contentListQuery.omit({ status: true, translationsOf: true, q: true });
+export const trashListQuery = contentListQuery.omit({ status: true, translationsOf: true, categoryId: true, q: true });
 
 const menuLink = z.union([
   z.strictObject({ category: z.number().int().positive() }),

@@ -80,23 +80,25 @@ export async function putRedirect(db: Database, scope: MemberScope, input: z.inf
 }
 
 /**
- * When a public content's address changes (its slug or language): the old address redirects to the
- * new one (301), a redirect that led to the old address leads to the new one (no chains), and a
- * redirect from the new address goes (a redirect wins over a page). Statements for the save's batch,
- * the last measuring the tenant's redirects (`withinRooms` words its refusal).
+ * When public addresses change (a content's slug or language, a category's slug in each language):
+ * each old address redirects to its new one (301), a redirect that led to an old address leads to
+ * the new one (no chains), and a redirect from a new address goes (a redirect wins over a page).
+ * Statements for the save's batch, the last measuring the tenant's redirects (`withinRooms` words its refusal).
  */
-export function movedAddress(db: Database, scope: TenantScope, siteId: number, from: string, to: string): BatchItem<"sqlite">[] {
+export function movedAddresses(db: Database, scope: TenantScope, siteId: number, moves: { from: string; to: string }[]): BatchItem<"sqlite">[] {
   const ofSite = (...more: SQL[]) => inTenant(redirects.tenantId, scope, eq(redirects.siteId, siteId), ...more);
   return [
-    db.delete(redirects).where(ofSite(eq(redirects.fromPath, to))),
-    db
-      .update(redirects)
-      .set({ toUrl: to })
-      .where(ofSite(eq(redirects.toUrl, from))),
-    db
-      .insert(redirects)
-      .values({ tenantId: scope.tenantId, siteId, fromPath: from, toUrl: to, status: 301 })
-      .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: to, status: 301 } }),
+    ...moves.flatMap(({ from, to }) => [
+      db.delete(redirects).where(ofSite(eq(redirects.fromPath, to))),
+      db
+        .update(redirects)
+        .set({ toUrl: to })
+        .where(ofSite(eq(redirects.toUrl, from))),
+      db
+        .insert(redirects)
+        .values({ tenantId: scope.tenantId, siteId, fromPath: from, toUrl: to, status: 301 })
+        .onConflictDoUpdate({ target: [redirects.siteId, redirects.fromPath], set: { toUrl: to, status: 301 } }),
+    ]),
     measureRows(db, scope.tenantId, "redirects"),
   ];
 }
