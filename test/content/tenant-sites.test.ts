@@ -303,6 +303,27 @@ describe("menus", () => {
     expect((await admin("POST", `/tenants/${site.tenantId}/trash/${festival}/restore`, site.session)).status).toBe(200);
     expect(await menu()).toContain('<a href="/harbour-festival">Festival</a>');
   });
+
+  it("leaves out an item of a tag no public content of the page's language carries: its page there would be a 404", async () => {
+    const site = await createTestTenant();
+    const ownSlug = await siteSlug(site.siteId);
+    await admin("PATCH", `/tenants/${site.tenantId}/sites/${site.siteId}`, site.session, { languages: ["en", "de"] });
+    await seedContent(site, { title: "Night ferry", tags: ["Ferries"] });
+    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
+      siteId: site.siteId,
+      type: "menu",
+      name: "main",
+      definition: { items: [{ label: "Boats", link: { tag: "ferries" } }] },
+    });
+    await installDefaultTheme(site.siteId);
+    const menu = async (path: string) => (await htmlOf(await sitePage(ownSlug, path))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
+    // Spelled as the contents spell it: its page answers at once, without a redirect.
+    expect(await menu("/")).toContain('<a href="/tag/Ferries">Boats</a>');
+    expect(await menu("/de/")).not.toContain(">Boats</a>");
+    expect((await sitePage(ownSlug, "/de/tag/Ferries")).status).toBe(404);
+    await seedContent(site, { title: "Nachtfaehre", language: "de", tags: ["Ferries"] });
+    expect(await menu("/de/")).toContain('<a href="/de/tag/Ferries">Boats</a>');
+  });
 });
 
 describe("language versions", () => {

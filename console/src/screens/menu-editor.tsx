@@ -119,7 +119,8 @@ export const leftOutOfMenus = (linking: string[], until: string) =>
   linking.length
     ? ` The menu item${linking.length === 1 ? "" : "s"} ${linking.join(", ")} link${linking.length === 1 ? "s" : ""} to it: the site leaves ${linking.length === 1 ? "it" : "them"} out of its menu ${until}.`
     : "";
-const emptyTag = (name: string) => `No published content has the tag ${name} yet: its page is empty.`;
+const emptyTag = (name: string) =>
+  `No published content has the tag ${name} yet: the site's menu leaves this item out (and those under it) until one has.`;
 
 /** The items of a menu: each row's label, what it links to (found by title), its level; reordered by dragging or with ↑ ↓. */
 export function MenuItems(props: {

@@ -12,8 +12,21 @@ const languageList = (text: string) =>
     .split(/[\s,]+/)
     .map((code) => code.trim())
     .filter(Boolean);
+/** Zones the browser still names as before IANA renamed them (its ICU keeps the old ids): the new name beside, for a person who looks for it. */
+const RENAMED_ZONES: Record<string, string> = {
+  "Asia/Calcutta": "Asia/Kolkata",
+  "Asia/Katmandu": "Asia/Kathmandu",
+  "Asia/Saigon": "Asia/Ho_Chi_Minh",
+  "Asia/Rangoon": "Asia/Yangon",
+  "Europe/Kiev": "Europe/Kyiv",
+  "Atlantic/Faeroe": "Atlantic/Faroe",
+  "America/Godthab": "America/Nuuk",
+  "Pacific/Truk": "Pacific/Chuuk",
+  "Pacific/Ponape": "Pacific/Pohnpei",
+  "Pacific/Enderbury": "Pacific/Kanton",
+};
 const zoneOptions = (current: string): [string, string][] =>
-  (TIME_ZONES.includes(current) ? TIME_ZONES : [current, ...TIME_ZONES]).map((z) => [z, z]);
+  (TIME_ZONES.includes(current) ? TIME_ZONES : [current, ...TIME_ZONES]).map((z) => [z, RENAMED_ZONES[z] ? `${z} (${RENAMED_ZONES[z]})` : z]);
 
 /** The site's settings (owner), read by every member; and a new site of the tenant. */
 export function SettingsScreen() {

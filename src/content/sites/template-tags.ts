@@ -5,6 +5,7 @@ import { categories, contents, contentTags, type ContentTag, type Site } from ".
 import { memberScope } from "../tenancy/scope";
 import { contentPath, inLanguage, urlFor } from "./languages";
 import { menuName } from "../menu-names";
+import { tagKey, tagSpellings } from "../tag-spellings";
 
 /**
  * The content tags as templates read them (`menus.<code>`, `tags.<name>`), resolved before a page
@@ -55,7 +56,13 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
   const named = (items: MenuItem[]): number[] =>
     items.flatMap((item) => [...(item.link.content !== undefined ? [item.link.content] : []), ...named(item.children ?? [])]);
   const contentIds = [...new Set(menus.flatMap((m) => named(m.items)))];
-  const [cats, linked] = await Promise.all([
+  const tagged = (items: MenuItem[]): string[] =>
+    items.flatMap((item) => [
+      ...(item.link.tag !== undefined && item.link.content === undefined ? [item.link.tag] : []),
+      ...tagged(item.children ?? []),
+    ]);
+  const tagNames = [...new Set(menus.flatMap((m) => tagged(m.items)))];
+  const [cats, linked, spellings] = await Promise.all([
     db
       .select({ id: categories.id, slug: categories.slug })
       .from(categories)
@@ -66,13 +73,21 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
           .from(contents)
           .where(ofSite(site, inArray(contents.id, contentIds), isPublic(now)))
       : Promise.resolve([]),
+    // A tag's page in this language lists its public contents in this language: with none, it is a 404.
+    tagNames.length
+      ? tagSpellings(db, ofSite(site, isPublic(now), eq(contents.language, language)), tagNames)
+      : Promise.resolve(new Map<string, string>()),
   ]);
   const url = urlFor(site, language);
-  // Null for a content readers cannot open: its item is left out, with the items under it.
+  // Null for a content readers cannot open, or a tag no public content of this language carries: its
+  // item is left out, with the items under it.
   const urlOf = (link: MenuItem["link"]): string | null => {
     if (link.url !== undefined) return link.url;
     if (link.category !== undefined) return url("category", cats.find((c) => c.id === link.category)?.slug ?? "");
-    if (link.content === undefined) return url("tag", link.tag ?? "");
+    if (link.content === undefined) {
+      const spelled = spellings.get(tagKey(link.tag ?? ""));
+      return spelled === undefined ? null : url("tag", spelled);
+    }
     const content = linked.find((c) => c.id === link.content);
     return content ? contentPath(site, content) : null;
   };
