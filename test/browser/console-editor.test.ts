@@ -469,10 +469,28 @@ describe("the content editor, as a writer uses it", () => {
     expect(await tab.locator("#editor-outcome").innerText()).toBe("Published: the site shows it now.");
     expect((await fromSite(gateway, `/night-ferry-${stamp}`)).status).toBe(200);
     // Said once: the next thing done speaks instead.
+    await body(tab).fill("The last boat leaves at one.");
     await bar(tab).getByRole("button", { name: "Update" }).click();
     await expect.poll(() => tab.locator("#editor-outcome").innerText()).toBe("Updated: the site shows it now.");
+    // Restoring the first text of a live page asks first, and says the site shows it.
+    const questions: string[] = [];
+    let answer = false;
+    tab.on("dialog", (d) => {
+      questions.push(d.message());
+      void (answer ? d.accept() : d.dismiss());
+    });
+    const restore = tab.getByRole("button", { name: "Restore v1" });
+    await restore.click();
+    await expect.poll(() => questions).toEqual([`Restore version 1 of “${night}”? The site shows its text at once.`]);
+    expect(await body(tab).inputValue()).toBe("The last boat leaves at one.");
+    answer = true;
+    await restore.click();
+    await expect
+      .poll(() => tab.getByRole("status").filter({ hasText: "Restored version 1" }).textContent())
+      .toBe("Restored version 1 as a new version: the site shows it now.");
+    expect((await fromSite(gateway, `/night-ferry-${stamp}`)).text).toContain("The last boat leaves at midnight.");
 
-    // The same title again: its slug is taken, so nothing is created or published, and the slug's field says why.
+    // The same title again: its slug is taken, so nothing is created or published yet, and the slug's field says why.
     await tab.goto(`${gateway.base}/admin/contents/new`);
     await tab.getByLabel("Title", { exact: true }).fill(night);
     await bar(tab).getByRole("button", { name: "Publish", exact: true }).click();
@@ -480,13 +498,15 @@ describe("the content editor, as a writer uses it", () => {
     const slugField = tab.getByLabel("Slug", { exact: true });
     await expect.poll(() => slugField.getAttribute("aria-invalid")).toBe("true");
     expect(await tab.getByRole("dialog").count()).toBe(0);
+    await expect.poll(() => focusedField(tab)).toBe("slug");
     expect(tab.url()).toMatch(/\/admin\/contents\/new$/);
     const found = await adminApi<{ items: { title: string }[] }>("GET", `/contents?siteId=${gateway.siteId}&q=${encodeURIComponent(night)}`);
     expect(found.items.map((item) => item.title)).toEqual([night]);
-    // The title typed stays in this browser as a new content's unsaved copy: gone, for the next test's new content.
-    await tab.evaluate(
-      "Object.keys(localStorage).filter((key) => key.startsWith('console.unsaved.')).forEach((key) => localStorage.removeItem(key))",
-    );
+    // The free slug it offers, taken: created and published, as Publish asked.
+    await tab.getByRole("button", { name: `Use night-ferry-${stamp}-2` }).click();
+    await expect.poll(() => tab.url()).toMatch(/\/admin\/contents\/\d+\?published=yes$/);
+    await expect.poll(() => badge(tab)).toBe("published");
+    expect((await fromSite(gateway, `/night-ferry-${stamp}-2`)).status).toBe(200);
     await tab.close();
   });
 

@@ -259,6 +259,9 @@ function arrivalOutcome(content: Content | null, published: string | null): stri
   return "Saved as a draft, but not published: try Publish again.";
 }
 
+/** What Publish sends: now, or at a time. */
+type PublishRequest = { publishAt?: string };
+
 /** A draft is saved by itself this long after the last change. */
 const AUTOSAVE_DELAY_MS = 1500;
 
@@ -423,15 +426,27 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
     }
     return result;
   };
+  // A new content's Publish: created, then published, and opened at its address saying which. Refused
+  // at its creation (a taken slug), the publication waits for the free slug the person takes.
+  const publishOnCreate = useRef<PublishRequest | null>(null);
+  const createAndPublish = async (sent: Draft, request: PublishRequest) => {
+    publishOnCreate.current = request;
+    const created = await submit(sent, { stay: true });
+    if (!created) return;
+    publishOnCreate.current = null;
+    const published = await publication.run(() => api<Content>("POST", `${base}/contents/${created.id}/publish`, request));
+    navigate(`/contents/${created.id}?published=${published ? "yes" : "no"}`, { replace: true });
+  };
   const onSubmit = (e: Event) => {
     e.preventDefault();
+    publishOnCreate.current = null;
     void submit(draft);
   };
   const takeSlug = (slug: string) => {
     setSlugTouched(true);
     const next = { ...draft, slug };
     setDraft(next);
-    void submit(next);
+    void (!content && publishOnCreate.current ? createAndPublish(next, publishOnCreate.current) : submit(next));
   };
   const discardRestored = () => {
     // Gone from this browser at once: a tab closed right after the click must not bring them back.
@@ -488,10 +503,10 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
               }}
               busy={publication.busy || save.busy}
               failure={publication.failure}
-              saveFirst={async () => (content && !unsavedNow.current ? content : submit(draft, { stay: true }))}
+              saveFirst={async () => (content && !unsavedNow.current ? content : submit(draft))}
+              publishNew={(request) => createAndPublish(draft, request)}
               unsaved={unsaved}
               onChanged={changed}
-              onCreated={(created, published) => navigate(`/contents/${created.id}?published=${published ? "yes" : "no"}`, { replace: true })}
             />
           ) : null}
           {content && can("editor") ? <PreviewButton content={content} /> : null}
@@ -933,7 +948,7 @@ function SeoFields(props: {
  * Publish and schedule in one step: "Publish" (or "Reschedule") opens a small dialog, now or at a
  * date and time in the person's time zone, confirmed by a button that says what will happen.
  * What is published offers no "Publish now": it is updated by Update, or taken back after a question.
- * A new content is created first (`onCreated` then opens it, published or not).
+ * A new content is created and published by `publishNew`.
  */
 function Publication(props: {
   content: Content | null;
@@ -941,11 +956,11 @@ function Publication(props: {
   unsaved: boolean;
   /** The content as saved with the person's changes, or nothing when the save was refused (it says why). */
   saveFirst: () => Promise<Content | undefined>;
+  publishNew: (request: PublishRequest) => Promise<void>;
   run: ReturnType<typeof useSubmit>["run"];
   busy: boolean;
   failure?: ApiFailure;
   onChanged: (content: Content) => void;
-  onCreated: (content: Content, published: boolean) => void;
 }) {
   const { tenant, site } = useWorkspace();
   const [open, setOpen] = useState(false);
@@ -965,7 +980,8 @@ function Publication(props: {
   const wasOpen = useRef(false);
   useEffect(() => {
     if (open) document.querySelector<HTMLElement>('.publish-dialog input[name="when"]:checked')?.focus();
-    else if (wasOpen.current)
+    // A refused save has put the person at its field: the focus stays there.
+    else if (wasOpen.current && !document.querySelector('form.editor [aria-invalid="true"]'))
       (document.getElementById("publish-button") ?? document.getElementById("take-back-button"))?.focus({ preventScroll: true });
     wasOpen.current = open;
     if (!open) return;
@@ -981,13 +997,16 @@ function Publication(props: {
     e.preventDefault();
     if (when === "later" && !(atIso > new Date().toISOString())) return setRefusal("Pick a time in the future, or publish now.");
     setRefusal("");
+    const body: PublishRequest = when === "now" ? {} : { publishAt: atIso };
+    if (!props.content) {
+      await props.publishNew(body);
+      return close();
+    }
     // Unsaved changes are saved first: what is published is what the person sees.
     const saved = await props.saveFirst();
     if (!saved) return close();
-    const body = when === "now" ? {} : { publishAt: atIso };
     const done = when === "now" ? "Published: the site shows it now." : `Scheduled for ${formatDate(atIso)} (${zone}).`;
     const changed = await props.run(() => api<Content>("POST", `${pathOf(saved)}/publish`, body), done);
-    if (!props.content) return props.onCreated(saved, Boolean(changed));
     if (!changed) return;
     // Published first, closed after: the focus then goes to Unpublish, the button there is now.
     props.onChanged(changed);
@@ -1161,9 +1180,15 @@ function Versions(props: { content: Content; editable: boolean; onRestored: (con
                     <button
                       type="button"
                       onClick={async () => {
+                        // What readers see changes at once: asked first, as Unpublish is.
+                        const live = props.content.status === "published";
+                        if (live && !confirm(`Restore version ${version.version} of “${props.content.title}”? The site shows its text at once.`))
+                          return;
                         const restored = await action.run(
                           () => api<Content>("POST", `${path}/${version.version}/restore`),
-                          `Restored version ${version.version} as a new version.`,
+                          live
+                            ? `Restored version ${version.version} as a new version: the site shows it now.`
+                            : `Restored version ${version.version} as a new version.`,
                         );
                         if (restored) props.onRestored(restored);
                       }}
