@@ -81,6 +81,11 @@ describe("theme upload, preview and activation", () => {
       `site ${tenant.siteId}: fresh (was fresh)`,
       `site ${tenant.siteId}: default (was fresh)`,
     ]);
+    // The upload is in the audit log, once.
+    const uploaded = await env.DB.prepare("SELECT user_id AS userId, subject FROM audit_log WHERE tenant_id = ? AND action = 'upload-theme'")
+      .bind(tenant.tenantId)
+      .all<{ userId: number; subject: string }>();
+    expect(uploaded.results).toEqual([{ userId: tenant.ownerId, subject: `site ${tenant.siteId}: fresh` }]);
   });
 
   it.each([

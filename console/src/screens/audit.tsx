@@ -126,6 +126,15 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
           {who} activated a theme: {entry.subject}
         </>
       );
+    case "upload-theme":
+    case "delete-theme": {
+      const name = /^site \d+: (\S+)$/.exec(entry.subject)?.[1] ?? entry.subject;
+      return (
+        <>
+          {who} {entry.action === "upload-theme" ? "uploaded" : "deleted"} the theme <q>{name}</q>
+        </>
+      );
+    }
     case "retire-theme":
       return <>The service went back to the previous theme: {entry.subject}</>;
     case "invite":

@@ -116,7 +116,9 @@ export function themeRoutes(route: AdminRoute) {
       if ((c.req.header("Content-Type") ?? "").split(";")[0]!.trim() !== "application/zip")
         throw new ApiError(415, "A theme is uploaded as application/zip");
       const { name } = c.req.valid("query");
-      const stored = await uploadTheme(c.get("db"), c.env.THEMES, site, name, new Uint8Array(await c.req.arrayBuffer()), themeRoomOf(c.env));
+      const db = c.get("db");
+      const recorded = audit(db, scope, scope.userId, "upload-theme", `site ${site.id}: ${name}`);
+      const stored = await uploadTheme(db, c.env.THEMES, site, name, new Uint8Array(await c.req.arrayBuffer()), themeRoomOf(c.env), recorded);
       return { ...stored, previewUrl: await themePreviewPath(c.env.JWT_SECRET, site.id, name) };
     },
   });

@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { and, eq, or, sql } from "drizzle-orm";
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
@@ -196,6 +197,8 @@ export async function uploadTheme(
   name: string,
   zip: Uint8Array,
   roomBytes: number,
+  /** The audit log's entry, written with the version going live. */
+  recorded: BatchItem<"sqlite">,
 ): Promise<{ name: string; files: number }> {
   const siteId = site.id;
   // Only the templates are unpacked to be checked; every other file is unpacked as it is stored, one at a time.
@@ -272,7 +275,7 @@ export async function uploadTheme(
     });
     await bucket.put(`${prefix}${path}`, bytes);
   }
-  await makeLive(db, siteId, name, version);
+  await makeLive(db, siteId, name, version, recorded);
   return { name, files: files.length };
 }
 
@@ -294,11 +297,16 @@ export async function themeBytesOf(db: Database, tenantId: number): Promise<numb
  * dated now (the cleanup leaves a replaced version an hour for the pages being served from it, and
  * never removes a row of the last hour: the upload's own row is there).
  */
-async function makeLive(db: Database, siteId: number, name: string, version: string) {
-  await db
-    .update(themeVersions)
-    .set({ live: sql`${themeVersions.version} = ${version}`, updatedAt: new Date().toISOString() })
-    .where(and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, name), or(eq(themeVersions.live, true), eq(themeVersions.version, version))));
+async function makeLive(db: Database, siteId: number, name: string, version: string, recorded: BatchItem<"sqlite">) {
+  await db.batch([
+    db
+      .update(themeVersions)
+      .set({ live: sql`${themeVersions.version} = ${version}`, updatedAt: new Date().toISOString() })
+      .where(
+        and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, name), or(eq(themeVersions.live, true), eq(themeVersions.version, version))),
+      ),
+    recorded,
+  ]);
   forgetSiteForReaders(siteId);
 }
 
