@@ -348,6 +348,9 @@ describe("themes, as the site's owner manages them", () => {
     const before = await used();
     await upload("First of mine");
     await expect.poll(() => message(page)).toContain(`Stored ${name} (not active yet).`);
+    // The form is empty for the next theme.
+    expect(await page.getByLabel("Theme name", { exact: true }).inputValue()).toBe("");
+    expect(await page.getByLabel("Zip file", { exact: true }).inputValue()).toBe("");
     const unpacked = Object.values(unzipSync(themeZip("First of mine"))).reduce((sum, file) => sum + file.length, 0);
     await expect.poll(used).toBeGreaterThanOrEqual(before + unpacked);
 

@@ -250,7 +250,8 @@ describe("categories", () => {
       // What is filed under it, from its row: the contents list filtered by it.
       await page.getByRole("link", { name: `Contents filed under Ships ${tag}` }).click();
       await expect.poll(() => page.locator("table.contents tbody tr").allTextContents()).toEqual([expect.stringContaining(`Fähren ${tag}`)]);
-      expect(await page.getByLabel("Category", { exact: true }).locator("option:checked").textContent()).toBe(`Ships ${tag}`);
+      // The select names it once the site's categories have come.
+      await expect.poll(() => page.getByLabel("Category", { exact: true }).locator("option:checked").textContent()).toBe(`Ships ${tag}`);
       await shot(page, "contents-by-category");
     },
   );

@@ -109,11 +109,18 @@ export async function ownerAdmin<T>(
   body?: unknown,
   type = "application/json",
 ): Promise<T> {
-  const res = await fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": type }) },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
-  });
+  const send = () =>
+    fetch(`${gateway.base}/admin/api/tenants/${gateway.tenantId}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${gateway.ownerToken}`, ...(body === undefined ? {} : { "Content-Type": type }) },
+      body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+    });
+  let res = await send();
+  // wrangler dev's own answer when its Worker reloaded during a write (seen once in CI): it asks for the request again.
+  if (res.status === 503 && (await res.clone().text()).startsWith("Your worker restarted mid-request")) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    res = await send();
+  }
   const parsed = await res.json<{ success: boolean; data: T }>();
   if (!res.ok || !parsed.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
   return parsed.data;

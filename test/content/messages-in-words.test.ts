@@ -87,7 +87,7 @@ describe("a theme's template that does not parse", () => {
     expect(res.status).toBe(400);
     expect((await res.json<Failure>()).error.message).toBe(
       [
-        "theme: a template does not parse: templates/index.html.j2, line 2: syntax error: unexpected end of block",
+        "The theme was not stored: a template does not parse: templates/index.html.j2, line 2: syntax error: unexpected end of block",
         "   1 | <main>",
         "   2 > {% if %}",
         "     i       ^^ syntax error",

@@ -102,32 +102,32 @@ describe("theme upload, preview and activation", () => {
   ])("refuses %s", async (_what, changes, message) => {
     const { status, body } = await upload(themeZip(changes), "bad");
     expect(status).toBe(400);
-    expect(body.error!.message).toContain(`theme: ${message}`);
+    expect(body.error!.message).toContain(`The theme was not stored: ${message}`);
     expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/bad/` })).objects).toEqual([]);
   });
 
   it("refuses a theme without its required templates, too many files, a zip bomb and what is not a zip", async () => {
     const { "templates/404.html.j2": _dropped, ...without404 } = env.TEST_DEFAULT_THEME;
     const missing = await upload(zipSync(Object.fromEntries(Object.entries(without404).map(([p, t]) => [p, strToU8(t)]))), "bad");
-    expect(missing.body.error!.message).toBe("theme: missing templates/404.html.j2");
+    expect(missing.body.error!.message).toBe("The theme was not stored: missing templates/404.html.j2");
 
     const many = themeZip(Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`assets/css/f${i}.css`, "a{}"])));
-    expect((await upload(many, "bad")).body.error!.message).toBe("theme: more than 2000 files");
+    expect((await upload(many, "bad")).body.error!.message).toBe("The theme was not stored: more than 2000 files");
 
     // A zip whose central directory declares 4 GB for one small file: refused before it is inflated.
     const bomb = themeZip();
     const view = new DataView(bomb.buffer, bomb.byteOffset, bomb.byteLength);
     for (let at = 0; at < bomb.length - 46; at++) if (view.getUint32(at, true) === 0x02014b50) view.setUint32(at + 24, 0xfffffff0, true);
-    expect((await upload(bomb, "bad")).body.error!.message).toBe("theme: more than 60 MB once unpacked");
+    expect((await upload(bomb, "bad")).body.error!.message).toBe("The theme was not stored: more than 60 MB once unpacked");
 
     // One file declaring 11 MB: refused before it is inflated, since the upload holds one file at a time, each at most 10 MB.
     const large = zipDeclaring([
       ...defaultThemeEntries(),
       { name: "assets/css/large.css", data: deflateSync(strToU8("a{}")), method: 8, size: 11 * 1024 * 1024 },
     ]);
-    expect((await upload(large, "bad")).body.error!.message).toBe("theme: assets/css/large.css is more than 10 MB once unpacked");
+    expect((await upload(large, "bad")).body.error!.message).toBe("The theme was not stored: assets/css/large.css is more than 10 MB once unpacked");
 
-    expect((await upload(strToU8("not a zip"), "bad")).body.error!.message).toBe("theme: the body is not a zip file");
+    expect((await upload(strToU8("not a zip"), "bad")).body.error!.message).toBe("The theme was not stored: the file is not a zip");
     expect((await upload(themeZip(), "bad", tenant.session, "application/octet-stream")).status).toBe(415);
   });
 
@@ -247,7 +247,7 @@ describe("API4 · theme upload: zip bombs", () => {
     const { status, body } = await upload(bomb, "bomb");
     const took = performance.now() - started;
     expect(status).toBe(400);
-    expect(body.error!.message).toBe("theme: assets/css/bomb.css holds more than the 100 bytes it declares");
+    expect(body.error!.message).toBe("The theme was not stored: assets/css/bomb.css holds more than the 100 bytes it declares");
     expect(took).toBeLessThan(1000);
     const { version } = (await env.DB.prepare("SELECT version FROM theme_versions WHERE site_id = ? AND name = 'bomb' AND live = 1")
       .bind(tenant.siteId)
@@ -274,7 +274,7 @@ describe("API4 · theme upload: zip bombs", () => {
   ])("refuses %s", async (_what, entry, message) => {
     const { status, body } = await upload(zipDeclaring([...defaultThemeEntries(), { name: "assets/css/odd.css", ...entry }]), "odd");
     expect(status).toBe(400);
-    expect(body.error!.message).toBe(`theme: assets/css/odd.css ${message}`);
+    expect(body.error!.message).toBe(`The theme was not stored: assets/css/odd.css ${message}`);
   });
 
   it("accepts a zip that holds what it declares", async () => {
@@ -303,7 +303,7 @@ describe("API4 · theme upload: templates that exhaust the engine", () => {
     const took = performance.now() - started;
     expect(status).toBe(400);
     expect(body.error!.message).toMatch(
-      /^theme: templates\/search\.html\.j2: stopped at the engine's 32 MB of memory .*: a render may not need more$/,
+      /^The theme was not stored: templates\/search\.html\.j2: stopped at the engine's 32 MB of memory .*: a render may not need more$/,
     );
     expect(took).toBeLessThan(1000);
     expect((await env.THEMES.list({ prefix: `themes/${tenant.siteId}/doubling/` })).objects).toEqual([]);
@@ -317,7 +317,9 @@ describe("API4 · theme upload: templates that exhaust the engine", () => {
   it("refuses a template whose page is longer than a render may write", async () => {
     const { status, body } = await upload(themeZip({ "templates/404.html.j2": "{% for i in range(6) %}{{ 'x' * 1000000 }}{% endfor %}" }), "long");
     expect(status).toBe(400);
-    expect(body.error!.message).toBe("theme: templates/404.html.j2: writes more than 5,000,000 characters: a render may not need more");
+    expect(body.error!.message).toBe(
+      "The theme was not stored: templates/404.html.j2: writes more than 5,000,000 characters: a render may not need more",
+    );
   });
 });
 

@@ -110,7 +110,11 @@ export function ContentsScreen({ query }: ScreenProps) {
           name="category"
           value={category}
           onValue={(v) => filterTo({ category: v, page: "" })}
-          options={[["", "Every category"], ...inTreeOrder(categories.data ?? []).map(categoryOption)]}
+          // Until the site's categories come, the one filtered by is not said to be every category.
+          options={[
+            ["", "Every category"],
+            ...(categories.data ? inTreeOrder(categories.data).map(categoryOption) : category ? [[category, "…"] as [string, string]] : []),
+          ]}
         />
         <TextField label="Find by title" name="q" type="search" value={typed} onValue={setTyped} placeholder="Part of a title" />
       </div>

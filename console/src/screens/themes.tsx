@@ -115,7 +115,12 @@ export function ThemesScreen() {
                 }),
               replacing ? `Replaced ${name}${live ? ": the site shows it now" : " (not active)"}.` : `Stored ${name} (not active yet).`,
             );
-            if (stored) setPreview({ theme: stored.name, url: stored.previewUrl });
+            if (stored) {
+              setPreview({ theme: stored.name, url: stored.previewUrl });
+              // Stored: the form is ready for the next theme.
+              setName("");
+              if (file.current) file.current.value = "";
+            }
             // A refused upload may still have changed what is used: another member's upload, a cleanup.
             reload();
           }}

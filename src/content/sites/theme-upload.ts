@@ -22,9 +22,9 @@ const REQUIRED = ["templates/index.html.j2", "templates/404.html.j2"];
 /** The names a template refers to: extends, include, import and from … import, as string literals. */
 const REFERENCES = /\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']/g;
 
-const refuse = (message: string) => new ApiError(400, `theme: ${message}`);
+const refuse = (message: string) => new ApiError(400, `The theme was not stored: ${message}`);
 /** A failure while reading the zip: our own refusal as it is, anything else (a DataView past the end, fflate's) as a broken zip. */
-const asRefusal = (error: unknown) => (error instanceof ApiError ? error : refuse("the body is not a zip file"));
+const asRefusal = (error: unknown) => (error instanceof ApiError ? error : refuse("the file is not a zip"));
 
 const sampleContent = {
   id: 1,
@@ -119,11 +119,11 @@ function centralDirectory(zip: Uint8Array): ZipEntry[] {
   // The end record is the last 22 bytes, followed by a comment of at most 65,535.
   let end = zip.length - 22;
   while (end >= 0 && end >= zip.length - 22 - 0xffff && view.getUint32(end, true) !== 0x06054b50) end--;
-  if (end < 0 || view.getUint32(end, true) !== 0x06054b50) throw refuse("the body is not a zip file");
+  if (end < 0 || view.getUint32(end, true) !== 0x06054b50) throw refuse("the file is not a zip");
   const entries: ZipEntry[] = [];
   let at = view.getUint32(end + 16, true);
   for (let i = view.getUint16(end + 10, true); i > 0; i--) {
-    if (view.getUint32(at, true) !== 0x02014b50) throw refuse("the body is not a zip file");
+    if (view.getUint32(at, true) !== 0x02014b50) throw refuse("the file is not a zip");
     const nameLength = view.getUint16(at + 28, true);
     const extraLength = view.getUint16(at + 30, true);
     const nameBytes = zip.subarray(at + 46, at + 46 + nameLength);
@@ -156,9 +156,9 @@ const INFLATE_STEP = 4096;
  */
 async function unpacked(zip: Uint8Array, entry: ZipEntry): Promise<Uint8Array> {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  if (view.getUint32(entry.localHeader, true) !== 0x04034b50) throw refuse("the body is not a zip file");
+  if (view.getUint32(entry.localHeader, true) !== 0x04034b50) throw refuse("the file is not a zip");
   const start = entry.localHeader + 30 + view.getUint16(entry.localHeader + 26, true) + view.getUint16(entry.localHeader + 28, true);
-  if (start + entry.compressedSize > zip.length) throw refuse("the body is not a zip file");
+  if (start + entry.compressedSize > zip.length) throw refuse("the file is not a zip");
   const data = zip.subarray(start, start + entry.compressedSize);
   const mismatch = (held: number) => refuse(`${entry.name} holds ${held} bytes, not the ${entry.size} it declares`);
   if (entry.method === 0) {
