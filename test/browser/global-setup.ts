@@ -101,12 +101,31 @@ function seedGateway(state: string): Promise<Seeded> {
   });
 }
 
+/**
+ * The Worker and the console built before `wrangler dev` starts, so that its own build (wrangler.toml
+ * [build]) finds them up to date and writes nothing while it runs: a rewrite of the console's assets
+ * under a running `wrangler dev` reloads its Worker, and a write at that moment is answered with its 503.
+ */
+function buildWorker(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/build/build-worker.ts"], { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`building the Worker failed (exit ${code}): ${err.trim().split("\n").slice(-10).join("\n")}`)),
+    );
+  });
+}
+
 /** Migrates and seeds the state folder, then starts `wrangler dev` on it (its logins going to `identityProvider`) and waits for it to answer. */
 async function startGateway(
   state: string,
   port: number,
   identityProvider: string,
 ): Promise<{ server: LocalServer; inspector: Inspector; seeded: Seeded }> {
+  // First: the seed's bindings load the built Worker (wrangler.toml's main), which a build replaces.
+  await buildWorker();
   const seeded = await seedGateway(state);
   const login = {
     CASDOOR_ENDPOINT: identityProvider,

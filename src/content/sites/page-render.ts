@@ -6,7 +6,7 @@ import { settingsOf } from "../../platform/settings";
 import { contentSettings } from "../settings";
 import { siteOrigin } from "../tenancy/domains";
 import { nextScheduled, type ReaderSite, scheduleMark, siteById } from "../tenancy/scope";
-import { countImpressions, drawAds, type ShownAd, shownAds } from "./ads";
+import { type AdDraw, countImpressions, drawAds, type ShownAd, shownAds } from "./ads";
 import { alternates, dateFormat, inLanguage, isOtherLanguage, pageLanguages, urlFor } from "./languages";
 import { imageGlobal } from "./images";
 import { mayOpenPreview, type Preview, withPreviewBanner } from "./previews";
@@ -110,12 +110,19 @@ function addressLanguage(c: Context<AppEnv>, site: ReaderSite): string {
   return isOtherLanguage(site, prefix) ? prefix : site.defaultLanguage;
 }
 
+const drawsOfViews = new WeakMap<Request, Promise<AdDraw>>();
+
 /**
  * This view's ads, drawn before the page is looked up: each draw among several ads is a page of
  * its own in the cache, so that a kept page shows its ads as often as their weights ask, not one
  * ad for as long as the page is kept.
  */
-const drawForView = (c: Context<AppEnv>, site: ReaderSite) => drawAds(c.get("db"), site, addressLanguage(c, site), new Date().toISOString());
+function drawForView(c: Context<AppEnv>, site: ReaderSite): Promise<AdDraw> {
+  // One draw a view: the page looked up before the router (keptPage) is the one it renders after.
+  let draw = drawsOfViews.get(c.req.raw);
+  if (!draw) drawsOfViews.set(c.req.raw, (draw = drawAds(c.get("db"), site, addressLanguage(c, site), new Date().toISOString())));
+  return draw;
+}
 
 /**
  * A page through the answer cache, under the site's content version, the moment its newest
