@@ -102,13 +102,18 @@ function seedGateway(state: string): Promise<Seeded> {
 }
 
 /**
- * The Worker and the console built before `wrangler dev` starts, so that its own build (wrangler.toml
- * [build]) finds them up to date and writes nothing while it runs: a rewrite of the console's assets
- * under a running `wrangler dev` reloads its Worker, and a write at that moment is answered with its 503.
+ * The Worker built before `wrangler dev` starts, so that its own build (wrangler.toml [build]) finds
+ * it up to date and writes nothing while it runs: a rewrite of the console's assets under a running
+ * `wrangler dev` reloads its Worker (a write at that moment gets its 503), and under the pool's
+ * workerds, which read the same assets, fails one that is starting.
  */
 function buildWorker(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/build/build-worker.ts"], { stdio: ["ignore", "ignore", "pipe"] });
+    // The console and the template engine are the config's (vitest.config.ts builds them at its start).
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/build/build-worker.ts"], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, CONSOLE_AND_ENGINE_BUILT: "1" },
+    });
     let err = "";
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.on("error", reject);
