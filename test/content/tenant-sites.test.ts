@@ -248,23 +248,22 @@ describe("SEO outputs and redirects of tenant sites", () => {
 });
 
 describe("menus", () => {
+  /** The site's menu `main`, made of `items`. */
+  const putMainMenu = (site: TestTenant, items: unknown[]) =>
+    admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, { siteId: site.siteId, type: "menu", name: "main", definition: { items } });
+  /** The header's menu of a page of the site, as drawn. */
+  const menuOf = async (slug: string, path = "/") => (await htmlOf(await sitePage(slug, path))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
+
   it("links a menu item to a content by its address, in its language", async () => {
     const site = await createTestTenant();
     const ownSlug = await siteSlug(site.siteId);
     const english = await seedContent(site, { title: "About us" });
     const german = await seedContent(site, { title: "Ueber uns", language: "de", translationOf: english });
-    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
-      siteId: site.siteId,
-      type: "menu",
-      name: "main",
-      definition: {
-        items: [
-          { label: "About", link: { content: english } },
-          { label: "Ueber", link: { content: german } },
-          { label: "Gone", link: { content: 999999 } },
-        ],
-      },
-    });
+    await putMainMenu(site, [
+      { label: "About", link: { content: english } },
+      { label: "Ueber", link: { content: german } },
+      { label: "Gone", link: { content: 999999 } },
+    ]);
     await installDefaultTheme(site.siteId);
     const html = await htmlOf(await sitePage(ownSlug));
     expect(html).toContain('<li><a href="/about-us">About</a>');
@@ -278,20 +277,13 @@ describe("menus", () => {
     const ownSlug = await siteSlug(site.siteId);
     const festival = await seedContent(site, { title: "Harbour festival" });
     const draft = await seedContent(site, { title: "Next season", publishAt: null });
-    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
-      siteId: site.siteId,
-      type: "menu",
-      name: "main",
-      definition: {
-        items: [
-          { label: "Festival", link: { content: festival }, children: [{ label: "Programme", link: { url: "/programme" } }] },
-          { label: "Soon", link: { content: draft } },
-          { label: "Contact", link: { url: "/contact" } },
-        ],
-      },
-    });
+    await putMainMenu(site, [
+      { label: "Festival", link: { content: festival }, children: [{ label: "Programme", link: { url: "/programme" } }] },
+      { label: "Soon", link: { content: draft } },
+      { label: "Contact", link: { url: "/contact" } },
+    ]);
     await installDefaultTheme(site.siteId);
-    const menu = async () => (await htmlOf(await sitePage(ownSlug))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
+    const menu = () => menuOf(ownSlug);
     expect(await menu()).toContain(">Festival</a>");
     expect(await menu()).toContain(">Programme</a>");
     expect(await menu()).not.toContain(">Soon</a>");
@@ -309,14 +301,9 @@ describe("menus", () => {
     const ownSlug = await siteSlug(site.siteId);
     await admin("PATCH", `/tenants/${site.tenantId}/sites/${site.siteId}`, site.session, { languages: ["en", "de"] });
     await seedContent(site, { title: "Night ferry", tags: ["Ferries"] });
-    await admin("PUT", `/tenants/${site.tenantId}/tags`, site.session, {
-      siteId: site.siteId,
-      type: "menu",
-      name: "main",
-      definition: { items: [{ label: "Boats", link: { tag: "ferries" } }] },
-    });
+    await putMainMenu(site, [{ label: "Boats", link: { tag: "ferries" } }]);
     await installDefaultTheme(site.siteId);
-    const menu = async (path: string) => (await htmlOf(await sitePage(ownSlug, path))).match(/<nav[^>]*>[\s\S]*?<\/nav>/)![0];
+    const menu = (path: string) => menuOf(ownSlug, path);
     // Spelled as the contents spell it: its page answers at once, without a redirect.
     expect(await menu("/")).toContain('<a href="/tag/Ferries">Boats</a>');
     expect(await menu("/de/")).not.toContain(">Boats</a>");
