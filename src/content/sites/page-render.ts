@@ -106,7 +106,8 @@ function pageSpec(site: ReaderSite, themeVersion: string, preview: Preview | und
 
 /** The language of the pages at this address as the site's router reads it: a prefix of one of the site's other languages, else the default. */
 function addressLanguage(c: Context<AppEnv>, site: ReaderSite): string {
-  const prefix = new URL(c.req.url).pathname.split("/")[1] ?? "";
+  // Hono reads the path from the address without parsing a URL: this runs before every kept page.
+  const prefix = c.req.path.split("/")[1] ?? "";
   return isOtherLanguage(site, prefix) ? prefix : site.defaultLanguage;
 }
 
