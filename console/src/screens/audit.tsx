@@ -58,7 +58,14 @@ export function AuditList({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
-const CATEGORY_VERBS: Record<string, string> = { "create-category": "created", "change-category": "changed", "delete-category": "deleted" };
+/** The verb of each action whose sentence is the same but for it (a category, a theme). */
+const VERBS: Record<string, string> = {
+  "create-category": "created",
+  "change-category": "changed",
+  "delete-category": "deleted",
+  "upload-theme": "uploaded",
+  "delete-theme": "deleted",
+};
 
 const shortened = (text: string) => (text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : text);
 
@@ -131,7 +138,7 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
       const name = /^site \d+: (\S+)$/.exec(entry.subject)?.[1] ?? entry.subject;
       return (
         <>
-          {who} {entry.action === "upload-theme" ? "uploaded" : "deleted"} the theme <q>{name}</q>
+          {who} {VERBS[entry.action]} the theme <q>{name}</q>
         </>
       );
     }
@@ -196,7 +203,7 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
     case "delete-category":
       return (
         <>
-          {who} {CATEGORY_VERBS[entry.action]} the category <q>{entry.subject}</q>
+          {who} {VERBS[entry.action]} the category <q>{entry.subject}</q>
         </>
       );
     case "put-tag":
