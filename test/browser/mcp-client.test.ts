@@ -7,6 +7,8 @@ import { type Gateway, gatewayReady, ownerAdmin } from "./gateway";
 // An AI agent as it connects: the official SDK client in Node, over HTTP, to `wrangler dev`.
 let gateway: Gateway;
 let token: string;
+// Its own content: the other browser files publish and take back theirs while this one lists and reads.
+let resourceUri: string;
 
 const connect = async (key: string) => {
   const client = new Client({ name: "agent-under-test", version: "1.0.0" });
@@ -16,7 +18,12 @@ const connect = async (key: string) => {
 
 beforeAll(async () => {
   gateway = await gatewayReady();
-  ({ token } = await ownerAdmin<{ token: string }>(gateway, "POST", "/keys", { name: `agent ${Date.now()}` }));
+  const stamp = Date.now();
+  ({ token } = await ownerAdmin<{ token: string }>(gateway, "POST", "/keys", { name: `agent ${stamp}` }));
+  const slug = `agent-notes-${stamp}`;
+  const post = await ownerAdmin<{ id: number }>(gateway, "POST", "/contents", { siteId: gateway.siteId, title: "Notes for agents", slug, language: "en" });
+  await ownerAdmin(gateway, "POST", `/contents/${post.id}/publish`, {});
+  resourceUri = `content://demo/en/${slug}`;
 });
 
 describe("an MCP client against wrangler dev", () => {
@@ -29,10 +36,11 @@ describe("an MCP client against wrangler dev", () => {
     expect(listed.isError ?? false).toBe(false);
     const { resources } = await client.listResources();
     expect(resources.length).toBeGreaterThan(0);
-    const read = await client.readResource({ uri: resources[0]!.uri });
+    expect(resources[0]!.uri).toMatch(/^content:\/\/demo\/[a-z]{2}\//);
+    const read = await client.readResource({ uri: resourceUri });
     const first = read.contents[0] as { mimeType?: string; text: string };
     expect(first.mimeType).toBe("text/markdown");
-    expect(first.text).toMatch(/^# |\n# /);
+    expect(first.text).toMatch(/^# Notes for agents$/m);
     await client.close();
   });
 
