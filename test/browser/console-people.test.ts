@@ -242,6 +242,8 @@ describe("the audit log in words", () => {
       bodyMarkdown: "Lanterns.",
     });
     contentId = created.id;
+    await adminApi("PATCH", `/contents/${contentId}`, { bodyMarkdown: "Lanterns and trams." });
+    await adminApi("POST", `/contents/${contentId}/versions/1/restore`);
     await adminApi("POST", `/contents/${contentId}/publish`, {});
   });
 
@@ -263,6 +265,7 @@ describe("the audit log in words", () => {
     expect(log).toContain(`${INVITED_NAME} accepted the invitation and joined as editor`);
     expect(log).toContain(`owner@browser.test made ${INVITED} an author`);
     expect(log).toContain(`owner@browser.test removed ${INVITED} (author)`);
+    expect(log).toMatch(/owner@browser\.test restored version 1 of ‘Museum night at the harbour[^’]*’/);
     expect(log).not.toMatch(/publish content \d+/);
     await shot(page, "audit");
     await entry.getByRole("link").click();

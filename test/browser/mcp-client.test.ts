@@ -21,7 +21,12 @@ beforeAll(async () => {
   const stamp = Date.now();
   ({ token } = await ownerAdmin<{ token: string }>(gateway, "POST", "/keys", { name: `agent ${stamp}` }));
   const slug = `agent-notes-${stamp}`;
-  const post = await ownerAdmin<{ id: number }>(gateway, "POST", "/contents", { siteId: gateway.siteId, title: "Notes for agents", slug, language: "en" });
+  const post = await ownerAdmin<{ id: number }>(gateway, "POST", "/contents", {
+    siteId: gateway.siteId,
+    title: "Notes for agents",
+    slug,
+    language: "en",
+  });
   await ownerAdmin(gateway, "POST", `/contents/${post.id}/publish`, {});
   resourceUri = `content://demo/en/${slug}`;
 });

@@ -74,8 +74,10 @@ describe("contents through their life", () => {
     expect((await send("GET", `${base}/${id}`, tenant.session)).status).toBe(404);
 
     const audit = await send<{ action: string; subject: string; userId: number }[]>("GET", `/tenants/${tenant.tenantId}/audit`, tenant.session);
-    expect(audit.body.data.slice(0, 4).map((a) => a.action)).toEqual(["delete", "unpublish", "schedule", "publish"]);
+    // The draft's save is not in the log; its restore is, with the version it brought back.
+    expect(audit.body.data.slice(0, 5).map((a) => a.action)).toEqual(["delete", "unpublish", "schedule", "publish", "restore-version"]);
     expect(audit.body.data[0]).toMatchObject({ userId: tenant.ownerId, subject: `content ${id} (First words)` });
+    expect(audit.body.data[4]).toMatchObject({ userId: tenant.ownerId, subject: `content ${id} (First words) to version 1` });
   });
 
   it("refuses a body over 200,000 characters before rendering it, and categories of another site", async () => {

@@ -72,8 +72,8 @@ const shortened = (text: string) => (text.length > TITLE_LENGTH ? `${text.slice(
 /** "owner@example.com published ‘Museum night…’", the title a link to the content while it exists. */
 function AuditSentence({ entry }: { entry: AuditEntry }) {
   const who = entry.who ? entry.who.fullName || entry.who.email : entry.userId === 0 ? "The service" : `A former member (${entry.userId})`;
-  // A trashed or erased content's title is in the subject: "content 12 (Title)".
-  const keptTitle = /^content \d+ \((.*)\)$/.exec(entry.subject)?.[1];
+  // A trashed or erased content's title is in the subject: "content 12 (Title)", a restore's with "to version 3".
+  const [, keptTitle, restoredVersion] = /^content \d+ \((.*)\)(?: to version (\d+))?$/.exec(entry.subject) ?? [];
   const title = entry.content?.title ?? keptTitle ?? `a content (#${entry.contentId ?? "?"})`;
   const content = entry.content ? <a href={`${CONSOLE_BASE}/contents/${entry.content.id}`}>‘{shortened(title)}’</a> : <q>{shortened(title)}</q>;
   const scheduledFor = / at (\S+)$/.exec(entry.subject)?.[1];
@@ -115,6 +115,12 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
       return (
         <>
           {who} restored {content} from the trash
+        </>
+      );
+    case "restore-version":
+      return (
+        <>
+          {who} restored version {restoredVersion ?? "?"} of {content}
         </>
       );
     case "erase":

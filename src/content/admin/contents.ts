@@ -295,7 +295,7 @@ export async function updateContent(
   id: number,
   userId: number,
   given: z.infer<typeof contentUpdate>,
-  options: { existing?: Content; replaceLatest?: boolean; roomBytes: number },
+  options: { existing?: Content; replaceLatest?: boolean; roomBytes: number; restoring?: number },
 ) {
   const existing = options.existing ?? (await contentInScope(db, scope, id));
   const input = asStored(given, scope.tenantId, existing.siteId);
@@ -334,8 +334,13 @@ export async function updateContent(
         : db.insert(contentVersions).values({ tenantId: scope.tenantId, contentId: id, version, ...text }),
       ...(options.replaceLatest ? [] : [versionsPast(db, scope, id, version)]),
       bumpVersionIfPublic(db, scope, existing.siteId, id),
-      // A change readers see is in the audit log; a draft's saves (every few seconds as one types) are not.
-      ...(statusAt(existing, now) === "published" ? [audit(db, scope, userId, "update", `content ${id} (${text.title})`, id)] : []),
+      // A change readers see is in the audit log, and so is a restore (a deliberate act); a draft's
+      // saves (every few seconds as one types) are not.
+      ...(options.restoring !== undefined
+        ? [audit(db, scope, userId, "restore-version", `content ${id} (${text.title}) to version ${options.restoring}`, id)]
+        : statusAt(existing, now) === "published"
+          ? [audit(db, scope, userId, "update", `content ${id} (${text.title})`, id)]
+          : []),
     ];
     if (categoryIds) {
       statements.push(db.delete(contentCategories).where(inTenant(contentCategories.tenantId, scope, eq(contentCategories.contentId, id))));
@@ -405,7 +410,14 @@ export async function versionOf(db: Database, scope: TenantScope, id: number, ve
 /** A restore is a new save with an old version's text. */
 export async function restoreVersion(db: Database, scope: TenantScope, id: number, version: number, userId: number, roomBytes: number) {
   const old = await versionOf(db, scope, id, version);
-  return updateContent(db, scope, id, userId, { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown }, { roomBytes });
+  return updateContent(
+    db,
+    scope,
+    id,
+    userId,
+    { title: old.title, intro: old.intro, bodyMarkdown: old.bodyMarkdown },
+    { roomBytes, restoring: version },
+  );
 }
 
 const previewLinkSchema = z
