@@ -36,7 +36,14 @@ export const stepsAnswer = z
     stage: z.enum(STAGES),
     appId: z.string().nullable().openapi({ description: "The authorized mini-program's app id (null before authorization)" }),
     steps: z.array(
-      z.object({ step: z.string(), actorKeyId: z.number().int().nullable(), request: z.unknown(), answer: z.unknown(), at: z.string() }),
+      z.object({
+        step: z.string(),
+        label: z.string().openapi({ description: "What the step did, in words" }),
+        actorKeyId: z.number().int().nullable(),
+        request: z.unknown(),
+        answer: z.unknown(),
+        at: z.string(),
+      }),
     ),
   })
   .openapi({
@@ -45,7 +52,16 @@ export const stepsAnswer = z
       name: "Harbour Tickets",
       stage: "authorized",
       appId: "wx3f2a9c1b7d5e8a04",
-      steps: [{ step: "authorize", actorKeyId: 5, request: { id: 12 }, answer: { errcode: 0, errmsg: "ok" }, at: "2026-11-26T08:15:00.000Z" }],
+      steps: [
+        {
+          step: "categoryadd",
+          label: "Adding a category",
+          actorKeyId: 5,
+          request: { categories: [{ first: 8, second: 12 }] },
+          answer: { errcode: 0, errmsg: "ok" },
+          at: "2026-11-26T08:15:00.000Z",
+        },
+      ],
     },
   });
 

@@ -17,6 +17,7 @@ import {
   listTemplates,
   miniprogramOf,
   release,
+  stepLabel,
   stepsOf,
   testerInfo,
   updateProfile,
@@ -148,7 +149,7 @@ export function miniprogramRoutes(mount: "api" | "console" = "api") {
         name: mp.name,
         stage: mp.stage,
         appId: mp.authorizerAppId,
-        steps: steps.map(({ step, actorKeyId, request, answer, at }) => ({ step, actorKeyId, request, answer, at })),
+        steps: steps.map(({ step, actorKeyId, request, answer, at }) => ({ step, label: stepLabel(step), actorKeyId, request, answer, at })),
       };
     },
   });

@@ -60,6 +60,25 @@ const STEPS = {
 } as const satisfies Record<string, { label: string; needs: Stage; reaches: Stage | null; only?: readonly Stage[] }>;
 export type Step = keyof typeof STEPS;
 
+/** The steps recorded besides those a caller asks for: WeChat's pushes, links and reads of the fleet. */
+const RECORDED_STEPS: Record<string, string> = {
+  configured: "The configuration made",
+  authorization_link: "An authorization link made",
+  authorized: "Authorized on WeChat by its owner",
+  unauthorized: "The authorization withdrawn on WeChat",
+  audit_result: "The audit's result",
+  name_audit: "WeChat's answer on the name",
+  category_audit: "WeChat's answer on a category",
+  privacy_apply: "WeChat's answer on a privacy interface",
+  jserrors: "Reading the JS errors of a phased release",
+};
+
+/** A recorded step in words, for the steps answer: "Adding a category", "WeChat's event weapp_xyz". */
+export const stepLabel = (step: string): string =>
+  step in STEPS
+    ? STEPS[step as Step].label
+    : (RECORDED_STEPS[step] ?? (step.startsWith("event:") ? `WeChat's event ${step.slice("event:".length)}` : step));
+
 const rank = (stage: Stage) => STAGES.indexOf(stage);
 
 /** A step out of order: 409 naming the stage it needs and the one the mini-program is at. */

@@ -249,23 +249,28 @@ describe("the console's mini-programs", () => {
     expect(questions.at(-1)).toMatch(/^Roll .+ back to .+ WeChat allows one rollback per release\.$/);
 
     const steps = page.locator("section:has(> h2#timeline)");
-    await poll(() => steps.locator("ol > li > strong").first().textContent()).toBe("rollback");
+    await poll(() => steps.locator("ol > li > strong").first().textContent()).toBe("Rolling back the release");
     const names = await steps.locator("ol > li > strong").allInnerTexts();
+    // In words, newest first; WeChat's code for each under "Request and answer".
     for (const step of [
-      "rollback",
-      "phasedrevert",
-      "phased",
-      "release",
-      "speedup",
-      "withdraw",
-      "submitaudit",
-      "codecommit",
-      "privacyset",
-      "categoryadd",
+      "Rolling back the release",
+      "Reverting the phased release",
+      "A phased release",
+      "D9 release",
+      "Expediting the audit",
+      "Withdrawing the audit",
+      "D6 audit submission",
+      "D5 code commit",
+      "Setting the privacy guide",
+      "Adding a category",
+      "Authorized on WeChat by its owner",
+      "The configuration made",
     ])
       expect(names, step).toContain(step);
-    expect(names, "the reads are hidden").not.toContain("domainsget");
-    expect(await steps.locator("ol > li").first().innerText()).toMatch(/rollback: ok/);
+    expect(names, "the reads are hidden").not.toContain("Reading domains");
+    const newest = steps.locator("ol > li").first();
+    expect(await newest.innerText()).toMatch(/Rolling back the release: done/);
+    expect(await newest.locator("summary").innerText()).toBe("Request and answer (rollback)");
     await shot("console-miniprograms-release");
   });
 

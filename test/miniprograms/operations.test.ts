@@ -62,7 +62,8 @@ async function weChatSays(id: string, path: string, body: unknown) {
 }
 
 const stepsOf = async (id: string) =>
-  (await deposits<{ stage: string; steps: { step: string; answer: Record<string, unknown> }[] }>("/minipram/steps", key, { id })).body.data;
+  (await deposits<{ stage: string; steps: { step: string; label: string; answer: Record<string, unknown> }[] }>("/minipram/steps", key, { id })).body
+    .data;
 
 describe("privacy and the preflight check", () => {
   it("answers a submission without privacy settings with 409 naming what is missing, before WeChat is called", async () => {
@@ -422,6 +423,14 @@ describe("WeChat's pushes for names, categories, privacy and delays", () => {
     expect(steps.filter((s) => s.step === "name_audit").map((s) => s.answer.ret)).toEqual(["2", "3"]);
     expect(steps.find((s) => s.step === "privacy_apply")?.answer).toMatchObject({ api_name: "wx.getLocation" });
     expect(steps.some((s) => s.step === "audit_result" && s.answer.status === 4)).toBe(true);
+    // Each in words, for a person reading the steps.
+    const labels = new Map((await stepsOf(id)).steps.map((s) => [s.step, s.label]));
+    expect(Object.fromEntries(["name_audit", "privacy_apply", "audit_result", "submitaudit"].map((s) => [s, labels.get(s)]))).toEqual({
+      name_audit: "WeChat's answer on the name",
+      privacy_apply: "WeChat's answer on a privacy interface",
+      audit_result: "The audit's result",
+      submitaudit: "D6 audit submission",
+    });
   });
 });
 

@@ -644,7 +644,7 @@ function CategoriesPanel({ id, onChange }: { id: number; onChange: () => void })
 function outcomeOf(answer: unknown): string | null {
   if (answer && typeof answer === "object") {
     const a = answer as { errcode?: unknown; message?: unknown; errmsg?: unknown; error?: unknown };
-    if (a.errcode === 0) return "ok";
+    if (a.errcode === 0) return "done";
     if (typeof a.errcode === "number") return `refused (${a.errcode}): ${typeof a.message === "string" ? a.message : String(a.errmsg)}`;
     if (typeof a.error === "string") return a.error;
   }
@@ -683,11 +683,11 @@ function Timeline({ steps }: { steps: Steps["steps"] }) {
         <ol class="timeline">
           {shown.map((step) => (
             <li>
-              <When iso={step.at} /> <strong>{step.step}</strong>
+              <When iso={step.at} /> <strong>{step.label}</strong>
               {step.actorKeyId ? ` (key ${step.actorKeyId})` : ""}
               {outcomeOf(step.answer) ? `: ${outcomeOf(step.answer)}` : ""}
               <details>
-                <summary>Request and answer</summary>
+                <summary>Request and answer ({step.step})</summary>
                 <pre class="json">{JSON.stringify({ request: step.request, answer: step.answer }, null, 2)}</pre>
               </details>
             </li>
