@@ -39,8 +39,9 @@ const withWeChat = [409, 502, 503] as const;
 const actorOf = (c: Context<AppEnv>): Actor => ({ userId: c.get("principal").userId, keyId: c.get("principal").keyId });
 const contextOf = (c: Context<AppEnv>) => ({ db: c.get("db"), env: c.env, upstream: upstreamOf(c.env, (work) => c.executionCtx.waitUntil(work)) });
 
+// A POST's only: a GET or HEAD cannot carry the body, and goes on to its 405.
 const emptyBodyAsObject: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if ((await c.req.raw.clone().text()).trim() === "") {
+  if (c.req.method === "POST" && (await c.req.raw.clone().text()).trim() === "") {
     const headers = new Headers(c.req.raw.headers);
     headers.set("Content-Type", "application/json");
     c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers, body: "{}" });

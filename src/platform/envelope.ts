@@ -31,6 +31,7 @@ const TENANT_ERROR_CODES: Record<number, string> = {
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
+  405: "method_not_allowed",
   409: "conflict",
   412: "precondition_failed",
   413: "payload_too_large",

@@ -50,6 +50,18 @@ describe("service basics", () => {
     const empty = await call("/std/open/country/special", { method: "POST", headers: secretHeaders(key) });
     expect(empty.status).toBe(400);
     expect((await empty.json<{ msg: string }>()).msg).toBe("bizContent is required");
+    // Groups C and D say it in their envelope, the code a client can branch on; a GET of a list
+    // that takes an empty POST body too is a 405, not a failure.
+    for (const method of ["GET", "HEAD"]) {
+      const listed = await call("/deposits/minipram/list", { method, headers: { Authorization: `Bearer ${key.token}` } });
+      expect(listed.status, method).toBe(405);
+      expect(listed.headers.get("Allow")).toBe("POST");
+      if (method === "GET")
+        expect(await listed.json()).toEqual({
+          success: false,
+          error: { code: "method_not_allowed", message: "GET is not a method of /deposits/minipram/list: it takes POST only" },
+        });
+    }
     // Who calls is checked first, and a path no route has is still a 404.
     expect((await call("/std/api/bigdata/taxrate/country/DE/standard", { method: "DELETE" })).status).toBe(401);
     expect((await call("/std/api/bigdata/taxrate/country/DE/standard/nothing", { headers: secretHeaders(key) })).status).toBe(404);
