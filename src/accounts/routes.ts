@@ -21,7 +21,7 @@ import {
   keyRollSchema,
   keyUsageQuery,
   keyUsageSchema,
-  successSchema,
+  successSaying,
   userSchema,
   userUpdateSchema,
 } from "./schema";
@@ -108,12 +108,12 @@ export function accountRoutes() {
     path: "/api/tokens/{id}",
     summary: "A7 · Revoke an API key, effective on the next request",
     request: byId,
-    data: successSchema,
+    data: successSaying("API key revoked"),
     answer: "Revoked",
     errors: [404, 422],
     handle: async (c) => {
       await revokeKey(c.get("db"), c.get("principal"), c.req.valid("param").id);
-      return { success: true, message: "API key revoked" };
+      return { success: true, message: "API key revoked" } as const;
     },
   });
   route({
@@ -180,12 +180,12 @@ export function accountRoutes() {
     guard: admin,
     summaryEnd: "; their keys and tokens stop at once (elsewhere within 10 s)",
     request: byId,
-    data: successSchema,
+    data: successSaying("User deactivated"),
     answer: "Deactivated",
     errors: [404, 409, 422],
     handle: async (c) => {
       await deactivateUser(c.get("db"), c.get("principal"), c.req.valid("param").id);
-      return { success: true, message: "User deactivated" };
+      return { success: true, message: "User deactivated" } as const;
     },
   });
   route({
@@ -234,12 +234,12 @@ export function accountRoutes() {
     path: "/api/apps/{id}",
     summary: "Revoke an app's token",
     request: byId,
-    data: successSchema,
+    data: successSaying("App revoked"),
     answer: "Revoked",
     errors: [404, 422],
     handle: async (c) => {
       await deleteApp(c.get("db"), c.get("principal").userId, c.req.valid("param").id);
-      return { success: true, message: "App revoked" };
+      return { success: true, message: "App revoked" } as const;
     },
   });
 

@@ -106,9 +106,8 @@ export const userUpdateSchema = z
   })
   .openapi("UserUpdate", { example: { full_name: "Ada Lovelace", email: "ada@example.com" } });
 
-export const successSchema = z
-  .object({ success: z.boolean(), message: z.string().openapi({ example: "API key revoked" }) })
-  .openapi("AccountSuccess");
+/** `{ success: true, message }`, the message the operation's own: the document shows each as it is sent. */
+export const successSaying = <Message extends string>(message: Message) => z.object({ success: z.literal(true), message: z.literal(message) });
 
 const SCOPE = /^(\*|([a-z][a-z-]*):(\*|read|write))$/;
 // The resources are the groups' declarations (GroupModule.scopes), known once the app is built.

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./env";
-import { badRequest, validationError } from "./errors";
+import { ApiError, badRequest, validationError } from "./errors";
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -46,6 +46,14 @@ export async function readBizContent(c: Context<AppEnv>): Promise<Record<string,
     }
     field = form.bizContent;
     if (field !== undefined && typeof field !== "string") throw badRequest("bizContent must be a form field holding JSON, not a file");
+    // `curl -d '{"bizContent":…}'` without a Content-Type sends JSON labelled as a form: one field named by the whole body.
+    if (field === undefined && Object.keys(form).some((name) => name.trimStart().startsWith("{")))
+      throw badRequest(`The body is JSON sent as ${contentType.split(";")[0]}: send it with Content-Type: application/json`);
+  } else if ((await c.req.raw.clone().text()) !== "") {
+    throw new ApiError(
+      415,
+      `A body of type ${contentType.split(";")[0] || "(none given)"} is not read: send {"bizContent": {…}} as application/json, or bizContent as a form field`,
+    );
   }
   const params = parseBizContentValue(field);
   c.set("businessParams", params);

@@ -122,7 +122,13 @@ export const envelopeOf = (c: Context<AppEnv>): EnvelopeKind => c.get("envelope"
  */
 export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: string): ApiError {
   const fields = fieldErrors(error, prefix);
-  if (envelopeOf(c) === "account") return new ApiError(422, "Validation failed", fields);
+  // zod's own texts said as the schemas' messages are, what is true of the field its `loc` names ("is required").
+  if (envelopeOf(c) === "account")
+    return new ApiError(
+      422,
+      "Validation failed",
+      fields.map((field, i) => (ZOD_OWN_TEXT.test(field.message) ? { ...field, message: predicateOf(error.issues[i]!, false) } : field)),
+    );
   if (envelopeOf(c) === "tenant") {
     const asTyped = prefix === undefined;
     const said = fields.map((field, i) => ({ field: field.field, message: sentenceOf(error.issues[i]!, asTyped) }));
@@ -132,7 +138,10 @@ export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: st
   const issue = error.issues[0]!;
   // A parameter the request does not take, named in words as the tenant envelope names it; zod's own texts said as predicates.
   if (prefix === undefined && issue.path.length === 0) return new ApiError(400, sentenceOf(issue, true));
-  return new ApiError(400, `${first.field}: ${ZOD_OWN_TEXT.test(first.message) ? predicateOf(issue, prefix === undefined) : first.message}`);
+  const said = ZOD_OWN_TEXT.test(first.message) ? predicateOf(issue, prefix === undefined) : first.message;
+  // "size must be at most 100", not "size: size must…": a message that names its field is not prefixed with it again.
+  const leaf = first.field.split(".").at(-1)!;
+  return new ApiError(400, said.startsWith(`${leaf} `) ? `${first.field}${said.slice(leaf.length)}` : `${first.field}: ${said}`);
 }
 
 export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {

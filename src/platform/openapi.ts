@@ -48,7 +48,7 @@ const DATA_ERROR_TEXT = {
   409: "The request conflicts with the record's state or with an earlier request; `msg` says which",
   412: "A precondition of the account is missing; `msg` says which",
   413: "Payload too large",
-  415: "The body is not of the media type the endpoint reads (application/json)",
+  415: "The body is not of a media type the endpoint reads: application/json, or for bizContent a form too",
   429: "Rate limited",
   502: "The translation provider failed or did not answer in time",
   503: "A provider this endpoint needs is not configured or not reachable",

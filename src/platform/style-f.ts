@@ -30,7 +30,8 @@ export function styleFRoutes(router: Router, group: StyleFGroup) {
   const route = defineRoutes(router, group.envelope === "ai" ? AI_ENVELOPE : DATA_ENVELOPE, {
     tags: [group.tag],
     security: DATA_SECURITY,
-    errors: group.errors,
+    // bizContent comes as JSON or a form field: a body of another type is a 415.
+    errors: [...group.errors, 415],
   });
 
   return function styleF<P extends z.ZodType, D extends z.ZodType>(spec: StyleFRoute<P, D>) {

@@ -213,8 +213,10 @@ export const hsCodeSchema = rowAnswer(
   createSelectSchema(hsCodes, {
     version: (s) => s.openapi({ example: "2022" }),
     code: (s) => s.openapi({ example: "0901" }),
+    description: (s) =>
+      s.openapi({ example: "Coffee, whether or not roasted or decaffeinated; coffee husks and skins; coffee substitutes containing coffee" }),
     parent: (s) => s.openapi({ example: "09" }),
-    level: (s) => s.openapi({ description: "0 section, 2 chapter, 4 heading, 6 subheading" }),
+    level: (s) => s.openapi({ description: "0 section, 2 chapter, 4 heading, 6 subheading", example: 4 }),
     section: (s) => s.openapi({ example: "II" }),
   }),
   "HsCode",

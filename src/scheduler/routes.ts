@@ -37,7 +37,7 @@ const runSchema = z
 const statusSchema = z
   .object({
     job: z.string(),
-    description: z.string(),
+    description: z.string().openapi({ example: "EU VAT rates, daily, from the ibericode/vat-rates JSON" }),
     schedule: z.string().openapi({ description: "Cron expression (UTC)", example: "0 3 * * *" }),
     nextRun: z.string().openapi({ example: "2026-11-27T03:00:00.000Z" }),
     sources: z.record(z.string(), z.string().nullable()).openapi({ example: { tedb: "https://ec.europa.eu/taxation_customs/tedb/" } }),

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../platform/env";
+import type { Database } from "../platform/database";
 import { ApiError, notFound } from "../platform/errors";
+import { existingCountryCodes } from "../reference/service";
 import { cachedReads } from "../platform/read-cache";
 import { checkLive, liveCheckConfigured } from "./live-check";
 import { taxWebhookRoutes, WEBHOOKS_PATH } from "./webhook-routes";
@@ -111,9 +113,15 @@ const rateChangesSchema = z.object({
 /** The header that says which day (UTC) an answer's records are in force on. */
 export const IN_FORCE_ON_HEADER = "Tax-Rates-In-Force-On";
 
-function nonEmpty<T>(rates: T[], what: string, day: string | undefined): T[] {
-  if (rates.length === 0) throw notFound(day ? `No tax rates for ${what} in force on ${day}` : `No current tax rates for ${what}`);
-  return rates;
+/** A 404 for a country without the rate asked for, or, said apart, for a code that names no country (a typo, not a fact of tax). */
+async function noRate(db: Database, countryCode: string, message: string): Promise<never> {
+  const known = await existingCountryCodes(db, [countryCode]);
+  throw notFound(known.has(countryCode) ? message : `No country with code ${countryCode}`);
+}
+
+async function nonEmpty<T>(db: Database, countryCode: string, rates: T[], what: string, day: string | undefined): Promise<T[]> {
+  if (rates.length > 0) return rates;
+  return noRate(db, countryCode, day ? `No tax rates for ${what} in force on ${day}` : `No current tax rates for ${what}`);
 }
 
 export function taxRoutes() {
@@ -200,7 +208,7 @@ export function taxRoutes() {
     handle: async (c) => {
       const { countryCode } = c.req.valid("param");
       const { date } = c.req.valid("query");
-      return nonEmpty(await ratesOfCountry(c.get("db"), countryCode, inForceDay(date)), countryCode, date);
+      return nonEmpty(c.get("db"), countryCode, await ratesOfCountry(c.get("db"), countryCode, inForceDay(date)), countryCode, date);
     },
   });
   route({
@@ -218,7 +226,7 @@ export function taxRoutes() {
       if (!regionCode.startsWith(`${countryCode}-`)) {
         throw new ApiError(400, `regionCode ${regionCode} is not a region of ${countryCode}`);
       }
-      return nonEmpty(await ratesOfRegion(c.get("db"), countryCode, regionCode, inForceDay(date)), regionCode, date);
+      return nonEmpty(c.get("db"), countryCode, await ratesOfRegion(c.get("db"), countryCode, regionCode, inForceDay(date)), regionCode, date);
     },
   });
   route({
@@ -232,7 +240,13 @@ export function taxRoutes() {
     handle: async (c) => {
       const { countryCode, taxType } = c.req.valid("param");
       const { date } = c.req.valid("query");
-      return nonEmpty(await ratesOfType(c.get("db"), countryCode, taxType, inForceDay(date)), `${taxType} in ${countryCode}`, date);
+      return nonEmpty(
+        c.get("db"),
+        countryCode,
+        await ratesOfType(c.get("db"), countryCode, taxType, inForceDay(date)),
+        `${taxType} in ${countryCode}`,
+        date,
+      );
     },
   });
   route({
@@ -247,8 +261,7 @@ export function taxRoutes() {
       const { countryCode } = c.req.valid("param");
       const { date } = c.req.valid("query");
       const rate = await standardRate(c.get("db"), countryCode, inForceDay(date));
-      if (!rate) throw notFound(`${countryCode} has no standard VAT or GST rate${date ? ` in force on ${date}` : ""}`);
-      return rate;
+      return rate ?? noRate(c.get("db"), countryCode, `${countryCode} has no standard VAT or GST rate${date ? ` in force on ${date}` : ""}`);
     },
   });
   route({

@@ -95,7 +95,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     request: { body: bizContentBody(registerParams, { url: "https://shop.example.com/hooks/tax", countries: ["DE", "FR"] }) },
     data: issuedSchema,
     answer: "The endpoint, with its signing secret",
-    errors: [400, 409],
+    errors: [400, 409, 415],
     handle: async (c) => {
       const input = await parseBizContent(c, registerParams);
       return registerEndpoint(c.get("db"), c.env, { userId: c.get("principal").userId, keyId: c.get("principal").keyId }, input);
@@ -126,7 +126,7 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
     request: { params: endpointId, body: bizContentBody(rotateParams, {}) },
     data: issuedSchema,
     answer: "The endpoint, with its new secret",
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 415],
     handle: async (c) => {
       await parseBizContent(c, rotateParams);
       return rotateSecret(c.get("db"), c.env, c.get("principal").userId, c.req.valid("param").id);

@@ -39,7 +39,7 @@ describe("the data services' MCP endpoint", () => {
     expect(rates.find((r) => r.taxType === "VAT" && r.rateLevel === "standard")?.rateValue).toBe(19);
     expect((await call(client, "taxrate_country", { countryCode: "DE" }))._meta).toMatchObject({ cache: "HIT" });
     expect(text(await call(client, "taxrate_country", { countryCode: "de" }))).toBe(
-      "400: countryCode: countryCode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE",
+      "400: countryCode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE",
     );
     expect(text(await call(client, "taxrate_country", { countryCode: "XX" }))).toBe("404: No current tax rates for XX");
   });

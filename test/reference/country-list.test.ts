@@ -59,11 +59,27 @@ describe("O1 country list", () => {
     ["bizContent that is an array", JSON.stringify({ bizContent: [1] }), "application/json", "bizContent must be a JSON object"],
     ["bizContent that is a number", JSON.stringify({ bizContent: 5 }), "application/json", "bizContent must be a JSON object"],
     ["a form without bizContent", "other=1", "application/x-www-form-urlencoded", "bizContent is required"],
-    ["a plain-text body", "{}", "text/plain", "bizContent is required"],
+    // What `curl -d '{…}'` sends without -H "Content-Type: application/json".
+    [
+      "JSON sent as a form",
+      JSON.stringify({ bizContent: {} }),
+      "application/x-www-form-urlencoded",
+      "The body is JSON sent as application/x-www-form-urlencoded: send it with Content-Type: application/json",
+    ],
   ])("refuses %s with a 400", async (_, body, contentType, msg) => {
     const res = await post(body, contentType);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 400, msg, data: null });
+  });
+
+  it("refuses a body of a type it does not read with a 415 that says which it reads", async () => {
+    const res = await post(JSON.stringify({ bizContent: {} }), "text/plain");
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({
+      code: 415,
+      msg: 'A body of type text/plain is not read: send {"bizContent": {…}} as application/json, or bizContent as a form field',
+      data: null,
+    });
   });
 
   it("refuses a parameter O1 does not take, naming it", async () => {

@@ -49,7 +49,7 @@ describe("O2 one country", () => {
     [{ ccode: "XX" }, 404, "No country with code XX"],
     [{ ccode: "JP", country: "France" }, 404, 'Country JP is Japan, which does not match "France"'],
     [{ ccode: "JP", shipCountry: "QQ" }, 404, "No country with code QQ"],
-    [{ ccode: "jp" }, 400, "bizContent.ccode: ccode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE"],
+    [{ ccode: "jp" }, 400, "bizContent.ccode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE"],
     [{}, 400, "bizContent.ccode: is required"],
   ])("answers %j with %i", async (bizContent, status, msg) => {
     const res = await post("/country/special", bizContent);
@@ -86,7 +86,7 @@ describe("O3 and O4 zones", () => {
     [{ parsent: -1 }, "bizContent.parsent: must be at least 0"],
     [{ parsent: "x" }, "bizContent.parsent: must be an integer"],
     [{ size: 5000 }, "bizContent.size: must be at most 1000"],
-    [{ code: "de-by" }, "bizContent.code: code must be an ISO 3166-1 or 3166-2 code in upper case"],
+    [{ code: "de-by" }, "bizContent.code must be an ISO 3166-1 or 3166-2 code in upper case"],
   ])("refuses %j", async (bizContent, msg) => {
     const res = await post("/zone/query", bizContent);
     expect(res.status).toBe(400);
@@ -138,11 +138,11 @@ describe("O6 HS codes", () => {
   });
 
   it.each([
-    [{ version: "2017" }, "bizContent.version: version must be one of 2022"],
-    [{ type: "national" }, "bizContent.type: type must be base: the international six-digit nomenclature"],
-    [{ level: 3 }, "bizContent.level: level must be 0 (section), 2, 4 or 6"],
+    [{ version: "2017" }, "bizContent.version must be one of 2022"],
+    [{ type: "national" }, "bizContent.type must be base: the international six-digit nomenclature"],
+    [{ level: 3 }, "bizContent.level must be 0 (section), 2, 4 or 6"],
     [{ keywords: "!!!" }, "bizContent.keywords: must contain a letter or digit"],
-    [{ parent: "0901x" }, "bizContent.parent: parent must be a section (I to XXI), chapter or heading code"],
+    [{ parent: "0901x" }, "bizContent.parent must be a section (I to XXI), chapter or heading code"],
   ])("refuses %j", async (bizContent, msg) => {
     const res = await post("/hs-code/list", bizContent);
     expect(res.status).toBe(400);

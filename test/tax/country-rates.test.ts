@@ -22,16 +22,22 @@ describe("T2 rates of a country", () => {
     expect(new Set(body.data.filter((r) => r.regionCode).map((r) => r.regionCode)).size).toBe(51);
   });
 
-  it("answers 404 for a country without records", async () => {
-    const { res, body } = await getTax("/country/XX");
+  it("answers 404 for a country without records, and says when the code names no country at all", async () => {
+    const { res, body } = await getTax("/country/AQ");
     expect(res.status).toBe(404);
-    expect(body).toEqual({ code: 404, msg: "No current tax rates for XX", data: null });
+    expect(body).toEqual({ code: 404, msg: "No current tax rates for AQ", data: null });
+    // A typo is not a country without taxes.
+    for (const path of ["/country/XX", "/country/DX/standard", "/country/DX/type/VAT", "/country/DX/region/DX-BE"]) {
+      const unknown = await getTax(path);
+      expect(unknown.res.status, path).toBe(404);
+      expect(unknown.body.msg, path).toBe("No country with code DX".replace("DX", path.split("/")[2]!));
+    }
   });
 
   it.each([["de"], ["DEU"], ["D1"]])("refuses the country code %s", async (code) => {
     const { res, body } = await getTax(`/country/${code}`);
     expect(res.status).toBe(400);
-    expect(body.msg).toBe("countryCode: countryCode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE");
+    expect(body.msg).toBe("countryCode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE");
   });
 });
 
@@ -57,7 +63,7 @@ describe("T3 rates of a region", () => {
   it("refuses a malformed region code", async () => {
     const { res, body } = await getTax("/country/US/region/california");
     expect(res.status).toBe(400);
-    expect(body.msg).toBe("regionCode: regionCode must be an upper-case ISO 3166-2 code, e.g. US-CA");
+    expect(body.msg).toBe("regionCode must be an upper-case ISO 3166-2 code, e.g. US-CA");
   });
 
   it("answers 404 for a region without records", async () => {
@@ -83,7 +89,7 @@ describe("T4 rates of one type", () => {
   it("refuses an unknown tax type, listing the allowed ones", async () => {
     const { res, body } = await getTax("/country/DE/type/vat");
     expect(res.status).toBe(400);
-    expect(body.msg).toContain("taxType: taxType must be one of VAT, GST, SalesTax");
+    expect(body.msg).toContain("taxType must be one of VAT, GST, SalesTax");
   });
 
   it("answers 404 when the country has no rate of that type", async () => {

@@ -39,6 +39,6 @@ describe("T11 one record", () => {
   it.each([["abc"], ["0"], ["-1"], ["1.5"], ["1234567890123456"]])("refuses the id %s", async (id) => {
     const { res, body } = await getTax(`/${id}`);
     expect(res.status).toBe(400);
-    expect(body.msg).toBe("id: id must be a positive integer");
+    expect(body.msg).toBe("id must be a positive integer");
   });
 });

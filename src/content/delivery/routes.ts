@@ -94,7 +94,12 @@ export function headlessRoutes() {
       categories: z.array(
         z.object({ id: z.number().int(), name: z.string().openapi({ example: "Culture" }), slug: z.string().openapi({ example: "culture" }) }),
       ),
-      seo: z.object({ title: z.string(), description: z.string(), canonical: z.string().nullable(), noindex: z.boolean() }),
+      seo: z.object({
+        title: z.string(),
+        description: z.string().openapi({ example: "Guided tours until midnight at the harbour gallery." }),
+        canonical: z.string().nullable(),
+        noindex: z.boolean(),
+      }),
       translations: z.array(z.object({ id: z.number().int(), language: z.string(), slug: z.string(), title: z.string() })),
     }),
     answer: "The content",

@@ -32,7 +32,6 @@ const EXAMPLE_OF_NAME: Record<string, unknown> = {
   defaultLanguage: "en",
   languages: ["en", "de"],
   timezone: "Europe/Berlin",
-  description: "Culture and events in the harbour district",
   seoTitle: "Museum night · City Gazette",
   seoDescription: "Guided tours until midnight at the harbour gallery.",
   seoTitlePattern: "{title} · {site}",

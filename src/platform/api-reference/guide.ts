@@ -87,13 +87,14 @@ curl -s "$BASE/std/api/bigdata/taxrate/list?page=0&amp;size=5" -H "X-API-Key: $K
     title: "Errors",
     html: `<p>A failure answers with its status and the failure envelope of the group; each operation lists the statuses it may
 give and what they mean there. The body is one of these, whatever the status:</p>
-<pre><code>{ "code": 400, "msg": "size: size must be at most 100", "data": null }                  // T, I, O, P
+<pre><code>{ "code": 400, "msg": "size must be at most 100", "data": null }                  // T, I, O, P
 
 { "success": false,                                                                    // C, D
-  "error": { "code": "invalid_request", "message": "siteId: required",
-             "fields": [{ "field": "siteId", "message": "required" }] } }
+  "error": { "code": "invalid_request", "message": "siteId is required",
+             "fields": [{ "field": "siteId", "message": "siteId is required" }] } }
 
-{ "detail": "Not authenticated" }                                                      // A</code></pre>
+{ "detail": "Authorization header required" }                                          // A
+{ "detail": [{ "loc": ["body", "name"], "msg": "is required" }] }                      // A, 422</code></pre>
 <table>
 <thead><tr><th>status</th><th>means</th></tr></thead>
 <tbody>
@@ -101,8 +102,10 @@ give and what they mean there. The body is one of these, whatever the status:</p
 <tr><td>401</td><td>no credential, or one that is unknown, revoked, expired, or a signature that does not match</td></tr>
 <tr><td>403</td><td>the credential is valid but its scopes or role do not cover the operation</td></tr>
 <tr><td>404</td><td>no such record, or not yours: another tenant's site is a 404, never a 403</td></tr>
+<tr><td>405</td><td>the path takes other methods, named in <code>Allow</code> and the message (C and D: <code>method_not_allowed</code>)</td></tr>
 <tr><td>409</td><td>the request clashes with the record's state (a slug taken, a task still processing)</td></tr>
 <tr><td>413</td><td>the body is larger than the operation takes</td></tr>
+<tr><td>415</td><td>a body that is not <code>application/json</code> where the operation takes JSON</td></tr>
 <tr><td>422</td><td>group A: the body's fields, under <code>detail</code></td></tr>
 <tr><td>429</td><td>a <a href="#limits">limit</a> is reached; <code>Retry-After</code> says in how many seconds to try again</td></tr>
 <tr><td>502, 503</td><td>a provider the operation needs failed, or is not configured</td></tr>

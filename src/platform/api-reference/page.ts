@@ -50,6 +50,8 @@ function typeOf(schema: SchemaObject | ReferenceObject | undefined, document: Op
   if (!schema) return "";
   if (isReference(schema)) return schema.$ref.split("/").pop()!;
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+  // A literal's value says more than its type: `0 | 2 | 4 | 6`, not `number | number | …`.
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.anyOf) return schema.anyOf.map((s) => typeOf(s, document)).join(" | ");
   const types = ([] as string[]).concat(schema.type ?? "any");
   if (types.includes("array")) return `${typeOf(schema.items, document)}[]`;
