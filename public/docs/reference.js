@@ -6,11 +6,22 @@ const items = [...document.querySelectorAll(".tags li[data-search]")];
 const operations = new Map([...document.querySelectorAll("article.operation")].map((article) => [article.id, article]));
 const menu = document.querySelector(".menu");
 
+const noMatch = document.getElementById("no-match");
+
+/** A word of the search matches where a word of the text starts: "vat" finds VAT, not "deactivate". A path or symbol anywhere. */
+const matcher = (word) => {
+  if (!/^[a-z0-9]/.test(word)) return (text) => text.includes(word);
+  const start = new RegExp(`(^|[^a-z0-9])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+  return (text) => start.test(text);
+};
+
 function filter() {
-  const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+  const typed = search.value.trim();
+  const words = typed.toLowerCase().split(/\s+/).filter(Boolean);
+  const matchers = words.map(matcher);
   let shown = 0;
   for (const item of items) {
-    const match = words.every((word) => item.dataset.search.includes(word));
+    const match = matchers.every((matches) => matches(item.dataset.search));
     item.hidden = !match;
     const article = operations.get(item.querySelector("a").hash.slice(1));
     if (article) article.hidden = !match;
@@ -21,6 +32,8 @@ function filter() {
   for (const guide of document.querySelectorAll("main .guide")) guide.hidden = words.length > 0;
   for (const section of document.querySelectorAll(".tag-section")) section.hidden = !section.querySelector("article.operation:not([hidden])");
   count.textContent = words.length === 0 ? `${items.length} operations` : shown === 1 ? "1 operation matches" : `${shown} operations match`;
+  noMatch.hidden = words.length === 0 || shown > 0;
+  noMatch.textContent = `No operation matches “${typed}”. Try fewer words, a path (/contents) or an operation's number (T5).`;
 }
 
 function setMenu(open) {

@@ -109,7 +109,25 @@ describe("the API reference at /docs", () => {
     const box = (await withCode.boundingBox())!;
     expect(box.width).toBeGreaterThan(box.height);
 
+    // A word matches where a word starts ("vat" is not in "deactivate"), and what a caller sends is found too (the type SalesTax).
+    const listed = () => page.locator(".tags li[data-search]:visible a > span:last-child").allInnerTexts();
+    await search.fill("vat");
+    await expect.poll(listed).toEqual(expect.arrayContaining([expect.stringMatching(/^T5 · /)]));
+    expect((await listed()).join("\n")).not.toMatch(/Deactivate|activat/i);
+    await search.fill("sales tax");
+    await expect.poll(listed).toEqual(expect.arrayContaining([expect.stringMatching(/^T4 · /)]));
+    await search.fill("ccode");
+    await expect.poll(listed).toEqual(expect.arrayContaining([expect.stringMatching(/^O2 · /)]));
+    // Nothing found is said, where the operations were.
+    await search.fill("weather forecast");
+    await expect
+      .poll(() => page.locator("#no-match").textContent())
+      .toBe("No operation matches “weather forecast”. Try fewer words, a path (/contents) or an operation's number (T5).");
+    expect(await page.locator("#no-match").isVisible()).toBe(true);
+    await shot(page, "no-match");
+
     await search.fill("");
+    expect(await page.locator("#no-match").isVisible()).toBe(false);
     await page.locator(".guide-links a", { hasText: "Authentication and signing" }).click({ timeout: 10_000 });
     const authentication = page.locator("section#authentication");
     await expect.poll(() => authentication.getByText("Authorization: appToken <app token>").isVisible()).toBe(true);

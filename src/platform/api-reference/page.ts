@@ -90,10 +90,15 @@ function parametersTable(parameters: ParameterObject[], document: OpenAPIObject)
 }
 
 /** The body's fields, one level: bizContent's own for style F. */
-function bodyFields(schema: SchemaObject | ReferenceObject, document: OpenAPIObject): string {
-  let body = resolved<SchemaObject>(document, schema);
+/** The fields a body's reader fills in: bizContent's where the body wraps them in it. */
+function filledFields(schema: SchemaObject | ReferenceObject, document: OpenAPIObject): { body: SchemaObject; inBizContent: boolean } {
+  const body = resolved<SchemaObject>(document, schema);
   const bizContent = body.properties?.bizContent;
-  if (bizContent) body = resolved<SchemaObject>(document, bizContent);
+  return bizContent ? { body: resolved<SchemaObject>(document, bizContent), inBizContent: true } : { body, inBizContent: false };
+}
+
+function bodyFields(schema: SchemaObject | ReferenceObject, document: OpenAPIObject): string {
+  const { body, inBizContent: bizContent } = filledFields(schema, document);
   const properties = Object.entries(body.properties ?? {});
   if (properties.length === 0) return "";
   const required = new Set(body.required ?? []);
@@ -186,7 +191,29 @@ ${parametersTable(parameters, document)}${request}${answerOf(operation, document
 </article>`;
 }
 
-const searchText = (entry: Operation) => `${entry.method} ${entry.path} ${entry.operation.summary ?? ""} ${entry.tag}`.toLowerCase();
+/**
+ * What the sidebar's search reads of an operation: beside its method, path, summary and group, its
+ * description and the names and values of what a caller sends (`ccode`, `SalesTax`).
+ */
+function searchText(entry: Operation, document: OpenAPIObject): string {
+  const { operation } = entry;
+  const sent: (SchemaObject | ReferenceObject)[] = [];
+  const names: string[] = [];
+  for (const parameter of (operation.parameters ?? []).map((p) => resolved<ParameterObject>(document, p))) {
+    names.push(parameter.name);
+    if (parameter.schema) sent.push(parameter.schema);
+  }
+  const body = operation.requestBody ? resolved(document, operation.requestBody) : undefined;
+  const media = body?.content[mainMediaType(body.content) ?? ""];
+  if (media?.schema) {
+    for (const [name, property] of Object.entries(filledFields(media.schema, document).body.properties ?? {})) {
+      names.push(name);
+      sent.push(property);
+    }
+  }
+  const values = sent.flatMap((schema): unknown[] => resolved<SchemaObject>(document, schema).enum ?? []).map(String);
+  return [entry.method, entry.path, operation.summary, operation.description, entry.tag, ...names, ...values].filter(Boolean).join(" ").toLowerCase();
+}
 
 /**
  * The API reference as one page made from the document: a sidebar with a search box, the guide,
@@ -203,7 +230,7 @@ export function referencePage(document: OpenAPIObject, base: string): string {
         .filter((o) => o.tag === tag)
         .map(
           (o) =>
-            `<li data-search="${escapeHtml(searchText(o))}"><a href="#${o.anchor}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> <span>${describe(o.operation.summary ?? o.path)}</span></a></li>`,
+            `<li data-search="${escapeHtml(searchText(o, document))}"><a href="#${o.anchor}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> <span>${describe(o.operation.summary ?? o.path)}</span></a></li>`,
         )
         .join("");
       return `<li class="tag"><p class="tag-title">${escapeHtml(tag)}</p><ul>${links}</ul></li>`;
@@ -242,6 +269,7 @@ export function referencePage(document: OpenAPIObject, base: string): string {
 <ul class="tags">${sidebar}</ul>
 </nav>
 <main>
+<p class="no-match" id="no-match" hidden></p>
 ${guide}
 ${sections}
 </main>
