@@ -21,6 +21,8 @@ const listItem = (t: PickupTask) => ({
   state: t.state,
   loading_time: t.loadingTime,
   delivery_time: t.deliveryTime,
+  carrier_order_id: t.carrierOrderId,
+  failure_reason: t.failureReason,
 });
 
 const delivery = (d: WebhookDelivery) => ({
@@ -45,6 +47,12 @@ const listItemSchema = z
     state: z.boolean(),
     loading_time: windowSchema,
     delivery_time: windowSchema,
+    // Beyond the interface's fields: what the webhook says, for a caller without a receiver yet.
+    carrier_order_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The carrier's order, once `process` is create", example: "SBX-42-order-20261126-0042" }),
+    failure_reason: z.string().nullable().openapi({ description: "Why the carrier refused, once `process` is failed", example: null }),
   })
   .openapi("PickupListItem", {
     example: {
@@ -55,6 +63,8 @@ const listItemSchema = z
       state: true,
       loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
       delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-02", end_time: "17:00" },
+      carrier_order_id: "SBX-42-order-20261126-0042",
+      failure_reason: null,
     },
   });
 const deliverySchema = z

@@ -61,6 +61,11 @@ describe("the life of a pickup task", () => {
     await waitFor(async () => (await processOf(taskId)) === "failed", "the carrier to reject");
     const failed = await waitFor(async () => notificationsFor(taskId).find((r) => r.payload.data.process === "failed"), "the failed notification");
     expect(failed.payload.data.failure_reason).toBe("no driver in that area");
+    // The list says it too, for a caller without a receiver.
+    const listed = await envelope<{ data: { id: number; failure_reason: string | null; carrier_order_id: string | null }[] }>(
+      await pickup("/pickup/list", app, { process: "failed" }),
+    );
+    expect(listed.data.data.find((t) => t.id === taskId)).toMatchObject({ failure_reason: "no driver in that area", carrier_order_id: null });
 
     const again = await pickup("/pickup/re-create", app, { taskId });
     expect(await again.json()).toEqual({ code: 200, msg: "success", data: { task_id: taskId, process: "pending" } });
@@ -73,10 +78,15 @@ describe("the life of a pickup task", () => {
     await submit(other);
     await Promise.all(ids.map((id) => waitFor(async () => (await processOf(id)) === "create", "acceptance")));
     const page = await pickup("/pickup/list", app, { pageNumber: 1, pageSize: 2 });
-    const { data } = await envelope<{ total: number; currPage: number; data: { id: number; process: string; request_id: string }[] }>(page);
+    const { data } = await envelope<{
+      total: number;
+      currPage: number;
+      data: { id: number; process: string; request_id: string; carrier_order_id: string | null; failure_reason: string | null }[];
+    }>(page);
     expect(data.total).toBe(3);
     expect(data.currPage).toBe(1);
     expect(data.data.map((t) => t.id)).toEqual([ids[2], ids[1]]);
+    expect(data.data[0]).toMatchObject({ carrier_order_id: expect.stringMatching(/^SBX-/), failure_reason: null });
     const pending = await envelope<{ total: number }>(await pickup("/pickup/list", app, { process: "pending" }));
     expect(pending.data.total).toBe(0);
     expect((await pickup("/pickup/list", app, { process: "shipped" })).status).toBe(400);
