@@ -5,7 +5,9 @@ import { eq } from "drizzle-orm";
 import { sites, tenants } from "../../src/content/schema";
 import { findTenantKey, issueTenantKey } from "../../src/content/tenancy/tenant-keys";
 import { findKeyByToken } from "../../src/platform/auth/api-keys";
+import { apiKeys } from "../../src/platform/auth/tables";
 import { issueAccessToken } from "../../src/platform/auth/jwt";
+import { DEFAULT_PER_MINUTE } from "../../src/platform/rate-limit";
 import { createDemoTenant, type DemoTenant } from "../../seed/content-demo";
 import { createDemoMiniprogram } from "../../seed/miniprogram-demo";
 import { database } from "../../src/platform/database";
@@ -33,6 +35,9 @@ interface DevKey {
   secret: string;
 }
 
+/** Enough for a person trying things by hand, and for their scripts; a plan's limits are tried with `keys:create --plan`. */
+const DEV_KEY_PLAN = "basic";
+
 /** Reuses the key of the last run while the local D1 still accepts it, so pasted curl lines keep working. */
 async function developmentKey(): Promise<DevKey> {
   return withLocalBindings(async (env) => {
@@ -40,9 +45,13 @@ async function developmentKey(): Promise<DevKey> {
     if (existsSync(DEV_KEY_FILE)) {
       const saved = JSON.parse(readFileSync(DEV_KEY_FILE, "utf8")) as DevKey;
       const found = await findKeyByToken(db, saved.token);
-      if (found?.key.isActive && found.user.isActive) return saved;
+      if (found?.key.isActive && found.user.isActive) {
+        // A key of an earlier version of this script may be on another plan: the output says this one's.
+        if (found.key.plan !== DEV_KEY_PLAN) await db.update(apiKeys).set({ plan: DEV_KEY_PLAN }).where(eq(apiKeys.id, found.key.id));
+        return saved;
+      }
     }
-    const issued = await createLocalKey(db, env.KEY_ENCRYPTION_KEY, { email: "dev@localhost", name: "development" });
+    const issued = await createLocalKey(db, env.KEY_ENCRYPTION_KEY, { email: "dev@localhost", name: "development", plan: DEV_KEY_PLAN });
     const key = { token: issued.token, secret: issued.secret };
     writeFileSync(DEV_KEY_FILE, JSON.stringify(key), { mode: 0o600 });
     return key;
@@ -108,7 +117,7 @@ const summary = `
   An MCP client (Claude, Cursor, VS Code…) on the demo tenant (docs/mcp.md):
     { "mcpServers": { "demo": { "type": "http", "url": "${base}/api/mcp", "headers": { "X-API-Key": "${demo.token}" } } } }
 
-  A tax rate with the development key (groups T, I, O; also in ${DEV_KEY_FILE}):
+  A tax rate with the development key (groups T, I, O and D; also in ${DEV_KEY_FILE}; plan ${DEV_KEY_PLAN}: ${DEFAULT_PER_MINUTE[DEV_KEY_PLAN]} requests a minute):
     curl -s ${base}/std/api/bigdata/taxrate/country/DE/standard \\
       -H "X-API-Key: ${key.token}" \\
       -H "X-API-Secret: ${key.secret}"
