@@ -37,10 +37,12 @@ import { ENTITY_TYPES, PATTERN_TYPES } from "./vocabulary";
 export const INTELLIGENCE_BASE_PATH = "/std/ai";
 
 /** The embedded models of I3 and I7 learned English only; other languages are refused, not guessed. */
-async function requireEnglish(language: string, what: string) {
+async function requireEnglish(language: string, what: string, declared: boolean) {
   if (language !== "en") {
     const { languageName } = await import("./language");
-    throw badRequest(`text: ${what} supports English only; the text is ${languageName(language)} (${language})`);
+    // Whose word it is: the caller's `language`, or what detection found in the text.
+    const which = declared ? `the language given is` : `the text reads as`;
+    throw badRequest(`text: ${what} supports English only; ${which} ${languageName(language)} (${language})`);
   }
 }
 
@@ -122,7 +124,7 @@ export function intelligenceRoutes() {
         import("./workers-ai"),
       ]);
       const language = textLanguage(p.text, p.language);
-      await requireEnglish(language, "sentiment analysis");
+      await requireEnglish(language, "sentiment analysis", p.language !== undefined);
       const { engine, result } = await answerWith(env(c), p.engine, {
         embedded: () => oneAtATime(() => analyzeSentiment(p.text)),
         workersAi: () => sentimentWithWorkersAi(env(c), p.text),
@@ -252,7 +254,7 @@ export function intelligenceRoutes() {
         import("./workers-ai"),
       ]);
       const language = textLanguage(p.text);
-      await requireEnglish(language, "classification");
+      await requireEnglish(language, "classification", false);
       const { engine, result } = await answerWith(env(c), p.engine, {
         embedded: () => oneAtATime(() => classify(p.text, p.classifier, p.categories)),
         workersAi: () => classifyWithWorkersAi(env(c), p.text, p.classifier, p.categories),

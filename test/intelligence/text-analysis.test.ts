@@ -119,9 +119,9 @@ describe("I3 sentiment", () => {
   it("says it supports English only instead of guessing", async () => {
     const detected = await callAi("/sentiment", { text: "Das Produkt ist wirklich schlecht und ich bin sehr enttäuscht davon." });
     expect(detected.status).toBe(400);
-    expect(detected.body.msg).toBe("text: sentiment analysis supports English only; the text is German (de)");
+    expect(detected.body.msg).toBe("text: sentiment analysis supports English only; the text reads as German (de)");
     const declared = await callAi("/sentiment", { text: "great", language: "fr" });
-    expect(declared.body.msg).toContain("French (fr)");
+    expect(declared.body.msg).toBe("text: sentiment analysis supports English only; the language given is French (fr)");
   });
 
   it("tries English, not a refusal, when detection is unsure of a short English sentence", async () => {
