@@ -187,6 +187,16 @@ describe("C1-C4 tenancy", () => {
     }
   });
 
+  it("tells a caller who sent a data-service key that it takes a tenant key", async () => {
+    const { res, body } = await read(`/api/mcp/contents?siteId=${tenant.siteId}`, `svc_sk_${"A".repeat(40)}`);
+    expect(res.status).toBe(401);
+    expect(body!.error).toEqual({
+      code: "unauthorized",
+      message:
+        "A data-service key (svc_sk_…) is not a tenant key: the content API takes a tenant's key (svc_tk_…), made under API keys in the console",
+    });
+  });
+
   it("keeps a key bound to some sites to those sites", async () => {
     const scope = ownerScope(tenant);
     const { createSite, sitesRoomOf } = await import("../../src/content/admin/sites");

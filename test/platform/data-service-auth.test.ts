@@ -19,8 +19,13 @@ describe("API2 · X-API-Key with X-API-Secret", () => {
     expect((await envelope<{ rateValue: number }>(res)).data.rateValue).toBe(19);
   });
 
-  it("refuses a request without X-API-Key", async () => {
+  it("refuses a request without X-API-Key, and says where the key goes when it came as a Bearer token", async () => {
     await expectUnauthorized(await call(STANDARD_DE), "X-API-Key header required");
+    const key = await createTestKey();
+    await expectUnauthorized(
+      await call(STANDARD_DE, { headers: { Authorization: `Bearer ${key.token}` } }),
+      "X-API-Key header required: these groups take the key as X-API-Key, with X-API-Secret or a signature, not as Authorization: Bearer",
+    );
   });
 
   it("refuses an unknown key", async () => {
@@ -166,6 +171,15 @@ describe("API2 · signed requests", () => {
     const key = await createTestKey();
     const headers = await signedHeaders(key, { timestamp: timestamp() });
     await expectUnauthorized(await call(STANDARD_DE, { headers }), "X-Timestamp is more than 300 seconds away from server time");
+  });
+
+  it("says so when the timestamp is in seconds", async () => {
+    const key = await createTestKey();
+    const headers = await signedHeaders(key, { timestamp: String(Math.floor(Date.now() / 1000)) });
+    await expectUnauthorized(
+      await call(STANDARD_DE, { headers }),
+      "X-Timestamp is more than 300 seconds away from server time: it is in seconds; send epoch milliseconds (date +%s%3N)",
+    );
   });
 
   it("accepts a timestamp 290 s old", async () => {

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { KEY_CACHE_MS, maskToken } from "../../platform/auth/api-keys";
+import { API_KEY_PREFIX, KEY_CACHE_MS, maskToken } from "../../platform/auth/api-keys";
 import type { Principal } from "../../platform/auth/principal";
 import { randomBase62, sha256Hex } from "../../platform/crypto";
 import { database, type Database } from "../../platform/database";
@@ -117,6 +117,11 @@ export async function authenticateTenantKey(c: Context<AppEnv>): Promise<Princip
   const token = c.req.header("X-API-Key") ?? BEARER_TENANT_KEY.exec(c.req.header("Authorization") ?? "")?.[1];
   if (!token) throw new ApiError(401, "X-API-Key header required (or Authorization: Bearer with the tenant key)");
   const found = await findTenantKey(c.get("db"), token, database(c.env));
+  if (!found && token.startsWith(API_KEY_PREFIX))
+    throw new ApiError(
+      401,
+      `A data-service key (${API_KEY_PREFIX}…) is not a tenant key: the content API takes a tenant's key (${TENANT_KEY_PREFIX}…), made under API keys in the console`,
+    );
   if (!found || !found.tenant.isActive) throw new ApiError(401, "Invalid authentication credentials");
   if (!found.key.isActive) throw new ApiError(401, "API key has been revoked");
   const owner = found.tenant.ownerId;

@@ -70,7 +70,11 @@ async function verifySignedRequest(c: Context<AppEnv>, keyId: number, secret: st
     throw unauthorized("X-Timestamp header required: epoch milliseconds as a string");
   }
   if (Math.abs(Date.now() - Number(timestamp)) > SIGNATURE_WINDOW_MS) {
-    throw unauthorized("X-Timestamp is more than 300 seconds away from server time");
+    // The usual slip: `date +%s` gives seconds, which read as milliseconds are in 1970.
+    const inSeconds = Math.abs(Date.now() - Number(timestamp) * 1000) <= SIGNATURE_WINDOW_MS;
+    throw unauthorized(
+      `X-Timestamp is more than 300 seconds away from server time${inSeconds ? ": it is in seconds; send epoch milliseconds (date +%s%3N)" : ""}`,
+    );
   }
   if (!nonce || !NONCE.test(nonce)) {
     throw unauthorized("X-Nonce header required: 8 to 64 letters, digits, '-' or '_'");
@@ -127,7 +131,12 @@ function rememberNonce(key: string) {
  */
 export async function authenticateDataClient(c: Context<AppEnv>): Promise<Principal> {
   const token = c.req.header("X-API-Key");
-  if (!token) throw unauthorized("X-API-Key header required");
+  if (!token)
+    throw unauthorized(
+      /^Bearer\s+svc_sk_/i.test(c.req.header("Authorization") ?? "")
+        ? "X-API-Key header required: these groups take the key as X-API-Key, with X-API-Secret or a signature, not as Authorization: Bearer"
+        : "X-API-Key header required",
+    );
   await refuseWhileThrottled(c, addressLimit(c));
   const found = await findKeyByToken(c.get("db"), token, database(c.env));
   if (!found) await failed(c, undefined, unauthorized("Invalid authentication credentials"));
