@@ -157,6 +157,15 @@ describe("C6 summarise", () => {
     expect(TEXT).toContain(body.data.summary.replace(/…$/, "").split(". ")[0]!);
   });
 
+  it("ends on a whole sentence where one fits, not on a word cut short", async () => {
+    for (const maxLength of [60, 80, 120, 200]) {
+      const { body } = await skill<{ summary: string }>("/generate/summary", tenant.token, { content: TEXT, maxLength });
+      expect(body.data.summary.length, `maxLength ${maxLength}`).toBeLessThanOrEqual(maxLength);
+      expect(body.data.summary, `maxLength ${maxLength}`).toMatch(/[a-z]\.$/);
+      for (const sentence of body.data.summary.split(/(?<=\.) /)) expect(TEXT).toContain(sentence);
+    }
+  });
+
   it.each([
     [{ content: TEXT, maxLength: 10 }, "Max length must be from 20 to 5000"],
     [{ content: "x".repeat(20_001) }, "Content must be at most 20000 characters"],

@@ -76,10 +76,18 @@ export async function generateArticle(
   };
 }
 
+/** Whole sentences that fit `max` when they fill a third of it at least; else the words that fit, then "…". */
+function cutToSentences(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const ends = [...text.slice(0, max + 1).matchAll(/[.!?]["')\]]?(?=\s)/g)].map((end) => end.index + end[0].length);
+  const last = ends.filter((end) => end <= max).at(-1);
+  return last !== undefined && last >= max / 3 ? text.slice(0, last) : cutToCharacters(text, max);
+}
+
 /** C6: an extractive summary of at most `maxLength` characters. */
 export async function summarizeContent(content: string, maxLength: number) {
   // About five characters a word: the summariser counts words, the caller characters.
-  const summary = cutToCharacters(await summaryOf(content, Math.max(5, Math.ceil(maxLength / 5))), maxLength);
+  const summary = cutToSentences(await summaryOf(content, Math.max(5, Math.ceil(maxLength / 5))), maxLength);
   return { summary, length: summary.length, maxLength, language: await languageOf(content) };
 }
 
