@@ -111,7 +111,7 @@ export type Submission = z.output<typeof submissionSchema>;
 export async function submitTask(db: Database, env: Bindings, app: { id: number; hasHotApiKey: boolean }, input: Submission): Promise<PickupTask> {
   const appId = app.id;
   if (!app.hasHotApiKey) throw new ApiError(412, "please configure hot api key first");
-  if (!carrierFor(env, input.service_code)) throw new ApiError(400, `service_code: ${input.service_code} is not an available carrier service`);
+  if (!carrierFor(env, input.service_code)) throw new ApiError(400, `body.service_code: ${input.service_code} is not an available carrier service`);
   const addressFields = ["sender_address", "loading_address", "consignee_address"] as const;
   const known = await existingCountryCodes(
     db,
@@ -119,7 +119,7 @@ export async function submitTask(db: Database, env: Bindings, app: { id: number;
   );
   for (const field of addressFields) {
     const code = input[field].country_code;
-    if (!known.has(code)) throw new ApiError(400, `${field}.country_code: ${code} is not an ISO 3166-1 country`);
+    if (!known.has(code)) throw new ApiError(400, `body.${field}.country_code: ${code} is not an ISO 3166-1 country`);
   }
   await assertPublicWebhookUrl(env, input.webhook_url);
 

@@ -85,7 +85,7 @@ describe("P1 submit", () => {
     await expectMsg(
       await pickup("/carrier/pickup/submit", await createTestApp(), body),
       400,
-      "consignee_address.country_code: XX is not an ISO 3166-1 country",
+      "body.consignee_address.country_code: XX is not an ISO 3166-1 country",
     );
   });
 
@@ -93,7 +93,7 @@ describe("P1 submit", () => {
     await expectMsg(
       await pickup("/carrier/pickup/submit", await createTestApp(), submission({ service_code: "dhl" })),
       400,
-      "service_code: dhl is not an available carrier service",
+      "body.service_code: dhl is not an available carrier service",
     );
   });
 
@@ -157,35 +157,35 @@ describe("API6 · duplicates", () => {
 
 describe("API7 · webhook targets", () => {
   it.each([
-    ["http", "http://receiver.test/hook", "webhook_url: must use https"],
-    ["loopback", "https://127.0.0.1/hook", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["a private network", "https://10.0.0.8/hook", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["cloud metadata", "https://169.254.169.254/latest/meta-data", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["IPv6 loopback", "https://[::1]/hook", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["localhost", "https://localhost/hook", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["http", "http://receiver.test/hook", "body.webhook_url: must use https"],
+    ["loopback", "https://127.0.0.1/hook", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["a private network", "https://10.0.0.8/hook", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["cloud metadata", "https://169.254.169.254/latest/meta-data", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv6 loopback", "https://[::1]/hook", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["localhost", "https://localhost/hook", "body.webhook_url: must not point at a private, loopback or link-local address"],
     [
       "a name with a private address",
       "https://intranet.example.com/hook",
-      "webhook_url: the host intranet.example.com resolves to a private, loopback or link-local address",
+      "body.webhook_url: the host intranet.example.com resolves to a private, loopback or link-local address",
     ],
     [
       "a name with a private IPv6 address",
       "https://v6.example.com/hook",
-      "webhook_url: the host v6.example.com resolves to a private, loopback or link-local address",
+      "body.webhook_url: the host v6.example.com resolves to a private, loopback or link-local address",
     ],
     // IPv6 spellings of private IPv4 addresses, which the URL parser writes in hex.
-    ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["IPv4-mapped, written out", "https://[0:0:0:0:0:ffff:a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["IPv4-translated", "https://[::ffff:0:a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["NAT64", "https://[64:ff9b::a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["6to4", "https://[2002:a9fe:a9fe::]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["IPv4-compatible", "https://[::a9fe:a9fe]/", "webhook_url: must not point at a private, loopback or link-local address"],
-    ["IETF protocol assignments", "https://192.0.0.170/", "webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-mapped, written out", "https://[0:0:0:0:0:ffff:a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-translated", "https://[::ffff:0:a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["NAT64", "https://[64:ff9b::a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["6to4", "https://[2002:a9fe:a9fe::]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["IPv4-compatible", "https://[::a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    ["IETF protocol assignments", "https://192.0.0.170/", "body.webhook_url: must not point at a private, loopback or link-local address"],
     [
       "a name whose AAAA is mapped metadata",
       "https://mapped.example.com/hook",
-      "webhook_url: the host mapped.example.com resolves to a private, loopback or link-local address",
+      "body.webhook_url: the host mapped.example.com resolves to a private, loopback or link-local address",
     ],
   ])("refuses %s", async (_, url, msg) => {
     network.dns["intranet.example.com"] = ["192.168.1.20"];
