@@ -176,7 +176,11 @@ describe("API7 · webhook targets", () => {
     // IPv6 spellings of private IPv4 addresses, which the URL parser writes in hex.
     ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
     ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
-    ["IPv4-mapped, written out", "https://[0:0:0:0:0:ffff:a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
+    [
+      "IPv4-mapped, written out",
+      "https://[0:0:0:0:0:ffff:a9fe:a9fe]/",
+      "body.webhook_url: must not point at a private, loopback or link-local address",
+    ],
     ["IPv4-translated", "https://[::ffff:0:a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
     ["NAT64", "https://[64:ff9b::a9fe:a9fe]/", "body.webhook_url: must not point at a private, loopback or link-local address"],
     ["6to4", "https://[2002:a9fe:a9fe::]/", "body.webhook_url: must not point at a private, loopback or link-local address"],

@@ -41,7 +41,7 @@ describe("the data services' MCP endpoint", () => {
     expect(text(await call(client, "taxrate_country", { countryCode: "de" }))).toBe(
       "400: countryCode must be an upper-case ISO 3166-1 alpha-2 code, e.g. DE",
     );
-    expect(text(await call(client, "taxrate_country", { countryCode: "XX" }))).toBe("404: No current tax rates for XX");
+    expect(text(await call(client, "taxrate_country", { countryCode: "XX" }))).toBe("404: No country with code XX");
   });
 
   it("gives the operation's answer whatever encodings the agent accepts (a kept answer is also kept gzipped)", async () => {
