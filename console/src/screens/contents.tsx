@@ -319,6 +319,10 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
   const save = useSubmit();
   const publication = useSubmit();
   const [arrival, setArrival] = useState(props.arrival);
+  // Said once: the address loses its `?published=`, so a reload or a copied link does not say it again.
+  useEffect(() => {
+    if (props.arrival) history.replaceState(history.state, "", location.pathname);
+  }, []);
   const unsaved = !sameDraft(draft, saved);
   // Read by the leave warnings and the autosave timer, which outlive a render.
   const unsavedNow = useRef(unsaved);
