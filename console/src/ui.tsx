@@ -531,7 +531,12 @@ export function DeleteButton(props: {
       type="button"
       onClick={async () => {
         if (props.question && !confirm(props.question)) return;
-        if (await props.run(() => api("DELETE", props.path), props.done)) props.onDone();
+        if (await props.run(() => api("DELETE", props.path), props.done)) {
+          props.onDone();
+          // Its row is gone, and a redrawn list may give this button to the next row, which a second Enter would
+          // delete: the screen's heading takes the focus (the status says what was deleted).
+          document.getElementById("screen-title")?.focus({ preventScroll: true });
+        }
       }}
     >
       {props.label ?? "Delete"}
