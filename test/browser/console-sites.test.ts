@@ -315,3 +315,36 @@ describe("the Trash", () => {
     expect((await readerSees(reader, `${gateway.siteBase}/`)).text).toContain(title);
   });
 });
+
+describe("translations", () => {
+  it("lists a content's versions in the site's languages with their status, and offers a missing one", async () => {
+    const tag = unique();
+    const original = await adminApi<{ id: number }>("POST", "/contents", {
+      siteId: gateway.siteId,
+      title: `Tide tables ${tag}`,
+      slug: `tides-${tag}`,
+      language: "en",
+    });
+    await adminApi("POST", `/contents/${original.id}/publish`, {});
+    const page = await consoleAt(`/contents/${original.id}`);
+    await onDemoSite(page);
+    const panel = page.locator("section.panel", { has: page.locator("h2#translations") });
+    await expect.poll(() => panel.locator("li").allInnerTexts()).toEqual(["English this content published", "German Translate into German"]);
+
+    const translated = await adminApi<{ id: number }>("POST", "/contents", {
+      siteId: gateway.siteId,
+      title: `Gezeiten ${tag}`,
+      slug: `gezeiten-${tag}`,
+      language: "de",
+      translationOf: original.id,
+    });
+    await page.reload();
+    // Which ones readers see, without opening each.
+    await expect.poll(() => panel.locator("li").allInnerTexts()).toEqual(["English this content published", `German Gezeiten ${tag} draft`]);
+    await panel.getByRole("link", { name: `Gezeiten ${tag}` }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/contents/${translated.id}`);
+    await expect.poll(() => panel.locator("li").allInnerTexts()).toEqual([`English Tide tables ${tag} published`, "German this content draft"]);
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, "translations");
+  });
+});

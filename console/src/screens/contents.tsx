@@ -1131,11 +1131,10 @@ function Translations(props: { content: Content }) {
               <li>
                 <strong>{languageName(language) ?? language}</strong>{" "}
                 {found ? (
-                  found.id === props.content.id ? (
-                    "this content"
-                  ) : (
-                    <a href={`${CONSOLE_BASE}/contents/${found.id}`}>{found.title}</a>
-                  )
+                  <>
+                    {found.id === props.content.id ? "this content" : <a href={`${CONSOLE_BASE}/contents/${found.id}`}>{found.title}</a>}{" "}
+                    <span class={`badge ${found.status}`}>{found.status}</span>
+                  </>
                 ) : can("author") ? (
                   <a href={`${CONSOLE_BASE}/contents/new?translationOf=${original}&language=${language}`}>
                     Translate into {languageName(language) ?? language}
