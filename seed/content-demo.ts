@@ -305,6 +305,7 @@ async function fillDemoSite(db: Database, tenantId: number, siteId: number, site
       startsAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
       weight: 1,
       language,
+      name: language === "de" ? "Winter market (German)" : "Winter market",
     });
 }
 

@@ -434,6 +434,8 @@ export const ads = sqliteTable(
     language: text("language"),
     /** What an image ad's picture says, for readers who cannot see it (its alt); null, the theme's word for an ad. */
     altText: text("alt_text"),
+    /** The editors' own name for it ("Winter sale"), in the console and its counts; readers never see it. */
+    name: text("name"),
   },
   // By tenant too: a write counts the tenant's rows (tenancy/rooms.ts).
   (t) => [index("ads_site_slot").on(t.siteId, t.slot), index("ads_tenant").on(t.tenantId)],

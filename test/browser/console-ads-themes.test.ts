@@ -147,6 +147,8 @@ describe("ads, as the site's owner runs them", () => {
     const described = edit.getByLabel("What the image shows", { exact: true });
     expect(await described.inputValue()).toBe("");
     await described.fill("Harbour sale: coats at 30 % off");
+    // A name of the editors' own, in the list, the counts and the dashboard instead of the id.
+    await edit.getByLabel("Name", { exact: true }).fill(`Harbour sale ${stamp}`);
     await edit.getByLabel("Weight", { exact: true }).fill("5");
     // An end before the start is refused beside its field.
     await edit.getByLabel("Ends", { exact: true }).fill("2020-01-01T00:00");
@@ -155,12 +157,12 @@ describe("ads, as the site's owner runs them", () => {
     await shot(page, "console-ads-edit");
     await edit.getByLabel("Ends", { exact: true }).fill("");
     await edit.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
+    await expect.poll(() => message(page)).toContain(`Harbour sale ${stamp} (sidebar) saved.`);
     await expect.poll(() => page.locator("table.ads").innerText()).toContain("Image with a link, weight 5");
     // Each row says what its ad says: an image ad its picture in words and its link.
     expect(
       await page
-        .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
+        .locator("table.ads tr", { hasText: `Harbour sale ${stamp} (sidebar)` })
         .locator(".ad-words")
         .textContent(),
     ).toBe(`Harbour sale: coats at 30 % off · ${link}/second`);
@@ -199,7 +201,7 @@ describe("ads, as the site's owner runs them", () => {
       const chart = page.locator("figure.chart");
       await expect
         .poll(() => chart.locator("figcaption").textContent())
-        .toMatch(new RegExp(`^ad #${adId} \\(sidebar\\): ${seen} impressions, ${followed} clicks from `));
+        .toMatch(new RegExp(`^Harbour sale ${stamp} \\(sidebar\\): ${seen} impressions, ${followed} clicks from `));
       // A week of days, today the last; one day of data is one pair of bars among them, not a block.
       const days = chart.locator(".days li");
       expect(await days.count()).toBeGreaterThanOrEqual(7);
@@ -226,7 +228,7 @@ describe("ads, as the site's owner runs them", () => {
       // On a phone each ad is a card: what it says runs the screen's width, not a column a word wide.
       if (viewport === PHONE) {
         const words = await page
-          .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
+          .locator("table.ads tr", { hasText: `Harbour sale ${stamp} (sidebar)` })
           .locator(".ad-words")
           .boundingBox();
         expect(words!.width).toBeGreaterThan(PHONE.width * 0.8);
@@ -251,19 +253,19 @@ describe("ads, as the site's owner runs them", () => {
     const { impressions, clicks } = (await adminApi<{ impressions: number; clicks: number }[]>("GET", `/ads/${adId}/stats`))[0]!;
     const page = await consoleOn(DESKTOP, "/");
     const ads = page.locator("article.card", { has: page.getByRole("heading", { name: "Ads, last 7 days" }) });
-    const link = ads.getByRole("link", { name: `ad #${adId} (sidebar)`, exact: true });
+    const link = ads.getByRole("link", { name: `Harbour sale ${stamp} (sidebar)`, exact: true });
     await expect.poll(() => link.count(), { message: "the dashboard's link to the ad, named as on the Ads screen" }).toBe(1);
     expect(await ads.getByRole("link", { name: `ad #${other.id} (sidebar)`, exact: true }).count()).toBe(1);
     expect(await ads.locator("thead th").allTextContents()).toEqual(["Ad", "Impressions", "Clicks"]);
-    const row = ads.locator("tbody tr", { has: page.getByRole("link", { name: `ad #${adId} (sidebar)`, exact: true }) });
-    expect(await row.locator("td").allInnerTexts()).toEqual([`ad #${adId} (sidebar)`, String(impressions), String(clicks)]);
+    const row = ads.locator("tbody tr", { has: page.getByRole("link", { name: `Harbour sale ${stamp} (sidebar)`, exact: true }) });
+    expect(await row.locator("td").allInnerTexts()).toEqual([`Harbour sale ${stamp} (sidebar)`, String(impressions), String(clicks)]);
     // Within its card's padding (1rem) on a desktop of four cards, the ads' names wrapping as need be.
     const card = (await ads.boundingBox())!;
     const table = (await ads.locator("table").boundingBox())!;
     expect(table.x + table.width).toBeLessThanOrEqual(card.x + card.width - 16 + 0.5);
     await shot(page, "console-dashboard-ads");
     await link.click();
-    await expect.poll(() => page.locator("figure.chart figcaption").textContent()).toMatch(new RegExp(`^ad #${adId} \\(sidebar\\): `));
+    await expect.poll(() => page.locator("figure.chart figcaption").textContent()).toMatch(new RegExp(`^Harbour sale ${stamp} \\(sidebar\\): `));
     await adminApi("DELETE", `/ads/${other.id}`);
     await page.close();
   });
@@ -281,18 +283,18 @@ describe("ads, as the site's owner runs them", () => {
       ["Spring fair", "fair"],
       ["Summer market", "market"],
     ] as const) {
-      await page.getByRole("button", { name: `Edit ad #${adId} (sidebar)` }).click();
-      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ad #${adId} (sidebar)` }) });
+      await page.getByRole("button", { name: `Edit Harbour sale ${stamp} (sidebar)` }).click();
+      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit Harbour sale ${stamp} (sidebar)` }) });
       await edit.getByLabel("Kind", { exact: true }).selectOption("html");
       await edit.getByLabel("HTML", { exact: true }).fill(`<p>${words} <a href="${link}/${path}">on the map</a></p>`);
       await edit.getByRole("button", { name: "Save changes" }).click();
-      await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
+      await expect.poll(() => message(page)).toContain(`Harbour sale ${stamp} (sidebar) saved.`);
       await expect.poll(() => page.locator("table.ads").innerText()).toContain("HTML snippet");
       // An HTML ad its words (the list reloads after the save).
       await expect
         .poll(() =>
           page
-            .locator("table.ads tr", { hasText: `ad #${adId} (sidebar)` })
+            .locator("table.ads tr", { hasText: `Harbour sale ${stamp} (sidebar)` })
             .locator(".ad-words")
             .textContent(),
         )
@@ -311,11 +313,11 @@ describe("ads, as the site's owner runs them", () => {
     const page = await consoleOn(DESKTOP, "/ads");
     const shownOn = async (path: string) => (await fromSite({ base: gateway.base, siteBase: site.base }, path)).text.includes(`/ads/${adId}/click`);
     const setLanguage = async (choice: string) => {
-      await page.getByRole("button", { name: `Edit ad #${adId} (sidebar)` }).click();
-      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit ad #${adId} (sidebar)` }) });
+      await page.getByRole("button", { name: `Edit Harbour sale ${stamp} (sidebar)` }).click();
+      const edit = page.locator("form", { has: page.getByRole("heading", { name: `Edit Harbour sale ${stamp} (sidebar)` }) });
       await edit.getByLabel("Shown on the pages in", { exact: true }).selectOption({ label: choice });
       await edit.getByRole("button", { name: "Save changes" }).click();
-      await expect.poll(() => message(page)).toContain(`ad #${adId} (sidebar) saved.`);
+      await expect.poll(() => message(page)).toContain(`Harbour sale ${stamp} (sidebar) saved.`);
     };
     expect([await shownOn("/"), await shownOn("/de/")]).toEqual([true, true]);
     await setLanguage("German (de)");

@@ -249,6 +249,7 @@ describe("ads", () => {
       endsAt: "2026-03-01T08:00:00Z",
       weight: 7,
       isActive: false,
+      name: "  Spring snippet ",
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({
@@ -261,6 +262,7 @@ describe("ads", () => {
       endsAt: "2026-03-01T08:00:00Z",
       weight: 7,
       isActive: false,
+      name: "Spring snippet",
     });
     const listed = (await send<{ id: number; slot: string }[]>("GET", `/sites/${tenant.siteId}/ads`)).body.data.find((ad) => ad.id === id);
     expect(listed).toMatchObject({ slot: "footer", weight: 7 });
@@ -268,6 +270,11 @@ describe("ads", () => {
     const late = await send("PATCH", `/ads/${id}`, { startsAt: "2026-04-01T00:00:00Z" });
     expect(late.status).toBe(400);
     expect(late.body.error!.message).toBe("endsAt: the ad must end after it starts");
+    // A name is the editors' own, at most 100 characters, and can be taken away.
+    const long = await send("PATCH", `/ads/${id}`, { name: "x".repeat(101) });
+    expect(long.status).toBe(400);
+    expect(long.body.error!.message).toBe("Name must be at most 100 characters");
+    expect((await send("PATCH", `/ads/${id}`, { name: null })).body.data).toMatchObject({ name: null });
   });
 
   it("refuses an edit that ends an ad before it starts or gives it another tenant's image (naming the field), a viewer's, an editor's, and another tenant's", async () => {

@@ -138,8 +138,8 @@ export function AdsScreen({ query }: ScreenProps) {
 /** The slot the default theme shows, under each page's text. */
 const DEFAULT_SLOT = "sidebar";
 
-/** How the console names an ad: its slot and id (an ad has no name of its own). */
-export const adName = (ad: Pick<Ad, "id" | "slot">) => `ad #${ad.id} (${ad.slot})`;
+/** How the console names an ad: the name its editors gave it, else its id; and its slot. */
+export const adName = (ad: Pick<Ad, "id" | "slot" | "name">) => `${ad.name || `ad #${ad.id}`} (${ad.slot})`;
 
 /**
  * What an ad says, to tell the ads of a list apart: an HTML ad's words (parsed inert: nothing in it
@@ -272,6 +272,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
   const [active, setActive] = useState(existing?.isActive ?? true);
   const [language, setLanguage] = useState(existing?.language ?? "");
+  const [name, setName] = useState(existing?.name ?? "");
   const save = useSubmit();
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
@@ -301,8 +302,9 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           weight: Number(weight),
           isActive: active,
           language: language || null,
+          name: name.trim() || null,
         };
-        const message = existing ? `${adName(existing)} saved.` : "Ad created.";
+        const message = existing ? `${adName({ ...existing, name: fields.name })} saved.` : `${fields.name ? `${fields.name}: ad` : "Ad"} created.`;
         const saved = existing
           ? await save.run(() => api("PATCH", `/tenants/${tenant.id}/ads/${existing.id}`, fields), message)
           : await save.run(() => api("POST", `/tenants/${tenant.id}/ads`, { siteId: site.id, ...fields }), message);
@@ -317,6 +319,7 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
           setEndsAt("");
           setWeight("1");
           setLanguage("");
+          setName("");
         }
         props.onSaved(message);
       }}
@@ -325,6 +328,14 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
         {existing ? `Edit ${adName(existing)}` : "New ad"}
       </h2>
       <Outcome failure={save.failure} done={save.done} />
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onValue={setName}
+        error={save.fieldError("name")}
+        hint="For you and your colleagues, in this list and the counts (“Winter sale”); readers never see it"
+      />
       <div class="row">
         <SelectField
           label="Kind"

@@ -29,6 +29,7 @@ const adSchema = rowAnswer(createSelectSchema(ads), "Ad", {
   isActive: true,
   language: null,
   altText: "Winter sale at the Harbour Shop: 30 % off coats",
+  name: "Winter sale",
 });
 
 /** A media id in an ad's body, whatever the ad's kind, must be an image of the ad's own site. */

@@ -325,6 +325,13 @@ const adFields = {
     .nullable()
     .optional()
     .openapi({ description: "An image ad's picture in words, for readers who cannot see it (its alt); null or empty: the theme's word for an ad" }),
+  name: z
+    .string()
+    .trim()
+    .max(100, { error: "name must be at most 100 characters" })
+    .nullable()
+    .optional()
+    .openapi({ description: "The editors' name for the ad (\"Winter sale\"), in the console and its counts; readers never see it" }),
 };
 
 export const adCreate = z.discriminatedUnion("kind", [
