@@ -331,7 +331,7 @@ const adFields = {
     .max(100, { error: "name must be at most 100 characters" })
     .nullable()
     .optional()
-    .openapi({ description: "The editors' name for the ad (\"Winter sale\"), in the console and its counts; readers never see it" }),
+    .openapi({ description: 'The editors\' name for the ad ("Winter sale"), in the console and its counts; readers never see it' }),
 };
 
 export const adCreate = z.discriminatedUnion("kind", [
