@@ -110,6 +110,28 @@ describe("each language's home", () => {
   });
 });
 
+describe("the default theme's words", () => {
+  it("are French, Spanish, Italian, Portuguese and Dutch on those languages' pages, a regional language taking its language's", async () => {
+    const other = await createTestTenant();
+    const otherSlug = await siteSlug(other.siteId);
+    const languages = ["en", "fr", "es", "it", "pt-BR", "nl"];
+    expect((await admin("PATCH", `/tenants/${other.tenantId}/sites/${other.siteId}`, other.session, { languages })).status).toBe(200);
+    await installDefaultTheme(other.siteId);
+    const titles: Record<string, string> = {};
+    for (const language of languages.slice(1)) {
+      const page = await htmlOf(await sitePage(otherSlug, `/${language}/nothing-here`));
+      titles[language] = /<title>([^<·]+) ·/.exec(page)?.[1]?.trim() ?? page.slice(0, 200);
+    }
+    expect(titles).toEqual({
+      fr: "Page introuvable",
+      es: "Página no encontrada",
+      it: "Pagina non trovata",
+      "pt-BR": "Página não encontrada",
+      nl: "Pagina niet gevonden",
+    });
+  });
+});
+
 describe("each language's lists and feeds", () => {
   it("lists a category, a tag and a search in the page's language only, a search's word finding the compounds it begins", async () => {
     for (const [path, titles] of [

@@ -166,7 +166,8 @@ export async function loadTheme(bucket: R2Bucket, site: ThemedSite, theme: strin
       version: site.liveThemes[theme] ?? version,
       render: (template, context) => set.render(template, context),
       has: (template) => template in templates,
-      locale: (language) => ({ ...(locales.en ?? {}), ...(locales[language] ?? {}) }),
+      // A regional language takes its language's strings where it has none of its own (pt-BR: pt.json).
+      locale: (language) => ({ ...(locales.en ?? {}), ...(locales[language.split("-")[0]!] ?? {}), ...(locales[language] ?? {}) }),
       tagNames: tagNamesRead(Object.values(templates)),
     };
   })();
