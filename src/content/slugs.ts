@@ -8,10 +8,14 @@ const GERMAN_UMLAUTS: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue" };
 /**
  * A slug made of a title or a name: lower case, words joined by dashes, at most 70 characters.
  * Accents are dropped ("Café" → cafe), but in German (`language` de or de-…) an umlaut becomes
- * its letter and "e" ("Straßenmärkte" → strassenmaerkte).
+ * its letter and "e" ("Straßenmärkte" → strassenmaerkte); apostrophes inside words are dropped.
  */
 export function slugFrom(text: string, language?: string): string {
-  const lower = text.normalize("NFC").toLowerCase();
+  // An apostrophe inside a word goes, as addresses write it ("Rosie's" → rosies, not rosie-s).
+  const lower = text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/(?<=\p{L})['’ʼ](?=\p{L})/gu, "");
   const german = language !== undefined && /^de(-|$)/i.test(language);
   return (german ? lower.replace(/[äöü]/g, (letter) => GERMAN_UMLAUTS[letter] ?? letter) : lower)
     .replace(/[ßæœøđðłþı]/g, (letter) => WHOLE_LETTERS[letter] ?? letter)

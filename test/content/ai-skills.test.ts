@@ -95,6 +95,10 @@ describe("C5 generate an article", () => {
     fakeLanguageModel(200, "# Märkte, Cafés and Ærø\n\nA day out.");
     const english = await skill<Article>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "markets", language: "en" }, llm);
     expect(english.body.data).toMatchObject({ language: "en", slug: "markte-cafes-and-aero" });
+    // An apostrophe inside a word is not a word break.
+    fakeLanguageModel(200, "# Rosie’s Bakery: the bakers' favourite isn't bread\n\nCroissants.");
+    const possessive = await skill<Article>("/generate/article", tenant.token, { siteId: tenant.siteId, topic: "bakery", language: "en" }, llm);
+    expect(possessive.body.data.slug).toBe("rosies-bakery-the-bakers-favourite-isnt-bread");
   });
 
   it("answers 503 naming the settings when no language model is configured, with no Retry-After: waiting changes nothing", async () => {
