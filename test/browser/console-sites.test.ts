@@ -93,6 +93,13 @@ describe("sites", () => {
     await settings.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => settings.locator(".field-error").first().textContent()).toContain("xx is not a language code we know");
     await settings.getByLabel("Languages").fill("en, de");
+    // A new address name says, before saving, that the old address stops answering.
+    const slugField = settings.getByLabel("Address name (slug)");
+    await slugField.fill(`${slug}-x`);
+    await expect
+      .poll(() => settings.locator(".field:has(input[name=slug]) .hint").textContent())
+      .toBe(`Saving moves its development address to ${slug}-x.localhost: ${slug}.localhost stops answering (its domains stay)`);
+    await slugField.fill(slug);
 
     await settings.getByLabel("Name", { exact: true }).fill("The Harbour Weekly");
     await settings.getByLabel("Description", { exact: true }).fill("Tides, ferries and the fish market, every Friday");

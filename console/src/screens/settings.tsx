@@ -102,7 +102,11 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
           value={slug}
           onValue={setSlug}
           error={save.fieldError("slug")}
-          hint="Its address on a development machine: <slug>.localhost"
+          hint={
+            slug !== site.slug
+              ? `Saving moves its development address to ${slug}.localhost: ${site.slug}.localhost stops answering (its domains stay)`
+              : "Its address on a development machine: <slug>.localhost"
+          }
           disabled={readOnly}
         />
       </div>
