@@ -114,6 +114,12 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
 
   it("picks a content, a category and a tag by typing part of their titles (a click, Enter, the arrow key), and warns of a link to a draft", async () => {
     await page.getByRole("link", { name: "Menus & tags" }).click();
+    // A language's menu is named as this site's languages name it.
+    await expect
+      .poll(() => page.locator("p.hint").first().textContent())
+      .toContain(
+        "A menu named main.de takes the place of main on German pages; without one, main shows there, its / leading to that language's home",
+      );
     await page.getByRole("button", { name: "New menu or tag" }).click();
     // The form names what it makes, and follows the type chosen.
     expect(await page.locator("#tag-form").textContent()).toBe("New menu");

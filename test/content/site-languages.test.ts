@@ -285,6 +285,32 @@ describe("menus and posts queries in the page's language", () => {
     }
   });
 
+  it("leads a shared menu's home and contents to the page's language where it can", async () => {
+    const original = await seedContent(tenant, { title: "Harbour walk", publishAt: "2026-03-02T09:00:00Z" });
+    await seedContent(tenant, { title: "Hafenspaziergang", language: "de", translationOf: original, publishAt: "2026-03-02T09:00:00Z" });
+    const english = await seedContent(tenant, { title: "Tide clock", publishAt: "2026-03-02T09:00:00Z" });
+    const items = [
+      { label: "Home", link: { url: "/" } },
+      { label: "Walk", link: { content: original } },
+      { label: "Tides", link: { content: english } },
+      { label: "Elsewhere", link: { url: "https://example.com/" } },
+    ];
+    const put = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
+      siteId: tenant.siteId,
+      type: "menu",
+      name: "footer",
+      definition: { items },
+    });
+    expect(put.status).toBe(200);
+    const footer = async (path: string) =>
+      [...(await htmlOf(await sitePage(slug, path))).matchAll(/<li><a href="([^"]+)">(Home|Walk|Tides|Elsewhere)<\/a><\/li>/g)].map(
+        (m) => `${m[2]} ${m[1]}`,
+      );
+    expect(await footer("/")).toEqual(["Home /", "Walk /harbour-walk", "Tides /tide-clock", "Elsewhere https://example.com/"]);
+    // On German pages: the German home, the walk's German version; the English-only content as it is.
+    expect(await footer("/de/")).toEqual(["Home /de/", "Walk /de/hafenspaziergang", "Tides /tide-clock", "Elsewhere https://example.com/"]);
+  });
+
   it("refuses a menu for a language the site does not have, or a name that is no menu's", async () => {
     for (const [name, message] of [
       ["main.fr", "a language the site does not have"],

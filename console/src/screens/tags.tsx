@@ -24,6 +24,8 @@ export function TagsScreen() {
     async () => ({ tags: await get<ContentTag[]>(`${path}/tags`), categories: await get<Category[]>(`${path}/categories`) }),
     [path],
   );
+  // The site's first language besides its default, to name a language's menu as this site would.
+  const otherLanguage = site.languages.find((language) => language !== site.defaultLanguage);
   const [editing, setEditing] = useState<ContentTag | "new" | null>(null);
   const [preview, setPreview] = useState<{ name: string; type: TagType; value: unknown } | null>(null);
   // The form closes when it saves: its message is said here instead.
@@ -41,9 +43,15 @@ export function TagsScreen() {
       }
     >
       <p class="hint">
-        The default theme shows the menu <code>main</code> in the header and <code>footer</code> at the foot of each page; a menu named{" "}
-        <code>main.de</code> takes the place of <code>main</code> on German pages. Another theme reads a menu as <code>menus.&lt;name&gt;</code>, a
-        taxonomy or a posts query as <code>tags.&lt;name&gt;</code>.
+        The default theme shows the menu <code>main</code> in the header and <code>footer</code> at the foot of each page.{" "}
+        {otherLanguage ? (
+          <>
+            A menu named <code>main.{otherLanguage}</code> takes the place of <code>main</code> on {languageName(otherLanguage) ?? otherLanguage}{" "}
+            pages; without one, <code>main</code> shows there, its <code>/</code> leading to that language&apos;s home and each content to its
+            translation where it has one.{" "}
+          </>
+        ) : null}
+        Another theme reads a menu as <code>menus.&lt;name&gt;</code>, a taxonomy or a posts query as <code>tags.&lt;name&gt;</code>.
       </p>
       <Outcome failure={action.failure} done={action.done || saved} />
       {!load.data ? (

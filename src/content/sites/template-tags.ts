@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, ne, or } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import { isPublic, listPublished, ofSite } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
@@ -67,11 +67,18 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
       .select({ id: categories.id, slug: categories.slug })
       .from(categories)
       .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id))),
+    // The contents named, and their public versions in this page's language (a menu of another language links those).
     contentIds.length
       ? db
-          .select({ id: contents.id, slug: contents.slug, language: contents.language })
+          .select({ id: contents.id, slug: contents.slug, language: contents.language, translationOf: contents.translationOf })
           .from(contents)
-          .where(ofSite(site, inArray(contents.id, contentIds), isPublic(now)))
+          .where(
+            ofSite(
+              site,
+              isPublic(now),
+              or(inArray(contents.id, contentIds), and(eq(contents.language, language), inArray(contents.translationOf, contentIds))),
+            ),
+          )
       : Promise.resolve([]),
     // A tag's page in this language lists its public contents in this language: with none, it is a 404.
     tagNames.length
@@ -82,14 +89,16 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
   // Null for a content readers cannot open, or a tag no public content of this language carries: its
   // item is left out, with the items under it.
   const urlOf = (link: MenuItem["link"]): string | null => {
-    if (link.url !== undefined) return link.url;
+    // "/" is the home of the page's language: a menu shared by the languages leads each to its own.
+    if (link.url !== undefined) return link.url === "/" ? url("home") : link.url;
     if (link.category !== undefined) return url("category", cats.find((c) => c.id === link.category)?.slug ?? "");
     if (link.content === undefined) {
       const spelled = spellings.get(tagKey(link.tag ?? ""));
       return spelled === undefined ? null : url("tag", spelled);
     }
     const content = linked.find((c) => c.id === link.content);
-    return content ? contentPath(site, content) : null;
+    const translated = content?.language === language ? content : linked.find((c) => c.translationOf === link.content && c.language === language);
+    return translated ? contentPath(site, translated) : content ? contentPath(site, content) : null;
   };
   const resolve = (items: MenuItem[]): unknown[] =>
     items.flatMap((item) => {
