@@ -251,6 +251,27 @@ describe("API4 · a tenant's themes take bounded room", () => {
     expect((await themesUsed()).usedBytes).toBe(defaultBytes);
   });
 
+  it("counts the copy of a theme a new site starts with, and refuses a site whose copy would pass the room before making it", async () => {
+    const sitesOf = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM sites WHERE tenant_id = ?").bind(tenant.tenantId).first<{ n: number }>())!.n;
+    const copying = (settings = THEMES) =>
+      send(tenant, "POST", "/sites", { name: "Copy", slug: `copy-${uniqueTag().toLowerCase()}`, copyThemeFrom: tenant.siteId }, settings);
+    expect((await upload("harbour", themeOf(defaultBytes))).status).toBe(201);
+    expect((await send(tenant, "POST", `/sites/${tenant.siteId}/themes/harbour/activate`)).status).toBe(200);
+    const copied = await copying();
+    expect(copied.status).toBe(201);
+    expect((await themesUsed()).usedBytes).toBe(2 * defaultBytes);
+    // A theme of 30 MB, copied, would pass the 60 MB: no site, no file, no room taken.
+    expect((await upload("lantern", themeOf(30 * MB))).status).toBe(201);
+    expect((await send(tenant, "POST", `/sites/${tenant.siteId}/themes/lantern/activate`)).status).toBe(200);
+    const before = await sitesOf();
+    const refused = await copying();
+    expect(refused.status).toBe(409);
+    expect(refused.body.error!.message).toMatch(/^lantern \(30 MB unpacked\) would take the tenant's themes past their 60 MB /);
+    expect(await sitesOf()).toBe(before);
+    expect((await themesUsed()).usedBytes).toBe(2 * defaultBytes + 30 * MB);
+  });
+
   it("answers a THEME_BYTES_PER_TENANT below the largest theme with a 503 naming it", async () => {
     const refused = await send(tenant, "GET", "/storage", undefined, { THEME_BYTES_PER_TENANT: String(10 * MB) });
     expect(refused.status).toBe(503);

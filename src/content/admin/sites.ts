@@ -3,10 +3,11 @@ import { count, eq, isNotNull, like, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
 import type { Bindings } from "../../platform/env";
 import { idParam } from "../../platform/openapi";
-import { ApiError, fieldRefused } from "../../platform/errors";
+import { fieldRefused } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
 import { ads, contents, media, sites, type Site } from "../schema";
-import { listAll, liveVersion, themePrefix } from "../sites/themes";
+import { assertThemeFits, copyTheme, liveThemeFiles } from "../sites/theme-upload";
+import { DEFAULT_THEME_BYTES_PER_TENANT } from "../sites/theme-limits";
 import { isOtherLanguage, languageInEnglish } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
 import { measureCount, withinRooms } from "../tenancy/rooms";
@@ -83,6 +84,9 @@ export const DEFAULT_MAX_SITES_PER_TENANT = 20;
 
 export const sitesRoomOf = (env: Bindings) => settingsOf(env, contentSettings).MAX_SITES_PER_TENANT ?? DEFAULT_MAX_SITES_PER_TENANT;
 
+/** What the uploaded and copied themes of all a tenant's sites may take, unpacked. */
+export const themeRoomOf = (env: Bindings) => settingsOf(env, contentSettings).THEME_BYTES_PER_TENANT ?? DEFAULT_THEME_BYTES_PER_TENANT;
+
 /** A new site of the tenant, within its bound on sites (`maxSites`), counted in the same batch. */
 export async function createSite(db: Database, scope: TenantScope, input: z.infer<typeof siteCreate>, maxSites: number) {
   const { copyThemeFrom, ...fields } = input;
@@ -105,25 +109,6 @@ export async function createSite(db: Database, scope: TenantScope, input: z.infe
     );
     return site!;
   });
-}
-
-/** A theme is copied file by file (each a subrequest): one larger than this is uploaded to the new site instead. */
-const MAX_COPIED_THEME_FILES = 300;
-
-/** The new site gets its own copy of another site's active theme, so that its pages show at once. */
-export async function copyTheme(db: Database, bucket: R2Bucket, from: Pick<Site, "id" | "theme">, toSiteId: number) {
-  const prefix = themePrefix(from.id, from.theme, await liveVersion(db, from.id, from.theme));
-  const files = (await listAll(bucket, prefix)).filter((file) => !file.key.startsWith(`${prefix}versions/`));
-  if (files.length > MAX_COPIED_THEME_FILES)
-    throw new ApiError(
-      400,
-      `copyThemeFrom: the theme ${from.theme} has more than ${MAX_COPIED_THEME_FILES} files; upload it to the new site instead`,
-    );
-  for (const file of files) {
-    const object = await bucket.get(file.key);
-    if (object)
-      await bucket.put(themePrefix(toSiteId, from.theme) + file.key.slice(prefix.length), object.body, { httpMetadata: object.httpMetadata });
-  }
 }
 
 /** A favicon is an image of the site's own media: `/favicon.ico` serves its bytes. */
@@ -252,8 +237,12 @@ export function siteRoutes(route: AdminRoute) {
     errors: [409],
     handle: async (c, scope) => {
       const input = c.req.valid("json");
-      const site = await createSite(c.get("db"), scope, input, sitesRoomOf(c.env));
-      if (input.copyThemeFrom !== undefined) await copyTheme(c.get("db"), c.env.THEMES, { id: input.copyThemeFrom, theme: site.theme }, site.id);
+      const db = c.get("db");
+      // A copy that would not fit the tenant's room for themes is refused before the site is made.
+      const from = input.copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, input.copyThemeFrom);
+      if (from) await assertThemeFits(db, scope.tenantId, from.theme, (await liveThemeFiles(db, c.env.THEMES, from)).bytes, themeRoomOf(c.env));
+      const site = await createSite(db, scope, input, sitesRoomOf(c.env));
+      if (from) await copyTheme(db, c.env.THEMES, from, site, themeRoomOf(c.env));
       return withDomainsOne(c.get("db"), scope, site);
     },
   });

@@ -10,7 +10,7 @@ import { themeBytesOf } from "../sites/theme-upload";
 import { storageSchema, tenantSchema } from "./answers";
 import { type AdminRoute, as } from "./guard";
 import { mediaRoomOf } from "./media";
-import { themeRoomOf } from "./themes";
+import { themeRoomOf } from "./sites";
 import { tenantCreate } from "./params";
 import { json, tenantPath } from "./shapes";
 import { textBytesOf, textRoomOf } from "./text-room";

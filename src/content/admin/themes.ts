@@ -1,14 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, exists, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database";
-import type { Bindings } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
-import { settingsOf } from "../../platform/settings";
-import { contentSettings } from "../settings";
 import { idParam } from "../../platform/openapi";
 import { type Site, sites, themeVersions } from "../schema";
 import { Prebuilt } from "../../platform/route";
-import { DEFAULT_THEME_BYTES_PER_TENANT } from "../sites/theme-limits";
 import { themePreviewPath, themesOf, uploadTheme } from "../sites/theme-upload";
 import { liveVersion, removeFiles, themePrefix, themeZip } from "../sites/themes";
 import { withDomains } from "../tenancy/domains";
@@ -17,10 +13,7 @@ import { themesSchema } from "./answers";
 import { audit } from "../audit-entries";
 import { type AdminRoute, as } from "./guard";
 import { deleted, inTenantPath } from "./shapes";
-import { siteSchema } from "./sites";
-
-/** What the uploaded themes of all a tenant's sites may take, unpacked. */
-export const themeRoomOf = (env: Bindings) => settingsOf(env, contentSettings).THEME_BYTES_PER_TENANT ?? DEFAULT_THEME_BYTES_PER_TENANT;
+import { siteSchema, themeRoomOf } from "./sites";
 
 const themeName = z
   .string()

@@ -10,7 +10,7 @@ import { measureRoom, withinRooms } from "../tenancy/rooms";
 import { forgetSiteForReaders } from "../tenancy/scope";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
-import { newThemeVersion, themePrefix } from "./themes";
+import { listAll, liveVersion, newThemeVersion, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -250,23 +250,8 @@ export async function uploadTheme(
     }
   }
 
-  // Named before its first file is stored, with what its files will take (each is held to the size
-  // the zip declares as it is unpacked): a version that never goes live is removed by the storage
-  // cleanup, and counts until then.
-  const version = newThemeVersion();
-  await withinRooms(
-    () =>
-      db.batch([
-        db.insert(themeVersions).values({ siteId, name, version, bytes: unpackedBytes, updatedAt: new Date().toISOString() }),
-        measureRoom(db, site.tenantId, "themes", sql`${themeBytes(db, site.tenantId)}`, roomBytes),
-      ]),
-    {
-      themes: async () =>
-        `${name} (${storageSize(unpackedBytes)} unpacked) would take the tenant's themes past their ${storageSize(roomBytes)} ` +
-        `(${storageSize(await themeBytesOf(db, site.tenantId))} are used, a replaced version until the daily cleanup): ` +
-        "delete themes it no longer needs, or ask the operator for more room",
-    },
-  );
+  // Each file is held to the size the zip declares as it is unpacked.
+  const version = await reserveThemeVersion(db, site, name, unpackedBytes, roomBytes);
   const prefix = themePrefix(siteId, name, version);
   // A file found broken here leaves its version unfinished and never live: the storage cleanup removes it.
   for (const { path, entry } of files) {
@@ -277,6 +262,71 @@ export async function uploadTheme(
   }
   await makeLive(db, siteId, name, version, recorded);
   return { name, files: files.length };
+}
+
+/**
+ * A new version of a site's theme, named before its first file is stored with what its files will
+ * take, in the same batch as the tenant's room for themes is measured (refused past it): a version
+ * that never goes live is removed by the storage cleanup, and counts until then.
+ */
+async function reserveThemeVersion(db: Database, site: { id: number; tenantId: number }, name: string, bytes: number, roomBytes: number) {
+  const version = newThemeVersion();
+  await withinRooms(
+    () =>
+      db.batch([
+        db.insert(themeVersions).values({ siteId: site.id, name, version, bytes, updatedAt: new Date().toISOString() }),
+        measureRoom(db, site.tenantId, "themes", sql`${themeBytes(db, site.tenantId)}`, roomBytes),
+      ]),
+    { themes: () => pastThemeRoom(db, site.tenantId, name, bytes, roomBytes) },
+  );
+  return version;
+}
+
+/** Why a theme of `bytes` does not fit the tenant's room, in words. */
+const pastThemeRoom = async (db: Database, tenantId: number, name: string, bytes: number, roomBytes: number) =>
+  `${name} (${storageSize(bytes)} unpacked) would take the tenant's themes past their ${storageSize(roomBytes)} ` +
+  `(${storageSize(await themeBytesOf(db, tenantId))} are used, a replaced version until the daily cleanup): ` +
+  "delete themes it no longer needs, or ask the operator for more room";
+
+/** A theme is copied file by file (each a subrequest): one larger than this is uploaded to the new site instead. */
+const MAX_COPIED_THEME_FILES = 300;
+
+/** The files of a site's live theme, and what they take: what a copy of it stores. */
+export async function liveThemeFiles(db: Database, bucket: R2Bucket, from: { id: number; theme: string }) {
+  const prefix = themePrefix(from.id, from.theme, await liveVersion(db, from.id, from.theme));
+  const files = (await listAll(bucket, prefix)).filter((file) => !file.key.startsWith(`${prefix}versions/`));
+  if (files.length > MAX_COPIED_THEME_FILES)
+    throw new ApiError(
+      400,
+      `copyThemeFrom: the theme ${from.theme} has more than ${MAX_COPIED_THEME_FILES} files; upload it to the new site instead`,
+    );
+  return { prefix, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
+}
+
+/** Refused before anything is written when a copy of `bytes` would not fit the tenant's room for themes. */
+export async function assertThemeFits(db: Database, tenantId: number, name: string, bytes: number, roomBytes: number) {
+  if ((await themeBytesOf(db, tenantId)) + bytes > roomBytes) throw new ApiError(409, await pastThemeRoom(db, tenantId, name, bytes, roomBytes));
+}
+
+/**
+ * A new site's own copy of another site's live theme, made its live version and counted in the
+ * tenant's room as an upload is (a copy stored outside the versions was counted nowhere).
+ */
+export async function copyTheme(
+  db: Database,
+  bucket: R2Bucket,
+  from: { id: number; theme: string },
+  to: { id: number; tenantId: number },
+  roomBytes: number,
+) {
+  const { prefix, files, bytes } = await liveThemeFiles(db, bucket, from);
+  const version = await reserveThemeVersion(db, to, from.theme, bytes, roomBytes);
+  const target = themePrefix(to.id, from.theme, version);
+  for (const file of files) {
+    const object = await bucket.get(file.key);
+    if (object) await bucket.put(target + file.key.slice(prefix.length), object.body, { httpMetadata: object.httpMetadata });
+  }
+  await makeLive(db, to.id, from.theme, version);
 }
 
 const themeBytes = (db: Database, tenantId: number) =>
@@ -297,7 +347,7 @@ export async function themeBytesOf(db: Database, tenantId: number): Promise<numb
  * dated now (the cleanup leaves a replaced version an hour for the pages being served from it, and
  * never removes a row of the last hour: the upload's own row is there).
  */
-async function makeLive(db: Database, siteId: number, name: string, version: string, recorded: BatchItem<"sqlite">) {
+async function makeLive(db: Database, siteId: number, name: string, version: string, recorded?: BatchItem<"sqlite">) {
   await db.batch([
     db
       .update(themeVersions)
@@ -305,7 +355,7 @@ async function makeLive(db: Database, siteId: number, name: string, version: str
       .where(
         and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, name), or(eq(themeVersions.live, true), eq(themeVersions.version, version))),
       ),
-    recorded,
+    ...(recorded ? [recorded] : []),
   ]);
   forgetSiteForReaders(siteId);
 }
