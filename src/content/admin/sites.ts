@@ -240,9 +240,10 @@ export function siteRoutes(route: AdminRoute) {
       const db = c.get("db");
       // A copy that would not fit the tenant's room for themes is refused before the site is made.
       const from = input.copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, input.copyThemeFrom);
-      if (from) await assertThemeFits(db, scope.tenantId, from.theme, (await liveThemeFiles(db, c.env.THEMES, from)).bytes, themeRoomOf(c.env));
+      const source = from ? await liveThemeFiles(db, c.env.THEMES, from) : undefined;
+      if (source) await assertThemeFits(db, scope.tenantId, source.theme, source.bytes, themeRoomOf(c.env));
       const site = await createSite(db, scope, input, sitesRoomOf(c.env));
-      if (from) await copyTheme(db, c.env.THEMES, from, site, themeRoomOf(c.env));
+      if (source) await copyTheme(db, c.env.THEMES, source, site, themeRoomOf(c.env));
       return withDomainsOne(c.get("db"), scope, site);
     },
   });

@@ -293,14 +293,15 @@ const MAX_COPIED_THEME_FILES = 300;
 
 /** The files of a site's live theme, and what they take: what a copy of it stores. */
 export async function liveThemeFiles(db: Database, bucket: R2Bucket, from: { id: number; theme: string }) {
-  const prefix = themePrefix(from.id, from.theme, await liveVersion(db, from.id, from.theme));
+  const theme = from.theme;
+  const prefix = themePrefix(from.id, theme, await liveVersion(db, from.id, theme));
   const files = (await listAll(bucket, prefix)).filter((file) => !file.key.startsWith(`${prefix}versions/`));
   if (files.length > MAX_COPIED_THEME_FILES)
     throw new ApiError(
       400,
       `copyThemeFrom: the theme ${from.theme} has more than ${MAX_COPIED_THEME_FILES} files; upload it to the new site instead`,
     );
-  return { prefix, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
+  return { theme, prefix, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
 }
 
 /** Refused before anything is written when a copy of `bytes` would not fit the tenant's room for themes. */
@@ -315,18 +316,18 @@ export async function assertThemeFits(db: Database, tenantId: number, name: stri
 export async function copyTheme(
   db: Database,
   bucket: R2Bucket,
-  from: { id: number; theme: string },
+  source: Awaited<ReturnType<typeof liveThemeFiles>>,
   to: { id: number; tenantId: number },
   roomBytes: number,
 ) {
-  const { prefix, files, bytes } = await liveThemeFiles(db, bucket, from);
-  const version = await reserveThemeVersion(db, to, from.theme, bytes, roomBytes);
-  const target = themePrefix(to.id, from.theme, version);
+  const { theme, prefix, files, bytes } = source;
+  const version = await reserveThemeVersion(db, to, theme, bytes, roomBytes);
+  const target = themePrefix(to.id, theme, version);
   for (const file of files) {
     const object = await bucket.get(file.key);
     if (object) await bucket.put(target + file.key.slice(prefix.length), object.body, { httpMetadata: object.httpMetadata });
   }
-  await makeLive(db, to.id, from.theme, version);
+  await makeLive(db, to.id, theme, version);
 }
 
 const themeBytes = (db: Database, tenantId: number) =>
