@@ -127,6 +127,11 @@ describe("ads, as the site's owner runs them", () => {
       )
       .not.toContain(0);
     await first.check();
+    // A page of the site is a link too: the browser does not ask for a full URL.
+    await form.getByLabel("Link", { exact: true }).fill("/our-new-croissants");
+    expect(
+      await form.getByLabel("Link", { exact: true }).evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid),
+    ).toBe(true);
     await form.getByLabel("Link", { exact: true }).fill(`${link}/first`);
     await form.getByRole("button", { name: "Create ad" }).click();
     await expect.poll(() => message(page)).toContain("Ad created.");

@@ -225,6 +225,30 @@ describe("ads", () => {
     expect((await send("DELETE", `/ads/${imageAd.body.data.id}`)).status).toBe(200);
   });
 
+  it("links an image ad to a page of its own site by its path, and refuses an address a browser reads as another host's", async () => {
+    const image = await upload(PNG, "image/png");
+    const create = (link: string) =>
+      send<{ id: number }>("POST", "/ads", {
+        siteId: tenant.siteId,
+        kind: "image",
+        slot: "sidebar",
+        mediaId: image.body.data.id,
+        link,
+        startsAt: "2026-01-01T00:00:00Z",
+      });
+    const own = await create("/our-new-croissants");
+    expect(own.status).toBe(201);
+    const clicked = await sitePage(await siteSlug(tenant.siteId), `/ads/${own.body.data.id}/click`, { redirect: "manual" });
+    expect(clicked.status).toBe(302);
+    expect(clicked.headers.get("Location")).toBe("/our-new-croissants");
+    for (const elsewhere of ["//evil.example/", "/\\evil.example/", "javascript:alert(1)", "our-new-croissants"]) {
+      const refused = await create(elsewhere);
+      expect(refused.status, elsewhere).toBe(400);
+      expect(refused.body.error!.message, elsewhere).toBe("Link must be an http(s) URL or a path of the site starting with /");
+    }
+    expect((await send("DELETE", `/ads/${own.body.data.id}`)).status).toBe(200);
+  });
+
   it("edits every field an ad was created with: an image ad becomes an HTML ad, with another slot, schedule, weight and state", async () => {
     const image = await upload(PNG, "image/png");
     const other = await upload(PNG, "image/png", tenant.session, "other.png");

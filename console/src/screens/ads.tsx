@@ -369,7 +369,14 @@ function AdForm(props: { ad?: Ad; media: Media[]; onSaved: (message: string) => 
             error={save.fieldError("altText")}
             hint="In words, for readers who cannot see it (its alt text): “Harbour Café: breakfast until noon”. Left empty, readers hear “Advertisement”"
           />
-          <TextField label="Link" name="link" type="url" value={link} onValue={setLink} error={save.fieldError("link")} />
+          <TextField
+            label="Link"
+            name="link"
+            value={link}
+            onValue={setLink}
+            error={save.fieldError("link")}
+            hint="Where a click leads: a full address (https://…) or a page of this site (/our-new-croissants)"
+          />
         </>
       ) : (
         <TextField label="HTML" name="html" value={html} onValue={setHtml} error={save.fieldError("html")} multiline={4} />

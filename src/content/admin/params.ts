@@ -36,7 +36,8 @@ const domain = z
 const linkOrPath = z
   .string()
   .max(500, { error: "must be at most 500 characters" })
-  .regex(/^(https?:\/\/[^\s]+|\/(?!\/)[^\s]*)$/i, { error: "must be an http(s) URL or a path of the site starting with /" });
+  // Not `//host` or `/\host`, which a browser reads as another host's address.
+  .regex(/^(https?:\/\/[^\s]+|\/(?![/\\])[^\s]*)$/i, { error: "must be an http(s) URL or a path of the site starting with /" });
 const isoInstant = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp, e.g. 2026-12-01T09:00:00Z" });
 
 export const tenantCreate = z.strictObject({ name: name(100), slug });
@@ -303,12 +304,8 @@ const adHtml = z
 const adFields = {
   slot: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: "slot must be a slot code: lower-case letters, digits, dashes" }),
   mediaId: z.number().int().positive().nullable().optional(),
-  link: z
-    .string()
-    .regex(/^https?:\/\//, { error: "link must be an http(s) URL" })
-    .max(1000)
-    .nullable()
-    .optional(),
+  /** An image ad's click leads there: another site's address, or a page of this site (`/our-new-croissants`). */
+  link: linkOrPath.nullable().optional(),
   /** Shown in a sandboxed iframe on the site, never inline. */
   html: adHtml.nullable().optional(),
   startsAt: isoInstant,

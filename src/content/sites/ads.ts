@@ -127,7 +127,8 @@ export async function recordClick(db: Database, site: Site, adId: number, to?: s
     .from(ads)
     .where(and(eq(ads.id, adId), eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id)))
     .limit(1);
-  const link = ad?.link ? adTarget(ad.link) : undefined;
+  // An image ad's link may be a page of this site: a path, never `//host` or `/\host`, which a browser reads as another host.
+  const link = ad?.link ? (/^\/(?![/\\])\S*$/.test(ad.link) ? ad.link : adTarget(ad.link)) : undefined;
   if (!ad || (to === undefined && !link)) return undefined;
   if (to !== undefined && to !== link && !(ad.kind === "html" && ad.html && (await adTargets(ad.html)).has(to)))
     throw new ApiError(400, "This ad does not link to that address.");
