@@ -188,6 +188,9 @@ describe("ads, as the site's owner runs them", () => {
     expect(drawn.height).toBeLessThanOrEqual(240.5);
     const click = await fromSite({ base: gateway.base, siteBase: site.base }, `/ads/${adId}/click`);
     expect(click.status).toBe(302);
+    // The audit log says who made and changed it, by the name it was given.
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await expect.poll(() => page.locator("ul.audit-log").innerText()).toContain(`owner@browser.test changed the ad Harbour sale ${stamp} (sidebar)`);
   });
 
   it("draws its impressions and clicks a day, with dates, on a desktop and on a phone in the dark", async () => {

@@ -112,6 +112,26 @@ describe("the audit log says who did what to which content", () => {
     ]);
   });
 
+  it("records an ad made, changed and deleted, by its name and slot, or its id where it has no name", async () => {
+    const made = await admin("POST", `/tenants/${tenant.tenantId}/ads`, tenant.session, {
+      siteId: tenant.siteId,
+      kind: "html",
+      slot: "sidebar",
+      html: "<b>Sale</b>",
+      startsAt: "2026-01-01T00:00:00Z",
+      name: "Winter sale",
+    });
+    const { id } = (await made.json<Envelope<{ id: number }>>()).data;
+    expect((await admin("PATCH", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session, { name: null })).status).toBe(200);
+    expect((await admin("DELETE", `/tenants/${tenant.tenantId}/ads/${id}`, tenant.session)).status).toBe(200);
+    const newest = (await auditOf(tenant)).body.data.slice(0, 3);
+    expect(newest.map(({ action, subject, who }) => ({ action, subject, email: who?.email }))).toEqual([
+      { action: "delete-ad", subject: `ad #${id} (sidebar)`, email: ownerEmail },
+      { action: "change-ad", subject: `ad #${id} (sidebar)`, email: ownerEmail },
+      { action: "create-ad", subject: "Winter sale (sidebar)", email: ownerEmail },
+    ]);
+  });
+
   it("records a menu saved and deleted, by its kind and name", async () => {
     const menu = { siteId: tenant.siteId, type: "menu", name: "footer", definition: { items: [{ label: "Home", link: { url: "/" } }] } };
     const saved = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, menu);

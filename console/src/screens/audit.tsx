@@ -64,6 +64,9 @@ const VERBS: Record<string, string> = {
   "change-category": "changed",
   "delete-category": "deleted",
   "upload-theme": "uploaded",
+  "create-ad": "created",
+  "change-ad": "changed",
+  "delete-ad": "deleted",
   "delete-theme": "deleted",
 };
 
@@ -202,6 +205,14 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
       return (
         <>
           {who} deleted the redirect {entry.subject}
+        </>
+      );
+    case "create-ad":
+    case "change-ad":
+    case "delete-ad":
+      return (
+        <>
+          {who} {VERBS[entry.action]} the ad <q>{entry.subject}</q>
         </>
       );
     case "create-category":

@@ -8,11 +8,12 @@ import { siteLanguages } from "../sites/languages";
 import { measureRows, ROWS_PER_TENANT, withinRooms } from "../tenancy/rooms";
 import { inTenant, siteInScope, type TenantScope } from "../tenancy/scope";
 import { adDaySchema } from "./answers";
-import { type AdminRoute, as } from "./guard";
+import { type AdminRoute, as, type MemberScope } from "./guard";
 import { adCreate, adUpdate } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
+import { audit } from "../audit-entries";
 
 const adSchema = rowAnswer(createSelectSchema(ads), "Ad", {
   id: 4,
@@ -65,7 +66,10 @@ export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
     .orderBy(ads.slot, ads.id);
 }
 
-export async function createAd(db: Database, scope: TenantScope, input: z.infer<typeof adCreate>) {
+/** An ad as the audit log names it: the name its editors gave it, else its id; and its slot. */
+const adInLog = (ad: { id?: number; name?: string | null; slot: string }) => `${ad.name || (ad.id ? `ad #${ad.id}` : "an ad")} (${ad.slot})`;
+
+export async function createAd(db: Database, scope: MemberScope, input: z.infer<typeof adCreate>) {
   assertLanguage(await siteInScope(db, scope, input.siteId), input.language);
   await assertCreative(db, scope, input.siteId, input);
   assertRuns(input);
@@ -76,13 +80,14 @@ export async function createAd(db: Database, scope: TenantScope, input: z.infer<
         .values({ ...input, tenantId: scope.tenantId })
         .returning(),
       bumpVersion(db, scope, input.siteId),
+      audit(db, scope, scope.userId, "create-ad", adInLog(input)),
       measureRows(db, scope.tenantId, "ads"),
     ]),
   );
   return ad!;
 }
 
-export async function updateAd(db: Database, scope: TenantScope, id: number, input: z.infer<typeof adUpdate>) {
+export async function updateAd(db: Database, scope: MemberScope, id: number, input: z.infer<typeof adUpdate>) {
   const [existing] = await db
     .select()
     .from(ads)
@@ -102,11 +107,12 @@ export async function updateAd(db: Database, scope: TenantScope, id: number, inp
       .where(inTenant(ads.tenantId, scope, eq(ads.id, id)))
       .returning(),
     bumpVersion(db, scope, existing.siteId),
+    audit(db, scope, scope.userId, "change-ad", adInLog({ ...merged, id })),
   ]);
   return ad!;
 }
 
-export async function deleteAd(db: Database, scope: TenantScope, id: number) {
+export async function deleteAd(db: Database, scope: MemberScope, id: number) {
   const [existing] = await db
     .select()
     .from(ads)
@@ -117,6 +123,7 @@ export async function deleteAd(db: Database, scope: TenantScope, id: number) {
     db.delete(adStats).where(inTenant(adStats.tenantId, scope, eq(adStats.adId, id))),
     db.delete(ads).where(inTenant(ads.tenantId, scope, eq(ads.id, id))),
     bumpVersion(db, scope, existing.siteId),
+    audit(db, scope, scope.userId, "delete-ad", adInLog(existing)),
   ]);
 }
 
