@@ -1,5 +1,6 @@
 import { useId, useRef } from "hono/jsx/dom";
 import { useEffect, useState } from "../hooks";
+import { adName } from "../../../src/content/ad-names";
 import { api, get, type Ad, type AdDay, type Media } from "../api";
 import { useWorkspace } from "../session";
 import {
@@ -137,9 +138,6 @@ export function AdsScreen({ query }: ScreenProps) {
 
 /** The slot the default theme shows, under each page's text. */
 const DEFAULT_SLOT = "sidebar";
-
-/** How the console names an ad: the name its editors gave it, else its id; and its slot. */
-export const adName = (ad: Pick<Ad, "id" | "slot" | "name">) => `${ad.name || `ad #${ad.id}`} (${ad.slot})`;
 
 /**
  * What an ad says, to tell the ads of a list apart: an HTML ad's words (parsed inert: nothing in it

@@ -2,7 +2,7 @@ import { get, type Ad, type AdDay, type AuditEntry, type Content, type Page, typ
 import { CONSOLE_BASE } from "../router";
 import { useWorkspace } from "../session";
 import { Loading, RoomUse, Screen, useLoad, TableHead, When } from "../ui";
-import { adName } from "./ads";
+import { adName } from "../../../src/content/ad-names";
 import { AuditList } from "./audit";
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;

@@ -13,6 +13,7 @@ import { adCreate, adUpdate } from "./params";
 import { deleted, inTenantPath, json, tenantPath } from "./shapes";
 import { createSelectSchema, rowAnswer } from "../../platform/row-answer";
 import { bumpVersion } from "./writes";
+import { adName } from "../ad-names";
 import { audit } from "../audit-entries";
 
 const adSchema = rowAnswer(createSelectSchema(ads), "Ad", {
@@ -66,9 +67,6 @@ export async function adsOf(db: Database, scope: TenantScope, siteId: number) {
     .orderBy(ads.slot, ads.id);
 }
 
-/** An ad as the audit log names it: the name its editors gave it, else its id; and its slot. */
-const adInLog = (ad: { id?: number; name?: string | null; slot: string }) => `${ad.name || (ad.id ? `ad #${ad.id}` : "an ad")} (${ad.slot})`;
-
 export async function createAd(db: Database, scope: MemberScope, input: z.infer<typeof adCreate>) {
   assertLanguage(await siteInScope(db, scope, input.siteId), input.language);
   await assertCreative(db, scope, input.siteId, input);
@@ -80,7 +78,7 @@ export async function createAd(db: Database, scope: MemberScope, input: z.infer<
         .values({ ...input, tenantId: scope.tenantId })
         .returning(),
       bumpVersion(db, scope, input.siteId),
-      audit(db, scope, scope.userId, "create-ad", adInLog(input)),
+      audit(db, scope, scope.userId, "create-ad", adName(input)),
       measureRows(db, scope.tenantId, "ads"),
     ]),
   );
@@ -107,7 +105,7 @@ export async function updateAd(db: Database, scope: MemberScope, id: number, inp
       .where(inTenant(ads.tenantId, scope, eq(ads.id, id)))
       .returning(),
     bumpVersion(db, scope, existing.siteId),
-    audit(db, scope, scope.userId, "change-ad", adInLog({ ...merged, id })),
+    audit(db, scope, scope.userId, "change-ad", adName({ ...merged, id })),
   ]);
   return ad!;
 }
@@ -123,7 +121,7 @@ export async function deleteAd(db: Database, scope: MemberScope, id: number) {
     db.delete(adStats).where(inTenant(adStats.tenantId, scope, eq(adStats.adId, id))),
     db.delete(ads).where(inTenant(ads.tenantId, scope, eq(ads.id, id))),
     bumpVersion(db, scope, existing.siteId),
-    audit(db, scope, scope.userId, "delete-ad", adInLog(existing)),
+    audit(db, scope, scope.userId, "delete-ad", adName(existing)),
   ]);
 }
 
