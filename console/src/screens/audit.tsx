@@ -207,20 +207,16 @@ function AuditSentence({ entry }: { entry: AuditEntry }) {
           {who} deleted the redirect {entry.subject}
         </>
       );
+    // "… created the ad “Winter sale (sidebar)”": the verb from the table, the noun from the action.
     case "create-ad":
     case "change-ad":
     case "delete-ad":
-      return (
-        <>
-          {who} {VERBS[entry.action]} the ad <q>{entry.subject}</q>
-        </>
-      );
     case "create-category":
     case "change-category":
     case "delete-category":
       return (
         <>
-          {who} {VERBS[entry.action]} the category <q>{entry.subject}</q>
+          {who} {VERBS[entry.action]} the {entry.action.slice(entry.action.indexOf("-") + 1)} <q>{entry.subject}</q>
         </>
       );
     case "put-tag":
