@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { clientAddress } from "../ip-ranges";
 import { consumeRateLimit, type RateWindow } from "../rate-limit";
-import { assertUsableKey, findKeyByToken, keyPrincipal, keySecret } from "./api-keys";
+import { API_KEY_PREFIX, assertUsableKey, findKeyByToken, keyPrincipal, keySecret } from "./api-keys";
 import type { Principal } from "./principal";
 import { NONCE_TTL_SECONDS, SIGNATURE_WINDOW_MS, type SignedParam, signatureMatches, signedValue, signingString, signingStringV2 } from "./signature";
 
@@ -133,7 +133,7 @@ export async function authenticateDataClient(c: Context<AppEnv>): Promise<Princi
   const token = c.req.header("X-API-Key");
   if (!token)
     throw unauthorized(
-      /^Bearer\s+svc_sk_/i.test(c.req.header("Authorization") ?? "")
+      /^Bearer\s+(\S+)/i.exec(c.req.header("Authorization") ?? "")?.[1]?.startsWith(API_KEY_PREFIX)
         ? "X-API-Key header required: these groups take the key as X-API-Key, with X-API-Secret or a signature, not as Authorization: Bearer"
         : "X-API-Key header required",
     );
