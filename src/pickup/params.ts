@@ -58,6 +58,14 @@ export const timeWindowSchema = z
     path: ["end_date"],
   });
 
+// A window's dates and times are the loading address's local ones, its zone unknown: the window is
+// over for certain once its end has passed in the last zone to reach it, UTC−12.
+const LAST_TIME_ZONE_BEHIND_UTC_MS = 12 * 3_600_000;
+
+/** Whether a pickup window has ended wherever its address is. */
+export const windowEnded = (window: z.output<typeof timeWindowSchema>, now = Date.now()) =>
+  Date.parse(`${instant(window.end_date, window.end_time)}:00Z`) + LAST_TIME_ZONE_BEHIND_UTC_MS < now;
+
 export const WEIGHT_CLASSES = ["kg", "g", "lb", "oz"] as const;
 export const LENGTH_CLASSES = ["cm", "m", "mm", "in", "ft"] as const;
 
@@ -104,6 +112,7 @@ export const submissionSchema = z
     error: "delivery cannot start before the pickup",
     path: ["delivery_time"],
   })
+  .refine((s) => !windowEnded(s.loading_time), { error: "has already ended, in every time zone", path: ["loading_time"] })
   .openapi("PickupSubmission", {
     example: {
       request_id: "order-20261126-0042",
@@ -113,8 +122,8 @@ export const submissionSchema = z
       loading_address: { postal_code: "20457", country_code: "DE", city: "Hamburg", address_1: "Am Sandtorkai 50" },
       consignee_address: { postal_code: "3011 AD", country_code: "NL", city: "Rotterdam", address_1: "Wijnhaven 20" },
       reference_order_number: "SO-10042",
-      loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
-      delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-02", end_time: "17:00" },
+      loading_time: { start_date: "2027-01-12", start_time: "09:00", end_date: "2027-01-12", end_time: "12:00" },
+      delivery_time: { start_date: "2027-01-13", start_time: "09:00", end_date: "2027-01-13", end_time: "17:00" },
       item_lines: [{ weight: 12.5, length: 60, width: 40, height: 40, declare_name: "Ceramic tiles", weight_class: "kg", length_class: "cm" }],
       webhook_url: "https://shop.example.com/hooks/pickup",
       sign_string: "order-20261126-0042:7b1d",

@@ -6,7 +6,7 @@ import { ApiError } from "../platform/errors";
 import { logger } from "../platform/logging";
 import { existingCountryCodes } from "../reference/service";
 import { carrierFor } from "./carriers";
-import type { listSchema, submissionSchema } from "./params";
+import { type listSchema, type submissionSchema, windowEnded } from "./params";
 import { type PickupTask, type Process, pickupTasks, webhookDeliveries, webhookEvents } from "./schema";
 import { enqueueAttempt } from "../platform/webhooks";
 import { firstAttempt } from "./webhooks";
@@ -200,6 +200,10 @@ export async function resendNotification(db: Database, env: Bindings, appId: num
 export async function recreateOrder(db: Database, env: Bindings, appId: number, taskId: number) {
   const task = await ownTask(db, appId, taskId);
   if (task.process === "processing") throw new ApiError(409, "the task is in the processing");
+  // A carrier cannot come in a window that is over: the caller submits a new task with a new one.
+  if (task.process === "failed" && windowEnded(task.loadingTime)) {
+    throw new ApiError(409, "the task's loading_time has ended: submit a new task with a window to come");
+  }
   const moved = await moveTask(db, env, task, ["failed"], { process: "pending", state: true, failureReason: null });
   if (!moved) throw new ApiError(409, "the task is not in the pickup state");
   await queueCarrierCall(env, { taskId: task.id, action: "create" });

@@ -38,6 +38,9 @@ const address = (country = "DE", postal = "10115") => ({
   address_1: "Invalidenstraße 1",
 });
 
+/** The date `days` after today's (UTC), YYYY-MM-DD: a pickup window that has not ended whenever the suite runs. */
+export const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
 /** A valid submission; each call has its own request_id and reference_order_number. */
 export function submission(overrides: Record<string, unknown> = {}) {
   const n = `${Date.now()}-${++serial}`;
@@ -49,8 +52,8 @@ export function submission(overrides: Record<string, unknown> = {}) {
     loading_address: address(),
     consignee_address: address("FR", "75001"),
     reference_order_number: `ORDER-${n}`,
-    loading_time: { start_date: "2026-12-01", start_time: "09:00", end_date: "2026-12-01", end_time: "12:00" },
-    delivery_time: { start_date: "2026-12-02", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" },
+    loading_time: { start_date: dayFromToday(1), start_time: "09:00", end_date: dayFromToday(1), end_time: "12:00" },
+    delivery_time: { start_date: dayFromToday(2), start_time: "09:00", end_date: dayFromToday(3), end_time: "18:00" },
     item_lines: [{ weight: 2.5, length: 30, width: 20, height: 10, declare_name: "Books", weight_class: "kg" as const, length_class: "cm" as const }],
     webhook_url: "https://receiver.test/hooks/pickups",
     sign_string: "caller-verification-123",

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTestApp, fakeNetwork, type FakeNetwork, pickup, submission } from "../helpers/pickups";
+import { createTestApp, dayFromToday, fakeNetwork, type FakeNetwork, pickup, submission } from "../helpers/pickups";
 import { call, envelope } from "../helpers/requests";
 
 let network: FakeNetwork;
@@ -45,18 +45,23 @@ describe("P1 submit", () => {
     ],
     [
       "a time that does not exist",
-      { loading_time: { start_date: "2026-12-01", start_time: "24:00", end_date: "2026-12-01", end_time: "10:00" } },
+      { loading_time: { start_date: dayFromToday(1), start_time: "24:00", end_date: dayFromToday(1), end_time: "10:00" } },
       "body.loading_time.start_time",
     ],
     [
       "a window that ends before it starts",
-      { loading_time: { start_date: "2026-12-01", start_time: "12:00", end_date: "2026-12-01", end_time: "09:00" } },
+      { loading_time: { start_date: dayFromToday(1), start_time: "12:00", end_date: dayFromToday(1), end_time: "09:00" } },
       "body.loading_time.end_date: must end after it starts",
     ],
     [
       "a delivery before the pickup",
-      { delivery_time: { start_date: "2026-11-30", start_time: "09:00", end_date: "2026-12-03", end_time: "18:00" } },
+      { delivery_time: { start_date: dayFromToday(0), start_time: "09:00", end_date: dayFromToday(3), end_time: "18:00" } },
       "body.delivery_time: delivery cannot start before the pickup",
+    ],
+    [
+      "a pickup window that is over",
+      { loading_time: { start_date: dayFromToday(-2), start_time: "09:00", end_date: dayFromToday(-2), end_time: "12:00" } },
+      "body.loading_time: has already ended, in every time zone",
     ],
     ["no items", { item_lines: [] }, "body.item_lines: must list at least one item"],
     [
@@ -78,6 +83,22 @@ describe("P1 submit", () => {
     const res = await pickup("/carrier/pickup/submit", await createTestApp(), submission(overrides));
     expect(res.status).toBe(400);
     expect((await envelope(res)).msg.startsWith(msg)).toBe(true);
+  });
+
+  it("takes a window whose end has passed in UTC but not yet at UTC−12, and refuses it once it has passed there too", async () => {
+    // The window's times are the loading address's, in a zone the interface does not give.
+    const windowEnding = (hoursAgo: number) => {
+      const at = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+      const [start, end] = [at(hoursAgo + 1), at(hoursAgo)];
+      return { start_date: start.slice(0, 10), start_time: start.slice(11, 16), end_date: end.slice(0, 10), end_time: end.slice(11, 16) };
+    };
+    const app = await createTestApp();
+    expect((await pickup("/carrier/pickup/submit", app, submission({ loading_time: windowEnding(11) }))).status).toBe(200);
+    await expectMsg(
+      await pickup("/carrier/pickup/submit", app, submission({ loading_time: windowEnding(13) })),
+      400,
+      "body.loading_time: has already ended, in every time zone",
+    );
   });
 
   it("refuses a country code that is not ISO 3166-1", async () => {

@@ -128,6 +128,20 @@ describe("P3 to P5", () => {
     expect((await pickup(path, app, { taskId: 999999 })).status).toBe(404);
   });
 
+  it("refuses to re-create a failed task whose loading window is over, and leaves it failed", async () => {
+    const app = await createTestApp();
+    const taskId = await submit(app);
+    await waitFor(async () => (await processOf(taskId)) === "create", "acceptance");
+    const over = { start_date: "2026-01-05", start_time: "09:00", end_date: "2026-01-05", end_time: "12:00" };
+    await env.DB.prepare("UPDATE pickup_tasks SET process = 'failed', loading_time = ? WHERE id = ?").bind(JSON.stringify(over), taskId).run();
+    expect(await (await pickup("/pickup/re-create", app, { taskId })).json()).toEqual({
+      code: 409,
+      msg: "the task's loading_time has ended: submit a new task with a window to come",
+      data: null,
+    });
+    expect(await processOf(taskId)).toBe("failed");
+  });
+
   it("refuses to re-create a task that is not failed, or is processing", async () => {
     const app = await createTestApp();
     const taskId = await submit(app);
