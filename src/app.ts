@@ -86,6 +86,8 @@ export function createApp(groups: GroupModule[], fallbackSurfaces: Surface[] = [
         c.set("envelope", "html");
         return sites.serve(siteId, c);
       }
+      const unclaimed = sites.unclaimed?.(c);
+      if (unclaimed) return unclaimed;
     }
     await next();
   };

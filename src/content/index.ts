@@ -11,7 +11,7 @@ import { MAX_MEDIA_BYTES } from "./media/service";
 import { mediaRoutes } from "./media/routes";
 import { SKILLS_BASE_PATH, skillsRoutes } from "./skills/routes";
 import { authenticateMember } from "./tenancy/member-session";
-import { siteIdForHost } from "./tenancy/domains";
+import { siteIdForHost, unclaimedHostPage } from "./tenancy/domains";
 import { serveSite } from "./sites/site-router";
 import { MAX_THEME_ZIP_BYTES } from "./sites/theme-upload";
 import { contentSettings } from "./settings";
@@ -60,7 +60,7 @@ export const content: GroupModule = {
     TenantKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A tenant API key, svc_tk_…, for the content API (group C)" },
     TenantBearer: { type: "http", scheme: "bearer", description: "A tenant API key, svc_tk_…, as `Authorization: Bearer` (what MCP clients send)" },
   },
-  hostSites: { siteFor: (c) => siteIdForHost(c.get("db"), c.env, new URL(c.req.url).host), serve: serveSite },
+  hostSites: { siteFor: (c) => siteIdForHost(c.get("db"), c.env, new URL(c.req.url).host), serve: serveSite, unclaimed: unclaimedHostPage },
   bodyLimits: { [`${ADMIN_BASE_PATH}/tenants/*/media`]: MAX_MEDIA_BYTES, [`${ADMIN_BASE_PATH}/tenants/*/sites/*/themes`]: MAX_THEME_ZIP_BYTES },
   mount: "/",
   settings: contentSettings,

@@ -69,14 +69,14 @@ export function errorBody(kind: EnvelopeKind, status: ContentfulStatusCode, mess
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
-/** The error page of an HTML surface: the status and the message, nothing else. */
-export function errorPage(status: number, message: string): string {
+/** The error page of an HTML surface: the status and the message, and a link home unless there is none. */
+export function errorPage(status: number, message: string, { home = true, title = message } = {}): string {
   const text = escapeHtml(message);
   // Readable on a phone and in either colour scheme, with no stylesheet to fetch: the page may be a theme's that failed.
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="color-scheme" content="light dark"><title>${status} ${text}</title>` +
+    `<meta name="color-scheme" content="light dark"><title>${status} ${escapeHtml(title)}</title>` +
     `<style>body{font:1.125rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}h1{font-size:2rem;margin:0 0 .5rem}</style>` +
-    `</head><body><h1>${status}</h1><p>${text}</p><p><a href="/">Home</a></p></body></html>`
+    `</head><body><h1>${status}</h1><p>${text}</p>${home ? `<p><a href="/">Home</a></p>` : ""}</body></html>`
   );
 }

@@ -64,8 +64,14 @@ export interface GroupModule {
   /**
    * Web sites chosen by the Host header (group C's tenant sites): a request whose host names a site
    * goes to that site's pages instead of the API. `siteFor` is asked for every request: keep it cheap.
+   * `unclaimed` answers a host that no site has and that is not the service's, when it should not
+   * reach the API (a browser's page on a domain not yet added, say); undefined lets the API answer.
    */
-  hostSites?: { siteFor(c: Context<AppEnv>): Promise<number | null>; serve(siteId: number, parent: Context<AppEnv>): Promise<Response> };
+  hostSites?: {
+    siteFor(c: Context<AppEnv>): Promise<number | null>;
+    serve(siteId: number, parent: Context<AppEnv>): Promise<Response>;
+    unclaimed?(c: Context<AppEnv>): Response | undefined;
+  };
   /** The settings the group reads, checked once per isolate before any request is answered. */
   settings?: z.ZodObject;
 }

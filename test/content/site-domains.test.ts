@@ -133,6 +133,40 @@ describe("API1 · host names: a claimed host routes only once proved", () => {
   });
 });
 
+describe("API1 · host names: a host that no site has", () => {
+  const asBrowser = { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } };
+
+  it("shows a browser a page that says so, and what the domain's owner does about it", async () => {
+    const host = `soon-${uniqueTag().toLowerCase()}.example.com`;
+    await patchSite(owner, { primaryDomain: host });
+    const res = await SELF.fetch(`https://${host}/some/article`, asBrowser);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    const page = await res.text();
+    expect(page).toContain("<title>404 No site here</title>");
+    expect(page).toContain(`No site answers at ${host}. If the domain is yours, add it to your site in the console&#39;s Settings`);
+    // Its home is the same page: no link to it.
+    expect(page).not.toContain('href="/"');
+  });
+
+  it("names the address name a development address asked for", async () => {
+    const page = await (await SELF.fetch("http://no-such-site.localhost/", asBrowser)).text();
+    expect(page).toContain("No site has the address name no-such-site. A site answers at its address name followed by .localhost");
+  });
+
+  it("leaves the API's answers to API clients, addresses by IP and the service's own hosts", async () => {
+    expect((await SELF.fetch("https://unknown.example.com/health")).headers.get("Content-Type")).toContain("application/json");
+    expect((await SELF.fetch("https://unknown.example.com/health", { method: "POST", ...asBrowser })).headers.get("Content-Type")).not.toContain(
+      "text/html",
+    );
+    for (const base of ["https://127.0.0.1", "https://[::1]", "https://gateway.test"]) {
+      const docs = await SELF.fetch(`${base}/docs`, asBrowser);
+      expect(docs.status, base).toBe(200);
+      expect(await docs.text(), base).not.toContain("No site");
+    }
+  });
+});
+
 describe("API1 · host names: one site per host, primary domains and aliases alike", () => {
   it("refuses another tenant's alias of a host already proved by a site", async () => {
     const host = `taken-${uniqueTag().toLowerCase()}.example.com`;

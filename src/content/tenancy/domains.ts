@@ -2,7 +2,9 @@ import { and, eq, inArray, isNotNull, ne, notInArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { randomBase62 } from "../../platform/crypto";
 import { type Database, refusedBy } from "../../platform/database";
-import type { Bindings } from "../../platform/env";
+import type { Context } from "hono";
+import type { AppEnv, Bindings } from "../../platform/env";
+import { errorPage } from "../../platform/envelope";
 import { ApiError, fieldRefused } from "../../platform/errors";
 import { IsolateCache } from "../../platform/isolate-cache";
 import { dnsTxtRecords } from "../../platform/outbound-url";
@@ -187,6 +189,24 @@ export async function siteIdForHost(
   const siteId = found?.id ?? null;
   hosts.set(host, { host, siteId });
   return siteId;
+}
+
+const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/;
+
+/**
+ * A browser's page on a host that no site has and the service does not own (a domain not added
+ * yet, an old address name): a page that says so, where the API's JSON 404 told a reader nothing.
+ * An API client's request, or one by IP address or plain localhost, still reaches the API.
+ */
+export function unclaimedHostPage(c: Context<AppEnv>): Response | undefined {
+  const page = (c.req.method === "GET" || c.req.method === "HEAD") && (c.req.header("Accept") ?? "").includes("text/html");
+  const host = normalizedHost(new URL(c.req.url).host);
+  if (!page || !host || host === "localhost" || IP_LITERAL.test(host) || isServiceHost(c.env, host)) return undefined;
+  const addressName = c.env.ENVIRONMENT === "production" ? undefined : /^([^.]+)\.localhost$/.exec(host)?.[1];
+  const message = addressName
+    ? `No site has the address name ${addressName}. A site answers at its address name followed by .localhost: the console's Settings shows each site's.`
+    : `No site answers at ${host}. If the domain is yours, add it to your site in the console's Settings, publish the DNS record shown there, and press Check.`;
+  return c.html(errorPage(404, message, { home: false, title: "No site here" }), 404);
 }
 
 /**
