@@ -341,14 +341,147 @@ export function Loading({ failure }: { failure?: ApiFailure }) {
   return failure ? <FailureText failure={failure} /> : <p aria-busy="true">Loading…</p>;
 }
 
+let languageNames: Intl.DisplayNames | undefined;
+
 /** A language's name as the browser names it ("German" for de); undefined for a code it does not know. */
 export const languageName = (code: string) => {
   try {
-    return new Intl.DisplayNames([navigator.language, "en"], { type: "language", fallback: "none" }).of(code);
+    return (languageNames ??= new Intl.DisplayNames([navigator.language, "en"], { type: "language", fallback: "none" })).of(code);
   } catch {
     return undefined;
   }
 };
+
+/** A code as the API takes it: a language, and a region after it (en, pt-BR). */
+const LANGUAGE_CODE = /^([a-z]{2})(?:[-_]([a-z]{2}))?$/i;
+/** The regional forms sites most often ask for, offered beside each language on its own. */
+const REGIONAL_LANGUAGES = ["de-AT", "de-CH", "en-AU", "en-CA", "en-GB", "en-IN", "en-US", "es-ES", "es-MX", "fr-BE", "fr-CA", "fr-CH"].concat([
+  "it-CH",
+  "nl-BE",
+  "pt-BR",
+  "pt-PT",
+  "zh-CN",
+  "zh-HK",
+  "zh-TW",
+]);
+let languageChoiceList: [string, string][] | undefined;
+
+/** Every language the browser names by a two-letter code, and the regional forms above: [code, name], by name. */
+export function languageChoices(): [string, string][] {
+  if (languageChoiceList) return languageChoiceList;
+  const letters = [..."abcdefghijklmnopqrstuvwxyz"];
+  // A deprecated code (iw, in) is named too, as its successor (he, id): only the canonical one is offered.
+  const plain = letters.flatMap((a) => letters.map((b) => a + b)).filter((code) => languageName(code) && Intl.getCanonicalLocales(code)[0] === code);
+  return (languageChoiceList = [...plain, ...REGIONAL_LANGUAGES]
+    .map((code): [string, string] => [code, languageName(code) ?? code])
+    .sort((a, b) => a[1].localeCompare(b[1])));
+}
+
+/** The code a person means by "French (fr)", "French", "fr" or "pt_br"; undefined when it is none. */
+function languageMeant(text: string): string | undefined {
+  const written = text.trim();
+  const code = LANGUAGE_CODE.exec(/\(([^()]+)\)$/.exec(written)?.[1] ?? written);
+  if (code) return code[2] ? `${code[1]!.toLowerCase()}-${code[2].toUpperCase()}` : code[1]!.toLowerCase();
+  // By the list's name ("Brazilian Portuguese") or the standard one ("Portuguese (Brazil)").
+  const standard = new Intl.DisplayNames([navigator.language, "en"], { type: "language", languageDisplay: "standard", fallback: "none" });
+  const sought = written.toLocaleLowerCase();
+  return languageChoices().find(([code, name]) => [name, standard.of(code)].some((known) => known?.toLocaleLowerCase() === sought))?.[0];
+}
+
+/**
+ * A site's languages, each shown by its name with a button that removes it, and a field that adds
+ * one picked from the browser's list by name (or written as a code): nobody has to know that
+ * Portuguese as written in Brazil is pt-BR.
+ */
+export function LanguagesField(props: {
+  label: string;
+  value: string[];
+  onValue: (codes: string[]) => void;
+  hint?: string;
+  error?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const [typed, setTyped] = useState("");
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const input = useRef<HTMLInputElement>(null);
+  const add = (text: string) => {
+    if (!text.trim()) return;
+    const code = languageMeant(text);
+    if (!code) return setProblem(`No language is called “${text.trim()}”: pick one from the list, or write its code, such as pt-BR`);
+    if (!languageName(code)) return setProblem(`${code} is not a language code this browser knows: pick a language from the list`);
+    setTyped("");
+    // The state may already be empty (a choice taken from the list): the field is emptied as well.
+    if (input.current) input.current.value = "";
+    if (props.value.includes(code)) return setProblem(`${languageName(code) ?? code} is listed already`);
+    setProblem(undefined);
+    props.onValue([...props.value, code]);
+  };
+  const error = problem ?? props.error;
+  const describedBy = [props.hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <fieldset class={`field languages${error ? " invalid" : ""}`} disabled={props.disabled}>
+      <legend>{props.label}</legend>
+      <ul class="chosen-languages">
+        {props.value.map((code) => (
+          <li key={code}>
+            {languageName(code) ?? code} <span class="meta">{code}</span>
+            <button
+              type="button"
+              class="small"
+              aria-label={`Remove ${languageName(code) ?? code}`}
+              onClick={() => {
+                setProblem(undefined);
+                props.onValue(props.value.filter((listed) => listed !== code));
+              }}
+            >
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div class="add-language">
+        <input
+          ref={input}
+          id={id}
+          list={`${id}-choices`}
+          value={typed}
+          aria-label="Add a language"
+          placeholder="A name or a code"
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={describedBy}
+          onInput={(e: Event) => {
+            const text = (e.target as HTMLInputElement).value;
+            setTyped(text);
+            setProblem(undefined);
+            // A choice taken from the list is added at once; what is typed waits for Enter or Add.
+            if (languageChoices().some(([code, name]) => text === `${name} (${code})`)) add(text);
+          }}
+          onKeyDown={(e: KeyboardEvent) => {
+            if (e.key !== "Enter") return;
+            // Enter adds the language; it does not send the form.
+            e.preventDefault();
+            add(typed);
+          }}
+        />
+        <button type="button" onClick={() => add(typed)}>
+          Add
+        </button>
+        <datalist id={`${id}-choices`}>
+          {languageChoices().map(([code, name]) => (
+            <option key={code} value={`${name} (${code})`} />
+          ))}
+        </datalist>
+      </div>
+      {props.hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {props.hint}
+        </small>
+      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
+    </fieldset>
+  );
+}
 
 /**
  * A field for a text in each of the site's other languages (a category's name, the site's

@@ -76,9 +76,28 @@ describe("sites", () => {
     const add = page.locator("form", { has: page.getByRole("heading", { name: "Add a site" }) });
     await add.getByLabel("Name", { exact: true }).fill("Harbour Weekly");
     await add.getByLabel("Address name (slug)").fill(slug);
-    await add.getByLabel("Languages").fill("en, de");
+    // Languages are picked by name: a choice of the list is added at once, a name typed with Enter.
+    const addLanguage = add.getByLabel("Add a language");
+    await addLanguage.fill("Klingon");
+    await addLanguage.press("Enter");
+    await expect
+      .poll(() => add.locator(".field-error").textContent())
+      .toBe("No language is called “Klingon”: pick one from the list, or write its code, such as pt-BR");
+    await addLanguage.fill("german");
+    await addLanguage.press("Enter");
+    await addLanguage.fill("Brazilian Portuguese (pt-BR)");
+    await expect
+      .poll(() => add.locator(".chosen-languages").innerText())
+      .toMatch(/^English\s+en\s+×\s+German\s+de\s+×\s+Brazilian Portuguese\s+pt-BR\s+×$/);
+    expect(await add.locator(".field-error").count()).toBe(0);
+    // The choice taken from the list leaves the field empty for the next.
+    expect(await addLanguage.inputValue()).toBe("");
+    await add.getByRole("button", { name: "Remove Brazilian Portuguese" }).click();
     await add.getByRole("button", { name: "Add the site" }).click();
     await expect.poll(() => add.getByRole("status").textContent(), { timeout: 20_000 }).toContain("Created Harbour Weekly");
+    // The form is ready for another site: its name and languages start again.
+    expect(await add.getByLabel("Name", { exact: true }).inputValue()).toBe("");
+    expect(await add.locator(".chosen-languages").innerText()).toMatch(/^English\s+en\s+×$/);
     // The console now works on the new site: the header's choice and the settings' heading say so.
     await expect.poll(() => page.locator("#site-settings").textContent()).toBe("Harbour Weekly");
     await shot(page, "new-site");
@@ -89,10 +108,16 @@ describe("sites", () => {
     await expect
       .poll(() => settings.locator("p.hint").last().textContent())
       .toBe("The social image and the favicon come from this site's Media, which has no image yet: upload one there first.");
-    await settings.getByLabel("Languages").fill("en, xx");
-    await settings.getByRole("button", { name: "Save settings" }).click();
-    await expect.poll(() => settings.locator(".field-error").first().textContent()).toContain("xx is not a language code we know");
-    await settings.getByLabel("Languages").fill("en, de");
+    // The new site has the languages it was made with; a code nobody knows is refused at the field.
+    expect(await settings.locator(".chosen-languages").innerText()).toMatch(/^English\s+en\s+×\s+German\s+de\s+×$/);
+    await settings.getByLabel("Add a language").fill("xx");
+    await settings.getByLabel("Add a language").press("Enter");
+    await expect
+      .poll(() => settings.locator(".field-error").first().textContent())
+      .toBe("xx is not a language code this browser knows: pick a language from the list");
+    // Writing again takes the message away.
+    await settings.getByLabel("Add a language").fill("");
+    expect(await settings.locator(".languages .field-error").count()).toBe(0);
     // A new address name says, before saving, that the old address stops answering.
     const slugField = settings.getByLabel("Address name (slug)");
     await slugField.fill(`${slug}-x`);
@@ -144,7 +169,9 @@ describe("sites", () => {
     await onDemoSite(page);
     const settings = page.locator("form", { has: page.locator("#site-settings") });
     await expect.poll(() => page.locator("#site-settings").textContent(), { timeout: 30_000 }).toBe("Demo City Magazine");
-    await settings.getByLabel("Languages").fill("en");
+    await settings.getByRole("button", { name: "Remove German" }).click();
+    // Its German description goes with it, and German from the default language's choices.
+    expect(await settings.getByLabel("Description in German (de)").count()).toBe(0);
     await settings.getByRole("button", { name: "Save settings" }).click();
     const said = /^\d+ contents are written in German \(de\): keep the language, or move or delete them first$/;
     // The top says what the field says, not the API's field code ("languages: …").

@@ -2,16 +2,23 @@ import { useState } from "../hooks";
 import { slugFrom } from "../../../src/content/slugs";
 import { api, get, type Media, type Site } from "../api";
 import { useWorkspace } from "../session";
-import { CheckField, filledIn, languageName, Outcome, PerLanguageFields, Screen, SelectField, TextField, useLoad, useSubmit, isImage } from "../ui";
+import {
+  CheckField,
+  filledIn,
+  LanguagesField,
+  languageName,
+  Outcome,
+  PerLanguageFields,
+  Screen,
+  SelectField,
+  TextField,
+  useLoad,
+  useSubmit,
+  isImage,
+} from "../ui";
 
 /** Every IANA time zone this browser knows (the server checks with the same Intl), UTC first. */
 const TIME_ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
-/** "en, de" as the list the API takes. */
-const languageList = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((code) => code.trim())
-    .filter(Boolean);
 /** Zones the browser still names as before IANA renamed them (its ICU keeps the old ids): the new name beside, for a person who looks for it. */
 const RENAMED_ZONES: Record<string, string> = {
   "Asia/Calcutta": "Asia/Kolkata",
@@ -52,14 +59,13 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
   const [description, setDescription] = useState(site.seoDescription ?? "");
   const [descriptions, setDescriptions] = useState<Record<string, string>>(site.seoDescriptions);
   const [slug, setSlug] = useState(site.slug);
-  const [languages, setLanguages] = useState(site.languages.join(", "));
+  const [listed, setListed] = useState(site.languages);
   const [defaultLanguage, setDefaultLanguage] = useState(site.defaultLanguage);
   const [timezone, setTimezone] = useState(site.timezone);
   const [titlePattern, setTitlePattern] = useState(site.seoTitlePattern);
   const [seoImage, setSeoImage] = useState(site.seoImage ?? "");
   const [favicon, setFavicon] = useState(site.favicon ?? "");
   const save = useSubmit();
-  const listed = languageList(languages);
   const otherLanguages = listed.filter((code) => code !== defaultLanguage);
   const imageOptions = (current: string): [string, string][] => [
     ["", "None"],
@@ -121,13 +127,11 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
         disabled={readOnly}
       />
       <div class="row">
-        <TextField
+        <LanguagesField
           label="Languages"
-          name="languages"
-          value={languages}
-          onValue={setLanguages}
+          value={listed}
+          onValue={setListed}
           error={save.fieldError("languages") ?? listed.map((_, i) => save.fieldError(`languages.${i}`)).find(Boolean)}
-          hint={listed.map((code) => `${code}: ${languageName(code) ?? "unknown"}`).join(" · ") || "Codes such as en, de, pt-BR, separated by commas"}
           disabled={readOnly}
         />
         <SelectField
@@ -296,11 +300,11 @@ function NewSite() {
   const { tenant, site, refreshSites } = useWorkspace();
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
-  const [languages, setLanguages] = useState("en");
+  const [languages, setLanguages] = useState(["en"]);
   const [timezone, setTimezone] = useState(site.timezone);
   const [copyTheme, setCopyTheme] = useState(true);
   const create = useSubmit();
-  const suggested = slugFrom(name, languageList(languages)[0]);
+  const suggested = slugFrom(name, languages[0]);
   return (
     <form
       onInput={create.edited}
@@ -311,7 +315,7 @@ function NewSite() {
         const body = {
           name,
           slug: slug || suggested,
-          languages: languageList(languages),
+          languages,
           timezone,
           ...(copyTheme ? { copyThemeFrom: site.id } : {}),
         };
@@ -322,6 +326,7 @@ function NewSite() {
         if (created) {
           setName("");
           setSlug("");
+          setLanguages(["en"]);
           refreshSites(created.id);
         }
       }}
@@ -331,9 +336,8 @@ function NewSite() {
       <div class="row">
         <TextField label="Name" name="name" value={name} onValue={setName} error={create.fieldError("name")} required />
         <TextField label="Address name (slug)" name="slug" value={slug} onValue={setSlug} placeholder={suggested} error={create.fieldError("slug")} />
-        <TextField
+        <LanguagesField
           label="Languages"
-          name="languages"
           value={languages}
           onValue={setLanguages}
           hint="The first is the default"
