@@ -355,15 +355,9 @@ export const languageName = (code: string) => {
 /** A code as the API takes it: a language, and a region after it (en, pt-BR). */
 const LANGUAGE_CODE = /^([a-z]{2})(?:[-_]([a-z]{2}))?$/i;
 /** The regional forms sites most often ask for, offered beside each language on its own. */
-const REGIONAL_LANGUAGES = ["de-AT", "de-CH", "en-AU", "en-CA", "en-GB", "en-IN", "en-US", "es-ES", "es-MX", "fr-BE", "fr-CA", "fr-CH"].concat([
-  "it-CH",
-  "nl-BE",
-  "pt-BR",
-  "pt-PT",
-  "zh-CN",
-  "zh-HK",
-  "zh-TW",
-]);
+const REGIONAL_LANGUAGES = "de-AT de-CH en-AU en-CA en-GB en-IN en-US es-ES es-MX fr-BE fr-CA fr-CH it-CH nl-BE pt-BR pt-PT zh-CN zh-HK zh-TW".split(
+  " ",
+);
 let languageChoiceList: [string, string][] | undefined;
 
 /** Every language the browser names by a two-letter code, and the regional forms above: [code, name], by name. */

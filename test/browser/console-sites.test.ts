@@ -364,6 +364,14 @@ describe("translations", () => {
     await onDemoSite(page);
     const panel = page.locator("section.panel", { has: page.locator("h2#translations") });
     await expect.poll(() => panel.locator("li").allInnerTexts()).toEqual(["English this content published", "German Translate into German"]);
+    // The missing one opens as a copy to translate, and says so.
+    await panel.getByRole("link", { name: "Translate into German" }).click();
+    await expect
+      .poll(() => page.locator(".alert.notice").first().textContent())
+      .toBe("This starts as a copy of the English version: write its title, text, tags and the words for its cover in German before publishing it.");
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe(`Tide tables ${tag}`);
+    await shot(page, "translate");
+    await page.goBack();
 
     const translated = await adminApi<{ id: number }>("POST", "/contents", {
       siteId: gateway.siteId,

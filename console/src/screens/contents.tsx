@@ -536,6 +536,12 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           </button>
         </p>
       ) : null}
+      {props.original && !content ? (
+        <p class="alert notice">
+          This starts as a copy of the {languageName(props.original.language) ?? props.original.language} version: write its title, text, tags and the
+          words for its cover in {languageName(draft.language) ?? draft.language} before publishing it.
+        </p>
+      ) : null}
       <form id="editor-form" class="editor" onSubmit={onSubmit} aria-describedby="editor-note">
         <fieldset disabled={!editable}>
           <legend class="visually-hidden">Text</legend>

@@ -173,7 +173,7 @@ function SiteForm(props: { site: Site; images?: Media[] }) {
         value={titlePattern}
         onValue={setTitlePattern}
         error={save.fieldError("seoTitlePattern")}
-        hint={`{title} is the page's title, {site} the site's name: “${titlePattern.replace("{title}", "Museum night").replace("{site}", name)}”`}
+        hint={`{title} is the page's title, {site} the site's name: “${titlePattern.replace("{title}", "About us").replace("{site}", name)}”`}
         disabled={readOnly}
       />
       <div class="row">
