@@ -223,7 +223,7 @@ const key = await withLocalBindings(async (env) => {
       verifiedAt: new Date().toISOString(),
     }),
   ]);
-  await installTheme(env.THEMES, tenant.siteId, "themes/default");
+  await installTheme(env, tenant.siteId, "themes/default");
   return { ...apiKey, appToken: app.appToken, tenant };
 });
 

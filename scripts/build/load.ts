@@ -137,7 +137,7 @@ const setup = await withLocalBindings(
     const app = await createApp(db, env.KEY_ENCRYPTION_KEY, user.id, { name: "load", hot_api_key: "sandbox" });
     const tenant = await createDemoTenant(db, user.id, { name: "Load", slug: `load-${Date.now().toString(36)}`, demo: true });
     await db.update(tenants).set({ plan: "internal" }).where(eq(tenants.id, tenant.tenantId));
-    await installTheme(env.THEMES, tenant.siteId, "themes/default");
+    await installTheme(env, tenant.siteId, "themes/default");
     const ownerJwt = await issueAccessToken(env, user.casdoorId);
     return { key, appToken: app.appToken, tenant, ownerJwt };
   },

@@ -91,7 +91,7 @@ wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 await runSeed("local");
 const key = await developmentKey();
 const demo = await demoTenant();
-const themeFiles = await withLocalBindings((env) => installTheme(env.THEMES, demo.siteId, "themes/default"));
+const themeFiles = await withLocalBindings((env) => installTheme(env, demo.siteId, "themes/default"));
 step(`installed the default theme (${themeFiles} files) for the demo site`);
 const miniprogram = await withLocalBindings(async (env) =>
   createDemoMiniprogram(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).id),

@@ -1,17 +1,39 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { newThemeVersion, themePrefix } from "../../src/content/sites/themes";
 
 /**
- * Puts a theme folder of the repository into R2 for a site (`themes/<site_id>/<name>/…`), as an
- * upload would; files already there are replaced, so edits to the folder show on the next start.
+ * Puts a theme folder of the repository into R2 for a site as an upload would: a new version of
+ * the theme (`themes/<site_id>/<name>/versions/<version>/…`), counted in the tenant's room for
+ * themes and made live once its files are stored. Each start installs the folder as it is now; the
+ * daily cleanup removes the versions it replaced.
  */
-export async function installTheme(bucket: R2Bucket, siteId: number, dir: string, name = "default"): Promise<number> {
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  for (const entry of files) {
-    const path = join(entry.parentPath, entry.name);
+export async function installTheme(env: { THEMES: R2Bucket; DB: D1Database }, siteId: number, dir: string, name = "default"): Promise<number> {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+  const version = newThemeVersion();
+  const prefix = themePrefix(siteId, name, version);
+  let bytes = 0;
+  for (const path of files) {
+    const content = readFileSync(path);
+    bytes += content.byteLength;
     // A plain ArrayBuffer: the local bindings' proxy cannot pass a Node Buffer.
-    const bytes = readFileSync(path);
-    await bucket.put(`themes/${siteId}/${name}/${relative(dir, path)}`, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    await env.THEMES.put(`${prefix}${relative(dir, path)}`, content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength));
   }
+  const now = new Date().toISOString();
+  // As an upload's version goes live: the new row, then one statement that makes it the live one and the old one not.
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO theme_versions (site_id, name, version, bytes, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
+      siteId,
+      name,
+      version,
+      bytes,
+      now,
+    ),
+    env.DB.prepare(
+      "UPDATE theme_versions SET live = (version = ?), updated_at = ? WHERE site_id = ? AND name = ? AND (live = 1 OR version = ?)",
+    ).bind(version, now, siteId, name, version),
+  ]);
   return files.length;
 }

@@ -29,7 +29,7 @@ const seeded = await withLocalBindings(
     const viewer = await findOrCreateLocalUser(db, "viewer@browser.test");
     const demo = await createDemoTenant(db, owner.id, { name: "Demo City Magazine", slug: "demo", demo: true });
     await db.insert(tenantMembers).values({ tenantId: demo.tenantId, userId: viewer.id, role: "viewer" });
-    await installTheme(env.THEMES, demo.siteId, "themes/default");
+    await installTheme(env, demo.siteId, "themes/default");
     // Group D's ticket and templates, as its scheduled tasks would have them (console-miniprograms.test.ts commits a template).
     const delivering: Promise<unknown>[] = [];
     // The component's token is kept sealed under KEY_ENCRYPTION_KEY: the gateway's, not .dev.vars'; and

@@ -362,8 +362,8 @@ async function makeLive(db: Database, siteId: number, name: string, version: str
 }
 
 /**
- * The themes a site has: those an upload made live, and those stored directly under their name
- * (installed by the scripts, copied with a new site). An upload that never went live is not one.
+ * The themes a site has: those an upload, a copy or the scripts made live, and those stored directly
+ * under their name (installed by the scripts before versions). An upload that never went live is not one.
  */
 export async function themesOf(db: Database, bucket: R2Bucket, siteId: number): Promise<string[]> {
   const [listed, live] = await Promise.all([
