@@ -235,3 +235,18 @@ describe("a second site", () => {
     ]);
   });
 });
+
+describe("a new address name", () => {
+  it("moves the development address at once: the old one stops answering, the new one answers", async () => {
+    const moving = await createTestTenant();
+    await installDefaultTheme(moving.siteId);
+    const old = await slugOf(moving);
+    const renamed = `moved-${uniqueTag().toLowerCase()}`;
+    // Both addresses asked for first, so that this isolate has each host's answer in memory.
+    expect((await sitePage(old, "/")).status).toBe(200);
+    expect((await sitePage(renamed, "/")).status).toBe(404);
+    expect((await patchSite(moving, { slug: renamed })).status).toBe(200);
+    expect((await sitePage(renamed, "/")).status).toBe(200);
+    expect((await sitePage(old, "/")).status).toBe(404);
+  });
+});

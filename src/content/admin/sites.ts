@@ -208,7 +208,9 @@ export async function updateSite(
       ...hostChanges.statements,
       ...(changed.length ? [audit(db, scope, scope.userId, "change-site", `${set.name ?? existing.name}: ${changed.join(", ")}`)] : []),
     ]);
-    forgetHosts(hostChanges.dropped);
+    // A new address name moves the development address at once in this isolate (others within the minute).
+    const devAddresses = set.slug && set.slug !== existing.slug ? [`${existing.slug}.localhost`, `${set.slug}.localhost`] : [];
+    forgetHosts([...hostChanges.dropped, ...devAddresses]);
     return withDomainsOne(db, scope, site!);
   });
 }
