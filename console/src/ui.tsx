@@ -379,7 +379,15 @@ function languageMeant(text: string): string | undefined {
   // By the list's name ("Brazilian Portuguese") or the standard one ("Portuguese (Brazil)").
   const standard = new Intl.DisplayNames([navigator.language, "en"], { type: "language", languageDisplay: "standard", fallback: "none" });
   const sought = written.toLocaleLowerCase();
-  return languageChoices().find(([code, name]) => [name, standard.of(code)].some((known) => known?.toLocaleLowerCase() === sought))?.[0];
+  const named = (test: (name: string) => boolean) =>
+    languageChoices().filter(([code, name]) => [name, standard.of(code)].some((known) => known !== undefined && test(known.toLocaleLowerCase())));
+  // A whole name, else the beginning of one language's names: "Span" is Spanish, not Spanish (Mexico).
+  const [whole] = named((name) => name === sought);
+  if (whole) return whole[0];
+  const begun = named((name) => name.startsWith(sought)).map(([code]) => code);
+  if (begun.length === 1) return begun[0];
+  const language = begun.find((code) => !code.includes("-"));
+  return language && begun.every((code) => code.split("-")[0] === language) ? language : undefined;
 }
 
 /**

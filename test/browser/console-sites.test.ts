@@ -74,6 +74,10 @@ describe("sites", () => {
     const page = await consoleAt("/settings");
     await page.getByRole("heading", { name: "Site settings" }).waitFor({ timeout: 60_000 });
     const add = page.locator("form", { has: page.getByRole("heading", { name: "Add a site" }) });
+    // A new site starts in the zone of the browser it is made in, not in the current site's (the demo's is Berlin).
+    const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(browserZone).not.toBe("Europe/Berlin");
+    expect(await add.getByLabel("Time zone").inputValue()).toBe(browserZone);
     await add.getByLabel("Name", { exact: true }).fill("Harbour Weekly");
     await add.getByLabel("Address name (slug)").fill(slug);
     // Languages are picked by name: a choice of the list is added at once, a name typed with Enter.
@@ -85,6 +89,13 @@ describe("sites", () => {
       .toBe("No language is called “Klingon”: pick one from the list, or write its code, such as pt-BR");
     await addLanguage.fill("german");
     await addLanguage.press("Enter");
+    // The beginning of one language's name is enough ("Span" is Spanish, not Mexican Spanish); of two, it is not.
+    await addLanguage.fill("Span");
+    await addLanguage.press("Enter");
+    await addLanguage.fill("Mal");
+    await addLanguage.press("Enter");
+    await expect.poll(() => add.locator(".field-error").textContent()).toContain("No language is called “Mal”");
+    await add.getByRole("button", { name: "Remove Spanish" }).click();
     await addLanguage.fill("Brazilian Portuguese (pt-BR)");
     await expect
       .poll(() => add.locator(".chosen-languages").innerText())

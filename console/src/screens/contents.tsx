@@ -867,7 +867,7 @@ function CoverField(props: {
           value={props.alt}
           onValue={props.onAlt}
           error={props.altError}
-          hint="In words, for readers who cannot see it (its alt text): “Lanterns along the harbour at dusk”. Left empty, the cover counts as decoration and screen readers pass over it"
+          hint="In words, for readers who cannot see it (its alt text): “A red bicycle against a blue door”. Left empty, the cover counts as decoration and screen readers pass over it"
         />
       ) : null}
       <p class="from-media">

@@ -32,6 +32,11 @@ const RENAMED_ZONES: Record<string, string> = {
   "Pacific/Ponape": "Pacific/Pohnpei",
   "Pacific/Enderbury": "Pacific/Kanton",
 };
+/** The zone this browser is in: where a new site's owner most likely is. */
+const browserZone = () => {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return TIME_ZONES.includes(zone) ? zone : undefined;
+};
 const zoneOptions = (current: string): [string, string][] =>
   (TIME_ZONES.includes(current) ? TIME_ZONES : [current, ...TIME_ZONES]).map((z) => [z, RENAMED_ZONES[z] ? `${z} (${RENAMED_ZONES[z]})` : z]);
 
@@ -301,7 +306,7 @@ function NewSite() {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [languages, setLanguages] = useState(["en"]);
-  const [timezone, setTimezone] = useState(site.timezone);
+  const [timezone, setTimezone] = useState(() => browserZone() ?? site.timezone);
   const [copyTheme, setCopyTheme] = useState(true);
   const create = useSubmit();
   const suggested = slugFrom(name, languages[0]);
