@@ -371,11 +371,14 @@ export function languageChoices(): [string, string][] {
     .sort((a, b) => a[1].localeCompare(b[1])));
 }
 
-/** The code a person means by "French (fr)", "French", "fr" or "pt_br"; undefined when it is none. */
-function languageMeant(text: string): string | undefined {
+/**
+ * The code a person means by "French (fr)", "French", "Span", "fr" or "pt_br"; else the languages
+ * whose names begin with what they wrote (none, or several to choose from).
+ */
+function languageMeant(text: string): { code: string } | { candidates: string[] } {
   const written = text.trim();
   const code = LANGUAGE_CODE.exec(/\(([^()]+)\)$/.exec(written)?.[1] ?? written);
-  if (code) return code[2] ? `${code[1]!.toLowerCase()}-${code[2].toUpperCase()}` : code[1]!.toLowerCase();
+  if (code) return { code: code[2] ? `${code[1]!.toLowerCase()}-${code[2].toUpperCase()}` : code[1]!.toLowerCase() };
   // By the list's name ("Brazilian Portuguese") or the standard one ("Portuguese (Brazil)").
   const standard = new Intl.DisplayNames([navigator.language, "en"], { type: "language", languageDisplay: "standard", fallback: "none" });
   const sought = written.toLocaleLowerCase();
@@ -383,11 +386,12 @@ function languageMeant(text: string): string | undefined {
     languageChoices().filter(([code, name]) => [name, standard.of(code)].some((known) => known !== undefined && test(known.toLocaleLowerCase())));
   // A whole name, else the beginning of one language's names: "Span" is Spanish, not Spanish (Mexico).
   const [whole] = named((name) => name === sought);
-  if (whole) return whole[0];
-  const begun = named((name) => name.startsWith(sought)).map(([code]) => code);
-  if (begun.length === 1) return begun[0];
-  const language = begun.find((code) => !code.includes("-"));
-  return language && begun.every((code) => code.split("-")[0] === language) ? language : undefined;
+  if (whole) return { code: whole[0] };
+  const begun = named((name) => name.startsWith(sought));
+  const language = begun.find(([code]) => !code.includes("-"))?.[0];
+  if (begun.length === 1) return { code: begun[0]![0] };
+  if (language && begun.every(([code]) => code.split("-")[0] === language)) return { code: language };
+  return { candidates: begun.map(([, name]) => name) };
 }
 
 /**
@@ -409,8 +413,16 @@ export function LanguagesField(props: {
   const input = useRef<HTMLInputElement>(null);
   const add = (text: string) => {
     if (!text.trim()) return;
-    const code = languageMeant(text);
-    if (!code) return setProblem(`No language is called “${text.trim()}”: pick one from the list, or write its code, such as pt-BR`);
+    const meant = languageMeant(text);
+    if ("candidates" in meant) {
+      const [first, second, third, ...more] = meant.candidates;
+      return setProblem(
+        second
+          ? `Several languages begin with “${text.trim()}” (${[first, second, third].filter(Boolean).join(", ")}${more.length ? "…" : ""}): pick one from the list`
+          : `No language is called “${text.trim()}”: pick one from the list, or write its code, such as pt-BR`,
+      );
+    }
+    const { code } = meant;
     if (!languageName(code)) return setProblem(`${code} is not a language code this browser knows: pick a language from the list`);
     setTyped("");
     // The state may already be empty (a choice taken from the list): the field is emptied as well.
