@@ -512,6 +512,17 @@ describe("the content editor, as a writer uses it", () => {
     await tab.close();
   });
 
+  it("asks only for the title when Publish now is pressed without one, not for the slug it would make", async () => {
+    const tab = await consoleAt("/contents/new");
+    await body(tab).fill("Bread at seven.");
+    await bar(tab).getByRole("button", { name: "Publish", exact: true }).click();
+    await tab.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+    await expect.poll(() => tab.getByLabel("Title", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    expect(await tab.locator("#editor-outcome").innerText()).toBe("Title must not be empty");
+    expect(await tab.getByLabel("Slug", { exact: true }).getAttribute("aria-invalid")).toBeNull();
+    await tab.close();
+  });
+
   it("says spaces alone are no title at the title, and keeps a hand-typed slug of a copy the browser brought back", async () => {
     const tab = await consoleAt("/contents/new");
     const titleField = tab.getByLabel("Title", { exact: true });

@@ -3,7 +3,7 @@ import { useEffect, useState } from "../hooks";
 import { slugFrom } from "../../../src/content/slugs";
 import {
   api,
-  type ApiFailure,
+  ApiFailure,
   get,
   type Site,
   type Category,
@@ -208,6 +208,13 @@ const EMPTY_DRAFT: Draft = {
 };
 
 /** The request body of a save: empty optional fields are sent as null, tags split on commas. */
+/** A refusal without the empty slug's part: made from an empty title, the slug is fixed by writing the title. */
+function withoutSlugRefusal(error: unknown) {
+  if (!(error instanceof ApiFailure) || !("slug" in error.fields) || Object.keys(error.fields).length < 2) return error;
+  const { slug: _slug, ...fields } = error.fields;
+  return new ApiFailure(error.status, error.message, fields, error.suggestions);
+}
+
 const bodyOf = (draft: Draft) => ({
   title: draft.title,
   slug: draft.slug,
@@ -417,7 +424,9 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
                 ...bodyOf(sent),
                 ...(props.original ? { translationOf: props.original.translationOf ?? props.original.id } : {}),
               }),
-        ),
+        ).catch((error: unknown) => {
+          throw sent.title.trim() || sent.slug ? error : withoutSlugRefusal(error);
+        }),
       status === "published" ? "Updated: the site shows it now." : "Saved.",
     );
     if (!result) return undefined;
