@@ -1,5 +1,11 @@
 import { z } from "@hono/zod-openapi";
 
+/**
+ * A page of a site by its path, as a link may give it (`/our-new-croissants`): not `//host` or
+ * `/\host`, which a browser reads as another host's address. A regular expression's source.
+ */
+export const SITE_PATH = String.raw`\/(?![/\\])\S*`;
+
 /** A query or path integer: digits only, within bounds. */
 export const queryInteger = (name: string, min: number, max: number) =>
   z

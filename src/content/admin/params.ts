@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CONTENT_STATUSES, MEMBER_ROLES } from "../schema";
-import { languageCode, MAX_TAG_LENGTH, queryInteger } from "../params";
+import { languageCode, MAX_TAG_LENGTH, queryInteger, SITE_PATH } from "../params";
 import { adHtmlProblems } from "../sites/ad-html";
 import { tagKey } from "../tag-spellings";
 import { englishName, languageInEnglish } from "../sites/languages";
@@ -36,8 +36,7 @@ const domain = z
 const linkOrPath = z
   .string()
   .max(500, { error: "must be at most 500 characters" })
-  // Not `//host` or `/\host`, which a browser reads as another host's address.
-  .regex(/^(https?:\/\/[^\s]+|\/(?![/\\])[^\s]*)$/i, { error: "must be an http(s) URL or a path of the site starting with /" });
+  .regex(new RegExp(`^(https?://\\S+|${SITE_PATH})$`, "i"), { error: "must be an http(s) URL or a path of the site starting with /" });
 const isoInstant = z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp, e.g. 2026-12-01T09:00:00Z" });
 
 export const tenantCreate = z.strictObject({ name: name(100), slug });

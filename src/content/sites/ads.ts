@@ -6,6 +6,9 @@ import { ads, adStats, media, type Site } from "../schema";
 import { AD_FRAME_SANDBOX, adFrame, adTarget, adTargets } from "./ad-html";
 import type { ReaderSite } from "../tenancy/scope";
 import { perSiteVersion } from "./site-data";
+import { SITE_PATH } from "../params";
+
+const ONE_SITE_PATH = new RegExp(`^${SITE_PATH}$`);
 
 export interface ShownAd {
   id: number;
@@ -127,8 +130,8 @@ export async function recordClick(db: Database, site: Site, adId: number, to?: s
     .from(ads)
     .where(and(eq(ads.id, adId), eq(ads.tenantId, site.tenantId), eq(ads.siteId, site.id)))
     .limit(1);
-  // An image ad's link may be a page of this site: a path, never `//host` or `/\host`, which a browser reads as another host.
-  const link = ad?.link ? (/^\/(?![/\\])\S*$/.test(ad.link) ? ad.link : adTarget(ad.link)) : undefined;
+  // An image ad's link may be a page of this site, as its editors may give it.
+  const link = ad?.link ? (ONE_SITE_PATH.test(ad.link) ? ad.link : adTarget(ad.link)) : undefined;
   if (!ad || (to === undefined && !link)) return undefined;
   if (to !== undefined && to !== link && !(ad.kind === "html" && ad.html && (await adTargets(ad.html)).has(to)))
     throw new ApiError(400, "This ad does not link to that address.");
