@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { newThemeVersion, themePrefix } from "../../src/content/sites/themes";
+import { database } from "../../src/platform/database";
+import { themeVersions } from "../../src/content/schema";
+import { makeLive, newThemeVersion, themePrefix } from "../../src/content/sites/themes";
 
 /**
  * Puts a theme folder of the repository into R2 for a site as an upload would: a new version of
@@ -21,19 +23,8 @@ export async function installTheme(env: { THEMES: R2Bucket; DB: D1Database }, si
     // A plain ArrayBuffer: the local bindings' proxy cannot pass a Node Buffer.
     await env.THEMES.put(`${prefix}${relative(dir, path)}`, content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength));
   }
-  const now = new Date().toISOString();
-  // As an upload's version goes live: the new row, then one statement that makes it the live one and the old one not.
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO theme_versions (site_id, name, version, bytes, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
-      siteId,
-      name,
-      version,
-      bytes,
-      now,
-    ),
-    env.DB.prepare(
-      "UPDATE theme_versions SET live = (version = ?), updated_at = ? WHERE site_id = ? AND name = ? AND (live = 1 OR version = ?)",
-    ).bind(version, now, siteId, name, version),
-  ]);
+  const db = database(env);
+  await db.insert(themeVersions).values({ siteId, name, version, bytes, updatedAt: new Date().toISOString() });
+  await makeLive(db, siteId, name, version);
   return files.length;
 }

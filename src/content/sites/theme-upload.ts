@@ -1,5 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "../../platform/errors";
 import { hmacSha256Hex } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
@@ -7,10 +7,9 @@ import { storageSize } from "../media/limits";
 import { MAX_UNPACKED_BYTES } from "./theme-limits";
 import { sites, themeVersions } from "../schema";
 import { measureRoom, withinRooms } from "../tenancy/rooms";
-import { forgetSiteForReaders } from "../tenancy/scope";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
-import { listAll, liveVersion, newThemeVersion, themePrefix } from "./themes";
+import { listAll, liveVersion, makeLive, newThemeVersion, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -341,24 +340,6 @@ const themeBytes = (db: Database, tenantId: number) =>
 export async function themeBytesOf(db: Database, tenantId: number): Promise<number> {
   const [row] = await themeBytes(db, tenantId);
   return row!.used;
-}
-
-/**
- * One statement makes the version the live one of its theme and the one it replaces not live, both
- * dated now (the cleanup leaves a replaced version an hour for the pages being served from it, and
- * never removes a row of the last hour: the upload's own row is there).
- */
-async function makeLive(db: Database, siteId: number, name: string, version: string, recorded?: BatchItem<"sqlite">) {
-  await db.batch([
-    db
-      .update(themeVersions)
-      .set({ live: sql`${themeVersions.version} = ${version}`, updatedAt: new Date().toISOString() })
-      .where(
-        and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, name), or(eq(themeVersions.live, true), eq(themeVersions.version, version))),
-      ),
-    ...(recorded ? [recorded] : []),
-  ]);
-  forgetSiteForReaders(siteId);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { and, eq, or, sql } from "drizzle-orm";
 import { randomBase62 } from "../../platform/crypto";
 import type { Database } from "../../platform/database";
 import { IsolateCache } from "../../platform/isolate-cache";
@@ -33,6 +34,24 @@ export async function liveVersion(db: Database, siteId: number, theme: string): 
     .where(and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, theme), eq(themeVersions.live, true)))
     .limit(1);
   return row?.version ?? null;
+}
+
+/**
+ * One statement makes the version the live one of its theme and the one it replaces not live, both
+ * dated now (the cleanup leaves a replaced version an hour for the pages being served from it, and
+ * never removes a row of the last hour: the upload's own row is there).
+ */
+export async function makeLive(db: Database, siteId: number, name: string, version: string, recorded?: BatchItem<"sqlite">) {
+  await db.batch([
+    db
+      .update(themeVersions)
+      .set({ live: sql`${themeVersions.version} = ${version}`, updatedAt: new Date().toISOString() })
+      .where(
+        and(eq(themeVersions.siteId, siteId), eq(themeVersions.name, name), or(eq(themeVersions.live, true), eq(themeVersions.version, version))),
+      ),
+    ...(recorded ? [recorded] : []),
+  ]);
+  forgetSiteForReaders(siteId);
 }
 
 export interface LoadedTheme {
