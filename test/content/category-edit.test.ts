@@ -158,6 +158,27 @@ describe("a category's name in the site's other languages", () => {
     expect(await (await sitePage(slug, `/de/c/${harbour.slug}`)).text()).toContain("<h1>Harbour</h1>");
   });
 
+  it("names a content's first category over its title in a list, as its own page does, in the page's language; one in no category, its first tag", async () => {
+    const harbour = await create("Harbour");
+    await change(harbour.id, { names: { de: "Hafen" } });
+    const stamp = uniqueTag()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-");
+    const filed = await seedContent(tenant, { title: `Tides ${stamp}`, categoryIds: [harbour.id], tags: ["weather"] });
+    await seedContent(tenant, { title: `Gezeiten ${stamp}`, language: "de", categoryIds: [harbour.id], tags: ["wetter"], translationOf: filed });
+    await seedContent(tenant, { title: `Gulls ${stamp}`, tags: ["birds", "weather"] });
+
+    const card = (page: string, title: string) =>
+      page.slice(page.lastIndexOf('<article class="card', page.indexOf(`>${title}</a>`)), page.indexOf(`>${title}</a>`));
+    const home = await (await sitePage(slug, "/")).text();
+    expect(card(home, `Tides ${stamp}`)).toContain(`<p class="kicker"><a href="/c/${harbour.slug}">Harbour</a></p>`);
+    expect(card(home, `Gulls ${stamp}`)).toContain('<p class="kicker"><a href="/tag/birds">birds</a></p>');
+    const germanHome = await (await sitePage(slug, "/de/")).text();
+    expect(card(germanHome, `Gezeiten ${stamp}`)).toContain(`<p class="kicker"><a href="/de/c/${harbour.slug}">Hafen</a></p>`);
+    const search = await (await sitePage(slug, `/search?q=${stamp}`)).text();
+    expect(card(search, `Tides ${stamp}`)).toContain(`>Harbour</a></p>`);
+  });
+
   it("refuses a name or description in a language the site does not have, or in its default one, and an empty one, each at its field", async () => {
     const market = await create("Market");
     for (const [body, field, message] of [

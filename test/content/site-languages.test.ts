@@ -66,7 +66,9 @@ describe("each language's home", () => {
     expect(cardTitles(html)).toEqual(["Faehrplan"]);
     expect(html).toContain('<a href="/de/faehrplan">Faehrplan</a>');
     expect(html).toContain('<li><a href="/de/c/news">Nachrichten</a>');
-    expect(html).not.toContain(">News</a>");
+    expect(html).not.toContain('<li><a href="/de/c/news">News</a>');
+    // The card's category, as over the article: the category has no German name, so its own.
+    expect(html).toContain('<p class="kicker"><a href="/de/c/news">News</a></p>');
     expect(html).toContain('<time datetime="2026-03-05T23:30:00.000Z">6. März 2026</time>');
     expect(html).toContain(`<a class="brand" href="/de/">`);
   });

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { users } from "../../platform/auth/tables";
 import type { Database } from "../../platform/database";
 import { isPublic, ofSite } from "../delivery/service";
-import { categories, contents, redirects, type Site } from "../schema";
+import { categories, contents, redirects, type Category, type Site } from "../schema";
 import type { ReaderSite } from "../tenancy/scope";
 import { contentPath } from "./languages";
 import { perSiteVersion } from "./site-data";
@@ -40,13 +40,13 @@ export async function categoryBySlug(db: Database, site: Site, slug: string) {
   return category;
 }
 
-/** The names of the site's categories in its other languages, by category id. */
-export async function categoryNames(db: Database, site: Site): Promise<Map<number, Record<string, string>>> {
+/** The site's categories by id: name, slug and names in its other languages. */
+export async function siteCategories(db: Database, site: Site): Promise<Map<number, Pick<Category, "name" | "slug" | "names">>> {
   const rows = await db
-    .select({ id: categories.id, names: categories.names })
+    .select({ id: categories.id, name: categories.name, slug: categories.slug, names: categories.names })
     .from(categories)
     .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id)));
-  return new Map(rows.map((row) => [row.id, row.names]));
+  return new Map(rows.map(({ id, ...category }) => [id, category]));
 }
 
 /** The address of a content of the site, whatever its status (a preview opens it): `/<slug>`, or `/<lang>/<slug>` in another language. */

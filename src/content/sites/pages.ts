@@ -9,7 +9,7 @@ import { memberScope, type ReaderSite } from "../tenancy/scope";
 import { contentPath, inLanguage, languageHome, languagePrefix, siteLanguages } from "./languages";
 import { tagInAddress } from "../tag-spellings";
 import { absoluteUrl, notFoundIn, type Page } from "./page-render";
-import { categoryBySlug, categoryNames, languagesWithTag, publicContentId, readerFacts } from "./page-queries";
+import { categoryBySlug, languagesWithTag, publicContentId, readerFacts, siteCategories } from "./page-queries";
 import { perSiteVersion } from "./site-data";
 
 const PAGE_SIZE = 10;
@@ -52,19 +52,43 @@ const inEveryLanguage = (site: Site, path: string) => Object.fromEntries(siteLan
 const tagLinks = (site: Site, language: string, tags: string[]) =>
   tags.map((name) => ({ name, url: `${languagePrefix(site, language)}/tag/${tagInAddress(name)}` }));
 
-/** A list of contents as templates read it: each with its URL, tag links, author and reading time (one query for the list). */
-async function listed<T extends { id: number; slug: string; language: string; tags: string[] }>(
+/**
+ * Categories as a reader's page links them: the name in the page's language where the category has
+ * one, the page in that language. The site's categories are read once a site version.
+ */
+async function categoryLinks(c: Context<AppEnv>, site: ReaderSite, language: string) {
+  const all = await perSiteVersion(site, "categories", () => siteCategories(c.get("db"), site));
+  const prefix = languagePrefix(site, language);
+  return (ids: number[]) =>
+    ids.flatMap((id) => {
+      const category = all.get(id);
+      return category
+        ? [{ id, name: inLanguage(category.names, language, category.name), slug: category.slug, url: `${prefix}/c/${category.slug}` }]
+        : [];
+    });
+}
+
+/** A list of contents as templates read it: each with its URL, categories, tag links, author and reading time (one query for the list). */
+async function listed<T extends { id: number; slug: string; language: string; tags: string[]; categoryIds: number[] }>(
   c: Context<AppEnv>,
-  site: Site,
+  site: ReaderSite,
   language: string,
   items: T[],
 ) {
-  const facts = await readerFacts(
-    c.get("db"),
-    site,
-    items.map((i) => i.id),
-  );
-  return items.map((i) => ({ ...linkedIn(site)(i), tagLinks: tagLinks(site, language, i.tags), ...facts.get(i.id) }));
+  const [facts, linkCategories] = await Promise.all([
+    readerFacts(
+      c.get("db"),
+      site,
+      items.map((i) => i.id),
+    ),
+    categoryLinks(c, site, language),
+  ]);
+  return items.map((i) => ({
+    ...linkedIn(site)(i),
+    categories: linkCategories(i.categoryIds),
+    tagLinks: tagLinks(site, language, i.tags),
+    ...facts.get(i.id),
+  }));
 }
 
 /**
@@ -139,7 +163,7 @@ export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: st
 const RECENT_ON_SEARCH = 6;
 
 /** The site's search in one language: words of `?q=` through the full-text index. */
-export async function searchPage(c: Context<AppEnv>, site: Site, language: string): Promise<Page> {
+export async function searchPage(c: Context<AppEnv>, site: ReaderSite, language: string): Promise<Page> {
   const page = pageOf(c);
   const query = (c.req.query("q") ?? "").slice(0, 200);
   const words = query.match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -224,13 +248,7 @@ export async function contentPage(c: Context<AppEnv>, site: ReaderSite, slug: st
     ...(image ? { image } : {}),
   };
   const prefix = languagePrefix(site, language);
-  // Names in other languages are looked up once a site version, and only for a page in one of them.
-  const names = language === site.defaultLanguage ? undefined : await perSiteVersion(site, "category-names", () => categoryNames(c.get("db"), site));
-  const linkedCategories = content.categories.map((cat) => ({
-    ...cat,
-    name: inLanguage(names?.get(cat.id) ?? {}, language, cat.name),
-    url: `${prefix}/c/${cat.slug}`,
-  }));
+  const linkedCategories = (await categoryLinks(c, site, language))(content.categories.map((cat) => cat.id));
   const crumbs = [
     { name: site.name, url: `${origin}${prefix}/` },
     ...linkedCategories.slice(0, 1).map((cat) => ({ name: cat.name, url: `${origin}${cat.url}` })),

@@ -36,6 +36,7 @@ const sampleContent = {
   publishAt: "2026-01-01T00:00:00.000Z",
   language: "en",
   tags: ["news"],
+  categories: [{ id: 1, name: "News", slug: "news", url: "/c/news" }],
   tagLinks: [{ name: "news", url: "/tag/news" }],
   author: { name: "A. Writer" },
   readingMinutes: 1,
