@@ -313,6 +313,53 @@ describe("menus and posts queries in the page's language", () => {
     expect(await footer("/de/")).toEqual(["Home /de/", "Walk /de/hafenspaziergang", "Tides /tide-clock", "Elsewhere https://example.com/"]);
   });
 
+  it("names a borrowed menu's categories in the page's language, and leads its written list addresses there", async () => {
+    await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { languages: ["en", "de", "fr"] });
+    try {
+      const harbour = await createCategory(database(env), ownerScope(tenant), { siteId: tenant.siteId, name: "Harbour", slug: "harbour" });
+      const named = await admin("PATCH", `/tenants/${tenant.tenantId}/categories/${harbour.id}`, tenant.session, { names: { fr: "Port" } });
+      expect(named.status).toBe(200);
+      const items = [
+        { label: "Harbour", link: { category: harbour.id } },
+        { label: "Find", link: { url: "/search" } },
+        { label: "Feed", link: { url: "/feed.xml" } },
+        { label: "Ferries", link: { url: "/tag/ferry" } },
+        { label: "Written", link: { url: "/only-in-english" } },
+      ];
+      const put = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
+        siteId: tenant.siteId,
+        type: "menu",
+        name: "footer",
+        definition: { items },
+      });
+      expect(put.status).toBe(200);
+      const footer = async (path: string) =>
+        [...(await htmlOf(await sitePage(slug, path))).matchAll(/<nav class="footer-nav"[^>]*>\s*<ul>(.*?)<\/ul>/gs)]
+          .flatMap((nav) => [...nav[1]!.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a><\/li>/g)])
+          .map((m) => `${m[2]} ${m[1]}`);
+      // On its own language's pages, as written.
+      expect(await footer("/")).toEqual(["Harbour /c/harbour", "Find /search", "Feed /feed.xml", "Ferries /tag/ferry", "Written /only-in-english"]);
+      // Borrowed by French pages: the category's French name, its page, search and the feed in French; a tag's or content's address as written.
+      expect(await footer("/fr/")).toEqual([
+        "Port /fr/c/harbour",
+        "Find /fr/search",
+        "Feed /fr/feed.xml",
+        "Ferries /tag/ferry",
+        "Written /only-in-english",
+      ]);
+      // German has no name for it: the label as written, the page German.
+      expect(await footer("/de/")).toEqual([
+        "Harbour /de/c/harbour",
+        "Find /de/search",
+        "Feed /de/feed.xml",
+        "Ferries /tag/ferry",
+        "Written /only-in-english",
+      ]);
+    } finally {
+      await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { languages: ["en", "de"] });
+    }
+  });
+
   it("refuses a menu for a language the site does not have, or a name that is no menu's", async () => {
     for (const [name, message] of [
       ["main.fr", "a language the site does not have"],

@@ -3,7 +3,7 @@ import type { Database } from "../../platform/database";
 import { isPublic, listPublished, ofSite } from "../delivery/service";
 import { categories, contents, contentTags, type ContentTag, type Site } from "../schema";
 import { memberScope } from "../tenancy/scope";
-import { contentPath, inLanguage, urlFor } from "./languages";
+import { contentPath, inLanguage, languagePrefix, urlFor } from "./languages";
 import { menuName } from "../menu-names";
 import { tagKey, tagSpellings } from "../tag-spellings";
 
@@ -23,7 +23,9 @@ interface MenuItem {
  * the menu `<code>.<language>`, else `<code>`, else `<code>.<default language>`. Category and tag
  * links lead to the page's language; a content link to that content, in its own language. An item
  * whose content readers cannot open at `now` (a draft, not yet due, in the Trash, deleted) is left
- * out, with the items under it: a menu never leads to a missing page.
+ * out, with the items under it: a menu never leads to a missing page. A menu borrowed from another
+ * language names its categories in the page's language and keeps the reader there (`/search` →
+ * `/fr/search`).
  */
 export async function resolvedMenus(db: Database, site: Site, now: string, language: string) {
   const rows = await db
@@ -32,25 +34,34 @@ export async function resolvedMenus(db: Database, site: Site, now: string, langu
     .where(and(eq(contentTags.tenantId, site.tenantId), eq(contentTags.siteId, site.id), eq(contentTags.type, "menu")));
   const rank = (menuLanguage: string | null) =>
     menuLanguage === language ? 0 : menuLanguage === null ? 1 : menuLanguage === site.defaultLanguage ? 2 : 3;
-  const chosen = new Map<string, { rank: number; items: MenuItem[] }>();
+  const chosen = new Map<string, { rank: number; items: MenuItem[]; written: string }>();
   for (const row of rows) {
     const { code, language: menuLanguage } = menuName(row.name);
-    const candidate = { rank: rank(menuLanguage), items: (row.definition as { items: MenuItem[] }).items };
+    const candidate = {
+      rank: rank(menuLanguage),
+      items: (row.definition as { items: MenuItem[] }).items,
+      written: menuLanguage ?? site.defaultLanguage,
+    };
     if (candidate.rank < 3 && candidate.rank < (chosen.get(code)?.rank ?? 3)) chosen.set(code, candidate);
   }
-  const menus = [...chosen].map(([code, { items }]) => ({ code, items }));
+  const menus = [...chosen].map(([code, { items, written }]) => ({ code, items, borrowed: written !== language }));
   return Object.fromEntries(await menuUrls(db, site, now, language, menus));
 }
 
 /** What `menus.<code>` is for one menu tag on a page in its own language: the console's preview. */
 export async function resolvedMenu(db: Database, site: Site, tag: ContentTag, now: string) {
   const { code, language } = menuName(tag.name);
-  const [menu] = await menuUrls(db, site, now, language ?? site.defaultLanguage, [{ code, items: (tag.definition as { items: MenuItem[] }).items }]);
+  const [menu] = await menuUrls(db, site, now, language ?? site.defaultLanguage, [
+    { code, items: (tag.definition as { items: MenuItem[] }).items, borrowed: false },
+  ]);
   return menu?.[1] ?? [];
 }
 
-/** Menus' items with URLs, in the page's language. */
-async function menuUrls(db: Database, site: Site, now: string, language: string, menus: { code: string; items: MenuItem[] }[]) {
+/** A written address of a page the site has in each language: search, the feed, a category (a tag's words are a language's own). */
+const IN_EVERY_LANGUAGE = /^\/(?:search(?:[?#]|$)|feed\.xml$|c\/)/;
+
+/** Menus' items with URLs, in the page's language; `borrowed`, a menu of another language shown there. */
+async function menuUrls(db: Database, site: Site, now: string, language: string, menus: { code: string; items: MenuItem[]; borrowed: boolean }[]) {
   if (!menus.length) return [];
   // Only the contents the menus name are read, not every content of the site.
   const named = (items: MenuItem[]): number[] =>
@@ -64,7 +75,7 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
   const tagNames = [...new Set(menus.flatMap((m) => tagged(m.items)))];
   const [cats, linked, spellings] = await Promise.all([
     db
-      .select({ id: categories.id, slug: categories.slug })
+      .select({ id: categories.id, slug: categories.slug, names: categories.names })
       .from(categories)
       .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id))),
     // The contents named, and their public versions in this page's language (a menu of another language links those).
@@ -88,9 +99,12 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
   const url = urlFor(site, language);
   // Null for a content readers cannot open, or a tag no public content of this language carries: its
   // item is left out, with the items under it.
-  const urlOf = (link: MenuItem["link"]): string | null => {
+  const urlOf = (link: MenuItem["link"], borrowed: boolean): string | null => {
     // "/" is the home of the page's language: a menu shared by the languages leads each to its own.
-    if (link.url !== undefined) return link.url === "/" ? url("home") : link.url;
+    if (link.url !== undefined) {
+      if (link.url === "/") return url("home");
+      return borrowed && IN_EVERY_LANGUAGE.test(link.url) ? `${languagePrefix(site, language)}${link.url}` : link.url;
+    }
     if (link.category !== undefined) return url("category", cats.find((c) => c.id === link.category)?.slug ?? "");
     if (link.content === undefined) {
       const spelled = spellings.get(tagKey(link.tag ?? ""));
@@ -100,12 +114,17 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
     const translated = content?.language === language ? content : linked.find((c) => c.translationOf === link.content && c.language === language);
     return translated ? contentPath(site, translated) : content ? contentPath(site, content) : null;
   };
-  const resolve = (items: MenuItem[]): unknown[] =>
+  // A category's name in the page's language, for a menu whose labels are another language's.
+  const labelOf = (item: MenuItem, borrowed: boolean) => {
+    const category = borrowed && item.link.category !== undefined ? cats.find((c) => c.id === item.link.category) : undefined;
+    return category ? inLanguage(category.names, language, item.label) : item.label;
+  };
+  const resolve = (items: MenuItem[], borrowed: boolean): unknown[] =>
     items.flatMap((item) => {
-      const itemUrl = urlOf(item.link);
-      return itemUrl === null ? [] : [{ label: item.label, url: itemUrl, children: resolve(item.children ?? []) }];
+      const itemUrl = urlOf(item.link, borrowed);
+      return itemUrl === null ? [] : [{ label: labelOf(item, borrowed), url: itemUrl, children: resolve(item.children ?? [], borrowed) }];
     });
-  return menus.map((m) => [m.code, resolve(m.items)] as const);
+  return menus.map((m) => [m.code, resolve(m.items, m.borrowed)] as const);
 }
 
 interface TagDefinition {
