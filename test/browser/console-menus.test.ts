@@ -1,5 +1,5 @@
 import { zipSync } from "fflate";
-import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultThemeFiles, type Gateway, gatewayReady, openBrowser, ownerAdmin, showConsoleOnFailure } from "./gateway";
 
@@ -27,7 +27,7 @@ let siteId: number;
 let siteBase: string;
 let draftId: number;
 
-async function shot(target: Page, name: string) {
+async function shot(target: Page | Locator, name: string) {
   if (SCREENSHOTS) await target.screenshot({ path: `docs/screenshots/${name}.png` });
 }
 
@@ -151,7 +151,7 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     await shot(page, "console-menus-warning");
   });
 
-  it("says a missing label in words at its field, and saves once it is given", async () => {
+  it("says a missing label, or a category typed but not chosen, in words at its field", async () => {
     await page.getByRole("button", { name: "Add an item" }).click();
     await page.getByRole("button", { name: "Save menu" }).click();
     const label = page.getByLabel("Item 6 label", { exact: true });
@@ -160,6 +160,17 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
     expect(await page.locator(`[id="${described}"]`).textContent()).toBe("Label must not be empty");
     expect(await page.getByRole("alert").first().textContent()).toBe("Label must not be empty");
     await shot(page, "console-words-field");
+    await page.getByRole("button", { name: "Remove item 6" }).click();
+    // A category's name typed in its search, none of the matches clicked: the item says what is missing.
+    await page.getByRole("button", { name: "Add an item" }).click();
+    const row = item(6);
+    await page.getByLabel("Item 6 label", { exact: true }).fill("Food");
+    await row.getByLabel("Links to").selectOption({ label: "Category" });
+    await row.getByLabel("Find a category").fill("Food & Drink");
+    await page.getByRole("button", { name: "Save menu" }).click();
+    await expect.poll(() => row.locator(".field-error").textContent()).toBe("Choose the category this item leads to");
+    expect(await page.getByRole("alert").first().textContent()).toBe("Choose the category this item leads to");
+    await shot(row, "console-menus-unchosen");
     await page.getByRole("button", { name: "Remove item 6" }).click();
   });
 

@@ -5,7 +5,7 @@ import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
 import { createUser, sessionFor, uniqueTag } from "../helpers/accounts";
 import { admin, createTestTenant, headless, memberWith, seedContent, sitePage, siteSlug, type TestTenant } from "../helpers/content";
 
-type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string; fields?: { field: string; message: string }[] } };
 
 async function send<T = Record<string, unknown>>(method: string, path: string, session: string, body?: unknown) {
   const res = await admin(method, path, session, body);
@@ -277,6 +277,26 @@ describe("reads and the remaining writes", () => {
       },
     });
     expect(deep.status).toBe(400);
+    // An item whose target was never chosen (the console's picker left empty) says so at its link.
+    for (const [link, field, message] of [
+      [{ category: 0 }, "category", "Choose the category this item leads to"],
+      [{ content: 0 }, "content", "Choose the content this item leads to"],
+      [{ tag: "" }, "tag", "Choose the tag this item leads to"],
+    ] as const) {
+      const unchosen = await send("PUT", `${base}/tags`, tenant.session, {
+        siteId: tenant.siteId,
+        type: "menu",
+        name: "unchosen",
+        definition: {
+          items: [
+            { label: "Home", link: { url: "/" } },
+            { label: "Food", link },
+          ],
+        },
+      });
+      expect(unchosen.status).toBe(400);
+      expect(unchosen.body.error!.fields).toEqual([{ field: `body.definition.items.1.link.${field}`, message }]);
+    }
     expect((await send("DELETE", `${base}/tags/${tag.body.data.id}`, tenant.session)).status).toBe(200);
     expect((await send("DELETE", `${base}/tags/${tag.body.data.id}`, tenant.session)).status).toBe(404);
   });

@@ -196,7 +196,7 @@ export function MenuItems(props: {
       <ol class="menu-items">
         {rows.map((row, index) => {
           const path = paths[index]!;
-          const linkError = props.fieldError(`${path}.link`) ?? props.fieldError(`${path}.link.url`);
+          const linkError = ["", ".url", ".category", ".content", ".tag"].map((field) => props.fieldError(`${path}.link${field}`)).find(Boolean);
           return (
             <li
               key={row.key}

@@ -210,9 +210,10 @@ export const contentListQuery = z.strictObject({
 export const trashListQuery = contentListQuery.omit({ status: true, translationsOf: true, categoryId: true, q: true });
 
 const menuLink = z.union([
-  z.strictObject({ category: z.number().int().positive() }),
-  z.strictObject({ content: z.number().int().positive() }),
-  z.strictObject({ tag: z.string().min(1).max(MAX_TAG_LENGTH) }),
+  // An item whose target is not chosen yet (the console's picker left empty) is named as such.
+  z.strictObject({ category: z.number().int().positive({ error: "Choose the category this item leads to" }) }),
+  z.strictObject({ content: z.number().int().positive({ error: "Choose the content this item leads to" }) }),
+  z.strictObject({ tag: z.string().min(1, { error: "Choose the tag this item leads to" }).max(MAX_TAG_LENGTH) }),
   z.strictObject({
     url: z
       .string()
