@@ -185,6 +185,19 @@ describe.each(DEVICES)("a German reader on the $name", ({ name, options }) => {
     expect(await german.locator(".no-version-note").textContent()).toBe("(home page)");
     expect(await german.locator(".no-version-note").isVisible()).toBe(true);
     expect(await page.evaluate("getComputedStyle(document.querySelector('.lang-switcher .no-version')).textDecorationStyle")).toBe("dotted");
+    if (name === "desktop") {
+      // The switcher, note and all, on the brand's row: the menu has the next row to itself and the search box, on one line.
+      const brand = (await page.locator(".brand").boundingBox())!;
+      const switcher = (await page.locator(".lang-switcher").boundingBox())!;
+      expect(switcher.y).toBeLessThan(brand.y + brand.height);
+      const items = await page
+        .getByRole("navigation", { name: "Main menu" })
+        .locator(":scope > ul > li")
+        .evaluateAll((lis) => lis.map((li) => li.getBoundingClientRect().top));
+      expect(items.length).toBeGreaterThan(2);
+      expect(new Set(items).size).toBe(1);
+      expect(items[0]).toBeGreaterThanOrEqual(brand.y + brand.height);
+    }
     await follow(german);
     expect(new URL(page.url()).pathname).toBe("/de/");
   });

@@ -174,7 +174,9 @@ describe("a reader of the default theme on a desktop", () => {
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
     expect(await page.evaluate<string>("document.activeElement.textContent")).toBe("Football");
-    await expect.poll(() => page.getByRole("link", { name: "Football", exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Football", exact: true }).isVisible())
+      .toBe(true);
     await shot(page, "theme-menu-desktop");
     await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
     expect(new URL(page.url()).pathname).toBe("/c/football");
