@@ -103,6 +103,13 @@ describe("each language's home", () => {
     expect(german).toContain('<html lang="de">');
     expect(german).toMatch(/<title>Seite nicht gefunden · [^<]+<\/title>/);
     expect(await htmlOf(await sitePage(slug, "/nothing-here"))).toMatch(/<title>Page not found · [^<]+<\/title>/);
+    // So is a German list's page that is no page number, its way back the German home.
+    const noPage = await sitePage(slug, "/de/?page=abc");
+    expect(noPage.status).toBe(404);
+    const noPageHtml = await htmlOf(noPage);
+    expect(noPageHtml).toContain('<html lang="de">');
+    expect(noPageHtml).toMatch(/<title>Seite nicht gefunden · [^<]+<\/title>/);
+    expect(noPageHtml).toContain('<a class="button" href="/de/">');
     // The switcher marks no link of a page that exists in no language, least of all the current one.
     expect(german).toContain('<a href="/de/" hreflang="de" aria-current="page"><span lang="de">Deutsch</span></a>');
     // The empty search page is titled in its language too.

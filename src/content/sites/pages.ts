@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../platform/env";
-import { ApiError } from "../../platform/errors";
 import { type ContentQuery, listPublished, publishedContent, tagAsSpelled } from "../delivery/service";
 import type { Site } from "../schema";
 import { siteOrigin } from "../tenancy/domains";
@@ -23,14 +22,15 @@ const pageNumber = z
   .transform(Number)
   .refine((page) => page <= MAX_PAGE);
 
-/** `?page=`: absent, the first page; a whole number from 1 to MAX_PAGE; anything else a 400 that says so. */
-function pageOf(c: Context<AppEnv>): number {
+/**
+ * `?page=`: absent, the first page; a whole number from 1 to MAX_PAGE; anything else (`abc`, `0`,
+ * `1.5`) no page of the list, as one past its end is: the theme's 404 page, in the page's language.
+ */
+function pageOf(c: Context<AppEnv>): number | undefined {
   const given = c.req.query("page");
   if (given === undefined) return 1;
   const parsed = pageNumber.safeParse(given);
-  if (!parsed.success)
-    throw new ApiError(400, `This list has no page "${given.slice(0, 20)}": pages are numbered 1, 2, 3 and so on, up to ${MAX_PAGE}.`);
-  return parsed.data;
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A list's pages, or undefined when `page` is past its last one (a 404); an empty list has its first page. */
@@ -105,6 +105,7 @@ const listOf = (c: Context<AppEnv>, site: ReaderSite, query: Omit<ContentQuery, 
 /** The home page of a language: its newest public contents, a page at a time. */
 export async function homePage(c: Context<AppEnv>, site: ReaderSite, language: string): Promise<Page> {
   const page = pageOf(c);
+  if (page === undefined) return notFoundIn(language);
   const list = await listOf(c, site, { language, page });
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
@@ -128,6 +129,7 @@ export async function homePage(c: Context<AppEnv>, site: ReaderSite, language: s
  */
 export async function tagPage(c: Context<AppEnv>, site: ReaderSite, tagParam: string, language: string): Promise<Page> {
   const page = pageOf(c);
+  if (page === undefined) return notFoundIn(language);
   // Hono has decoded the path once; decoding again would read `%25` as a broken escape.
   const asked = tagParam.slice(0, 60);
   let tag = asked;
@@ -165,6 +167,7 @@ const RECENT_ON_SEARCH = 6;
 /** The site's search in one language: words of `?q=` through the full-text index. */
 export async function searchPage(c: Context<AppEnv>, site: ReaderSite, language: string): Promise<Page> {
   const page = pageOf(c);
+  if (page === undefined) return notFoundIn(language);
   const query = (c.req.query("q") ?? "").slice(0, 200);
   const words = query.match(/[\p{L}\p{N}]+/gu) ?? [];
   const list = words.length
@@ -202,6 +205,7 @@ export async function categoryPage(c: Context<AppEnv>, site: ReaderSite, slug: s
   const category = await categoryBySlug(c.get("db"), site, slug);
   if (!category) return notFoundIn(language);
   const page = pageOf(c);
+  if (page === undefined) return notFoundIn(language);
   const list = await listOf(c, site, { categoryId: category.id, language, page });
   const pages = pagination(page, list.total);
   if (!pages) return notFoundIn(language);
