@@ -36,6 +36,14 @@ describe("API2 · X-API-Key with X-API-Secret", () => {
     );
   });
 
+  it("says a key of another kind (a tenant's) is not a data-service key", async () => {
+    const key = await createTestKey();
+    await expectUnauthorized(
+      await getWithSecret(STANDARD_DE, { token: "svc_tk_0123456789abcdefghijklmnopqrstuvwxyzABCD", secret: key.secret }),
+      "Not a data-service key: these groups take a key that starts with svc_sk_, with X-API-Secret or a signature (a key of another kind, a tenant's, is for that group's API)",
+    );
+  });
+
   it("refuses a wrong secret", async () => {
     const key = await createTestKey();
     await expectUnauthorized(await getWithSecret(STANDARD_DE, { token: key.token, secret: `${key.secret}0` }), "Invalid authentication credentials");

@@ -139,7 +139,17 @@ export async function authenticateDataClient(c: Context<AppEnv>): Promise<Princi
     );
   await refuseWhileThrottled(c, addressLimit(c));
   const found = await findKeyByToken(c.get("db"), token, database(c.env));
-  if (!found) await failed(c, undefined, unauthorized("Invalid authentication credentials"));
+  if (!found)
+    await failed(
+      c,
+      undefined,
+      unauthorized(
+        // Another kind of key (a tenant's svc_tk_…) is said to be one: the prefix is the caller's own to read.
+        token.startsWith(API_KEY_PREFIX)
+          ? "Invalid authentication credentials"
+          : `Not a data-service key: these groups take a key that starts with ${API_KEY_PREFIX}, with X-API-Secret or a signature (a key of another kind, a tenant's, is for that group's API)`,
+      ),
+    );
   assertUsableKey(found);
   await refuseWhileThrottled(c, keyLimit(found.key.id));
 
