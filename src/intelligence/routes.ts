@@ -7,6 +7,7 @@ import { styleFRoutes } from "../platform/style-f";
 import { decodeBase64Field, toBase64 } from "../platform/crypto";
 import { oneAtATime } from "./compute-gate";
 import { answerWith } from "./engines";
+import { joinSentences } from "./text";
 import {
   classifyParams,
   keywordsParams,
@@ -97,7 +98,7 @@ export function intelligenceRoutes() {
         embedded: () => oneAtATime(() => summarize(p.text, p)),
         workersAi: () => summarizeWithWorkersAi(env(c), p.text, p),
       });
-      const summary = p.style === "bullet" ? result.sentences : result.sentences.join(" ");
+      const summary = p.style === "bullet" ? result.sentences : joinSentences(result.sentences);
       return {
         summary,
         originalLength: result.originalLength,

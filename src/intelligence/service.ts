@@ -7,12 +7,13 @@ import type { Bindings } from "../platform/env";
 import { ApiError, notConfigured } from "../platform/errors";
 import { settingsOf } from "../platform/settings";
 import { aiTimeoutMs, intelligenceSettings, runModel } from "./engines";
+import { joinSentences } from "./text";
 
 /** An extractive summary (TextRank) of at most `maxWords` words, in text order. */
 export async function summaryOf(text: string, maxWords: number): Promise<string> {
   const [{ summarize }, { oneAtATime }] = await Promise.all([import("./summarize"), import("./compute-gate")]);
   const summary = await oneAtATime(() => summarize(text, { minLength: Math.min(maxWords, 10), maxLength: maxWords }));
-  return summary.sentences.join(" ");
+  return joinSentences(summary.sentences);
 }
 
 /** The language of a text as an ISO 639-1 code ("en" when it cannot tell). */

@@ -35,6 +35,10 @@ export function sentences(text: string): Span[] {
   return spans;
 }
 
+/** Sentences back into a text: a space after each, but after a full-width ending (。！？), where Chinese and Japanese put none. */
+export const joinSentences = (picked: string[]) =>
+  picked.reduce((text, sentence) => (text === "" ? sentence : `${text}${/[。！？][」』”）]*$/u.test(text) ? "" : " "}${sentence}`), "");
+
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
 export function words(text: string): string[] {

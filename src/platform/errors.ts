@@ -131,7 +131,10 @@ export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: st
     );
   if (envelopeOf(c) === "tenant") {
     const asTyped = prefix === undefined;
-    const said = fields.map((field, i) => ({ field: field.field, message: sentenceOf(error.issues[i]!, asTyped) }));
+    // A field's first finding alone (1e308 is past the safe integers and past the bound): one thing to correct, said once.
+    const said = fields
+      .map((field, i) => ({ field: field.field, message: sentenceOf(error.issues[i]!, asTyped) }))
+      .filter((field, i, all) => all.findIndex((other) => other.field === field.field) === i);
     return new ApiError(400, said[0]!.message, said);
   }
   const first = fields[0]!;

@@ -5,7 +5,7 @@ import { admin, createTestTenant, headless, tenantKey, type TestTenant } from ".
 
 const LLM = "https://llm.example/v1";
 const LIBRETRANSLATE_URL = "https://translate.example";
-type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string } };
+type Envelope<T> = { success: boolean; data: T; error?: { code: string; message: string; fields?: { field: string; message: string }[] } };
 
 /** The Worker with the settings a deployment would give it (an LLM endpoint, a translator). */
 async function skill<T>(path: string, token: string, body: unknown, settings: Record<string, string> = {}) {
@@ -170,14 +170,30 @@ describe("C6 summarise", () => {
     }
   });
 
+  it("keeps Chinese sentences whole and as written: no space between them, no ellipsis after the last", async () => {
+    const chinese = "港口重新开放。渡轮每二十分钟一班。市场大厅开业。";
+    const { status, body } = await skill<{ summary: string; language: string }>("/generate/summary", tenant.token, {
+      content: chinese,
+      maxLength: 20,
+    });
+    expect(status).toBe(200);
+    expect(body.data.summary.length).toBeLessThanOrEqual(20);
+    expect(body.data.summary).toMatch(/^[^\s…]+。$/u);
+    expect(chinese.startsWith(body.data.summary) || chinese.includes(body.data.summary)).toBe(true);
+  });
+
   it.each([
     [{ content: TEXT, maxLength: 10 }, "Max length must be from 20 to 5000"],
+    [{ content: TEXT, maxLength: 1e308 }, "Max length must be a whole number from 20 to 5000"],
+    [{ content: TEXT, maxLength: 25.5 }, "Max length must be a whole number from 20 to 5000"],
     [{ content: "x".repeat(20_001) }, "Content must be at most 20000 characters"],
     [{ content: "   " }, "Content must not be empty"],
   ])("refuses %j", async (input, message) => {
     const { status, body } = await skill<never>("/generate/summary", tenant.token, input);
     expect(status).toBe(400);
     expect(body.error!.message).toBe(message);
+    // One thing to correct, said once.
+    expect(body.error!.fields).toHaveLength(1);
   });
 });
 

@@ -98,7 +98,8 @@ export function skillsRoutes() {
           content: text("content"),
           maxLength: z
             .number()
-            .int()
+            // Said once for any number out of bounds, 1e308 too (past the safe integers int() checks for).
+            .int({ error: "maxLength must be a whole number from 20 to 5000" })
             .min(20, { error: "maxLength must be from 20 to 5000" })
             .max(5000, { error: "maxLength must be from 20 to 5000" })
             .default(300),

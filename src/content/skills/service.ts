@@ -79,7 +79,8 @@ export async function generateArticle(
 /** Whole sentences that fit `max` when they fill a third of it at least; else the words that fit, then "…". */
 function cutToSentences(text: string, max: number): string {
   if (text.length <= max) return text;
-  const ends = [...text.slice(0, max + 1).matchAll(/[.!?]["')\]]?(?=\s)/g)].map((end) => end.index + end[0].length);
+  // A full-width ending (。！？) ends a sentence with no space after it.
+  const ends = [...text.slice(0, max + 1).matchAll(/[.!?]["')\]]?(?=\s)|[。！？][」』”）]?/gu)].map((end) => end.index + end[0].length);
   const last = ends.filter((end) => end <= max).at(-1);
   return last !== undefined && last >= max / 3 ? text.slice(0, last) : cutToCharacters(text, max);
 }
