@@ -212,14 +212,26 @@ describe("categories", () => {
     const page = await consoleAt("/categories");
     await onDemoSite(page);
     const form = page.getByRole("form", { name: "New category" });
+    const slugHint = form.locator(".hint", { hasText: "Its page" });
     // A long word's address wraps inside the slug's field, not under the next one.
     await form.getByLabel("Name", { exact: true }).fill("Donaudampfschifffahrtsgesellschaftskapitaensmuetzenfestivals".repeat(3));
-    await expect.poll(() => form.locator(".hint").innerText()).toMatch(/^Its page: \/c\/donaudampf/);
-    expect(await form.locator(".hint").evaluate((hint) => hint.scrollWidth <= hint.clientWidth)).toBe(true);
+    await expect.poll(() => slugHint.innerText()).toMatch(/^Its page: \/c\/donaudampf/);
+    expect(await slugHint.evaluate((hint) => hint.scrollWidth <= hint.clientWidth)).toBe(true);
     await form.getByLabel("Name", { exact: true }).fill(`Night life ${tag}`);
-    await expect.poll(() => form.locator(".hint").innerText()).toBe(`Its page: /c/night-life-${tag} (from the name, until you type one)`);
+    await expect.poll(() => slugHint.innerText()).toBe(`Its page: /c/night-life-${tag} (from the name, until you type one)`);
     await form.getByRole("button", { name: "Create category" }).click();
     await expect.poll(() => page.locator("code", { hasText: `/c/night-life-${tag}` }).count()).toBe(1);
+    // Its name in the site's other language, given at creation: the German pages use it.
+    await form.getByLabel("Name", { exact: true }).fill(`Market ${tag}`);
+    await form.getByLabel("Name in German (de)").fill(`Markt ${tag}`);
+    await shot(page, "category-new");
+    await form.getByRole("button", { name: "Create category" }).click();
+    await expect.poll(() => form.getByRole("status").textContent()).toBe(`Created Market ${tag}.`);
+    expect(await form.getByLabel("Name in German (de)").inputValue()).toBe("");
+    const created = (await adminApi<{ name: string; names: Record<string, string> }[]>("GET", `/sites/${gateway.siteId}/categories`)).find(
+      (category) => category.name === `Market ${tag}`,
+    );
+    expect(created?.names).toEqual({ de: `Markt ${tag}` });
   });
 
   it(

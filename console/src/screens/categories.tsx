@@ -7,6 +7,7 @@ import {
   categoryOption,
   filledIn,
   inTreeOrder,
+  languageName,
   Loading,
   PerLanguageFields,
   Outcome,
@@ -140,8 +141,23 @@ export function CategoriesScreen() {
   return (
     <Screen title="Categories">
       <Outcome failure={order.failure} done={order.done || saved} />
-      {!load.data ? <Loading failure={load.failure} /> : load.data.length ? branch(null) : <p>No categories yet.</p>}
-      {can("editor") && load.data ? <NewCategory categories={load.data} onCreated={load.reload} /> : null}
+      {!load.data ? (
+        <Loading failure={load.failure} />
+      ) : load.data.length ? (
+        branch(null)
+      ) : (
+        <p>No categories yet{can("editor") ? ": make the first with the form below." : "."}</p>
+      )}
+      {can("editor") && load.data ? (
+        <NewCategory
+          categories={load.data}
+          onCreated={() => {
+            // The form says "Created …": an earlier "Saved …" above it is old news.
+            setSaved("");
+            load.reload();
+          }}
+        />
+      ) : null}
     </Screen>
   );
 }
@@ -151,6 +167,8 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [parent, setParent] = useState("");
+  const [names, setNames] = useState<Record<string, string>>({});
+  const otherLanguages = site.languages.filter((code) => code !== site.defaultLanguage);
   const create = useSubmit();
   const suggested = slugFrom(name, site.defaultLanguage);
   return (
@@ -163,12 +181,14 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
         const body = {
           siteId: site.id,
           name,
+          names: filledIn(names, otherLanguages),
           slug: slug || suggested,
           parentId: parent ? Number(parent) : null,
           position: props.categories.length,
         };
         if (await create.run(() => api("POST", `/tenants/${tenant.id}/categories`, body), `Created ${name}.`)) {
           setName("");
+          setNames({});
           setSlug("");
           props.onCreated();
         }
@@ -177,7 +197,15 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
       <h2 id="new-category">New category</h2>
       <Outcome failure={create.failure} done={create.done} />
       <div class="row">
-        <TextField label="Name" name="name" value={name} onValue={setName} error={create.fieldError("name")} required />
+        <TextField
+          label="Name"
+          name="name"
+          value={name}
+          onValue={setName}
+          error={create.fieldError("name")}
+          hint={otherLanguages.length ? `In ${languageName(site.defaultLanguage) ?? site.defaultLanguage}, the site's default language` : undefined}
+          required
+        />
         <TextField
           label="Slug"
           name="slug"
@@ -196,10 +224,26 @@ function NewCategory(props: { categories: Category[]; onCreated: () => void }) {
           error={create.fieldError("parentId")}
         />
       </div>
+      <NamesInOtherLanguages languages={otherLanguages} values={names} onValues={setNames} fieldError={create.fieldError} />
       <button class="primary" type="submit" disabled={create.busy}>
         Create category
       </button>
     </form>
+  );
+}
+
+/** A category's name in each of the site's other languages, when it has any: at creation as on a change. */
+function NamesInOtherLanguages(props: {
+  languages: string[];
+  values: Record<string, string>;
+  onValues: (values: Record<string, string>) => void;
+  fieldError: (name: string) => string | undefined;
+}) {
+  if (!props.languages.length) return null;
+  return (
+    <div class="row">
+      <PerLanguageFields what="Name" field="names" {...props} hint={(language) => `On the ${language} pages; left empty, they show the name`} />
+    </div>
   );
 }
 
@@ -276,19 +320,7 @@ function EditCategory(props: { category: Category; categories: Category[]; onCan
           error={save.fieldError("parentId")}
         />
       </div>
-      {otherLanguages.length ? (
-        <div class="row">
-          <PerLanguageFields
-            what="Name"
-            field="names"
-            languages={otherLanguages}
-            values={names}
-            onValues={setNames}
-            fieldError={save.fieldError}
-            hint={(language) => `On the ${language} pages; left empty, they show the name`}
-          />
-        </div>
-      ) : null}
+      <NamesInOtherLanguages languages={otherLanguages} values={names} onValues={setNames} fieldError={save.fieldError} />
       <TextField
         label="Description"
         name="description"
