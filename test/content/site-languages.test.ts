@@ -81,6 +81,26 @@ describe("each language's home", () => {
     expect(html).toContain('<time datetime="2026-03-05T23:30:00.000Z">6 March 2026</time>');
   });
 
+  it("leads a page's address typed in capitals or with a slash at its end to its one address, keeping the query", async () => {
+    for (const [typed, address] of [
+      ["/Ferry-Timetable", "/ferry-timetable"],
+      ["/ferry-timetable/", "/ferry-timetable"],
+      ["/de/FAEHRPLAN/?utm_source=mail", "/de/faehrplan?utm_source=mail"],
+      ["/c/News", "/c/news"],
+      ["/de/c/news/", "/de/c/news"],
+    ] as const) {
+      const res = await sitePage(slug, typed, { redirect: "manual" });
+      expect(res.status, typed).toBe(301);
+      expect(res.headers.get("Location"), typed).toBe(address);
+      expect((await sitePage(slug, address.replace(/\?.*/, ""))).status, address).toBe(200);
+    }
+    // A language's home, a tag's words and anything that is no page's address are left as they are.
+    expect((await sitePage(slug, "/de/", { redirect: "manual" })).status).toBe(200);
+    expect((await sitePage(slug, "/tag/ferry", { redirect: "manual" })).status).toBe(200);
+    expect((await sitePage(slug, "/Nothing/Here/", { redirect: "manual" })).status).toBe(404);
+    expect((await sitePage(slug, `/${"A".repeat(81)}/`, { redirect: "manual" })).status).toBe(404);
+  });
+
   it("answers /de with a permanent redirect to its one address, /de/, keeping the query", async () => {
     const res = await sitePage(slug, "/de?page=2", { redirect: "manual" });
     expect(res.status).toBe(301);

@@ -73,6 +73,21 @@ const siteDocument = (c: Context<AppEnv>, type: string, build: (site: ReaderSite
   siteOf(c).then((site) => cachedDocument(c, site, `${type}; charset=utf-8`, () => build(site, siteOrigin(c.env, site))));
 
 /** A content page's address asked for as Markdown: `Accept` prefers `text/markdown` to HTML, as a browser never asks. */
+/**
+ * A content's or category's address as readers may type or paste it: in capitals, or with a
+ * slash at its end (`/Harbour-Reopens/`, `/de/c/Sport`). Its one address (slugs are lower-case
+ * words and digits joined by dashes, at most 80 characters), or undefined for any other path: a
+ * language's region (`pt-BR`) and a tag's words (`/tag/…`, answered there) keep their case.
+ */
+function pageAddressOf(path: string): string | undefined {
+  // `/de/` is a language's home, already as written.
+  if (/^\/[a-z]{2}(?:-[A-Z]{2})?\/$/.test(path)) return undefined;
+  const page = /^(\/[a-z]{2}(?:-[A-Z]{2})?)?(\/c)?\/([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)\/?$/.exec(path);
+  if (!page || page[3]!.length > 80) return undefined;
+  const address = `${page[1] ?? ""}${page[2] ?? ""}/${page[3]!.toLowerCase()}`;
+  return address === path ? undefined : address;
+}
+
 const wantsMarkdown = (c: Context<AppEnv>) =>
   accepts(c, { header: "Accept", supports: ["text/html", "text/markdown"], default: "text/html" }) === "text/markdown";
 
@@ -129,6 +144,12 @@ function buildSiteRouter() {
   app.get("/_preview/end", (c) => {
     endPreviews(c);
     return c.redirect("/", 302);
+  });
+  // A page's address in capitals or with a slash at its end leads to its one address.
+  app.on(["GET", "HEAD"], "*", async (c, next) => {
+    const address = pageAddressOf(c.req.path);
+    if (address === undefined) return next();
+    return c.redirect(`${address}${new URL(c.req.url).search}`, 301);
   });
   // `/de` is the German home's address without its slash: one canonical address, `/de/`.
   app.get("/:lang{[a-z]{2}(?:-[A-Z]{2})?}", async (c, next) => {
