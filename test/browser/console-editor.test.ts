@@ -135,7 +135,7 @@ describe("the content editor, as a writer uses it", () => {
     const slugField = page.getByLabel("Slug", { exact: true });
     await expect.poll(() => slugField.getAttribute("aria-invalid")).toBe("true");
     const message = page.locator(`[id="${(await slugField.getAttribute("aria-describedby"))!.split(" ").pop()}"]`);
-    expect(await message.textContent()).toBe(`The slug ${slug} is already taken in en: ${slug}-2 is free`);
+    expect(await message.textContent()).toBe(`The slug ${slug} is already taken in English (en): ${slug}-2 is free`);
     await expect.poll(() => focusedField(page)).toBe("slug");
     const box = (await slugField.boundingBox())!;
     expect(box.y).toBeGreaterThan(0);

@@ -32,8 +32,8 @@ describe("a taken slug", () => {
     expect(clash.status).toBe(409);
     expect(clash.body.error).toEqual({
       code: "conflict",
-      message: "The slug harbour is already taken in en: harbour-2 is free",
-      fields: [{ field: "body.slug", message: "The slug harbour is already taken in en: harbour-2 is free", suggestion: "harbour-2" }],
+      message: "The slug harbour is already taken in English (en): harbour-2 is free",
+      fields: [{ field: "body.slug", message: "The slug harbour is already taken in English (en): harbour-2 is free", suggestion: "harbour-2" }],
     });
     // The suggestion taken; the next clash, even on a numbered slug, suggests past every taken number.
     expect((await send("POST", contentsPath, tenant.session, draft("harbour-2"))).status).toBe(201);

@@ -141,7 +141,7 @@ export function ContentsScreen({ query }: ScreenProps) {
                       {content.title}
                     </a>
                   </td>
-                  <td>{content.language}</td>
+                  <td>{languageName(content.language) ?? content.language}</td>
                   <td>
                     <span class={`badge ${content.status}`}>{content.status}</span>
                     {content.status === "scheduled" ? <small> {formatDate(content.publishAt)}</small> : null}
@@ -579,7 +579,7 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
               <button type="button" onClick={() => takeSlug(slugSuggestion)}>
                 Use {slugSuggestion}
               </button>{" "}
-              <small>a free slug in {draft.language}, saved at once</small>
+              <small>a free slug in {languageName(draft.language) ?? draft.language}, saved at once</small>
             </p>
           ) : null}
           <TextField label="Intro" name="intro" value={draft.intro} onValue={set("intro")} error={fieldError("intro")} multiline={2} />

@@ -13,7 +13,7 @@ import { imageSizesIn } from "../media/service";
 import { statusAt } from "../publication";
 import { tagKey, tagSpellings } from "../tag-spellings";
 import { categories, contentCategories, contents, contentVersions, type Content, type ContentStatus } from "../schema";
-import { contentPath } from "../sites/languages";
+import { contentPath, languageInEnglish } from "../sites/languages";
 import { contentPreviewToken, PREVIEW_LINK_SECONDS } from "../sites/previews";
 import { siteOrigin } from "../tenancy/domains";
 import { inTenant, siteById, siteInScope, type TenantScope } from "../tenancy/scope";
@@ -198,7 +198,7 @@ async function unlessSlugTaken<T>(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const suggestion = await freeSlug(db, scope, where);
-    const message = `The slug ${where.slug} is already taken in ${where.language}${suggestion ? `: ${suggestion} is free` : ""}`;
+    const message = `The slug ${where.slug} is already taken in ${languageInEnglish(where.language)}${suggestion ? `: ${suggestion} is free` : ""}`;
     throw new ApiError(409, message, [{ field: where.field, message, ...(suggestion ? { suggestion } : {}) }]);
   }
 }
