@@ -69,7 +69,8 @@ export async function callerUrlProblem(env: Pick<Bindings, "ENVIRONMENT" | "DOH_
   try {
     addresses = await resolve(env, host);
   } catch {
-    return `the host ${host} could not be resolved`;
+    // A laptop without the resolver (no network) meets this first: it says what works there.
+    return `the host ${host} could not be resolved${development ? " (in development, a receiver on localhost or 127.0.0.1 needs no lookup)" : ""}`;
   }
   if (addresses.length === 0) return `the host ${host} has no address`;
   if (addresses.some(isNonPublicAddress)) return `the host ${host} resolves to a private, loopback or link-local address`;
