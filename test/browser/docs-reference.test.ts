@@ -142,6 +142,8 @@ describe("the API reference at /docs", () => {
     expect(await page.locator("article.operation").count()).toBeGreaterThan(100);
     const sidebar = page.locator("#sidebar");
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+    // Closed, the sidebar casts nothing onto the page (its shadow was a grey strip down the left edge).
+    expect(await page.evaluate<string>("getComputedStyle(document.getElementById('sidebar')).boxShadow")).toBe("none");
     await page.getByRole("button", { name: "Menu" }).click();
     await expect.poll(() => sidebar.boundingBox().then((box) => box?.x)).toBe(0);
     await page.getByLabel("Search operations").fill("contents");
