@@ -301,6 +301,23 @@ describe("hreflang and the language switcher", () => {
   });
 });
 
+/** The site's `footer` menu, replaced by these items. */
+async function putFooter(items: unknown[]) {
+  const put = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
+    siteId: tenant.siteId,
+    type: "menu",
+    name: "footer",
+    definition: { items },
+  });
+  expect(put.status).toBe(200);
+}
+
+/** The footer menu's links on a page, as "label address". */
+const footer = async (path: string) =>
+  [...(await htmlOf(await sitePage(slug, path))).matchAll(/<nav class="footer-nav"[^>]*>\s*<ul>(.*?)<\/ul>/gs)]
+    .flatMap((nav) => [...nav[1]!.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a><\/li>/g)])
+    .map((m) => `${m[2]} ${m[1]}`);
+
 describe("menus and posts queries in the page's language", () => {
   it("falls back to the default language's menu for a language without its own", async () => {
     await admin("PATCH", `/tenants/${tenant.tenantId}/sites/${tenant.siteId}`, tenant.session, { languages: ["en", "de", "fr"] });
@@ -324,17 +341,7 @@ describe("menus and posts queries in the page's language", () => {
       { label: "Tides", link: { content: english } },
       { label: "Elsewhere", link: { url: "https://example.com/" } },
     ];
-    const put = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
-      siteId: tenant.siteId,
-      type: "menu",
-      name: "footer",
-      definition: { items },
-    });
-    expect(put.status).toBe(200);
-    const footer = async (path: string) =>
-      [...(await htmlOf(await sitePage(slug, path))).matchAll(/<li><a href="([^"]+)">(Home|Walk|Tides|Elsewhere)<\/a><\/li>/g)].map(
-        (m) => `${m[2]} ${m[1]}`,
-      );
+    await putFooter(items);
     expect(await footer("/")).toEqual(["Home /", "Walk /harbour-walk", "Tides /tide-clock", "Elsewhere https://example.com/"]);
     // On German pages: the German home, the walk's German version; the English-only content as it is.
     expect(await footer("/de/")).toEqual(["Home /de/", "Walk /de/hafenspaziergang", "Tides /tide-clock", "Elsewhere https://example.com/"]);
@@ -353,17 +360,7 @@ describe("menus and posts queries in the page's language", () => {
         { label: "Ferries", link: { url: "/tag/ferry" } },
         { label: "Written", link: { url: "/only-in-english" } },
       ];
-      const put = await admin("PUT", `/tenants/${tenant.tenantId}/tags`, tenant.session, {
-        siteId: tenant.siteId,
-        type: "menu",
-        name: "footer",
-        definition: { items },
-      });
-      expect(put.status).toBe(200);
-      const footer = async (path: string) =>
-        [...(await htmlOf(await sitePage(slug, path))).matchAll(/<nav class="footer-nav"[^>]*>\s*<ul>(.*?)<\/ul>/gs)]
-          .flatMap((nav) => [...nav[1]!.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a><\/li>/g)])
-          .map((m) => `${m[2]} ${m[1]}`);
+      await putFooter(items);
       // On its own language's pages, as written.
       expect(await footer("/")).toEqual(["Harbour /c/harbour", "Find /search", "Feed /feed.xml", "Ferries /tag/ferry", "Written /only-in-english"]);
       // Borrowed by French pages: the category's French name, its page, search and the feed in French; a tag's or content's address as written.
