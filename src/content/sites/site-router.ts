@@ -72,7 +72,6 @@ async function openPreview(c: Context<AppEnv>) {
 const siteDocument = (c: Context<AppEnv>, type: string, build: (site: ReaderSite, origin: string) => Promise<string>) =>
   siteOf(c).then((site) => cachedDocument(c, site, `${type}; charset=utf-8`, () => build(site, siteOrigin(c.env, site))));
 
-/** A content page's address asked for as Markdown: `Accept` prefers `text/markdown` to HTML, as a browser never asks. */
 /**
  * A content's or category's address as readers may type or paste it: in capitals, or with a
  * slash at its end (`/Harbour-Reopens/`, `/de/c/Sport`). Its one address (slugs are lower-case
@@ -88,6 +87,7 @@ function pageAddressOf(path: string): string | undefined {
   return address === path ? undefined : address;
 }
 
+/** A content page's address asked for as Markdown: `Accept` prefers `text/markdown` to HTML, as a browser never asks. */
 const wantsMarkdown = (c: Context<AppEnv>) =>
   accepts(c, { header: "Accept", supports: ["text/html", "text/markdown"], default: "text/html" }) === "text/markdown";
 
