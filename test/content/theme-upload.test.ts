@@ -228,27 +228,26 @@ const defaultThemeEntries = () =>
   Object.entries(env.TEST_DEFAULT_THEME).map(([name, text]) => ({ name, data: strToU8(text), method: 0 as const, size: strToU8(text).length }));
 
 describe("API4 · theme upload: zip bombs", () => {
-  it("refuses, in under a second, a file declaring 100 bytes whose deflate stream holds 1 GB", async () => {
+  it("refuses a file declaring 100 bytes whose deflate stream holds 1 GB, in under a second beyond an upload's own work", async () => {
     // Inflating all of it would take seconds and a gigabyte, so the bound below fails if the count comes after.
     const bomb = zipDeclaring([
       ...defaultThemeEntries(),
       { name: "assets/css/bomb.css", data: deflatedZeros(1024 * 1024 * 1024), method: 8, size: 100 },
     ]);
-    // The same files honestly zipped first, so that the time below is the bomb's, not the route's first load.
-    expect(
-      (
-        await upload(
-          zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflateSync(strToU8("a{}")), method: 8, size: 3 }]),
-          "bomb",
-        )
-      ).status,
-    ).toBe(201);
+    // The same files honestly zipped, twice: the first loads the route, the second is the work of an
+    // upload, so that what is measured below is the bomb's own cost, whatever the machine's speed.
+    const honest = zipDeclaring([...defaultThemeEntries(), { name: "assets/css/bomb.css", data: deflateSync(strToU8("a{}")), method: 8, size: 3 }]);
+    expect((await upload(honest, "bomb")).status).toBe(201);
+    const honestStarted = performance.now();
+    expect((await upload(honest, "bomb")).status).toBe(201);
+    const honestTook = performance.now() - honestStarted;
     const started = performance.now();
     const { status, body } = await upload(bomb, "bomb");
     const took = performance.now() - started;
     expect(status).toBe(400);
     expect(body.error!.message).toBe("The theme was not stored: assets/css/bomb.css holds more than the 100 bytes it declares");
-    expect(took).toBeLessThan(1000);
+    // Under a second beyond an honest upload's own work (which stores every file, where the bomb's stores none).
+    expect(took).toBeLessThan(honestTook + 1000);
     const { version } = (await env.DB.prepare("SELECT version FROM theme_versions WHERE site_id = ? AND name = 'bomb' AND live = 1")
       .bind(tenant.siteId)
       .first<{ version: string }>())!;
