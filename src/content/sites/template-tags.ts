@@ -5,6 +5,7 @@ import { categories, contents, contentTags, type ContentTag, type Site } from ".
 import { memberScope } from "../tenancy/scope";
 import { contentPath, inLanguage, languagePrefix, urlFor } from "./languages";
 import { menuName } from "../menu-names";
+import { siteCategories } from "./page-queries";
 import { tagKey, tagSpellings } from "../tag-spellings";
 
 /**
@@ -74,10 +75,7 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
     ]);
   const tagNames = [...new Set(menus.flatMap((m) => tagged(m.items)))];
   const [cats, linked, spellings] = await Promise.all([
-    db
-      .select({ id: categories.id, slug: categories.slug, names: categories.names })
-      .from(categories)
-      .where(and(eq(categories.tenantId, site.tenantId), eq(categories.siteId, site.id))),
+    siteCategories(db, site),
     // The contents named, and their public versions in this page's language (a menu of another language links those).
     contentIds.length
       ? db
@@ -105,7 +103,7 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
       if (link.url === "/") return url("home");
       return borrowed && IN_EVERY_LANGUAGE.test(link.url) ? `${languagePrefix(site, language)}${link.url}` : link.url;
     }
-    if (link.category !== undefined) return url("category", cats.find((c) => c.id === link.category)?.slug ?? "");
+    if (link.category !== undefined) return url("category", cats.get(link.category)?.slug ?? "");
     if (link.content === undefined) {
       const spelled = spellings.get(tagKey(link.tag ?? ""));
       return spelled === undefined ? null : url("tag", spelled);
@@ -116,7 +114,7 @@ async function menuUrls(db: Database, site: Site, now: string, language: string,
   };
   // A category's name in the page's language, for a menu whose labels are another language's.
   const labelOf = (item: MenuItem, borrowed: boolean) => {
-    const category = borrowed && item.link.category !== undefined ? cats.find((c) => c.id === item.link.category) : undefined;
+    const category = borrowed && item.link.category !== undefined ? cats.get(item.link.category) : undefined;
     return category ? inLanguage(category.names, language, item.label) : item.label;
   };
   const resolve = (items: MenuItem[], borrowed: boolean): unknown[] =>
