@@ -166,9 +166,9 @@ export const keyRollSchema = z
   .strictObject({
     overlap_seconds: z
       .number({ error: "must be a number of seconds" })
-      .int({ error: "must be a whole number of seconds" })
       .min(ROLL_OVERLAP_MIN_SECONDS, { error: `must be at least ${ROLL_OVERLAP_MIN_SECONDS} seconds; revoke the key to stop it at once` })
       .max(ROLL_OVERLAP_MAX_SECONDS, { error: `must be at most ${ROLL_OVERLAP_MAX_SECONDS} seconds (7 days)` })
+      .int({ error: "must be a whole number of seconds" })
       .optional()
       .openapi({ description: "How long the replaced token and secret keep working: 60 s to 7 days, 1 day when left out" }),
   })
@@ -226,9 +226,9 @@ export const keyDetailSchema = keyListItemSchema
 export const keyUsageQuery = z.object({
   days: z.coerce
     .number({ error: "days must be a whole number" })
-    .int({ error: "days must be a whole number" })
     .min(1, { error: "days must be at least 1" })
     .max(90, { error: "days must be at most 90" })
+    .int({ error: "days must be a whole number" })
     .default(90)
     .openapi({ param: { name: "days", in: "query" }, example: 30, description: "How many days back, today included: 1 to 90 (90 by default)" }),
 });

@@ -10,7 +10,7 @@ export const SITE_PATH = String.raw`\/(?![/\\])\S*`;
 export const queryInteger = (name: string, min: number, max: number) =>
   z
     .string()
-    .regex(/^\d{1,15}$/, { error: `${name} must be an integer` })
+    .regex(/^\d+$/, { error: `${name} must be an integer` })
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `${name} must be from ${min} to ${max}` })
     .openapi({ type: "integer", minimum: min, maximum: max });

@@ -9,9 +9,9 @@ import { MAX_UNPACKED_BYTES } from "./sites/theme-limits";
 const wholeNumber = (min: number, max: number, { unit = "", why = {} }: { unit?: string; why?: { min?: string; max?: string } } = {}) =>
   z.coerce
     .number()
-    .int({ error: `must be a whole number${unit}` })
     .min(min, { error: `must be at least ${min}${why.min ?? ""}` })
     .max(max, { error: `must be at most ${max}${why.max ?? ""}` })
+    .int({ error: `must be a whole number${unit}` })
     .optional();
 
 const TB = 2 ** 40;

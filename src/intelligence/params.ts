@@ -43,16 +43,16 @@ export const summarizeParams = z
       .openapi({ description: `At most ${TEXT_LIMITS.summarize} characters and ${MAX_SUMMARY_SENTENCES} sentences` }),
     maxLength: z
       .number({ error: "must be an integer" })
-      .int({ error: "must be an integer" })
       .min(5, { error: "must be at least 5" })
       .max(2000, { error: "must be at most 2000" })
+      .int({ error: "must be an integer" })
       .default(150)
       .openapi({ description: "Words" }),
     minLength: z
       .number({ error: "must be an integer" })
-      .int({ error: "must be an integer" })
       .min(0, { error: "must be 0 or more" })
       .max(2000, { error: "must be at most 2000" })
+      .int({ error: "must be an integer" })
       .optional()
       .openapi({ description: `Words; by default ${DEFAULT_MIN_SUMMARY_WORDS}, or maxLength when that is smaller` }),
     style: z.enum(["paragraph", "bullet"], { error: "must be paragraph or bullet" }).default("paragraph"),
@@ -80,9 +80,9 @@ export const qrCodeParams = z.strictObject({
     .max(7089, { error: "must be at most 7089 characters" }),
   size: z
     .number({ error: "must be an integer" })
-    .int({ error: "must be an integer" })
     .min(64, { error: "must be at least 64" })
     .max(2048, { error: "must be at most 2048" })
+    .int({ error: "must be an integer" })
     .default(300),
   logoBase64: z
     .string({ error: "must be a base64 string" })
@@ -124,9 +124,9 @@ export const keywordsParams = z.strictObject({
   text: textOfAtMost(TEXT_LIMITS.keywords),
   maxKeywords: z
     .number({ error: "must be an integer" })
-    .int({ error: "must be an integer" })
     .min(1, { error: "must be at least 1" })
     .max(100, { error: "must be at most 100" })
+    .int({ error: "must be an integer" })
     .default(10),
   includePhrases: z.boolean({ error: "must be true or false" }).default(true),
 });

@@ -6,15 +6,15 @@ const page = (fallback: number) =>
   z.strictObject({
     pageNumber: z
       .number({ error: "pageNumber must be a number" })
-      .int({ error: "pageNumber must be a whole number" })
       .min(1, { error: "pageNumber starts at 1" })
       .max(100_000)
+      .int({ error: "pageNumber must be a whole number" })
       .default(1),
     pageSize: z
       .number({ error: "pageSize must be a number" })
-      .int({ error: "pageSize must be a whole number" })
       .min(1, { error: "pageSize must be from 1 to 100" })
       .max(MAX_PAGE_SIZE, { error: "pageSize must be from 1 to 100" })
+      .int({ error: "pageSize must be a whole number" })
       .default(fallback),
   });
 
@@ -217,9 +217,9 @@ export const phasedRelease = z
     id: configurationId,
     percentage: z
       .number({ error: "percentage is required: the share of users, 1 to 100" })
-      .int({ error: "percentage must be a whole number" })
       .min(1, { error: "percentage must be from 1 to 100" })
-      .max(100, { error: "percentage must be from 1 to 100" }),
+      .max(100, { error: "percentage must be from 1 to 100" })
+      .int({ error: "percentage must be a whole number" }),
   })
   .openapi({ example: { id: 1, percentage: 10 } });
 export const rollbackTo = z
@@ -239,9 +239,9 @@ export const MAX_FLEET = 500;
 const whole = (field: string, min: number, max: number) =>
   z
     .number({ error: `${field} must be a number` })
-    .int({ error: `${field} must be a whole number` })
     .min(min, { error: `${field} must be from ${min} to ${max}` })
-    .max(max, { error: `${field} must be from ${min} to ${max}` });
+    .max(max, { error: `${field} must be from ${min} to ${max}` })
+    .int({ error: `${field} must be a whole number` });
 const fleetMember = z
   .union([z.string().regex(/^\d{1,12}$/, { error: "Each mini-program id must be a configuration id (digits)" }), z.number().int().positive()], {
     error: "Each mini-program id must be a configuration id (digits)",

@@ -134,9 +134,9 @@ export const submissionSchema = z
 const positiveInt = (name: string, max: number) =>
   z
     .number({ error: `${name} must be an integer` })
-    .int({ error: `${name} must be an integer` })
     .min(1, { error: `${name} must be at least 1` })
-    .max(max, { error: `${name} must be at most ${max}` });
+    .max(max, { error: `${name} must be at most ${max}` })
+    .int({ error: `${name} must be an integer` });
 
 export const listSchema = z
   .strictObject({

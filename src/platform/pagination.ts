@@ -10,16 +10,16 @@ export const zeroBasedPaging = (defaultSize: number) =>
   z.object({
     page: z.coerce
       .number({ error: "page must be an integer" })
-      .int({ error: "page must be an integer" })
       .min(0, { error: "page must be 0 or greater" })
       .max(MOST_PAGES, { error: `page must be at most ${MOST_PAGES}` })
+      .int({ error: "page must be an integer" })
       .default(0)
       .openapi({ param: { name: "page", in: "query" }, example: 0, description: "Page index, from 0" }),
     size: z.coerce
       .number({ error: "size must be an integer" })
-      .int({ error: "size must be an integer" })
       .min(1, { error: "size must be at least 1" })
       .max(MAX_PAGE_SIZE, { error: `size must be at most ${MAX_PAGE_SIZE}` })
+      .int({ error: "size must be an integer" })
       .default(defaultSize)
       .openapi({
         param: { name: "size", in: "query" },

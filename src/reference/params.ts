@@ -8,9 +8,9 @@ const integer = (min: number, max: number) =>
     (value) => (typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value),
     z
       .number({ error: "must be an integer" })
-      .int({ error: "must be an integer" })
       .min(min, { error: `must be at least ${min}` })
-      .max(max, { error: `must be at most ${max}` }),
+      .max(max, { error: `must be at most ${max}` })
+      .int({ error: "must be an integer" }),
   );
 
 const text = (max: number) =>

@@ -86,16 +86,16 @@ const rateChangesQuery = z.strictObject({
     .openapi({ param: { name: "since", in: "query" }, example: "2026-11-01T00:00:00", description: "UTC; changes made at or after it" }),
   after: z.coerce
     .number({ error: "after must be a change id" })
-    .int({ error: "after must be a change id" })
     .min(0, { error: "after must be 0 or greater" })
     .max(Number.MAX_SAFE_INTEGER, { error: "after must be a change id" })
+    .int({ error: "after must be a change id" })
     .default(0)
     .openapi({ param: { name: "after", in: "query" }, example: 0, description: "The `next` of the page before" }),
   size: z.coerce
     .number({ error: "size must be an integer" })
-    .int({ error: "size must be an integer" })
     .min(1, { error: "size must be at least 1" })
     .max(MAX_CHANGES_PAGE, { error: `size must be at most ${MAX_CHANGES_PAGE}` })
+    .int({ error: "size must be an integer" })
     .default(100)
     .openapi({ param: { name: "size", in: "query" }, example: 100 }),
   country: z

@@ -141,9 +141,9 @@ export function taxWebhookRoutes(route: ReturnType<typeof defineRoutes<DataError
       query: z.strictObject({
         limit: z.coerce
           .number({ error: "limit must be an integer" })
-          .int({ error: "limit must be an integer" })
           .min(1, { error: "limit must be at least 1" })
           .max(MAX_DELIVERIES, { error: `limit must be at most ${MAX_DELIVERIES}` })
+          .int({ error: "limit must be an integer" })
           .default(50)
           .openapi({
             param: { name: "limit", in: "query" },

@@ -89,6 +89,7 @@ describe("C1 published contents", () => {
       ["size=101", "size must be from 1 to 100"],
       ["page=0", "page must be from 1 to 100000"],
       ["categoryId=x", "categoryId must be an integer"],
+      ["categoryId=99999999999999999999", "categoryId must be from 1 to 1000000000000"],
       ["limit=5", "The request does not take the parameter limit"],
     ]) {
       const res = await read<never>(`/api/mcp/contents?siteId=${tenant.siteId}&${query}`, tenant.token);

@@ -8,6 +8,7 @@ describe("API3, API8 · group I bad input", () => {
     ["/sentiment", { text: "good", language: "english!" }, "bizContent.language: must be a language code such as en, de or zh-CN"],
     ["/summarize", { text: "Some text.", maxLength: 12.5 }, "bizContent.maxLength: must be an integer"],
     ["/summarize", { text: "Some text.", maxLength: 2001 }, "bizContent.maxLength: must be at most 2000"],
+    ["/summarize", { text: "Some text.", maxLength: 1e300 }, "bizContent.maxLength: must be at most 2000"],
     ["/summarize", { text: "Some text.", minLength: -1 }, "bizContent.minLength: must be 0 or more"],
     ["/summarize", { text: "Some text.", maxLength: 20, minLength: 21 }, "bizContent.minLength: must not be greater than maxLength"],
     ["/ner", { text: "Tim Cook", entities: [] }, "bizContent.entities: must name at least one entity type"],

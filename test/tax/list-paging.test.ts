@@ -73,6 +73,8 @@ describe("T1 list", () => {
     ["size=0", "size must be at least 1"],
     ["size=101", "size must be at most 100"],
     ["size=1000000", "size must be at most 100"],
+    ["size=99999999999999999999", "size must be at most 100"],
+    ["page=-99999999999999999999", "page must be 0 or greater"],
   ])("refuses %s with a 400 naming the field", async (query, msg) => {
     const { res, body } = await getTax(`/list?${query}`);
     expect(res.status).toBe(400);

@@ -99,9 +99,9 @@ export function skillsRoutes() {
           maxLength: z
             .number()
             // Said once for any number out of bounds, 1e308 too (past the safe integers int() checks for).
-            .int({ error: "maxLength must be a whole number from 20 to 5000" })
             .min(20, { error: "maxLength must be from 20 to 5000" })
             .max(5000, { error: "maxLength must be from 20 to 5000" })
+            .int({ error: "maxLength must be a whole number from 20 to 5000" })
             .default(300),
         })
         .openapi({
