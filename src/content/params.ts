@@ -36,9 +36,14 @@ export const contentListQuery = z.strictObject({
     .optional()
     .openapi({ description: "A free tag, in any case and with a dash for a space as its page's address writes it (night-life: Night Life)" }),
   language: languageCode.optional(),
-  q: z.string().min(1).max(200, { error: "q must be at most 200 characters" }).optional().openapi({
-    description: "Words to find in the title, intro or body; a word of three letters or more also finds the words it begins (markt: Markthalle)",
-  }),
+  q: z
+    .string()
+    .max(200, { error: "q must be at most 200 characters" })
+    .regex(/[\p{L}\p{N}]/u, { error: "q must contain a letter or digit" })
+    .optional()
+    .openapi({
+      description: "Words to find in the title, intro or body; a word of three letters or more also finds the words it begins (markt: Markthalle)",
+    }),
   page: queryInteger("page", 1, 100_000).optional().openapi({ description: "From 1 (default 1)" }),
   size: queryInteger("size", 1, 100).optional().openapi({ description: "1 to 100 (default 20)" }),
 });

@@ -91,6 +91,8 @@ describe("C1 published contents", () => {
       ["categoryId=x", "categoryId must be an integer"],
       ["categoryId=99999999999999999999", "categoryId must be from 1 to 1000000000000"],
       ["limit=5", "The request does not take the parameter limit"],
+      ["q=%22", "q must contain a letter or digit"],
+      ["q=", "q must contain a letter or digit"],
     ]) {
       const res = await read<never>(`/api/mcp/contents?siteId=${tenant.siteId}&${query}`, tenant.token);
       expect(res.res.status, query).toBe(400);
