@@ -51,6 +51,8 @@ export interface RateWindow {
   name: "minute" | "hour";
   seconds: number;
   limit: number;
+  /** The endpoint group an hourly limit belongs to: each group's hour is counted apart. */
+  group?: string;
 }
 
 export function windowsFor(limits: RateLimits, plan: Plan, hourlyGroup: string | undefined): RateWindow[] {
@@ -58,7 +60,7 @@ export function windowsFor(limits: RateLimits, plan: Plan, hourlyGroup: string |
   const perMinute = limits.perMinute[plan];
   if (perMinute !== null) windows.push({ name: "minute", seconds: 60, limit: perMinute });
   const perHour = hourlyGroup ? limits.perHour[hourlyGroup] : undefined;
-  if (perHour !== undefined && plan !== "internal") windows.push({ name: "hour", seconds: 3600, limit: perHour });
+  if (perHour !== undefined && plan !== "internal") windows.push({ name: "hour", seconds: 3600, limit: perHour, group: hourlyGroup });
   return windows;
 }
 
@@ -102,7 +104,7 @@ export async function consumeRateLimit(
     windows.map(async (window) => {
       const size = window.seconds * 1000;
       const windowEnd = Math.floor(now / size) * size + size;
-      const key = `rl:${subject}:${window.name}:${windowEnd}`;
+      const key = `rl:${subject}:${window.name}${window.group ? `:${window.group}` : ""}:${windowEnd}`;
       let counter = counters.get(key);
       if (!counter) {
         forgetEndedWindows(now);

@@ -6,6 +6,7 @@ import { GROUPS } from "../../src/groups";
 import { consumeRateLimit, DEFAULT_PER_MINUTE, rateLimits } from "../../src/platform/rate-limit";
 import { bearer, createUser, sessionFor, uniqueTag } from "../helpers/accounts";
 import { createTestKey, type TestKey } from "../helpers/credentials";
+import { callAi } from "../helpers/intelligence";
 import { call, getWithSecret } from "../helpers/requests";
 
 const TYPES = "/std/api/bigdata/taxrate/types";
@@ -124,6 +125,17 @@ describe("API4 · per-hour limits by endpoint group", () => {
 
     vi.setSystemTime(MINUTE_START + 3_600_000);
     expect((await getWithSecret(COUNTRIES, key)).status).toBe(200);
+  });
+
+  it("counts each group's hour apart: O's calls spend none of group I's, nor I2's any of I1's", async () => {
+    const key = await createTestKey({ plan: "enterprise", scopes: ["reference:read", "ai:read"] });
+    await spend(key, COUNTRIES, 5);
+    expect((await getWithSecret(COUNTRIES, key)).status).toBe(429);
+    const detected = await callAi("/language/detect", { text: "Guten Morgen, wie geht es dir?" }, key);
+    expect(detected.status).toBe(200);
+    expect(detected.headers.get("RateLimit-Policy")).toBe('"minute";q=1000;w=60, "hour";q=10000;w=3600');
+    const translated = await callAi("/translate/document", { documentBase64: "SGVsbG8=", fileType: "txt", targetLang: "de" }, key);
+    expect(translated.headers.get("RateLimit")).toBe('"hour";r=49;t=3590');
   });
 
   it("does not apply to the internal plan", async () => {

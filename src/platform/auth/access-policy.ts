@@ -131,7 +131,7 @@ async function enforceRule(c: Context<AppEnv>, rule: AccessRule, authenticate: A
   const hourly = windows.filter((window) => window.name === "hour");
   const paying = principal.payingAccount;
   if (paying && rule.hourly && hourly.length) {
-    const account = await consumeRateLimit(c.env.KV, waitUntil, `account:${paying.id}:${rule.hourly}`, hourly);
+    const account = await consumeRateLimit(c.env.KV, waitUntil, `account:${paying.id}`, hourly);
     if (!account.allowed) {
       for (const [name, value] of Object.entries(account.headers)) c.header(name, value);
       throw new ApiError(429, `${paying.spent}; retry after ${account.headers["Retry-After"]} s`);
