@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { aiEnvelope, dataEnvelope, tenantEnvelope } from "./envelope";
 import type { AppEnv } from "./env";
@@ -74,6 +74,9 @@ export interface RouteSpec<P extends string, Q extends RouteRequest, D extends z
   handle: (c: RouteContext<P, Q>, guarded: G) => Promise<z.input<D> | Prebuilt<z.input<D>>>;
 }
 
+/** The query of a route that takes none. */
+const NO_QUERY = z.strictObject({});
+
 /** A validation hook that answers every failure with one text; without one the router's default names the field. */
 const invalidAnswers =
   (text: string) =>
@@ -115,7 +118,9 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
       if (errors[error] && description) errors[error] = { ...errors[error], description };
     }
     const idempotent = group.idempotentWrites === true && spec.method === "post";
-    const request = idempotent ? { ...spec.request, headers: idempotencyHeaders } : spec.request;
+    // A route that declares no query takes none: a parameter sent anyway is a 400 naming it, never ignored.
+    const declared = spec.request?.query ? spec.request : { ...spec.request, query: NO_QUERY };
+    const request = idempotent ? { ...declared, headers: idempotencyHeaders } : declared;
     const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;
     // The handler is checked against `data` at the call site; the generic D would defeat zod-openapi's own response typing here.
     const config: RouteConfig = createRoute({

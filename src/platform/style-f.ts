@@ -1,4 +1,4 @@
-import type { z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { parseBizContent } from "./biz-content";
 import type { AppEnv } from "./env";
@@ -25,6 +25,15 @@ export interface StyleFGroup {
   errors: DataErrorStatus[];
 }
 
+/** A style F GET answers everything: a filter sent in its query would be ignored, so it is refused, pointing to POST. */
+const NO_PARAMETERS = z.strictObject(
+  {},
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? `GET takes no parameters (${issue.keys.join(", ")}): send them in bizContent with POST` : undefined,
+  },
+);
+
 /** Style F routes of one group: bizContent parsed and validated, the answer in the group's envelope. */
 export function styleFRoutes(router: Router, group: StyleFGroup) {
   const route = defineRoutes(router, group.envelope === "ai" ? AI_ENVELOPE : DATA_ENVELOPE, {
@@ -44,6 +53,12 @@ export function styleFRoutes(router: Router, group: StyleFGroup) {
       handle: async (c) => spec.handle(c, await parseBizContent(c, spec.params)),
     });
     if (spec.get)
-      route({ ...described, method: "get", summary: `${spec.summary} (GET)`, handle: async (c) => spec.handle(c, spec.params.parse({})) });
+      route({
+        ...described,
+        method: "get",
+        summary: `${spec.summary} (GET)`,
+        request: { query: NO_PARAMETERS },
+        handle: async (c) => spec.handle(c, spec.params.parse({})),
+      });
   };
 }

@@ -125,6 +125,18 @@ describe("C2 one content", () => {
     });
   });
 
+  it("refuses a query parameter it does not take (siteId, a misspelt one) rather than ignore it", async () => {
+    for (const name of ["siteId", "langauge"]) {
+      const { res, body } = await read<never>(`/api/mcp/contents/${ids.match}?${name}=1`, tenant.token);
+      expect(res.status).toBe(400);
+      expect(body!.error).toEqual({
+        code: "invalid_request",
+        message: `The request does not take the parameter ${name}`,
+        fields: [{ field: name, message: `The request does not take the parameter ${name}` }],
+      });
+    }
+  });
+
   it.each(["draft", "future"])("answers 404 for a %s content", async (which) => {
     const { res, body } = await read<never>(`/api/mcp/contents/${ids[which]}`, tenant.token);
     expect(res.status).toBe(404);
@@ -248,7 +260,7 @@ describe("C1-C4 answers kept in the isolate", () => {
   it("sends a hot answer over a kilobyte gzipped, as kept, to a client that takes gzip alone", async () => {
     const fresh = await createTestTenant();
     const id = await seedContent(fresh, { title: "The long read", bodyMarkdown: "A paragraph of the long read. ".repeat(60) });
-    const path = `/api/mcp/contents/${id}?siteId=${fresh.siteId}`;
+    const path = `/api/mcp/contents/${id}`;
     const plain = await headless(path, fresh.token);
     const json = await plain.text();
     expect(json.length).toBeGreaterThan(1024);

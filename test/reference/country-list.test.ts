@@ -28,6 +28,15 @@ describe("O1 country list", () => {
     expectAllCountries((await envelope<Country[]>(res)).data);
   });
 
+  it.each([
+    ["?region=Europe", "GET takes no parameters (region): send them in bizContent with POST"],
+    [`?bizContent=${encodeURIComponent('{"region":"Europe"}')}`, "GET takes no parameters (bizContent): send them in bizContent with POST"],
+  ])("refuses GET %s rather than answer every country, pointing to POST", async (query, msg) => {
+    const res = await call(`${PATH}${query}`, { headers: secretHeaders(await key()) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: 400, msg, data: null });
+  });
+
   it("accepts bizContent as a JSON object", async () => {
     const res = await post(JSON.stringify({ bizContent: {} }), "application/json");
     expect(res.status).toBe(200);
