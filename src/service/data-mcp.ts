@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { authenticateDataClient } from "../platform/auth/data-client";
+import { API_KEY_PREFIX } from "../platform/auth/api-keys";
 import type { Principal } from "../platform/auth/principal";
 import type { AppEnv } from "../platform/env";
 import { ApiError } from "../platform/errors";
@@ -53,7 +54,9 @@ const toolsOf = new WeakMap<OpenAPIObject, OperationTool[]>();
 
 /** The data key with its secret: each tool call is a request of its own, and a signature covers one request only. */
 export async function authenticateDataKeyWithSecret(c: Context<AppEnv>): Promise<Principal> {
-  if (!c.req.header("X-API-Secret")) throw new ApiError(401, "X-API-Secret header required: the MCP endpoint does not take signed requests");
+  // Only a data key can lack its secret here: no key, or a key of another kind, is said as the REST API says it.
+  if (c.req.header("X-API-Key")?.startsWith(API_KEY_PREFIX) && !c.req.header("X-API-Secret"))
+    throw new ApiError(401, "X-API-Secret header required: the MCP endpoint does not take signed requests");
   return authenticateDataClient(c);
 }
 

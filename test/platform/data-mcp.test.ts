@@ -67,6 +67,12 @@ describe("the data services' MCP endpoint", () => {
     await expect(connect({ ...secretHeaders(await createTestKey()), "X-API-Secret": "svc_ss_wrong" })).rejects.toMatchObject({ code: 401 });
     const signed = await connect(await signedHeaders(key)).catch((error: unknown) => error);
     expect(signed).toMatchObject({ code: 401, message: expect.stringContaining("the MCP endpoint does not take signed requests") });
+    // No key, or a tenant's, is told what the REST API tells it, not to add a secret.
+    await expect(connect({})).rejects.toMatchObject({ code: 401, message: expect.stringContaining("X-API-Key header required") });
+    await expect(connect({ "X-API-Key": "svc_tk_0123456789abcdefghij" })).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining("Not a data-service key"),
+    });
 
     const limited = await connect(secretHeaders(await createTestKey({ plan: "free" })), {
       RATE_LIMITS: JSON.stringify({ perHour: { reference: 1 } }),
