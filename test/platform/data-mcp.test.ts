@@ -59,6 +59,14 @@ describe("the data services' MCP endpoint", () => {
     expect(japan.isError).toBeFalsy();
     expect(JSON.stringify(japan.structuredContent)).toContain("JP");
     expect((await call(client, "open_country_special", { ccode: 5 })).isError).toBe(true);
+    // An argument misspelt is named before the call, as the GET tools name theirs; the operation's findings name arguments, not bizContent.
+    expect(text(await call(client, "open_country_special", { ccode: "JP", lnag: "fr" }))).toMatch(
+      /^Unknown argument lnag; open_country_special takes .*\blang\b/,
+    );
+    expect(text(await call(client, "open_country_special", { code: "JP" }))).toMatch(
+      /^Unknown argument code; open_country_special takes .*\bccode\b/,
+    );
+    expect(text(await call(client, "open_country_special", { ccode: 5 }))).toMatch(/^400: ccode/);
   });
 
   it("refuses a tool the key's scope does not allow, a wrong secret, a signature, and calls past the plan's limit", async () => {

@@ -137,10 +137,13 @@ function errorText(answer: unknown, status: number): string {
 /** Calls the tool's operation through the app with the caller's credential, and gives its answer as the tool's result. */
 export async function callOperation(c: Context<AppEnv>, tool: OperationTool, args: Record<string, unknown>): Promise<CallToolResult> {
   const { call } = tool;
-  const known = new Set([...call.pathParams, ...call.queryParams]);
-  if (!call.body) {
+  // A body's fields are the tool's arguments; a body that takes no others is checked as the parameters are.
+  const known = new Set(call.body ? Object.keys(tool.inputSchema.properties ?? {}) : [...call.pathParams, ...call.queryParams]);
+  if (!call.body || tool.inputSchema.additionalProperties === false) {
     const unknown = Object.keys(args).filter((name) => !known.has(name));
     if (unknown.length) return failure(`Unknown argument ${unknown.join(", ")}; ${tool.name} takes ${[...known].join(", ") || "none"}`);
+  }
+  if (!call.body) {
     const nested = Object.keys(args).filter((name) => !scalar(args[name]));
     if (nested.length) return failure(`${nested.join(", ")} must be a number or a string`);
   }
@@ -175,7 +178,9 @@ export async function callOperation(c: Context<AppEnv>, tool: OperationTool, arg
   const cache = res.headers.get("X-Cache");
   if (!res.ok) {
     const retry = res.headers.get("Retry-After");
-    return failure(`${res.status}: ${errorText(answer, res.status)}`, { status: res.status, ...(retry ? { retryAfter: Number(retry) } : {}) });
+    // The agent sent arguments, not a bizContent: a field is named as the argument it gave.
+    const said = call.body === "bizContent" ? errorText(answer, res.status).replace(/^bizContent\./, "") : errorText(answer, res.status);
+    return failure(`${res.status}: ${said}`, { status: res.status, ...(retry ? { retryAfter: Number(retry) } : {}) });
   }
   const data = (answer as { data?: unknown } | undefined)?.data;
   const structured = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : { result: data };
