@@ -160,19 +160,22 @@ export async function createDemoTenant(db: Database, ownerId: number, options: {
   const site = await createSite(
     db,
     scope,
-    {
-      name: options.name,
-      slug: options.slug,
-      defaultLanguage: "en",
-      languages: ["en", "de"],
-      timezone: "Europe/Berlin",
-      seoDescription: `${options.name}: news from the city`,
-      seoDescriptions: { de: `${options.name}: Nachrichten aus der Stadt` },
-    },
+    // The demo is a German city's paper in two languages; another tenant starts with one language, its settings its own to make.
+    options.demo
+      ? {
+          name: options.name,
+          slug: options.slug,
+          defaultLanguage: "en",
+          languages: ["en", "de"],
+          timezone: "Europe/Berlin",
+          seoDescription: `${options.name}: news from the city`,
+          seoDescriptions: { de: `${options.name}: Nachrichten aus der Stadt` },
+        }
+      : { name: options.name, slug: options.slug, defaultLanguage: "en", languages: ["en"] },
     DEFAULT_MAX_SITES_PER_TENANT,
   );
   if (options.demo) await fillDemoSite(db, scope.tenantId, site.id, site.name, ownerId);
-  const { token } = await issueTenantKey(db, tenant.id, ownerId, { name: "demo", siteIds: null, scopes: [] });
+  const { token } = await issueTenantKey(db, tenant.id, ownerId, { name: options.demo ? "demo" : "tenants:create", siteIds: null, scopes: [] });
   return { tenantId: tenant.id, siteId: site.id, siteSlug: site.slug, token };
 }
 

@@ -13,7 +13,7 @@ import { createDemoMiniprogram } from "../../seed/miniprogram-demo";
 import { database } from "../../src/platform/database";
 import { nextCronRun } from "../../src/platform/jobs/cron";
 import { createLocalKey, findOrCreateLocalUser } from "../lib/keys";
-import { installTheme } from "../lib/themes";
+import { installStarterTheme, installTheme } from "../lib/themes";
 import { ensureDevVars, step, WRANGLER, withLocalBindings, wrangler } from "../lib/local";
 import { runSeed } from "./seed";
 
@@ -93,6 +93,8 @@ const key = await developmentKey();
 const demo = await demoTenant();
 const themeFiles = await withLocalBindings((env) => installTheme(env, demo.siteId, "themes/default"));
 step(`installed the default theme (${themeFiles} files) for the demo site`);
+await withLocalBindings((env) => installStarterTheme(env));
+step("installed it as the starter theme too: a site made in the console starts with a copy of it");
 const miniprogram = await withLocalBindings(async (env) =>
   createDemoMiniprogram(env, (await findOrCreateLocalUser(database(env), "dev@localhost")).id),
 );

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { seedParts } from "../../seed";
 import { step, wrangler } from "../lib/local";
+import { installStarterThemeRemotely } from "../lib/themes";
 
 /** Loads the seed into the local D1 (the default state folder, or `persistTo`) or the deployed one; rows already there are kept. */
 export async function runSeed(target: "local" | "remote", persistTo?: string): Promise<void> {
@@ -21,6 +22,8 @@ export async function runSeed(target: "local" | "remote", persistTo?: string): P
     .map(([name, n]) => `${n} ${name}`)
     .join(", ");
   step(`seed: done, the ${target} database holds ${summary}`);
+  // Locally `npm run dev` puts it there through the bindings, in a moment.
+  if (target === "remote") step(`seed: the starter theme of new sites, ${installStarterThemeRemotely()} files in R2`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,6 +2,7 @@ import { slugFrom } from "../../src/content/slugs";
 import { database } from "../../src/platform/database";
 import { createDemoTenant } from "../../seed/content-demo";
 import { findOrCreateLocalUser } from "../lib/keys";
+import { installTheme } from "../lib/themes";
 import { ensureDevVars, fail, step, withLocalBindings } from "../lib/local";
 import { commandLine } from "./lib/args";
 
@@ -23,7 +24,10 @@ const created = await withLocalBindings(async (env) => {
   const db = database(env);
   const owner = await findOrCreateLocalUser(db, values.email);
   step(`creating tenant "${values.name}" (${slug}) owned by ${values.email}${values.demo ? ", with the demo content" : ""}`);
-  return createDemoTenant(db, owner.id, { name: values.name!, slug, demo: values.demo });
+  const tenant = await createDemoTenant(db, owner.id, { name: values.name!, slug, demo: values.demo });
+  await installTheme(env, tenant.siteId, "themes/default");
+  return tenant;
 });
-step(`created tenant ${created.tenantId} with site ${created.siteId} (${created.siteSlug}); the key is shown only now`);
+step(`created tenant ${created.tenantId} with site ${created.siteId} (${created.siteSlug}) in the default theme; the key is shown only now`);
+step(`its owner signs in to the console with: npm run -s users:token -- --email ${values.email} (docs/console.md)`);
 console.log(JSON.stringify(created));

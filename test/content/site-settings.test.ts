@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { STARTER_THEME_PREFIX } from "../../src/content/sites/themes";
 import { admin, createTestTenant, installDefaultTheme, memberWith, PIXEL_PNG, seedContent, sitePage, type TestTenant } from "../helpers/content";
 import { call } from "../helpers/requests";
 import { uniqueTag } from "../helpers/accounts";
@@ -204,6 +206,41 @@ describe("a second site", () => {
     expect(await home.text()).toContain("The Second Paper");
     const sites = await send<SiteBody[]>("GET", `/tenants/${tenant.tenantId}/sites`, tenant.session);
     expect(sites.body.data.map((s) => s.slug)).toContain(second);
+  });
+
+  it("starts with a copy of the operator's starter theme when it copies none, and says how to get one when there is no starter", async () => {
+    const fresh = () =>
+      `s-${uniqueTag()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")}`;
+    const bare = fresh();
+    expect((await send("POST", `/tenants/${tenant.tenantId}/sites`, tenant.session, { name: "Bare Paper", slug: bare })).status).toBe(201);
+    const unthemed = await sitePage(bare, "/");
+    expect(unthemed.status).toBe(503);
+    expect(await unthemed.text()).toBe(
+      `The site ${bare} has no theme yet: its owner uploads one, or copies another site's, under Themes in the console`,
+    );
+
+    const starter = Object.keys(env.TEST_DEFAULT_THEME).map((path) => `${STARTER_THEME_PREFIX}${path}`);
+    try {
+      for (const [path, text] of Object.entries(env.TEST_DEFAULT_THEME)) await env.THEMES.put(`${STARTER_THEME_PREFIX}${path}`, text);
+      const themeBytes = async () =>
+        (await send<{ themes: { usedBytes: number } }>("GET", `/tenants/${tenant.tenantId}/storage`, tenant.session)).body.data.themes.usedBytes;
+      const before = await themeBytes();
+      const started = fresh();
+      const created = await send("POST", `/tenants/${tenant.tenantId}/sites`, tenant.session, { name: "Started Paper", slug: started });
+      expect(created.body.data.theme).toBe("default");
+      const home = await sitePage(started, "/");
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain("Started Paper");
+      // The site's own copy, counted in the tenant's room: the starter may change without changing it.
+      expect((await themeBytes()) - before).toBe(
+        Object.values(env.TEST_DEFAULT_THEME).reduce((sum, text) => sum + new TextEncoder().encode(text).length, 0),
+      );
+    } finally {
+      // Other files create sites in this storage: none of them starts with a starter it does not expect.
+      await env.THEMES.delete(starter);
+    }
   });
 
   it("refuses a taken slug, another tenant's theme, a viewer, and a default language outside the languages", async () => {

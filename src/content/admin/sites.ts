@@ -6,7 +6,7 @@ import { idParam } from "../../platform/openapi";
 import { fieldRefused } from "../../platform/errors";
 import { mediaKeyOf, siteRelativeMedia } from "../media/addresses";
 import { ads, contents, media, sites, type Site } from "../schema";
-import { assertThemeFits, copyTheme, liveThemeFiles } from "../sites/theme-upload";
+import { assertThemeFits, copyTheme, liveThemeFiles, starterThemeFiles } from "../sites/theme-upload";
 import { DEFAULT_THEME_BYTES_PER_TENANT } from "../sites/theme-limits";
 import { isOtherLanguage, languageInEnglish } from "../sites/languages";
 import { domainChanges, forgetHosts, verifyDomain, withDomains, withDomainsOne } from "../tenancy/domains";
@@ -240,9 +240,10 @@ export function siteRoutes(route: AdminRoute) {
     handle: async (c, scope) => {
       const input = c.req.valid("json");
       const db = c.get("db");
-      // A copy that would not fit the tenant's room for themes is refused before the site is made.
+      // A copy that would not fit the tenant's room for themes is refused before the site is made. Without
+      // another site's theme, the site starts with the operator's starter theme (when there is one), so that its pages show at once.
       const from = input.copyThemeFrom === undefined ? undefined : await siteInScope(db, scope, input.copyThemeFrom);
-      const source = from ? await liveThemeFiles(db, c.env.THEMES, from) : undefined;
+      const source = from ? await liveThemeFiles(db, c.env.THEMES, from) : await starterThemeFiles(c.env.THEMES, input.theme ?? "default");
       if (source) await assertThemeFits(db, scope.tenantId, source.theme, source.bytes, themeRoomOf(c.env));
       const site = await createSite(db, scope, input, sitesRoomOf(c.env));
       if (source) await copyTheme(db, c.env.THEMES, source, site, themeRoomOf(c.env));

@@ -53,7 +53,8 @@ async function withTheme(c: Context<AppEnv>, build: (site: ReaderSite, preview?:
   const preview = asked?.theme && !previewed ? (asked.contentId === undefined ? undefined : { contentId: asked.contentId }) : asked;
   const site = previewed && asked?.theme ? { ...stored, theme: asked.theme } : stored;
   const theme = previewed ?? (await loadTheme(c.env.THEMES, site, site.theme));
-  if (!theme) return c.text(`The site ${site.slug} has no theme yet`, 503);
+  if (!theme)
+    return c.text(`The site ${site.slug} has no theme yet: its owner uploads one, or copies another site's, under Themes in the console`, 503);
   return cachedPage(c, site, theme, () => build(site, preview), preview);
 }
 

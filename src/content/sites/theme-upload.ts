@@ -9,7 +9,7 @@ import { sites, themeVersions } from "../schema";
 import { measureRoom, withinRooms } from "../tenancy/rooms";
 import { dateFormat } from "./languages";
 import { readableTemplateError, TemplateLimitError, templateSet } from "./templates";
-import { listAll, liveVersion, makeLive, newThemeVersion, themePrefix } from "./themes";
+import { listAll, liveVersion, makeLive, newThemeVersion, STARTER_THEME_PREFIX, themePrefix } from "./themes";
 
 export const MAX_THEME_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_FILES = 2000;
@@ -302,6 +302,13 @@ export async function liveThemeFiles(db: Database, bucket: R2Bucket, from: { id:
       `copyThemeFrom: the theme ${from.theme} has more than ${MAX_COPIED_THEME_FILES} files; upload it to the new site instead`,
     );
   return { theme, prefix, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
+}
+
+/** The operator's starter theme as a copy named `theme` stores it, when the operator has put one in R2. */
+export async function starterThemeFiles(bucket: R2Bucket, theme: string) {
+  const files = await listAll(bucket, STARTER_THEME_PREFIX);
+  if (!files.length || files.length > MAX_COPIED_THEME_FILES) return undefined;
+  return { theme, prefix: STARTER_THEME_PREFIX, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
 }
 
 /** Refused before anything is written when a copy of `bytes` would not fit the tenant's room for themes. */

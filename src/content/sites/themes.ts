@@ -16,6 +16,9 @@ import { templateSet } from "./templates";
 export const themePrefix = (siteId: number, theme: string, version?: string | null) =>
   version ? `themes/${siteId}/${theme}/versions/${version}/` : `themes/${siteId}/${theme}/`;
 
+/** The operator's starter theme (`npm run dev` and the seed put themes/default there): a new site starts with a copy of it. */
+export const STARTER_THEME_PREFIX = "themes/starter/default/";
+
 /** A new upload's version: base-36 time (they sort by age), a dash, 8 random base-62 characters. */
 export const newThemeVersion = () => `${Date.now().toString(36)}-${randomBase62(8)}`;
 const UPLOAD_VERSION = /^[0-9a-z]{1,12}-[0-9A-Za-z]{8}$/;
