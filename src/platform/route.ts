@@ -1,5 +1,5 @@
 import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { aiEnvelope, dataEnvelope, tenantEnvelope } from "./envelope";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
@@ -74,6 +74,9 @@ export interface RouteSpec<P extends string, Q extends RouteRequest, D extends z
   handle: (c: RouteContext<P, Q>, guarded: G) => Promise<z.input<D> | Prebuilt<z.input<D>>>;
 }
 
+/** What each request's guard answered, from the middleware before validation to the handler after it. */
+const guardResults = new WeakMap<Request, unknown>();
+
 /** The query of a route that takes none. */
 const NO_QUERY = z.strictObject({});
 
@@ -122,8 +125,21 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     const declared = spec.request?.query ? spec.request : { ...spec.request, query: NO_QUERY };
     const request = idempotent ? { ...declared, headers: idempotencyHeaders } : declared;
     const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;
+    // The guard runs before the request is validated: a caller without the role learns that, not what the body lacks.
+    const guardFirst: MiddlewareHandler<AppEnv> | undefined = spec.guard
+      ? async (c, next) => {
+          try {
+            guardResults.set(c.req.raw, await spec.guard!.check(c));
+          } catch (error) {
+            // A malformed path parameter the guard reads: the validation names it, then the handler asks again.
+            if (!(error instanceof z.ZodError)) throw error;
+          }
+          await next();
+        }
+      : undefined;
     // The handler is checked against `data` at the call site; the generic D would defeat zod-openapi's own response typing here.
     const config: RouteConfig = createRoute({
+      ...(guardFirst ? { middleware: [guardFirst] } : {}),
       tags: group.tags,
       ...(security ? { security } : {}),
       method: spec.method,
@@ -140,7 +156,7 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     router.openapi(
       config,
       async (c) => {
-        const guarded = spec.guard ? await spec.guard.check(c) : undefined;
+        const guarded = !spec.guard ? undefined : guardResults.has(c.req.raw) ? guardResults.get(c.req.raw) : await spec.guard.check(c);
         // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
         const run = async () => {
           const answer = await spec.handle(c, guarded as G);

@@ -171,9 +171,18 @@ describe("invitations: an attacker", () => {
       const invited = await send(tenant, "POST", "/invitations", member.session, { email: newEmail(), role: "owner" });
       expect(invited.status).toBe(403);
       expect(invited.body.error!.message).toBe(`This needs the owner role; you are ${role === "viewer" ? "a" : "an"} ${role}`);
+      // The role is checked before the body: a refused member learns that, not what the body lacks.
+      const unchecked = await send(tenant, "POST", "/invitations", member.session, { emial: "x" });
+      expect([unchecked.status, unchecked.body.error!.message]).toEqual([403, invited.body.error!.message]);
       expect((await send(tenant, "GET", "/invitations", member.session)).status).toBe(403);
       expect((await send(tenant, "DELETE", `/invitations/${body.data.id}`, member.session)).status).toBe(403);
     }
+  });
+
+  it("names a malformed tenant id in the path, whoever asks", async () => {
+    const res = await admin("POST", "/tenants/abc/invitations", tenant.session, { email: newEmail(), role: "viewer" });
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: { message: string } }>()).error.message).toMatch(/^tenantId /);
   });
 
   it("as an editor, may neither demote nor remove the owner", async () => {
