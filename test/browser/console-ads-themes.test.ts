@@ -43,18 +43,18 @@ function themeZip(marker: string): Buffer {
 }
 
 /** The console on a device, signed in as the demo tenant's owner, with this file's site chosen in the header. */
-async function consoleOn(viewport: typeof DESKTOP, path: string) {
+async function consoleOn(viewport: typeof DESKTOP, path: string, siteName = `Ads ${stamp}`) {
   let context = contexts.get(viewport.width);
   if (!context) contexts.set(viewport.width, (context = await browser.newContext({ viewport, colorScheme: viewport === PHONE ? "dark" : "light" })));
   const page = await context.newPage();
   await openConsole(page, gateway, path);
   // The header's site menu: its label is hidden, and a label's text holds its options' too.
   const picker = page.locator("header.top label", { has: page.locator("span", { hasText: /^Site$/ }) }).locator("select");
-  await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 30_000 }).toContain(`Ads ${stamp}`);
+  await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 30_000 }).toContain(siteName);
   // On a phone the header's controls are behind its Menu button.
   const menu = page.getByRole("button", { name: "Menu", exact: true });
   if (await menu.isVisible()) await menu.click();
-  await picker.selectOption({ label: `Ads ${stamp}` });
+  await picker.selectOption({ label: siteName });
   const close = page.getByRole("button", { name: "Close the menu", exact: true });
   if (await close.isVisible()) await close.click();
   return page;
@@ -380,6 +380,10 @@ describe("themes, as the site's owner manages them", () => {
     expect(Object.keys(files).sort()).toEqual(Object.keys(defaultThemeFiles()).sort());
     expect(strFromU8(files["templates/index.html.j2"]!)).toContain("First of mine");
 
+    // Another theme, listed after ours once the screen reloads its list.
+    const next = `${name}-z`;
+    await adminApi("POST", `/sites/${site.id}/themes?name=${next}`, new Uint8Array(themeZip("Next of mine")), "application/zip");
+
     // The same name again: the console asks first; "Cancel" keeps the theme as it was.
     const questions: string[] = [];
     page.once("dialog", (dialog) => {
@@ -397,9 +401,7 @@ describe("themes, as the site's owner manages them", () => {
 
     // The active theme cannot be deleted; ours can, after the question. Another theme listed after it
     // does not get the focus with the row's place: a second Enter would delete it too.
-    const next = `${name}-z`;
-    await adminApi("POST", `/sites/${site.id}/themes?name=${next}`, new Uint8Array(themeZip("Next of mine")), "application/zip");
-    await page.reload();
+    await expect.poll(() => page.locator("ul.themes strong").allInnerTexts()).toContain(next);
     expect(await page.getByRole("button", { name: "Delete default" }).count()).toBe(0);
     page.once("dialog", (dialog) => {
       questions.push(dialog.message());
@@ -408,10 +410,27 @@ describe("themes, as the site's owner manages them", () => {
     await page.getByRole("button", { name: `Delete ${name}`, exact: true }).click();
     await expect.poll(() => message(page)).toContain(`Deleted ${name}.`);
     expect(questions.at(-1)).toBe(`Delete theme ${name}? Its files are removed for good (download it first to keep a copy).`);
+    // Its preview link went with it.
+    expect(await page.getByRole("link", { name: "preview the site with this theme" }).count()).toBe(0);
     await expect.poll(() => page.locator("ul.themes strong").allInnerTexts()).toEqual(expect.not.arrayContaining([name]));
     expect(await page.evaluate("document.activeElement?.id")).toBe("screen-title");
     await adminApi("DELETE", `/sites/${site.id}/themes/${next}`);
     expect((await adminApi<{ themes: string[] }>("GET", `/sites/${site.id}/themes`)).themes).toEqual(["default"]);
+  });
+
+  it("says a new site without its theme's files shows the first upload of that name at once, with no preview to look at first", async () => {
+    const bare = { name: `Bare ${stamp}`, slug: `bare-${stamp}` };
+    await adminApi("POST", "/sites", bare);
+    const page = await consoleOn(DESKTOP, "/themes", bare.name);
+    await page.getByLabel("Theme name", { exact: true }).fill("default");
+    await page
+      .getByLabel("Zip file", { exact: true })
+      .setInputFiles({ name: "default.zip", mimeType: "application/zip", buffer: themeZip("Bare no more") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect.poll(() => message(page)).toContain("Stored default: it is the site's theme, so the site shows it now.");
+    expect(await page.getByRole("link", { name: "preview the site with this theme" }).count()).toBe(0);
+    const home = await fromSite({ base: gateway.base, siteBase: gateway.siteBase.replace("//demo.", `//${bare.slug}.`) }, "/");
+    expect(home.text).toContain("Bare no more");
   });
 
   it("uploads a theme, previews it, activates it and rolls back", async () => {

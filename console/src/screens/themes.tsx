@@ -64,7 +64,11 @@ export function ThemesScreen() {
                         path={`${path}/${theme}`}
                         done={`Deleted ${theme}.`}
                         run={action.run}
-                        onDone={reload}
+                        onDone={() => {
+                          // A deleted theme's preview link leads nowhere.
+                          if (preview?.theme === theme) setPreview(null);
+                          reload();
+                        }}
                       />
                     ) : null}
                   </span>
@@ -113,10 +117,14 @@ export function ThemesScreen() {
                 api<{ name: string; files: number; previewUrl: string }>("POST", `${path}?name=${encodeURIComponent(name)}`, zip, {
                   "Content-Type": "application/zip",
                 }),
-              replacing ? `Replaced ${name}${live ? ": the site shows it now" : " (not active)"}.` : `Stored ${name} (not active yet).`,
+              // A site without its theme's files (a new one) shows the theme of that name at once.
+              replacing || live
+                ? `${replacing ? "Replaced" : "Stored"} ${name}${live ? ": it is the site's theme, so the site shows it now" : " (not active)"}.`
+                : `Stored ${name} (not active yet).`,
             );
             if (stored) {
-              setPreview({ theme: stored.name, url: stored.previewUrl });
+              // The site's own theme needs no preview: the site is its preview.
+              setPreview(live ? null : { theme: stored.name, url: stored.previewUrl });
               // Stored: the form is ready for the next theme.
               setName("");
               if (file.current) file.current.value = "";
