@@ -125,11 +125,12 @@ export const taxRateChanges = sqliteTable(
 export type TaxRateRow = typeof taxRates.$inferSelect;
 export type NewTaxRateRow = typeof taxRates.$inferInsert;
 
-const dateTime = <T extends z.ZodType>(s: T) => s.openapi({ example: "2021-01-01T00:00:00", description: "yyyy-MM-ddTHH:mm:ss" });
+const dateTime = <T extends z.ZodType>(s: T, example = "2026-11-22T00:00:00") => s.openapi({ example, description: "yyyy-MM-ddTHH:mm:ss" });
 
+// The examples are Germany's standard VAT record as the seed holds it (T5 for DE answers it).
 const taxRateRow = createSelectSchema(taxRates, {
   // A row id, not a count: drizzle-zod's safe-integer bounds say nothing to a caller.
-  id: z.number().int(),
+  id: z.number().int().openapi({ example: 23 }),
   countryCode: (s) => s.openapi({ example: "DE" }),
   regionCode: (s) => s.openapi({ example: null }),
   countryName: (s) => s.openapi({ example: "Germany" }),
@@ -143,11 +144,16 @@ const taxRateRow = createSelectSchema(taxRates, {
         "What the rate is: `statutory` (the rate the law states) or `oecd_combined_statutory` (corporate income tax: the OECD's combined rate)",
     }),
   rateLevelName: (s) => s.openapi({ example: "Standard rate" }),
-  effectiveFrom: (s) => dateTime(s).openapi({ description: "UTC; the record is in force from this second" }),
+  effectiveFrom: (s) => dateTime(s, "2021-01-01T00:00:00").openapi({ description: "UTC; the record is in force from this second" }),
   effectiveTo: (s) => dateTime(s).openapi({ example: null, description: "UTC; the last second the record is in force, null while no end is known" }),
   currencyCode: (s) => s.openapi({ example: "EUR" }),
-  versionDate: dateTime,
-  lastSyncTime: dateTime,
+  taxIdFormat: (s) => s.openapi({ example: "DE + 9 digits" }),
+  taxIdPattern: (s) => s.openapi({ example: "^DE\\d{9}$" }),
+  filingFrequency: (s) => s.openapi({ example: "monthly or quarterly" }),
+  dataSource: (s) => s.openapi({ example: "EU_VAT" }),
+  sourceUrl: (s) => s.openapi({ example: "https://ec.europa.eu/taxation_customs/tedb/" }),
+  versionDate: (s) => dateTime(s),
+  lastSyncTime: (s) => dateTime(s),
 });
 
 /** The one field that differs from its column: the rate as a percentage, where the table keeps it scaled. */
