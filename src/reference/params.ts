@@ -142,7 +142,13 @@ export const unitListParams = z.strictObject({
 export const HS_VERSIONS = ["2022"] as const;
 
 export const hsCodeListParams = z.strictObject({
-  version: z.enum(HS_VERSIONS, { error: `version must be one of ${HS_VERSIONS.join(", ")}` }).default("2022"),
+  // An edition is a year: sent as a number too, as the other integers may be.
+  version: z
+    .preprocess(
+      (value) => (typeof value === "number" ? String(value) : value),
+      z.enum(HS_VERSIONS, { error: `version must be one of ${HS_VERSIONS.join(", ")}` }),
+    )
+    .default("2022"),
   type: z.enum(["base"], { error: "type must be base: the international six-digit nomenclature" }).default("base"),
   keywords: text(200).optional(),
   level: z.union([z.literal(0), z.literal(2), z.literal(4), z.literal(6)], { error: "level must be 0 (section), 2, 4 or 6" }).optional(),
@@ -166,9 +172,9 @@ export const currencySpecialParams = z.strictObject({
 });
 
 export const platformSpecialParams = z.strictObject({
-  code: z.string().regex(/^[a-z0-9_]{2,40}$/, { error: "code must be a platform code such as amazon" }),
+  code: z.string().regex(/^[a-z0-9_]{2,40}$/, { error: "code must be a platform code in lower case, such as amazon" }),
 });
 
 export const purchaseFieldsParams = z.strictObject({
-  platform: z.string().regex(/^[a-z0-9_]{2,40}$/, { error: "platform must be a platform code such as amazon" }),
+  platform: z.string().regex(/^[a-z0-9_]{2,40}$/, { error: "platform must be a platform code in lower case, such as amazon" }),
 });

@@ -51,7 +51,8 @@ export function countryAnswer(row: CountryRow, query: CountryQuery) {
     ...(query.lang ? { translatedName: query.lang === "en" ? row.name : (profile?.names[query.lang] ?? row.name) } : {}),
   };
   if (!query.fields) return full;
-  const kept = new Set<string>(["code", ...query.fields]);
+  // `lang` asks for the translated name, whichever fields are named beside it.
+  const kept = new Set<string>(["code", ...query.fields, ...(query.lang ? ["translatedName"] : [])]);
   return Object.fromEntries(Object.entries(full).filter(([field]) => kept.has(field))) as Partial<typeof full> & { code: string };
 }
 
@@ -71,7 +72,7 @@ const LIST_FIELDS = ["id", "name", "iso3", "numericCode", "phoneCode", "currency
 
 export async function listCountries(db: Database, query: CountryQuery = {}) {
   const rows = await db.select().from(countries).orderBy(asc(countries.code));
-  const fields = query.fields ?? [...LIST_FIELDS, ...(query.lang ? (["translatedName"] as const) : [])];
+  const fields = query.fields ?? [...LIST_FIELDS];
   return rows.filter((row) => matches(row, query)).map((row) => countryAnswer(row, { ...query, fields }));
 }
 

@@ -285,7 +285,7 @@ export function taxRoutes() {
       params: z.object({
         taxNumber: z
           .string()
-          .regex(/^[A-Za-z0-9 .\-/]{4,40}$/, { error: "taxNumber must be 4 to 40 letters, digits, spaces, dots or dashes" })
+          .regex(/^[A-Za-z0-9 .\-/]{4,40}$/, { error: "taxNumber must be 4 to 40 of A–Z, 0–9, spaces, dots, dashes or slashes" })
           .openapi({ param: { name: "taxNumber", in: "path" }, example: "DE136695976" }),
       }),
     },

@@ -54,6 +54,9 @@ describe("a country's profile: the fields people expect of restcountries", () =>
   it("names the country in the language of lang, and answers only the fields asked for (and the code)", async () => {
     const { data } = await envelope<Country>(await ask("special", { ccode: "DE", lang: "fr", fields: ["translatedName", "capital"] }));
     expect(data).toEqual({ code: "DE", translatedName: "Allemagne", capital: ["Berlin"] });
+    // lang names it with fields that leave it out, as docs/reference.md's example asks.
+    const named = await envelope<Country>(await ask("special", { ccode: "DE", lang: "fr", fields: ["name"] }));
+    expect(named.data).toEqual({ code: "DE", name: "Germany", translatedName: "Allemagne" });
   });
 
   it("filters O1 by region or subregion, by a currency in use and by an official language", async () => {

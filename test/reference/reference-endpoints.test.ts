@@ -123,6 +123,10 @@ describe("O6 HS codes", () => {
     expect(body.data.items.map((h) => h.code)).toEqual(["0901", "090111"]);
   });
 
+  it("takes the edition as a number or a string", async () => {
+    for (const version of [2022, "2022"]) expect((await post("/hs-code/list", { version, keywords: "coffee", size: 1 })).status).toBe(200);
+  });
+
   it("walks the tree by level and parent", async () => {
     const chapters = await post<Page<{ code: string }>>("/hs-code/list", { level: 2, size: 200 });
     expect(chapters.body.data.total).toBe(97);
@@ -139,6 +143,7 @@ describe("O6 HS codes", () => {
 
   it.each([
     [{ version: "2017" }, "bizContent.version must be one of 2022"],
+    [{ version: 2017 }, "bizContent.version must be one of 2022"],
     [{ type: "national" }, "bizContent.type must be base: the international six-digit nomenclature"],
     [{ level: 3 }, "bizContent.level must be 0 (section), 2, 4 or 6"],
     [{ keywords: "!!!" }, "bizContent.keywords: must contain a letter or digit"],
@@ -235,6 +240,9 @@ describe("O11 to O13 platforms", () => {
     expect(all.map((p) => p.code)).toEqual(expect.arrayContaining(["amazon", "ebay", "shopify", "mercadolibre"]));
     expect((await post("/manufacturer/special", { code: "shopify" })).body.data).toMatchObject({ name: "Shopify", kind: "shop_system" });
     expect((await post("/manufacturer/special", { code: "nowhere" })).status).toBe(404);
+    expect((await post("/manufacturer/special", { code: "Shopify" })).body.msg).toBe(
+      "bizContent.code must be a platform code in lower case, such as amazon",
+    );
   });
 
   it("answers a platform's purchase fields through the internal RPC service", async () => {
