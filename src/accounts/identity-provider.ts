@@ -32,6 +32,16 @@ async function callProvider(url: string, init?: RequestInit): Promise<Response> 
   }
 }
 
+/** Whether anything answers at the provider's address: a development machine often has none running. */
+export async function providerAnswers(env: Pick<Bindings, "CASDOOR_ENDPOINT">): Promise<boolean> {
+  try {
+    await fetch(env.CASDOOR_ENDPOINT, { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const discoverySchema = z.object({
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),

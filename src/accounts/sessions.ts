@@ -6,7 +6,7 @@ import type { Database } from "../platform/database";
 import type { Bindings } from "../platform/env";
 import { ApiError } from "../platform/errors";
 import { acceptInvitations } from "../content/service";
-import { exchangeCode, fetchProfile, providerEndpoints } from "./identity-provider";
+import { exchangeCode, fetchProfile, providerAnswers, providerEndpoints } from "./identity-provider";
 import { loginAttempts, refreshTokens } from "./schema";
 
 export const LOGIN_ATTEMPT_SECONDS = 600;
@@ -22,6 +22,13 @@ const base64Url = (bytes: ArrayBuffer) =>
 
 /** A1: a random state for the browser's cookie, a PKCE pair, and the provider's authorize URL. */
 export async function startLogin(db: Database, env: Bindings): Promise<{ state: string; authorizeUrl: string }> {
+  // Locally the login leads to the provider's address, where nothing may run: say how to sign in instead.
+  if (env.ENVIRONMENT === "development" && !(await providerAnswers(env)))
+    throw new ApiError(
+      502,
+      `No identity provider answers at ${env.CASDOOR_ENDPOINT} (CASDOOR_ENDPOINT). On a development machine, sign in with a token: ` +
+        "npm run -s users:token -- --email you@example.com, then paste it on the console's sign-in page",
+    );
   const state = randomBase62(32);
   const codeVerifier = randomBase62(64);
   const challenge = base64Url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(codeVerifier)));

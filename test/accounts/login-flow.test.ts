@@ -1,7 +1,9 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { providerEndpoints } from "../../src/accounts/identity-provider";
+import { createApp } from "../../src/app";
+import { FALLBACK_SURFACES, GROUPS } from "../../src/groups";
 import { beginLogin, completeLogin, cookieValue, createUser, fakeIdentityProvider, uniqueTag, userRow } from "../helpers/accounts";
 import { call, freezeClockEarlyInMinute } from "../helpers/requests";
 
@@ -53,6 +55,29 @@ describe("A1 login", () => {
     expect((await login("198.51.100.20")).status).toBe(302);
     // A header that is not an address is not used as a counter's name.
     expect((await login("x".repeat(2000))).status).toBe(302);
+  });
+});
+
+describe("A1 on a development machine", () => {
+  const app = createApp(GROUPS, FALLBACK_SURFACES);
+  const login = () =>
+    app.request("https://gateway.test/auth/login", { redirect: "manual" }, { ...env, ENVIRONMENT: "development" }, createExecutionContext());
+
+  it("says how to sign in with a token when no identity provider answers at its address", async () => {
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("connection refused"));
+    await expectDetail(
+      await login(),
+      502,
+      "No identity provider answers at https://idp.test (CASDOOR_ENDPOINT). On a development machine, sign in with a token: " +
+        "npm run -s users:token -- --email you@example.com, then paste it on the console's sign-in page",
+    );
+  });
+
+  it("goes to the provider when one answers", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 404 }));
+    const res = await login();
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toMatch(/^https:\/\/idp\.test\/login\/oauth\/authorize\?/);
   });
 });
 
