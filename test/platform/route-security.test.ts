@@ -12,9 +12,9 @@ import { type Credentials, expectRefused, type Route, securityCredentials, wrong
 
 const ruleFor = accessRuleFinder(GROUPS.flatMap((g) => g.access));
 
-/** Every route the service registers, with the rule that guards it. */
-const ROUTES: Route[] = createApp(GROUPS, FALLBACK_SURFACES)
-  .routes.filter((r) => r.method !== "ALL")
+/** Every route the service registers, once (Hono lists a route's middleware and validators beside its handler), with the rule that guards it. */
+const ROUTES: Route[] = [...new Map(createApp(GROUPS, FALLBACK_SURFACES).routes.map((r) => [`${r.method} ${r.path}`, r])).values()]
+  .filter((r) => r.method !== "ALL")
   .map((r) => {
     const path = r.path.replace(/:[A-Za-z_]+(\{[^}]*\})?/g, "1");
     return { method: r.method, path, rule: ruleFor(path)! };
