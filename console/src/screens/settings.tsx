@@ -357,7 +357,12 @@ function NewSite() {
           error={create.fieldError("timezone")}
         />
       </div>
-      <CheckField label={`Start with the theme of ${site.name}`} checked={copyTheme} onValue={setCopyTheme} name="copyTheme" />
+      <CheckField
+        label={`Start with the theme of ${site.name} (otherwise with the service's starter theme)`}
+        checked={copyTheme}
+        onValue={setCopyTheme}
+        name="copyTheme"
+      />
       <button class="primary" type="submit" disabled={create.busy}>
         Add the site
       </button>
