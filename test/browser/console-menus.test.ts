@@ -120,6 +120,12 @@ describe("a menu built in the console", { timeout: 60_000 }, () => {
       .toContain(
         "A menu named main.de takes the place of main on German pages; without one, main shows there, its / leading to that language's home",
       );
+    // A site without menus says so, not an empty table's headings.
+    await expect
+      .poll(() => page.getByText("No menus or content tags yet: make the first with New menu or tag, main for the header.").count())
+      .toBe(1);
+    expect(await page.locator("table").count()).toBe(0);
+    await shot(page, "console-menus-empty");
     await page.getByRole("button", { name: "New menu or tag" }).click();
     // The form names what it makes, and follows the type chosen.
     expect(await page.locator("#tag-form").textContent()).toBe("New menu");

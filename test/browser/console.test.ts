@@ -172,6 +172,11 @@ describe("the admin console, in a browser", () => {
     expect(await viewer.getByRole("link", { name: "API keys" }).count()).toBe(0);
     await viewer.getByRole("link", { name: title }).click();
     await expect.poll(() => viewer.locator("#editor-note").textContent()).toBe("Your role lets you read this content, not change it.");
+    // Said above the fields, which look read-only: greyed, not white boxes waiting for input.
+    const titleField = viewer.getByLabel("Title", { exact: true });
+    expect((await viewer.locator("#editor-note").boundingBox())!.y).toBeLessThan((await titleField.boundingBox())!.y);
+    expect(await titleField.evaluate((field) => getComputedStyle(field).backgroundColor)).not.toBe("rgb(255, 255, 255)");
+    await shot(viewer, "console-viewer-reads");
     expect(await viewer.getByRole("button", { name: "Publish", exact: true }).count()).toBe(0);
     // The same action sent anyway, with the viewer's own session and CSRF token.
     const id = viewer.url().split("/").pop();

@@ -551,6 +551,12 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           words for its cover in {languageName(draft.language) ?? draft.language} before publishing it.
         </p>
       ) : null}
+      {/* Said before the fields a reader might try, where an editor's note on saving goes after them. */}
+      {!editable ? (
+        <p id="editor-note" class="alert notice">
+          Your role lets you read this content, not change it.
+        </p>
+      ) : null}
       <form id="editor-form" class="editor" onSubmit={onSubmit} aria-describedby="editor-note">
         <fieldset disabled={!editable}>
           <legend class="visually-hidden">Text</legend>
@@ -614,13 +620,13 @@ function EditorForm(props: { content: Content | null; categories: Category[]; or
           <TextField label="Tags" name="tags" value={draft.tags} onValue={set("tags")} error={fieldError("tags")} hint="Separated by commas" />
           <SeoFields draft={draft} set={set} fieldError={fieldError} />
         </fieldset>
-        <p id="editor-note" class="hint">
-          {!editable
-            ? "Your role lets you read this content, not change it."
-            : autosaves
+        {editable ? (
+          <p id="editor-note" class="hint">
+            {autosaves
               ? "A draft saves itself as you write; Save keeps a version you can compare and restore."
               : "Each save keeps a version you can compare and restore."}
-        </p>
+          </p>
+        ) : null}
       </form>
       {content ? (
         <>

@@ -56,6 +56,8 @@ export function TagsScreen() {
       <Outcome failure={action.failure} done={action.done || saved} />
       {!load.data ? (
         <Loading failure={load.failure} />
+      ) : !load.data.tags.length ? (
+        <p>No menus or content tags yet{can("editor") ? ": make the first with New menu or tag, main for the header." : "."}</p>
       ) : (
         <table>
           <TableHead caption="Menus and tags" columns={["Name", "Type", ""]} />
