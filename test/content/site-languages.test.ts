@@ -345,6 +345,8 @@ describe("menus and posts queries in the page's language", () => {
     expect(await footer("/")).toEqual(["Home /", "Walk /harbour-walk", "Tides /tide-clock", "Elsewhere https://example.com/"]);
     // On German pages: the German home, the walk's German version; the English-only content as it is.
     expect(await footer("/de/")).toEqual(["Home /de/", "Walk /de/hafenspaziergang", "Tides /tide-clock", "Elsewhere https://example.com/"]);
+    // The theme gives the feed's link itself when the menu does not.
+    expect(await htmlOf(await sitePage(slug, "/"))).toContain('<p class="footer-feed">');
   });
 
   it("names a borrowed menu's categories in the page's language, and leads its written list addresses there", async () => {
@@ -363,6 +365,8 @@ describe("menus and posts queries in the page's language", () => {
       await putFooter(items);
       // On its own language's pages, as written.
       expect(await footer("/")).toEqual(["Harbour /c/harbour", "Find /search", "Feed /feed.xml", "Ferries /tag/ferry", "Written /only-in-english"]);
+      // The menu's feed item is the footer's one feed link: the theme adds none beside it.
+      expect(await htmlOf(await sitePage(slug, "/"))).not.toContain('<p class="footer-feed">');
       // Borrowed by French pages: the category's French name, its page, search and the feed in French; a tag's or content's address as written.
       expect(await footer("/fr/")).toEqual([
         "Port /fr/c/harbour",
