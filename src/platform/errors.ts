@@ -137,14 +137,19 @@ export function validationError(c: Context<AppEnv>, error: ZodError, prefix?: st
       .filter((field, i, all) => all.findIndex((other) => other.field === field.field) === i);
     return new ApiError(400, said[0]!.message, said);
   }
-  const first = fields[0]!;
-  const issue = error.issues[0]!;
-  // A parameter the request does not take, named in words as the tenant envelope names it; zod's own texts said as predicates.
-  if (prefix === undefined && issue.path.length === 0) return new ApiError(400, sentenceOf(issue, true));
-  const said = ZOD_OWN_TEXT.test(first.message) ? predicateOf(issue, prefix === undefined) : first.message;
-  // "size must be at most 100", not "size: size must…": a message that names its field is not prefixed with it again.
-  const leaf = first.field.split(".").at(-1)!;
-  return new ApiError(400, said.startsWith(`${leaf} `) ? `${first.field}${said.slice(leaf.length)}` : `${first.field}: ${said}`);
+  const sayIssue = (index: number) => {
+    const field = fields[index]!;
+    const issue = error.issues[index]!;
+    // A parameter the request does not take, named in words as the tenant envelope names it; zod's own texts said as predicates.
+    if (prefix === undefined && issue.path.length === 0) return sentenceOf(issue, true);
+    const said = ZOD_OWN_TEXT.test(field.message) ? predicateOf(issue, prefix === undefined) : field.message;
+    // "size must be at most 100", not "size: size must…": a message that names its field is not prefixed with it again.
+    const leaf = field.field.split(".").at(-1)!;
+    return said.startsWith(`${leaf} `) ? `${field.field}${said.slice(leaf.length)}` : `${field.field}: ${said}`;
+  };
+  // A misspelt field is both missing and not taken: the spelling sent is named beside the field that is missing.
+  const unknown = error.issues.findIndex((issue, index) => index > 0 && issue.code === "unrecognized_keys");
+  return new ApiError(400, unknown > 0 ? `${sayIssue(0)}; ${sayIssue(unknown)}` : sayIssue(0));
 }
 
 export function respondWithError(c: Context<AppEnv>, status: ContentfulStatusCode, message: string, fields?: FieldError[]) {

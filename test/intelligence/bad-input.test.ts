@@ -32,6 +32,8 @@ describe("API3, API8 · group I bad input", () => {
     ["/translate/document", { documentBase64: "", fileType: "txt", targetLang: "de" }, "bizContent.documentBase64: must not be empty"],
     // Unknown keys are refused by name, not dropped.
     ["/sentiment", { text: "good", is_admin: true }, "bizContent: does not take the field is_admin"],
+    // A misspelt field: the one missing and the spelling sent, both named.
+    ["/language/detect", { txt: "hello" }, "bizContent.text: is required and must be a string; bizContent: does not take the field txt"],
     ["/qrcode/custom", { data: "x", colour: "#000" }, "bizContent: does not take the field colour"],
   ])("%s refuses %j", async (path, bizContent, message) => {
     const { status, body } = await callAi(path, bizContent);
