@@ -338,6 +338,18 @@ describe("ads, as the site's owner runs them", () => {
   });
 });
 
+describe("media, several files at once", () => {
+  it("says every file it uploaded, not the last one's name alone", async () => {
+    const page = await consoleOn(DESKTOP, "/media");
+    const png = readFileSync("docs/screenshots/demo-site-home.png");
+    const names = [`${stamp}-first.png`, `${stamp}-second.png`, `${stamp}-third.png`];
+    await page.getByLabel("Choose files").setInputFiles(names.map((name) => ({ name, mimeType: "image/png", buffer: png })));
+    await expect.poll(() => message(page)).toContain(`Uploaded ${names[0]}, ${names[1]} and ${names[2]}.`);
+    for (const name of names) await expect.poll(() => page.getByLabel(`Markdown of ${name}`).count()).toBe(1);
+    await shot(page, "console-media-several");
+  });
+});
+
 describe("themes, as the site's owner manages them", () => {
   const name = `mine-${stamp}`;
 

@@ -25,9 +25,12 @@ export function MediaScreen() {
     storage.reload();
   };
   const upload = async (files: File[]) => {
-    for (const file of files) {
-      await action.run(() => uploadMedia(tenant.id, site.id, file), `Uploaded ${file.name}.`);
-    }
+    const names = files.map((file) => file.name);
+    const said = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    // One action for them all: a file refused is said and stops the rest, not hidden by the next one's success.
+    await action.run(async () => {
+      for (const file of files) await uploadMedia(tenant.id, site.id, file);
+    }, `Uploaded ${said}.`);
     reload();
   };
   return (
