@@ -126,10 +126,11 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     const request = idempotent ? { ...declared, headers: idempotencyHeaders } : declared;
     const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;
     // The guard runs before the request is validated: a caller without the role learns that, not what the body lacks.
-    const guardFirst: MiddlewareHandler<AppEnv> | undefined = spec.guard
+    const guard = spec.guard;
+    const guardFirst: MiddlewareHandler<AppEnv> | undefined = guard
       ? async (c, next) => {
           try {
-            guardResults.set(c.req.raw, await spec.guard!.check(c));
+            guardResults.set(c.req.raw, await guard.check(c));
           } catch (error) {
             // A malformed path parameter the guard reads: the validation names it, then the handler asks again.
             if (!(error instanceof z.ZodError)) throw error;
@@ -156,7 +157,7 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     router.openapi(
       config,
       async (c) => {
-        const guarded = !spec.guard ? undefined : guardResults.has(c.req.raw) ? guardResults.get(c.req.raw) : await spec.guard.check(c);
+        const guarded = !guard ? undefined : guardResults.has(c.req.raw) ? guardResults.get(c.req.raw) : await guard.check(c);
         // The router validated this route's request before the handler runs, so its context is the route's; G is undefined exactly when there is no guard.
         const run = async () => {
           const answer = await spec.handle(c, guarded as G);
