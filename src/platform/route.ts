@@ -2,7 +2,7 @@ import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-o
 import type { Context, MiddlewareHandler } from "hono";
 import { aiEnvelope, dataEnvelope, tenantEnvelope } from "./envelope";
 import type { AppEnv } from "./env";
-import { ApiError } from "./errors";
+import { ApiError, validationError } from "./errors";
 import { idempotencyHeaders, idempotently } from "./idempotency";
 import {
   aiEnvelopeSchema,
@@ -80,14 +80,6 @@ const guardResults = new WeakMap<Request, unknown>();
 /** The query of a route that takes none. */
 const NO_QUERY = z.strictObject({});
 
-/** A validation hook that answers every failure with one text; without one the router's default names the field. */
-const invalidAnswers =
-  (text: string) =>
-  (result: { success: boolean }): undefined => {
-    if (!result.success) throw new ApiError(400, text);
-    return undefined;
-  };
-
 export interface RouteGroup<S extends number> {
   tags: string[];
   /** None: the group's routes are public, unless one names its own. */
@@ -126,7 +118,7 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
     const request = idempotent ? { ...declared, headers: idempotencyHeaders } : declared;
     const summary = spec.guard ? `${spec.summary} (${spec.guard.note})${spec.summaryEnd ?? ""}` : `${spec.summary}${spec.summaryEnd ?? ""}`;
     // The guard runs before the request is validated: a caller without the role learns that, not what the body lacks.
-    const guard = spec.guard;
+    const { guard, invalid } = spec;
     const guardFirst: MiddlewareHandler<AppEnv> | undefined = guard
       ? async (c, next) => {
           try {
@@ -165,7 +157,15 @@ export function defineRoutes<S extends number>(router: Router, envelope: Envelop
         };
         return idempotent ? idempotently(c, run) : run();
       },
-      spec.invalid === undefined ? undefined : invalidAnswers(spec.invalid),
+      // One text for every failure of the body or path (an interface that fixes its texts); a query
+      // parameter the route does not take is named as everywhere. Without it the router's default names the field.
+      invalid === undefined
+        ? undefined
+        : (result, c) => {
+            if (result.success) return undefined;
+            if (result.target === "query") throw validationError(c, result.error);
+            throw new ApiError(400, invalid);
+          },
     );
   };
 }

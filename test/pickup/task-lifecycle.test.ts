@@ -123,6 +123,12 @@ describe("P3 to P5", () => {
     for (const body of [{}, { taskId: "7" }, { taskId: 0 }]) {
       expect(await (await pickup(path, app, body)).json()).toEqual({ code: 400, msg: "the task id is required", data: null });
     }
+    // A query parameter it does not take is named, not said to be a missing task id.
+    expect(await (await pickup(`${path}?taskId=1`, app, { taskId: 1 })).json()).toEqual({
+      code: 400,
+      msg: "The request does not take the parameter taskId",
+      data: null,
+    });
     const foreign = await submit(other);
     expect(await (await pickup(path, app, { taskId: foreign })).json()).toEqual({ code: 404, msg: "the task id is not exist", data: null });
     expect((await pickup(path, app, { taskId: 999999 })).status).toBe(404);
