@@ -291,6 +291,14 @@ const pastThemeRoom = async (db: Database, tenantId: number, name: string, bytes
 /** A theme is copied file by file (each a subrequest): one larger than this is uploaded to the new site instead. */
 const MAX_COPIED_THEME_FILES = 300;
 
+/** What a copy stores under the name `theme`: the files found under `prefix`, and what they take. */
+const copySource = (theme: string, prefix: string, files: Awaited<ReturnType<typeof listAll>>) => ({
+  theme,
+  prefix,
+  files,
+  bytes: files.reduce((sum, file) => sum + file.size, 0),
+});
+
 /** The files of a site's live theme, and what they take: what a copy of it stores. */
 export async function liveThemeFiles(db: Database, bucket: R2Bucket, from: { id: number; theme: string }) {
   const theme = from.theme;
@@ -301,14 +309,14 @@ export async function liveThemeFiles(db: Database, bucket: R2Bucket, from: { id:
       400,
       `copyThemeFrom: the theme ${from.theme} has more than ${MAX_COPIED_THEME_FILES} files; upload it to the new site instead`,
     );
-  return { theme, prefix, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
+  return copySource(theme, prefix, files);
 }
 
 /** The operator's starter theme as a copy named `theme` stores it, when the operator has put one in R2. */
 export async function starterThemeFiles(bucket: R2Bucket, theme: string) {
   const files = await listAll(bucket, STARTER_THEME_PREFIX);
   if (!files.length || files.length > MAX_COPIED_THEME_FILES) return undefined;
-  return { theme, prefix: STARTER_THEME_PREFIX, files, bytes: files.reduce((sum, file) => sum + file.size, 0) };
+  return copySource(theme, STARTER_THEME_PREFIX, files);
 }
 
 /** Refused before anything is written when a copy of `bytes` would not fit the tenant's room for themes. */

@@ -179,7 +179,8 @@ export async function callOperation(c: Context<AppEnv>, tool: OperationTool, arg
   if (!res.ok) {
     const retry = res.headers.get("Retry-After");
     // The agent sent arguments, not a bizContent: a field is named as the argument it gave.
-    const said = call.body === "bizContent" ? errorText(answer, res.status).replace(/^bizContent\./, "") : errorText(answer, res.status);
+    const message = errorText(answer, res.status);
+    const said = call.body === "bizContent" ? message.replace(/^bizContent\./, "") : message;
     return failure(`${res.status}: ${said}`, { status: res.status, ...(retry ? { retryAfter: Number(retry) } : {}) });
   }
   const data = (answer as { data?: unknown } | undefined)?.data;
